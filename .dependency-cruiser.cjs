@@ -1,0 +1,54 @@
+// The layer rule of STYLE.md: each folder of src/ imports only from the folders
+// before it in LAYERS (and src/errors.ts, which any layer may use). Cycles fail.
+const LAYERS = ['uri', 'ladder', 'base', 'html', 'fetch', 'store', 'crawl', 'report', 'cli'];
+
+const layerRules = LAYERS.map((layer, position) => {
+  const later = LAYERS.slice(position + 1);
+  return later.length === 0
+    ? null
+    : {
+        name: `layer-${layer}`,
+        comment: `src/${layer} may import only from ${LAYERS.slice(0, position).join(', ') || 'no other layer'}`,
+        severity: 'error',
+        from: { path: `^src/${layer}/` },
+        to: { path: `^src/(${later.join('|')})/` },
+      };
+}).filter(Boolean);
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'uri-is-pure',
+      comment: 'src/uri imports no npm package and no node: module',
+      severity: 'error',
+      from: { path: '^src/uri/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'core'] },
+    },
+    {
+      name: 'ladder-is-pure',
+      comment: 'src/ladder may use node:url (domainToASCII) and nothing else from outside',
+      severity: 'error',
+      from: { path: '^src/ladder/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'core'], pathNot: '^url$' },
+    },
+    {
+      name: 'enter-through-index',
+      comment: 'a layer is entered through its index.ts',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/([^/]+)/(?!index\\.ts$)', pathNot: '^src/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

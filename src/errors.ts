@@ -1,0 +1,81 @@
+/**
+ * The error code registry and the error classes of every layer.
+ *
+ * Codes are stable: callers match on `code`, never on the message or the class.
+ * `docs/errors.md` lists every code; a table-driven test keeps the two in step.
+ * This file is pure and may be imported from any layer.
+ */
+
+/** Every code with its default message. */
+export const ERROR_MESSAGES = {
+  // uri — RFC 3986 syntax (returned in results by the core, thrown as UriError by the API)
+  ERR_URI_BAD_SCHEME:
+    'a colon appears before any "/", "?" or "#", but what precedes it is not a scheme (RFC 3986 §3.1, §4.2)',
+  ERR_URI_BAD_USERINFO: 'character not allowed in userinfo (RFC 3986 §3.2.1)',
+  ERR_URI_BAD_HOST: 'character not allowed in host (RFC 3986 §3.2.2)',
+  ERR_URI_BAD_IP_LITERAL: 'IP literal is not "[" ( IPv6address / IPvFuture ) "]" (RFC 3986 §3.2.2)',
+  ERR_URI_BAD_PORT: 'port is not *DIGIT (RFC 3986 §3.2.3)',
+  ERR_URI_BAD_PATH: 'character not allowed in path (RFC 3986 §3.3)',
+  ERR_URI_BAD_QUERY: 'character not allowed in query (RFC 3986 §3.4)',
+  ERR_URI_BAD_FRAGMENT: 'character not allowed in fragment (RFC 3986 §3.5)',
+  ERR_URI_BAD_PERCENT: '"%" not followed by two hexadecimal digits (RFC 3986 §2.1)',
+  ERR_URI_NOT_ABSOLUTE: 'a base URI must be absolute: it needs a scheme (RFC 3986 §5.1, §4.3)',
+  ERR_URI_BAD_IRI: 'lone UTF-16 surrogate: not a character, cannot be UTF-8 encoded (RFC 3987 §3.1)',
+  // options given to the public API
+  ERR_API_BAD_OPTION: 'invalid option',
+  // cli
+  ERR_CLI_USAGE: 'bad command-line usage',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** The codes the URI core returns. */
+export type UriErrorCode = Extract<ErrorCode, `ERR_URI_${string}`>;
+
+/** Base class of every error linkladder throws. Match on `code`. */
+export class LinkladderError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message?: string, options?: { cause?: unknown }) {
+    super(message ?? ERROR_MESSAGES[code], options);
+    this.code = code;
+    this.name = 'LinkladderError';
+  }
+}
+
+/** Invalid URI syntax, thrown by the throwing forms of the API (`parse`, `resolve`, …). */
+export class UriError extends LinkladderError {
+  declare readonly code: UriErrorCode;
+  /** Index (UTF-16 code unit) of the first character that breaks the grammar. */
+  readonly index: number;
+  /** The string that was rejected. */
+  readonly input: string;
+  /** Which argument it was, where there are two: `base` or `reference` (resolve), `a` or `b` (compare). */
+  readonly subject: string | undefined;
+
+  constructor(code: UriErrorCode, index: number, input: string, subject?: string) {
+    super(code, `${ERROR_MESSAGES[code]}, at index ${index}${subject === undefined ? '' : ` of ${subject}`}`);
+    this.index = index;
+    this.input = input;
+    this.subject = subject;
+    this.name = 'UriError';
+  }
+}
+
+/** An option passed to the public API failed validation. */
+export class OptionError extends LinkladderError {
+  declare readonly code: 'ERR_API_BAD_OPTION';
+
+  constructor(message: string) {
+    super('ERR_API_BAD_OPTION', message);
+    this.name = 'OptionError';
+  }
+}
+
+/** Describe a value for messages of the form ``got `0` (number)``. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `\`${value}\` (string)`;
+  if (value === null) return '`null`';
+  if (typeof value === 'object') return `an ${Array.isArray(value) ? 'array' : 'object'}`;
+  return `\`${String(value)}\` (${typeof value})`;
+}

@@ -1,0 +1,52 @@
+// linkladder's library API. Everything not exported here is internal.
+
+export {
+  parse,
+  tryParse,
+  resolve,
+  tryResolve,
+  normalize,
+  tryNormalize,
+  compare,
+  tryCompare,
+  iriToUri,
+  tryIriToUri,
+} from './api.js';
+export {
+  serialize,
+  removeDotSegments,
+  normalizePercentEncoding,
+  isIPv4Address,
+  isIPv6Address,
+  ipv6ToCanonicalText,
+  type UriReference,
+  type AbsoluteUri,
+  type Result,
+  type UriSyntaxError,
+  type ErrorSubject,
+  type ResolveOptions,
+} from './uri/index.js';
+export {
+  RUNGS,
+  SCHEMES,
+  AliasMap,
+  ALIAS_EVIDENCE,
+  resourceKey,
+  type Rung,
+  type SchemeSpec,
+  type NormalizeOptions,
+  type Comparison,
+  type CompareOptions,
+  type AliasEdge,
+  type AliasEvidence,
+  type AliasMapOptions,
+  type AliasResolution,
+} from './ladder/index.js';
+export {
+  ERROR_MESSAGES,
+  LinkladderError,
+  UriError,
+  OptionError,
+  type ErrorCode,
+  type UriErrorCode,
+} from './errors.js';

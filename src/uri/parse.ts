@@ -1,0 +1,189 @@
+// RFC 3986 §3, §4.1, Appendix A: URI-reference = URI / relative-ref, parsed in one
+// left-to-right pass that splits as Appendix B does and checks every character
+// against the ABNF of its component. The first character that breaks the grammar
+// is reported with its index; nothing throws.
+
+import type { UriErrorCode } from '../errors.js';
+import {
+  CHAR_CLASS,
+  PATH,
+  QUERY,
+  REG_NAME,
+  SCHEME_CHAR,
+  SEGMENT_NZ_NC,
+  USERINFO,
+  hexValue,
+  isAlpha,
+  isDigit,
+} from './char-tables.js';
+import { scanIPLiteralBody } from './ip-literal.js';
+import { fail, ok, type Result } from './result.js';
+import type { AbsoluteUri, UriReference } from './uri-reference.js';
+
+const PERCENT = 0x25;
+const SLASH = 0x2f;
+const COLON = 0x3a;
+const QUESTION = 0x3f;
+const HASH = 0x23;
+const OPEN_BRACKET = 0x5b;
+
+// Index of the first character of s[start, end) that is neither in `mask` nor part of a
+// valid pct-encoded triplet, or -1. A "%" found there is a bad pct-encoding.
+function scanComponent(s: string, start: number, end: number, mask: number): number {
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && (CHAR_CLASS[c]! & mask) !== 0) continue;
+    // RFC 3986 §2.1 pct-encoded = "%" HEXDIG HEXDIG
+    if (c === PERCENT) {
+      if (i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0 && hexValue(s.charCodeAt(i + 2)) >= 0) {
+        i += 2;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
+// A bad pct-encoding is reported at the first character after "%" that is not a HEXDIG.
+function componentError(s: string, index: number, code: UriErrorCode): Result<never> {
+  if (s.charCodeAt(index) !== PERCENT) return fail(code, index);
+  const firstBad = hexValue(s.charCodeAt(index + 1)) < 0 ? index + 1 : index + 2;
+  return fail('ERR_URI_BAD_PERCENT', Math.min(firstBad, s.length));
+}
+
+/**
+ * RFC 3986 §4.1 URI-reference = URI / relative-ref.
+ * Components absent from the input are `undefined`; present but empty, `""`.
+ */
+export function parseUriReference(input: string): Result<UriReference> {
+  const n = input.length;
+  let scheme: string | undefined;
+  let p = 0;
+
+  // §3.1 scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":"
+  if (n > 0 && isAlpha(input.charCodeAt(0))) {
+    let i = 1;
+    while (i < n) {
+      const c = input.charCodeAt(i);
+      if (c >= 128 || (CHAR_CLASS[c]! & SCHEME_CHAR) === 0) break;
+      i++;
+    }
+    if (i < n && input.charCodeAt(i) === COLON) {
+      scheme = input.slice(0, i);
+      p = i + 1;
+    }
+  }
+
+  // §3.2 "//" authority
+  let userinfo: string | undefined;
+  let host: string | undefined;
+  let port: string | undefined;
+  if (p + 1 < n && input.charCodeAt(p) === SLASH && input.charCodeAt(p + 1) === SLASH) {
+    const start = p + 2;
+    let end = start;
+    while (end < n) {
+      const c = input.charCodeAt(end);
+      if (c === SLASH || c === QUESTION || c === HASH) break;
+      end++;
+    }
+    // §3.2.1 userinfo "@": userinfo cannot hold "@", so the first one ends it.
+    let hostStart = start;
+    const at = input.indexOf('@', start);
+    if (at !== -1 && at < end) {
+      const bad = scanComponent(input, start, at, USERINFO);
+      if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_USERINFO');
+      userinfo = input.slice(start, at);
+      hostStart = at + 1;
+    }
+    // §3.2.2 host = IP-literal / IPv4address / reg-name
+    let hostEnd: number;
+    if (hostStart < end && input.charCodeAt(hostStart) === OPEN_BRACKET) {
+      const close = input.indexOf(']', hostStart + 1);
+      if (close === -1 || close >= end) {
+        const firstBad = firstNonLiteralChar(input, hostStart + 1, end);
+        return fail('ERR_URI_BAD_IP_LITERAL', firstBad);
+      }
+      const bad = scanIPLiteralBody(input, hostStart + 1, close);
+      if (bad !== -1) return fail('ERR_URI_BAD_IP_LITERAL', bad);
+      hostEnd = close + 1;
+      if (hostEnd < end && input.charCodeAt(hostEnd) !== COLON) return fail('ERR_URI_BAD_HOST', hostEnd);
+    } else {
+      // IPv4address is also a reg-name: both end at the port's ":".
+      hostEnd = hostStart;
+      while (hostEnd < end && input.charCodeAt(hostEnd) !== COLON) hostEnd++;
+      const bad = scanComponent(input, hostStart, hostEnd, REG_NAME);
+      if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_HOST');
+    }
+    host = input.slice(hostStart, hostEnd);
+    // §3.2.3 port = *DIGIT
+    if (hostEnd < end) {
+      for (let i = hostEnd + 1; i < end; i++) {
+        if (!isDigit(input.charCodeAt(i))) return fail('ERR_URI_BAD_PORT', i);
+      }
+      port = input.slice(hostEnd + 1, end);
+    }
+    p = end;
+  }
+
+  // §3.3 path: path-abempty after an authority; path-absolute / path-rootless /
+  // path-empty after a scheme; path-noscheme / path-absolute / path-empty otherwise.
+  const pathStart = p;
+  while (p < n) {
+    const c = input.charCodeAt(p);
+    if (c === QUESTION || c === HASH) break;
+    p++;
+  }
+  const pathEnd = p;
+  if (pathStart < pathEnd) {
+    let from = pathStart;
+    if (scheme === undefined && host === undefined && input.charCodeAt(pathStart) !== SLASH) {
+      // §4.2 path-noscheme: the first segment may not hold a ":" (it would read as a scheme).
+      let segmentEnd = input.indexOf('/', pathStart);
+      if (segmentEnd === -1 || segmentEnd > pathEnd) segmentEnd = pathEnd;
+      const bad = scanComponent(input, pathStart, segmentEnd, SEGMENT_NZ_NC);
+      if (bad !== -1) {
+        if (input.charCodeAt(bad) === COLON) return fail('ERR_URI_BAD_SCHEME', bad);
+        return componentError(input, bad, 'ERR_URI_BAD_PATH');
+      }
+      from = segmentEnd;
+    }
+    const bad = scanComponent(input, from, pathEnd, PATH);
+    if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_PATH');
+  }
+  const path = pathStart === 0 && pathEnd === n ? input : input.slice(pathStart, pathEnd);
+
+  // §3.4 "?" query
+  let query: string | undefined;
+  if (p < n && input.charCodeAt(p) === QUESTION) {
+    const start = p + 1;
+    let end = input.indexOf('#', start);
+    if (end === -1) end = n;
+    const bad = scanComponent(input, start, end, QUERY);
+    if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_QUERY');
+    query = input.slice(start, end);
+    p = end;
+  }
+
+  // §3.5 "#" fragment (a second "#" is not a fragment character)
+  let fragment: string | undefined;
+  if (p < n) {
+    const start = p + 1;
+    const bad = scanComponent(input, start, n, QUERY);
+    if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_FRAGMENT');
+    fragment = input.slice(start);
+  }
+
+  return ok({ scheme, userinfo, host, port, path, query, fragment });
+}
+
+// Inside an unclosed "[": report the character that ended it (or the end of input).
+function firstNonLiteralChar(s: string, start: number, end: number): number {
+  const bad = scanIPLiteralBody(s, start, end);
+  return bad === -1 ? end : bad;
+}
+
+/** Whether `ref` is a URI (§3): a reference with a scheme. */
+export function isAbsoluteUri(ref: UriReference): ref is AbsoluteUri {
+  return ref.scheme !== undefined;
+}

@@ -1,0 +1,109 @@
+// RFC 3986 §5.2 Relative Resolution: §5.2.1 base, §5.2.2 transform, §5.2.3 merge.
+
+import { fail, failIn, ok, type Result } from './result.js';
+import { parseUriReference } from './parse.js';
+import { removeDotSegments } from './remove-dot-segments.js';
+import type { AbsoluteUri, UriReference } from './uri-reference.js';
+
+export interface ResolveOptions {
+  /**
+   * RFC 3986 §5.2.2 strict parsing. `false` enables the RFC 1808 loophole that
+   * backward-compatible parsers allow: a reference whose scheme equals the base's
+   * (`http:g` against an `http` base) is read as relative (`http://a/b/c/g`).
+   * @default true
+   */
+  readonly strict?: boolean;
+}
+
+/**
+ * RFC 3986 §5.1, §5.2.1: a base URI must be absolute; a fragment on it is
+ * dropped ("stripped of any fragment component prior to its use as a base").
+ */
+export function parseBase(base: string): Result<AbsoluteUri> {
+  const parsed = parseUriReference(base);
+  if (!parsed.ok) return parsed;
+  const value = parsed.value;
+  if (value.scheme === undefined) return fail('ERR_URI_NOT_ABSOLUTE', 0);
+  return ok(value as AbsoluteUri);
+}
+
+/** RFC 3986 §5.2.3 Merge Paths */
+export function mergePaths(Base: UriReference, referencePath: string): string {
+  if (Base.host !== undefined && Base.path === '') return '/' + referencePath;
+  const lastSlash = Base.path.lastIndexOf('/');
+  return lastSlash === -1 ? referencePath : Base.path.slice(0, lastSlash + 1) + referencePath;
+}
+
+/**
+ * RFC 3986 §5.2.2 Transform References: the target URI T of reference R against
+ * base URI Base. Pure; both are already parsed.
+ */
+export function transformReference(R: UriReference, Base: AbsoluteUri, options?: ResolveOptions): AbsoluteUri {
+  let scheme = R.scheme;
+  // DEVIATION(§5.2.2): opt-in RFC 1808 loophole (non-strict); schemes compare case-insensitively (§3.1).
+  if (options?.strict === false && scheme !== undefined && scheme.toLowerCase() === Base.scheme.toLowerCase()) {
+    scheme = undefined;
+  }
+  let T: AbsoluteUri;
+  if (scheme !== undefined) {
+    T = {
+      scheme,
+      userinfo: R.userinfo,
+      host: R.host,
+      port: R.port,
+      path: removeDotSegments(R.path),
+      query: R.query,
+      fragment: R.fragment,
+    };
+  } else if (R.host !== undefined) {
+    T = {
+      scheme: Base.scheme,
+      userinfo: R.userinfo,
+      host: R.host,
+      port: R.port,
+      path: removeDotSegments(R.path),
+      query: R.query,
+      fragment: R.fragment,
+    };
+  } else {
+    let path: string;
+    let query: string | undefined;
+    if (R.path === '') {
+      path = Base.path;
+      query = R.query !== undefined ? R.query : Base.query;
+    } else {
+      path = R.path.charCodeAt(0) === 0x2f ? removeDotSegments(R.path) : removeDotSegments(mergePaths(Base, R.path));
+      query = R.query;
+    }
+    T = {
+      scheme: Base.scheme,
+      userinfo: Base.userinfo,
+      host: Base.host,
+      port: Base.port,
+      path,
+      query,
+      fragment: R.fragment,
+    };
+  }
+  return guardPathWithoutAuthority(T);
+}
+
+/**
+ * DEVIATION(§5.3): a target without authority whose path starts with "//" (from
+ * `f:/a` + `.//g`) would recompose as `f://g`, which reads back with authority
+ * `g`. RFC 3986 §3.3 forbids that path there; like uriparser and WHATWG we write
+ * it `/.//g`, which denotes the same path and survives a round trip.
+ */
+export function guardPathWithoutAuthority<T extends UriReference>(ref: T): T {
+  if (ref.host === undefined && ref.path.startsWith('//')) return { ...ref, path: '/.' + ref.path };
+  return ref;
+}
+
+/** RFC 3986 §5.2: parse both strings and transform. */
+export function resolveReference(ref: string, base: string, options?: ResolveOptions): Result<AbsoluteUri> {
+  const parsedBase = parseBase(base);
+  if (!parsedBase.ok) return failIn(parsedBase.error, 'base');
+  const R = parseUriReference(ref);
+  if (!R.ok) return failIn(R.error, 'reference');
+  return ok(transformReference(R.value, parsedBase.value, options));
+}
