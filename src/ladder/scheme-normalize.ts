@@ -19,7 +19,10 @@ export function normalizeScheme(ref: UriReference): UriReference {
   let port = ref.port;
   if (port === '') port = undefined;
   if (spec === undefined) {
-    return port === ref.port ? ref : { ...ref, port };
+    // §3.2.2 makes an IP-literal an IP address in every scheme: its RFC 5952 text
+    // is the same address whatever the scheme.
+    const host = ref.host === undefined ? undefined : canonicalIPv6Literal(ref.host);
+    return port === ref.port && host === ref.host ? ref : { ...ref, host, port };
   }
   if (port !== undefined) {
     const value = Number(port);
@@ -39,11 +42,7 @@ export function normalizeScheme(ref: UriReference): UriReference {
 function normalizeHost(host: string, spec: SchemeSpec): string {
   if (spec.localHostNames?.includes(host)) return '';
   if (!spec.hasInternetHost || host === '') return host;
-  if (host.charCodeAt(0) === 0x5b) {
-    if (host.charCodeAt(1) === 0x76) return host; // IPvFuture: case is all §6.2.2 can say
-    const canonical = ipv6ToCanonicalText(host.slice(1, -1));
-    return canonical === undefined ? host : `[${canonical}]`;
-  }
+  if (host.charCodeAt(0) === 0x5b) return canonicalIPv6Literal(host);
   if (host.indexOf('%') === -1) return host;
   // §3.2.2: a reg-name of non-ASCII UTF-8 octets names an IDN; its ASCII form is the
   // one DNS resolves (RFC 5891 ToASCII, via node:url's UTS #46 processing).
@@ -58,6 +57,13 @@ function isRegName(text: string): boolean {
     if (!charTables.isInClass(text.charCodeAt(i), charTables.REG_NAME)) return false;
   }
   return true;
+}
+
+/** An IPv6 IP-literal in RFC 5952 text; other hosts (and IPvFuture) as they are. */
+function canonicalIPv6Literal(host: string): string {
+  if (host.charCodeAt(0) !== 0x5b || host.charCodeAt(1) === 0x76) return host;
+  const canonical = ipv6ToCanonicalText(host.slice(1, -1));
+  return canonical === undefined ? host : `[${canonical}]`;
 }
 
 function hasNonAscii(text: string): boolean {

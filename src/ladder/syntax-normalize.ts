@@ -2,6 +2,7 @@
 
 import {
   guardPathWithoutAuthority,
+  hasDotSegments,
   normalizePercentEncoding,
   removeDotSegments,
   type UriReference,
@@ -13,15 +14,17 @@ import {
  * only), §6.2.2.3 dot segments. Decoding runs before dot-segment removal so that
  * `/a/%2e%2e/b` becomes `/b` and the result is idempotent.
  *
- * Dot segments are removed only where they cannot change what a relative
- * reference resolves to: with a scheme, an authority, or an absolute path.
- * (`../g` stays `../g`; removing its `..` would change its target.)
+ * §6.2.2.3 defines dot-segment removal for URI paths. A relative-path reference
+ * (`a/../b`, `../g`) gets the removals that give the same target against every
+ * hierarchical base: `.` and `segment/..` go, a leading `..` stays (a property
+ * test checks this against §5.2 resolution).
  */
 export function normalizeSyntax(ref: UriReference): UriReference {
   const scheme = ref.scheme === undefined ? undefined : toLowerAscii(ref.scheme);
   const host = ref.host === undefined ? undefined : lowerCaseHost(normalizePercentEncoding(ref.host));
   let path = normalizePercentEncoding(ref.path);
   if (scheme !== undefined || host !== undefined || path.charCodeAt(0) === 0x2f) path = removeDotSegments(path);
+  else if (hasDotSegments(path)) path = removeDotSegmentsFromRelativePath(path);
   const normalized: UriReference = {
     scheme,
     userinfo: ref.userinfo === undefined ? undefined : normalizePercentEncoding(ref.userinfo),
@@ -32,6 +35,39 @@ export function normalizeSyntax(ref: UriReference): UriReference {
     fragment: ref.fragment === undefined ? undefined : normalizePercentEncoding(ref.fragment),
   };
   return guardPathWithoutAuthority(normalized);
+}
+
+/**
+ * Dot segments of a relative-path reference (§4.2 path-noscheme), removed so that
+ * the reference still resolves to the same target (§5.2.3 merge, §5.2.4): `.`
+ * segments go, `segment/..` pairs cancel, `..` with nothing left to cancel stays,
+ * and a final dot segment leaves its directory's trailing "/".
+ * A result that would be empty is `./` (an empty reference means the base itself),
+ * and one that would start with "/" or hold ":" in its first segment keeps a `./`
+ * so that it reads as the same relative path.
+ */
+export function removeDotSegmentsFromRelativePath(path: string): string {
+  const segments = path.split('/');
+  const output: string[] = [];
+  const last = segments.length - 1;
+  for (let k = 0; k <= last; k++) {
+    const segment = segments[k]!;
+    if (segment === '.' || segment === '..') {
+      if (segment === '..') {
+        if (output.length > 0 && output[output.length - 1] !== '..') output.pop();
+        else output.push('..');
+      }
+      // A final dot segment names a directory: "a/." is "a/", ".." is "../".
+      if (k === last) output.push('');
+      continue;
+    }
+    output.push(segment);
+  }
+  const result = output.join('/');
+  if (result === '') return './';
+  // A leading empty segment would make the path absolute; a ":" in the first, a scheme.
+  if (output[0] === '' || output[0]!.indexOf(':') !== -1) return './' + result;
+  return result;
 }
 
 function toLowerAscii(text: string): string {

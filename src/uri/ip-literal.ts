@@ -87,7 +87,8 @@ export function scanIPv6Address(s: string, start: number, end: number, pieces?: 
     if (s.charCodeAt(i) !== COLON) return i;
     i++;
     if (i < end && s.charCodeAt(i) === COLON) {
-      if (compressAt >= 0) return i;
+      // "::" stands for at least one piece, so at most seven may be written with it.
+      if (compressAt >= 0 || written.length > 7) return i;
       compressAt = written.length;
       i++;
     } else if (i === end) {
