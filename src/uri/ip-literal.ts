@@ -84,11 +84,11 @@ export function scanIPv6Address(s: string, start: number, end: number, pieces?: 
     }
     written.push(value);
     if (i === end) break;
-    if (s.charCodeAt(i) !== COLON) return i;
+    // Eight pieces, or seven beside a "::" (which stands for at least one), are all there is.
+    if (s.charCodeAt(i) !== COLON || written.length >= (compressAt >= 0 ? 7 : 8)) return i;
     i++;
     if (i < end && s.charCodeAt(i) === COLON) {
-      // "::" stands for at least one piece, so at most seven may be written with it.
-      if (compressAt >= 0 || written.length > 7) return i;
+      if (compressAt >= 0) return i;
       compressAt = written.length;
       i++;
     } else if (i === end) {
