@@ -1,0 +1,54 @@
+// Pins the public API: what `import … from 'linkladder'` offers, and its types.
+
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as api from '../src/index.js';
+import type { Comparison, Result, Rung, UriReference } from '../src/index.js';
+
+describe('public API', () => {
+  it('exports exactly the documented names', () => {
+    expect(Object.keys(api).sort()).toEqual(
+      [
+        'ALIAS_EVIDENCE',
+        'AliasMap',
+        'ERROR_MESSAGES',
+        'LinkladderError',
+        'OptionError',
+        'RUNGS',
+        'SCHEMES',
+        'UriError',
+        'compare',
+        'ipv6ToCanonicalText',
+        'iriToUri',
+        'isIPv4Address',
+        'isIPv6Address',
+        'normalize',
+        'normalizePercentEncoding',
+        'parse',
+        'removeDotSegments',
+        'resolve',
+        'resourceKey',
+        'serialize',
+        'tryCompare',
+        'tryIriToUri',
+        'tryNormalize',
+        'tryParse',
+        'tryResolve',
+      ].sort(),
+    );
+  });
+
+  it('has the documented signatures', () => {
+    expectTypeOf(api.parse).toEqualTypeOf<(input: string) => UriReference>();
+    expectTypeOf(api.tryParse).returns.toEqualTypeOf<Result<UriReference>>();
+    expectTypeOf(api.resolve).parameters.toEqualTypeOf<[ref: string, base: string, options?: api.ResolveOptions]>();
+    expectTypeOf(api.resolve).returns.toEqualTypeOf<string>();
+    expectTypeOf(api.normalize).returns.toEqualTypeOf<string>();
+    expectTypeOf(api.compare).returns.toEqualTypeOf<Comparison>();
+    expectTypeOf<Comparison['rung']>().toEqualTypeOf<Rung | null>();
+    expectTypeOf<UriReference['query']>().toEqualTypeOf<string | undefined>();
+  });
+
+  it('parse returns a frozen record', () => {
+    expect(Object.isFrozen(api.parse('http://a/'))).toBe(true);
+  });
+});
