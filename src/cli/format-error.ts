@@ -23,5 +23,6 @@ export function errorToJson(error: UriSyntaxError): ErrorJson {
  */
 export function formatErrorLine(culprit: string, error: UriSyntaxError): string {
   const where = error.subject === undefined ? '' : ` of ${error.subject}`;
-  return `error: ${JSON.stringify(culprit)}: ${error.code} at index ${error.index}${where}: ${ERROR_MESSAGES[error.code]}`;
+  const { code, index } = error;
+  return `error: ${JSON.stringify(culprit)}: ${code} at index ${index}${where}: ${ERROR_MESSAGES[code]}`;
 }

@@ -1,4 +1,4 @@
-// Line output that waits for 'drain' instead of buffering without bound.
+// Line output: batched into few writes, waiting for 'drain' instead of buffering without bound.
 
 import type { Writable } from 'node:stream';
 
@@ -6,6 +6,7 @@ import type { Writable } from 'node:stream';
 export class LineWriter {
   readonly #stream: Writable;
   #failure: Error | undefined;
+  #isCorked = false;
 
   constructor(stream: Writable) {
     this.#stream = stream;
@@ -17,13 +18,44 @@ export class LineWriter {
 
   async writeLine(line: string): Promise<void> {
     this.#throwIfFailed();
+    this.#corkUntilNextTick();
     if (this.#stream.write(`${line}\n`)) return;
+    // A destroyed stream never emits 'drain' (nor 'close' again): check before waiting.
+    this.#throwIfFailed();
     await drained(this.#stream);
     this.#throwIfFailed();
   }
 
+  // Lines written in one go leave as one writev instead of a syscall each; the
+  // uncork comes on the next tick, so interactive output is not held back.
+  #corkUntilNextTick(): void {
+    if (this.#isCorked) return;
+    this.#isCorked = true;
+    this.#stream.cork();
+    process.nextTick(() => this.flush());
+  }
+
+  /** Hand every line written so far to the stream now. */
+  flush(): void {
+    if (!this.#isCorked) return;
+    this.#isCorked = false;
+    this.#stream.uncork();
+  }
+
+  /** Hand over every line and wait until the stream has taken them, or has failed. */
+  async finish(): Promise<void> {
+    this.flush();
+    this.#throwIfFailed();
+    // Callbacks run in write order, so an empty write's callback comes after every line's.
+    await new Promise<void>((resolve, reject) => {
+      this.#stream.write('', (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
   #throwIfFailed(): void {
-    if (this.#failure !== undefined) throw this.#failure;
+    // `errored` is set at once; the 'error' event comes a tick later, possibly after the last write.
+    const failure = this.#failure ?? this.#stream.errored ?? undefined;
+    if (failure !== undefined) throw failure;
     if (this.#stream.destroyed) throw new Error('output stream closed');
   }
 }

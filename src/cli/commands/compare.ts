@@ -22,7 +22,7 @@ interface CompareCommandOptions {
 export function addCompareCommand(program: Command, context: CliContext): void {
   program
     .command('compare')
-    .summary('say at which rung of the ladder two URI-references are equivalent')
+    .summary('the lowest rung at which two URI-references meet')
     .description('Find the lowest rung of the comparison ladder (RFC 3986 §6.2) at which <a> and <b> are equivalent.')
     .argument('<a>', 'a URI-reference')
     .argument('<b>', 'another URI-reference')

@@ -32,14 +32,15 @@ interface NormalizeCommandOptions {
 export function addNormalizeCommand(program: Command, context: CliContext): void {
   program
     .command('normalize')
-    .summary('normalize URI-references to a rung of the RFC 3986 §6.2 ladder')
+    .summary('normalize URI-references up the §6.2 ladder')
     .description('Normalize each URI-reference to a rung of the comparison ladder (RFC 3986 §6.2).')
     .argument('[uri...]', 'URI-references (none: read one per line from stdin)')
     .addOption(new Option('--rung <rung>', 'how far up the ladder to go').choices(CLI_RUNGS).default(DEFAULT_CLI_RUNG))
     .option('--json', 'write one JSON object per input')
     .addHelpText('after', HELP)
     .action(async (uris: string[], options: NormalizeCommandOptions) => {
-      context.exitCode = await runLines(inputsOf(uris, context), normalizeHandler(options.rung, options.json === true), context);
+      const handler = normalizeHandler(options.rung, options.json === true);
+      context.exitCode = await runLines(inputsOf(uris, context), handler, context);
     });
 }
 

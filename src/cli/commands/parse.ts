@@ -19,7 +19,7 @@ Output, one line per input, in input order:
           or {"input","ok":false,"error":{"code","index","message"}}
 An invalid input writes an error line on stderr and an empty line on stdout.`;
 
-interface ParseOptions {
+interface ParseCommandOptions {
   readonly json?: boolean;
 }
 
@@ -31,7 +31,7 @@ export function addParseCommand(program: Command, context: CliContext): void {
     .argument('[uri...]', 'URI-references (none: read one per line from stdin)')
     .option('--json', 'write one JSON object per input')
     .addHelpText('after', HELP)
-    .action(async (uris: string[], options: ParseOptions) => {
+    .action(async (uris: string[], options: ParseCommandOptions) => {
       context.exitCode = await runLines(inputsOf(uris, context), parseHandler(options.json === true), context);
     });
 }

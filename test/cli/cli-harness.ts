@@ -1,0 +1,60 @@
+// Runs the CLI in-process against in-memory streams.
+
+import { Readable, Writable } from 'node:stream';
+import { runCli } from '../../src/cli/index.js';
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout split into lines, without the empty string after the final newline. */
+  readonly out: string[];
+  readonly err: string[];
+}
+
+export interface RunOptions {
+  /** stdin, as one string or as the chunks the stream delivers. */
+  readonly stdin?: string | readonly string[];
+  /** Replace the stdout sink (e.g. a slow one). */
+  readonly stdout?: Writable;
+}
+
+export class Sink extends Writable {
+  readonly chunks: string[] = [];
+
+  constructor(options?: { highWaterMark?: number; isSlow?: boolean }) {
+    super({
+      highWaterMark: options?.highWaterMark ?? 16_384,
+      write: (chunk: Buffer, _encoding, callback) => {
+        this.chunks.push(chunk.toString('utf8'));
+        if (options?.isSlow === true) setImmediate(callback);
+        else callback();
+      },
+    });
+  }
+
+  get text(): string {
+    return this.chunks.join('');
+  }
+}
+
+export function lines(text: string): string[] {
+  if (text === '') return [];
+  const parts = text.split('\n');
+  if (parts.at(-1) === '') parts.pop();
+  return parts;
+}
+
+export async function run(argv: readonly string[], options: RunOptions = {}): Promise<CliRun> {
+  const chunks = typeof options.stdin === 'string' ? [options.stdin] : (options.stdin ?? []);
+  const stdout = options.stdout ?? new Sink();
+  const stderr = new Sink();
+  const code = await runCli(argv, { stdin: Readable.from(chunks), stdout, stderr });
+  const stdoutText = stdout instanceof Sink ? stdout.text : '';
+  return { code, stdout: stdoutText, stderr: stderr.text, out: lines(stdoutText), err: lines(stderr.text) };
+}
+
+/** Each stdout line as JSON. */
+export function jsonLines(result: CliRun): unknown[] {
+  return result.out.map((line) => JSON.parse(line) as unknown);
+}
