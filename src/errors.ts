@@ -23,11 +23,12 @@ export const ERROR_MESSAGES = {
   ERR_URI_BAD_IRI: 'lone UTF-16 surrogate: not a character, cannot be UTF-8 encoded (RFC 3987 §3.1)',
   // options given to the public API
   ERR_API_BAD_OPTION: 'invalid option',
-  // cli
-  ERR_CLI_USAGE: 'bad command-line usage',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** Which of two inputs an error is in: resolve's `base` or `reference`, compare's `a` or `b`. */
+export type ErrorSubject = 'base' | 'reference' | 'a' | 'b';
 
 /** The codes the URI core returns. */
 export type UriErrorCode = Extract<ErrorCode, `ERR_URI_${string}`>;
@@ -51,9 +52,9 @@ export class UriError extends LinkladderError {
   /** The string that was rejected. */
   readonly input: string;
   /** Which argument it was, where there are two: `base` or `reference` (resolve), `a` or `b` (compare). */
-  readonly subject: string | undefined;
+  readonly subject: ErrorSubject | undefined;
 
-  constructor(code: UriErrorCode, index: number, input: string, subject?: string) {
+  constructor(code: UriErrorCode, index: number, input: string, subject?: ErrorSubject) {
     super(code, `${ERROR_MESSAGES[code]}, at index ${index}${subject === undefined ? '' : ` of ${subject}`}`);
     this.index = index;
     this.input = input;

@@ -33,6 +33,7 @@ export {
   ALIAS_EVIDENCE,
   resourceKey,
   type Rung,
+  type SyntacticRung,
   type SchemeSpec,
   type NormalizeOptions,
   type Comparison,

@@ -30,8 +30,8 @@ describe('error codes', () => {
   it('OptionError and LinkladderError', () => {
     const option = new OptionError('Expected `x` to be 1, got `2` (number)');
     expect(option).toMatchObject({ name: 'OptionError', code: 'ERR_API_BAD_OPTION' });
-    const usage = new LinkladderError('ERR_CLI_USAGE', undefined, { cause: option });
-    expect(usage.message).toBe(ERROR_MESSAGES.ERR_CLI_USAGE);
-    expect(usage.cause).toBe(option);
+    const wrapped = new LinkladderError('ERR_API_BAD_OPTION', undefined, { cause: option });
+    expect(wrapped.message).toBe(ERROR_MESSAGES.ERR_API_BAD_OPTION);
+    expect(wrapped.cause).toBe(option);
   });
 });

@@ -49,7 +49,10 @@ export function validateNormalizeOptions(options: NormalizeOptions | undefined):
   return rung;
 }
 
-/** Normalize a URI-reference string to the given rung (non-throwing on bad input). */
+/**
+ * Normalize a URI-reference string to the given rung. Bad input gives a failed
+ * result; only a bad option (a programming error) throws `OptionError`.
+ */
 export function tryNormalize(input: string, options?: NormalizeOptions): Result<string> {
   const rung = validateNormalizeOptions(options);
   const parsed = parseUriReference(input);

@@ -16,8 +16,8 @@ export interface ResolveOptions {
 }
 
 /**
- * RFC 3986 §5.1, §5.2.1: a base URI must be absolute; a fragment on it is
- * dropped ("stripped of any fragment component prior to its use as a base").
+ * RFC 3986 §5.1, §5.2.1: a base URI must be absolute. A fragment on it is allowed
+ * and kept in the record; §5.2.2 never reads `Base.fragment`, so it has no effect.
  */
 export function parseBase(base: string): Result<AbsoluteUri> {
   const parsed = parseUriReference(base);

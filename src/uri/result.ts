@@ -1,6 +1,6 @@
-import type { UriErrorCode } from '../errors.js';
+import type { ErrorSubject, UriErrorCode } from '../errors.js';
 
-export type ErrorSubject = 'base' | 'reference' | 'a' | 'b';
+export type { ErrorSubject };
 
 /** Where and why a string breaks the RFC 3986 grammar. */
 export interface UriSyntaxError {
