@@ -26,23 +26,31 @@ const COLON = 0x3a;
 const QUESTION = 0x3f;
 const HASH = 0x23;
 const OPEN_BRACKET = 0x5b;
+const AT = 0x40;
 
 // Index of the first character of s[start, end) that is neither in `mask` nor part of a
 // valid pct-encoded triplet, or -1. A "%" found there is a bad pct-encoding.
 function scanComponent(s: string, start: number, end: number, mask: number): number {
-  for (let i = start; i < end; i++) {
+  const stop = scanRun(s, start, end, mask);
+  return stop === end ? -1 : stop;
+}
+
+// Index of the first character from `start` on that is neither in `mask` nor part
+// of a valid pct-encoded triplet (RFC 3986 §2.1 pct-encoded = "%" HEXDIG HEXDIG);
+// `end` when there is none before it.
+function scanRun(s: string, start: number, end: number, mask: number): number {
+  let i = start;
+  while (i < end) {
     const c = s.charCodeAt(i);
-    if (c < 128 && (CHAR_CLASS[c]! & mask) !== 0) continue;
-    // RFC 3986 §2.1 pct-encoded = "%" HEXDIG HEXDIG
-    if (c === PERCENT) {
-      if (i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0 && hexValue(s.charCodeAt(i + 2)) >= 0) {
-        i += 2;
-        continue;
-      }
+    if (c < 128 && (CHAR_CLASS[c]! & mask) !== 0) {
+      i++;
+    } else if (c === PERCENT && i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0 && hexValue(s.charCodeAt(i + 2)) >= 0) {
+      i += 3;
+    } else {
+      break;
     }
-    return i;
   }
-  return -1;
+  return i;
 }
 
 // A bad pct-encoding is reported at the first character after "%" that is not a HEXDIG.
@@ -50,6 +58,11 @@ function componentError(s: string, index: number, code: UriErrorCode): Result<ne
   if (s.charCodeAt(index) !== PERCENT) return fail(code, index);
   const firstBad = hexValue(s.charCodeAt(index + 1)) < 0 ? index + 1 : index + 2;
   return fail('ERR_URI_BAD_PERCENT', Math.min(firstBad, s.length));
+}
+
+// Whether code unit c ends an authority (RFC 3986 §3.2: "/", "?", "#" or the end).
+function endsAuthority(c: number): boolean {
+  return c === SLASH || c === QUESTION || c === HASH || Number.isNaN(c);
 }
 
 /**
@@ -80,48 +93,38 @@ export function parseUriReference(input: string): Result<UriReference> {
   let host: string | undefined;
   let port: string | undefined;
   if (p + 1 < n && input.charCodeAt(p) === SLASH && input.charCodeAt(p + 1) === SLASH) {
+    // Fast path: one scan per subcomponent. Anything unexpected goes to the
+    // precise parser, which finds the right error code and index.
     const start = p + 2;
-    let end = start;
-    while (end < n) {
-      const c = input.charCodeAt(end);
-      if (c === SLASH || c === QUESTION || c === HASH) break;
-      end++;
-    }
-    // §3.2.1 userinfo "@": userinfo cannot hold "@", so the first one ends it.
     let hostStart = start;
-    const at = input.indexOf('@', start);
-    if (at !== -1 && at < end) {
-      const bad = scanComponent(input, start, at, USERINFO);
-      if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_USERINFO');
-      userinfo = input.slice(start, at);
-      hostStart = at + 1;
-    }
-    // §3.2.2 host = IP-literal / IPv4address / reg-name
-    let hostEnd: number;
-    if (hostStart < end && input.charCodeAt(hostStart) === OPEN_BRACKET) {
-      const close = input.indexOf(']', hostStart + 1);
-      if (close === -1 || close >= end) {
-        const firstBad = firstNonLiteralChar(input, hostStart + 1, end);
-        return fail('ERR_URI_BAD_IP_LITERAL', firstBad);
-      }
-      const bad = scanIPLiteralBody(input, hostStart + 1, close);
-      if (bad !== -1) return fail('ERR_URI_BAD_IP_LITERAL', bad);
-      hostEnd = close + 1;
-      if (hostEnd < end && input.charCodeAt(hostEnd) !== COLON) return fail('ERR_URI_BAD_HOST', hostEnd);
+    let i = scanRun(input, start, n, USERINFO);
+    if (input.charCodeAt(i) === AT) {
+      userinfo = input.slice(start, i);
+      hostStart = i + 1;
+      i = input.charCodeAt(hostStart) === OPEN_BRACKET ? hostStart : scanRun(input, hostStart, n, REG_NAME);
     } else {
-      // IPv4address is also a reg-name: both end at the port's ":".
-      hostEnd = hostStart;
-      while (hostEnd < end && input.charCodeAt(hostEnd) !== COLON) hostEnd++;
-      const bad = scanComponent(input, hostStart, hostEnd, REG_NAME);
-      if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_HOST');
+      // No "@": the run is host [ ":" port ]; a reg-name holds no ":".
+      i = scanRun(input, start, i, REG_NAME);
     }
-    host = input.slice(hostStart, hostEnd);
-    // §3.2.3 port = *DIGIT
-    if (hostEnd < end) {
-      for (let i = hostEnd + 1; i < end; i++) {
-        if (!isDigit(input.charCodeAt(i))) return fail('ERR_URI_BAD_PORT', i);
+    let end = -1;
+    if (i === hostStart && input.charCodeAt(i) === OPEN_BRACKET) {
+      // IP-literal: left to the precise parser.
+    } else if (input.charCodeAt(i) === COLON) {
+      let j = i + 1;
+      while (isDigit(input.charCodeAt(j))) j++;
+      if (endsAuthority(input.charCodeAt(j))) {
+        host = input.slice(hostStart, i);
+        port = input.slice(i + 1, j);
+        end = j;
       }
-      port = input.slice(hostEnd + 1, end);
+    } else if (endsAuthority(input.charCodeAt(i))) {
+      host = input.slice(hostStart, i);
+      end = i;
+    }
+    if (end === -1) {
+      const authority = parseAuthority(input, start);
+      if (!authority.ok) return authority;
+      ({ userinfo, host, port, end } = authority.value);
     }
     p = end;
   }
@@ -129,52 +132,91 @@ export function parseUriReference(input: string): Result<UriReference> {
   // §3.3 path: path-abempty after an authority; path-absolute / path-rootless /
   // path-empty after a scheme; path-noscheme / path-absolute / path-empty otherwise.
   const pathStart = p;
-  while (p < n) {
-    const c = input.charCodeAt(p);
-    if (c === QUESTION || c === HASH) break;
-    p++;
+  if (scheme === undefined && host === undefined && p < n && input.charCodeAt(p) !== SLASH) {
+    // §4.2 path-noscheme: the first segment may not hold a ":" (it would read as a scheme).
+    const stop = scanRun(input, p, n, SEGMENT_NZ_NC);
+    if (input.charCodeAt(stop) === COLON) return fail('ERR_URI_BAD_SCHEME', stop);
+    p = stop;
+  }
+  p = scanRun(input, p, n, PATH);
+  if (p < n && input.charCodeAt(p) !== QUESTION && input.charCodeAt(p) !== HASH) {
+    return componentError(input, p, 'ERR_URI_BAD_PATH');
   }
   const pathEnd = p;
-  if (pathStart < pathEnd) {
-    let from = pathStart;
-    if (scheme === undefined && host === undefined && input.charCodeAt(pathStart) !== SLASH) {
-      // §4.2 path-noscheme: the first segment may not hold a ":" (it would read as a scheme).
-      let segmentEnd = input.indexOf('/', pathStart);
-      if (segmentEnd === -1 || segmentEnd > pathEnd) segmentEnd = pathEnd;
-      const bad = scanComponent(input, pathStart, segmentEnd, SEGMENT_NZ_NC);
-      if (bad !== -1) {
-        if (input.charCodeAt(bad) === COLON) return fail('ERR_URI_BAD_SCHEME', bad);
-        return componentError(input, bad, 'ERR_URI_BAD_PATH');
-      }
-      from = segmentEnd;
-    }
-    const bad = scanComponent(input, from, pathEnd, PATH);
-    if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_PATH');
-  }
   const path = pathStart === 0 && pathEnd === n ? input : input.slice(pathStart, pathEnd);
 
   // §3.4 "?" query
   let query: string | undefined;
   if (p < n && input.charCodeAt(p) === QUESTION) {
     const start = p + 1;
-    let end = input.indexOf('#', start);
-    if (end === -1) end = n;
-    const bad = scanComponent(input, start, end, QUERY);
-    if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_QUERY');
-    query = input.slice(start, end);
-    p = end;
+    p = scanRun(input, start, n, QUERY);
+    if (p < n && input.charCodeAt(p) !== HASH) return componentError(input, p, 'ERR_URI_BAD_QUERY');
+    query = input.slice(start, p);
   }
 
   // §3.5 "#" fragment (a second "#" is not a fragment character)
   let fragment: string | undefined;
   if (p < n) {
     const start = p + 1;
-    const bad = scanComponent(input, start, n, QUERY);
-    if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_FRAGMENT');
+    p = scanRun(input, start, n, QUERY);
+    if (p < n) return componentError(input, p, 'ERR_URI_BAD_FRAGMENT');
     fragment = input.slice(start);
   }
 
   return ok({ scheme, userinfo, host, port, path, query, fragment });
+}
+
+interface Authority {
+  readonly userinfo: string | undefined;
+  readonly host: string;
+  readonly port: string | undefined;
+  /** Index just past the authority. */
+  readonly end: number;
+}
+
+/**
+ * RFC 3986 §3.2 authority = [ userinfo "@" ] host [ ":" port ], starting at `start`
+ * (just after "//"), checked piece by piece so that the first bad character is the
+ * one reported.
+ */
+function parseAuthority(input: string, start: number): Result<Authority> {
+  let end = start;
+  while (end < input.length && !endsAuthority(input.charCodeAt(end))) end++;
+  // §3.2.1 userinfo "@": userinfo cannot hold "@", so the first one ends it.
+  let userinfo: string | undefined;
+  let hostStart = start;
+  const at = input.indexOf('@', start);
+  if (at !== -1 && at < end) {
+    const bad = scanComponent(input, start, at, USERINFO);
+    if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_USERINFO');
+    userinfo = input.slice(start, at);
+    hostStart = at + 1;
+  }
+  // §3.2.2 host = IP-literal / IPv4address / reg-name
+  let hostEnd: number;
+  if (hostStart < end && input.charCodeAt(hostStart) === OPEN_BRACKET) {
+    const close = input.indexOf(']', hostStart + 1);
+    if (close === -1 || close >= end) return fail('ERR_URI_BAD_IP_LITERAL', firstNonLiteralChar(input, hostStart + 1, end));
+    const bad = scanIPLiteralBody(input, hostStart + 1, close);
+    if (bad !== -1) return fail('ERR_URI_BAD_IP_LITERAL', bad);
+    hostEnd = close + 1;
+    if (hostEnd < end && input.charCodeAt(hostEnd) !== COLON) return fail('ERR_URI_BAD_HOST', hostEnd);
+  } else {
+    // IPv4address is also a reg-name: both end at the port's ":".
+    hostEnd = hostStart;
+    while (hostEnd < end && input.charCodeAt(hostEnd) !== COLON) hostEnd++;
+    const bad = scanComponent(input, hostStart, hostEnd, REG_NAME);
+    if (bad !== -1) return componentError(input, bad, 'ERR_URI_BAD_HOST');
+  }
+  // §3.2.3 port = *DIGIT
+  let port: string | undefined;
+  if (hostEnd < end) {
+    for (let i = hostEnd + 1; i < end; i++) {
+      if (!isDigit(input.charCodeAt(i))) return fail('ERR_URI_BAD_PORT', i);
+    }
+    port = input.slice(hostEnd + 1, end);
+  }
+  return ok({ userinfo, host: input.slice(hostStart, hostEnd), port, end });
 }
 
 // Inside an unclosed "[": report the character that ended it (or the end of input).

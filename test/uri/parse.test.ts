@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseUriReference, serialize } from '../../src/uri/index.js';
 import { compose, referenceParts, uriReference } from '../support/arbitraries.js';
+import { APPENDIX_B, URI_REFERENCE } from '../support/rfc3986-regex.js';
 
 const components = (input: string): unknown => {
   const result = parseUriReference(input);
@@ -155,6 +156,36 @@ describe('parseUriReference (RFC 3986 §3, §4.1)', () => {
         expect(parsed.ok && parsed.value).toEqual(parts);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('parseUriReference against an independent oracle (Appendix A as regexes, Appendix B split)', () => {
+  const alphabet = fc.constantFrom(...'aZ09:/?#[]@%.-_~!$&\'()*+,;= \\"<>^`{|}vV'.split(''), 'ff', '::', '//', '%2e', '%zz', 'é');
+
+  it('accepts exactly the strings the grammar produces, and splits them as Appendix B does', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.array(alphabet, { maxLength: 24 }).map((a) => a.join('')), uriReference), (input) => {
+        const result = parseUriReference(input);
+        expect(result.ok, input).toBe(URI_REFERENCE.test(input));
+        if (!result.ok) {
+          expect(result.error.index).toBeGreaterThanOrEqual(0);
+          expect(result.error.index).toBeLessThanOrEqual(input.length);
+          return;
+        }
+        const m = APPENDIX_B.exec(input)!;
+        const v = result.value;
+        expect(v.scheme).toBe(m[2]);
+        expect(v.path).toBe(m[5]);
+        expect(v.query).toBe(m[7]);
+        expect(v.fragment).toBe(m[9]);
+        const authority = m[4];
+        expect(v.host !== undefined).toBe(authority !== undefined);
+        if (authority !== undefined) {
+          expect((v.userinfo !== undefined ? `${v.userinfo}@` : '') + v.host + (v.port !== undefined ? `:${v.port}` : '')).toBe(authority);
+        }
+      }),
+      { numRuns: 20000 },
     );
   });
 });
