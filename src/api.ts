@@ -1,22 +1,24 @@
 // The library API: throwing forms of the core for ordinary use, and the
 // result-returning `try*` forms beside them for hot loops and untrusted input.
 
-import { UriError } from './errors.js';
+import { OptionError, UriError, describeValue } from './errors.js';
 import {
   mapIriToUri,
   parseUriReference,
   resolveReference,
   serialize,
-  type ResolveOptions,
+  type ResolveOptions as CoreResolveOptions,
   type Result,
   type UriReference,
 } from './uri/index.js';
 import {
+  normalizeReference,
   tryCompare as tryCompareLadder,
   tryNormalize as tryNormalizeLadder,
   type CompareOptions,
   type Comparison,
   type NormalizeOptions,
+  type SyntacticRung,
 } from './ladder/index.js';
 
 function unwrap<T>(result: Result<T>, inputs: Readonly<Record<string, string>>): T {
@@ -26,21 +28,34 @@ function unwrap<T>(result: Result<T>, inputs: Readonly<Record<string, string>>):
   throw new UriError(code, index, input, subject);
 }
 
-/** RFC 3986 §4.1: parse a URI-reference into its components, or return the first syntax error. */
+/** RFC 3986 §4.1: parse a URI-reference into its (read-only) components, or return the first syntax error. */
 export function tryParse(input: string): Result<UriReference> {
-  const result = parseUriReference(input);
-  return result.ok ? { ok: true, value: Object.freeze(result.value) } : result;
+  return parseUriReference(input);
 }
 
 /** RFC 3986 §4.1: parse a URI-reference into its (frozen) components. Throws `UriError`. */
 export function parse(input: string): UriReference {
-  return unwrap(tryParse(input), { input });
+  return Object.freeze(unwrap(parseUriReference(input), { input }));
+}
+
+export interface ResolveOptions extends CoreResolveOptions {
+  /**
+   * Normalize the target to this rung before writing it out — what a crawler keys
+   * on — in one pass, without serializing and parsing it again.
+   * @default 'string' (the §5.2 target as it is)
+   */
+  readonly rung?: SyntacticRung;
 }
 
 /** RFC 3986 §5.2: resolve `ref` against the absolute URI `base`. */
 export function tryResolve(ref: string, base: string, options?: ResolveOptions): Result<string> {
+  const rung = options?.rung ?? 'string';
+  if (rung !== 'string' && rung !== 'syntax' && rung !== 'scheme') {
+    throw new OptionError(`Expected \`rung\` to be one of string, syntax, scheme, got ${describeValue(rung)}`);
+  }
   const result = resolveReference(ref, base, options);
-  return result.ok ? { ok: true, value: serialize(result.value) } : result;
+  if (!result.ok) return result;
+  return { ok: true, value: serialize(rung === 'string' ? result.value : normalizeReference(result.value, rung)) };
 }
 
 /** RFC 3986 §5.2: resolve `ref` against the absolute URI `base`. Throws `UriError`. */

@@ -11,6 +11,7 @@ export {
   tryCompare,
   iriToUri,
   tryIriToUri,
+  type ResolveOptions,
 } from './api.js';
 export {
   serialize,
@@ -24,7 +25,6 @@ export {
   type Result,
   type UriSyntaxError,
   type ErrorSubject,
-  type ResolveOptions,
 } from './uri/index.js';
 export {
   RUNGS,

@@ -25,16 +25,20 @@ export function normalizeSyntax(ref: UriReference): UriReference {
   let path = normalizePercentEncoding(ref.path);
   if (scheme !== undefined || host !== undefined || path.charCodeAt(0) === 0x2f) path = removeDotSegments(path);
   else if (hasDotSegments(path)) path = removeDotSegmentsFromRelativePath(path);
-  const normalized: UriReference = {
-    scheme,
-    userinfo: ref.userinfo === undefined ? undefined : normalizePercentEncoding(ref.userinfo),
-    host,
-    port: ref.port,
-    path,
-    query: ref.query === undefined ? undefined : normalizePercentEncoding(ref.query),
-    fragment: ref.fragment === undefined ? undefined : normalizePercentEncoding(ref.fragment),
-  };
-  return guardPathWithoutAuthority(normalized);
+  const userinfo = ref.userinfo === undefined ? undefined : normalizePercentEncoding(ref.userinfo);
+  const query = ref.query === undefined ? undefined : normalizePercentEncoding(ref.query);
+  const fragment = ref.fragment === undefined ? undefined : normalizePercentEncoding(ref.fragment);
+  if (
+    scheme === ref.scheme &&
+    host === ref.host &&
+    path === ref.path &&
+    userinfo === ref.userinfo &&
+    query === ref.query &&
+    fragment === ref.fragment
+  ) {
+    return ref; // already normal: most links are
+  }
+  return guardPathWithoutAuthority({ scheme, userinfo, host, port: ref.port, path, query, fragment });
 }
 
 /**

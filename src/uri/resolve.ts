@@ -99,9 +99,17 @@ export function guardPathWithoutAuthority<T extends UriReference>(ref: T): T {
   return ref;
 }
 
+// Links come in runs against one base (a page's): remember the last one parsed.
+let lastBase: string | undefined;
+let lastParsedBase: Result<AbsoluteUri> | undefined;
+
 /** RFC 3986 §5.2: parse both strings and transform. */
 export function resolveReference(ref: string, base: string, options?: ResolveOptions): Result<AbsoluteUri> {
-  const parsedBase = parseBase(base);
+  if (base !== lastBase || lastParsedBase === undefined) {
+    lastParsedBase = parseBase(base);
+    lastBase = base;
+  }
+  const parsedBase = lastParsedBase;
   if (!parsedBase.ok) return failIn(parsedBase.error, 'base');
   const R = parseUriReference(ref);
   if (!R.ok) return failIn(R.error, 'reference');

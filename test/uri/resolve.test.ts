@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tryResolve, resolve, UriError } from '../../src/index.js';
+import { normalize, tryResolve, resolve, UriError } from '../../src/index.js';
 import { hasDotSegments, parseUriReference } from '../../src/uri/index.js';
 import { absoluteUri, hierarchicalBase, uriReference } from '../support/arbitraries.js';
 
@@ -66,6 +66,28 @@ describe('resolve (RFC 3986 §5.2)', () => {
       resolve('g', 'http://a b/');
     } catch (error) {
       expect(error).toMatchObject({ code: 'ERR_URI_BAD_HOST', index: 8, subject: 'base', input: 'http://a b/' });
+    }
+  });
+
+  it('normalizes the target in the same call with { rung }, equal to normalize(resolve())', () => {
+    expect(resolve('../%7Ex/./y', 'HTTP://Example.COM:80/a/b', { rung: 'syntax' })).toBe('http://example.com:80/~x/y');
+    expect(resolve('../%7Ex/./y', 'HTTP://Example.COM:80/a/b', { rung: 'scheme' })).toBe('http://example.com/~x/y');
+    expect(() => resolve('g', 'http://a/', { rung: 'protocol' as never })).toThrow(/Expected `rung`/);
+    fc.assert(
+      fc.property(uriReference, hierarchicalBase, fc.constantFrom('syntax', 'scheme') as fc.Arbitrary<'syntax' | 'scheme'>, (ref, base, rung) => {
+        expect(resolve(ref, base, { rung })).toBe(normalize(resolve(ref, base), { rung }));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives the same answers when bases alternate (the last base is cached)', () => {
+    const bases = ['http://a/b/c/d;p?q', 'x:/y/z', 'http://a b/', 'rel/base'];
+    for (let round = 0; round < 3; round++) {
+      expect(tryResolve('g', bases[0]!)).toEqual({ ok: true, value: 'http://a/b/c/g' });
+      expect(tryResolve('g', bases[1]!)).toEqual({ ok: true, value: 'x:/y/g' });
+      expect(tryResolve('g', bases[2]!)).toMatchObject({ ok: false, error: { subject: 'base' } });
+      expect(tryResolve('g', bases[3]!)).toMatchObject({ ok: false, error: { code: 'ERR_URI_NOT_ABSOLUTE' } });
     }
   });
 
