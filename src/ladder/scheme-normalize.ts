@@ -19,8 +19,8 @@ export function normalizeScheme(ref: UriReference): UriReference {
   let port = ref.port;
   if (port === '') port = undefined;
   if (spec === undefined) {
-    // §3.2.2 makes an IP-literal an IP address in every scheme: its RFC 5952 text
-    // is the same address whatever the scheme.
+    // DEVIATION(§6.2.3): §3.2.2 makes an IP-literal an IP address in every scheme,
+    // so its RFC 5952 text is applied whatever the scheme, registered or not.
     const host = ref.host === undefined ? undefined : canonicalIPv6Literal(ref.host);
     return port === ref.port && host === ref.host ? ref : { ...ref, host, port };
   }

@@ -24,6 +24,7 @@ export function normalizeSyntax(ref: UriReference): UriReference {
   const host = ref.host === undefined ? undefined : lowerCaseHost(normalizePercentEncoding(ref.host));
   let path = normalizePercentEncoding(ref.path);
   if (scheme !== undefined || host !== undefined || path.charCodeAt(0) === 0x2f) path = removeDotSegments(path);
+  // DEVIATION(§6.2.2.3): relative-path references get target-preserving dot removal.
   else if (hasDotSegments(path)) path = removeDotSegmentsFromRelativePath(path);
   const userinfo = ref.userinfo === undefined ? undefined : normalizePercentEncoding(ref.userinfo);
   const query = ref.query === undefined ? undefined : normalizePercentEncoding(ref.query);

@@ -1,10 +1,9 @@
 // RFC 3986 §6.2.2/§6.2.3 normalization, §5.2.4 remove_dot_segments and
 // equivalence against every normalize.* file of the shared corpus.
 
-import { afterAll, describe, expect, it } from 'vitest';
 import { removeDotSegments, tryCompare, tryNormalize, type Rung } from '../../src/index.js';
-import { ALL_TIERS, PassCounter, corpusAvailable, loadCorpusFiles, type CorpusCase } from '../support/corpus.js';
-import { judge, type DeviationLists, type Outcome } from '../support/conformance.js';
+import type { CorpusCase } from '../support/corpus.js';
+import { describeCorpusSuite, type DeviationLists, type Outcome } from '../support/conformance.js';
 
 const DEVIATIONS: DeviationLists = {
   byCase: {
@@ -74,25 +73,4 @@ function run(c: CorpusCase): Outcome | undefined {
   return { pass: false, got };
 }
 
-const counter = new PassCounter();
-afterAll(() => counter.print('RFC 3986 normalize conformance (shared corpus):'));
-
-describe.skipIf(!corpusAvailable)('normalize: shared corpus', () => {
-  for (const file of loadCorpusFiles('normalize', ALL_TIERS)) {
-    it(`${file.name} (${file.tier})`, () => {
-      const problems: string[] = [];
-      for (const c of file.cases) {
-        const result = run(c);
-        if (result === undefined) {
-          counter.count(file.name, 'notApplicable');
-          continue;
-        }
-        const judgement = judge(file, c, result, DEVIATIONS);
-        if (judgement.kind === 'passed') counter.count(file.name, 'passed');
-        else if (judgement.kind === 'deviation') counter.count(file.name, 'deviations');
-        else problems.push(`${judgement.kind}: ${judgement.detail ?? c.id}`);
-      }
-      expect(problems).toEqual([]);
-    });
-  }
-});
+describeCorpusSuite('normalize', run, DEVIATIONS);

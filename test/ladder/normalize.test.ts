@@ -66,11 +66,13 @@ describe('normalize (RFC 3986 §6.2)', () => {
     ['http://%E4%BE%8B%E3%81%88.jp/', 'http://xn--r8jz45g.jp/'],
     ['http://%FF.com/', 'http://%FF.com/'],
     ['http://0x7f.1/', 'http://0x7f.1/'],
-  ])('scheme rung (§6.2.3, scheme registry): %s → %s', (input, expected) => {
+    ['foo://[0:0::1]:/x', 'foo://[::1]/x'],
+    ['//[2001:DB8:0:0:0:0:0:1]', '//[2001:db8::1]'],
+  ])('scheme rung (§6.2.3, scheme registry; DEVIATION(§6.2.3) RFC 5952 for every scheme): %s → %s', (input, expected) => {
     expect(normalize(input, { rung: 'scheme' })).toBe(expected);
   });
 
-  it('normalizes relative references without changing what they resolve to', () => {
+  it('DEVIATION(§6.2.2.3) normalizes relative references without changing what they resolve to', () => {
     expect(normalize('a/./b/../c', { rung: 'syntax' })).toBe('a/c');
     expect(normalize('../g', { rung: 'syntax' })).toBe('../g');
     expect(normalize('a/..', { rung: 'syntax' })).toBe('./');

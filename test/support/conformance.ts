@@ -3,7 +3,8 @@
 // RFC 3986 cross-check verdict is `agree` (or `agree-non-strict`, run in
 // non-strict mode) must pass, whatever any list says.
 
-import type { CorpusCase, CorpusFile } from './corpus.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALL_TIERS, PassCounter, corpusAvailable, loadCorpusFiles, type CorpusCase, type CorpusFile } from './corpus.js';
 
 export interface Outcome {
   readonly pass: boolean;
@@ -44,4 +45,37 @@ export function judge(file: CorpusFile, testCase: CorpusCase, outcome: Outcome, 
 function pick(testCase: CorpusCase): Record<string, unknown> {
   const keys = ['base', 'ref', 'input', 'a', 'b', 'level', 'production', 'expected', 'valid', 'components'];
   return Object.fromEntries(keys.filter((k) => k in testCase).map((k) => [k, testCase[k]]));
+}
+
+/**
+ * One vitest test per corpus file of `family`: every case runs through `run`
+ * (`undefined` = not an RFC 3986 operation we offer) and is judged; the pass
+ * counts per file are printed at the end.
+ */
+export function describeCorpusSuite(
+  family: 'resolve' | 'parse' | 'normalize',
+  run: (testCase: CorpusCase) => Outcome | undefined,
+  lists: DeviationLists,
+): void {
+  const counter = new PassCounter();
+  afterAll(() => counter.print(`RFC 3986 ${family} conformance (shared corpus):`));
+  describe.skipIf(!corpusAvailable)(`${family}: shared corpus`, () => {
+    for (const file of loadCorpusFiles(family, ALL_TIERS)) {
+      it(`${file.name} (${file.tier})`, () => {
+        const problems: string[] = [];
+        for (const testCase of file.cases) {
+          const outcome = run(testCase);
+          if (outcome === undefined) {
+            counter.count(file.name, 'notApplicable');
+            continue;
+          }
+          const judgement = judge(file, testCase, outcome, lists);
+          if (judgement.kind === 'passed') counter.count(file.name, 'passed');
+          else if (judgement.kind === 'deviation') counter.count(file.name, 'deviations');
+          else problems.push(`${judgement.kind}: ${judgement.detail ?? testCase.id}`);
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  });
 }

@@ -1,9 +1,8 @@
 // RFC 3986 §3/§4/Appendix A parsing against every parse.* file of the shared corpus.
 
-import { afterAll, describe, expect, it } from 'vitest';
 import { isIPv4Address, isIPv6Address, tryParse, type UriReference } from '../../src/index.js';
-import { ALL_TIERS, PassCounter, corpusAvailable, loadCorpusFiles, type CorpusCase } from '../support/corpus.js';
-import { judge, type DeviationLists, type Outcome } from '../support/conformance.js';
+import type { CorpusCase } from '../support/corpus.js';
+import { describeCorpusSuite, type DeviationLists, type Outcome } from '../support/conformance.js';
 
 const DEVIATIONS: DeviationLists = {
   byCase: {},
@@ -64,25 +63,4 @@ function outcome(pass: boolean, got: unknown): Outcome {
   return { pass, got };
 }
 
-const counter = new PassCounter();
-afterAll(() => counter.print('RFC 3986 parse conformance (shared corpus):'));
-
-describe.skipIf(!corpusAvailable)('parse: shared corpus', () => {
-  for (const file of loadCorpusFiles('parse', ALL_TIERS)) {
-    it(`${file.name} (${file.tier})`, () => {
-      const problems: string[] = [];
-      for (const c of file.cases) {
-        const result = run(c);
-        if (result === undefined) {
-          counter.count(file.name, 'notApplicable');
-          continue;
-        }
-        const judgement = judge(file, c, result, DEVIATIONS);
-        if (judgement.kind === 'passed') counter.count(file.name, 'passed');
-        else if (judgement.kind === 'deviation') counter.count(file.name, 'deviations');
-        else problems.push(`${judgement.kind}: ${judgement.detail ?? c.id}`);
-      }
-      expect(problems).toEqual([]);
-    });
-  }
-});
+describeCorpusSuite('parse', run, DEVIATIONS);

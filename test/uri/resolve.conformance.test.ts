@@ -1,9 +1,8 @@
 // RFC 3986 §5.2 resolution against every resolve.* file of the shared corpus.
 
-import { afterAll, describe, expect, it } from 'vitest';
 import { tryNormalize, tryResolve } from '../../src/index.js';
-import { ALL_TIERS, PassCounter, corpusAvailable, loadCorpusFiles, type CorpusCase } from '../support/corpus.js';
-import { judge, type DeviationLists, type Outcome } from '../support/conformance.js';
+import type { CorpusCase } from '../support/corpus.js';
+import { describeCorpusSuite, type DeviationLists, type Outcome } from '../support/conformance.js';
 
 const DEVIATIONS: DeviationLists = {
   byCase: {
@@ -53,20 +52,4 @@ function run(c: CorpusCase): Outcome {
   return { pass: false, got: result.value };
 }
 
-const counter = new PassCounter();
-afterAll(() => counter.print('RFC 3986 resolve conformance (shared corpus):'));
-
-describe.skipIf(!corpusAvailable)('resolve: shared corpus', () => {
-  for (const file of loadCorpusFiles('resolve', ALL_TIERS)) {
-    it(`${file.name} (${file.tier})`, () => {
-      const problems: string[] = [];
-      for (const c of file.cases) {
-        const judgement = judge(file, c, run(c), DEVIATIONS);
-        if (judgement.kind === 'passed') counter.count(file.name, 'passed');
-        else if (judgement.kind === 'deviation') counter.count(file.name, 'deviations');
-        else problems.push(`${judgement.kind}: ${judgement.detail ?? c.id}`);
-      }
-      expect(problems).toEqual([]);
-    });
-  }
-});
+describeCorpusSuite('resolve', run, DEVIATIONS);
