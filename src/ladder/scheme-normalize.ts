@@ -25,8 +25,9 @@ export function normalizeScheme(ref: UriReference): UriReference {
     return port === ref.port && host === ref.host ? ref : { ...ref, host, port };
   }
   if (port !== undefined) {
-    const value = Number(port);
-    port = value === spec.defaultPort ? undefined : String(value);
+    // Leading zeros go textually: a port too long for a number keeps its digits.
+    const digits = stripLeadingZeros(port);
+    port = spec.defaultPort !== undefined && digits === String(spec.defaultPort) ? undefined : digits;
   }
   let host = ref.host;
   let path = ref.path;
@@ -37,6 +38,12 @@ export function normalizeScheme(ref: UriReference): UriReference {
   if (spec.normalizePath) path = spec.normalizePath(path, host);
   if (port === ref.port && host === ref.host && path === ref.path) return ref;
   return { ...ref, host, port, path };
+}
+
+function stripLeadingZeros(digits: string): string {
+  let i = 0;
+  while (i < digits.length - 1 && digits.charCodeAt(i) === 0x30) i++;
+  return i === 0 ? digits : digits.slice(i);
 }
 
 function normalizeHost(host: string, spec: SchemeSpec): string {

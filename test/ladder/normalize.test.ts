@@ -56,6 +56,8 @@ describe('normalize (RFC 3986 §6.2)', () => {
     ['mailto:Joe.Bloggs@EXAMPLE.com,Ann@B.ORG', 'mailto:Joe.Bloggs@example.com,Ann@b.org'],
     ['http://a:0080/', 'http://a/'],
     ['http://a:08080/', 'http://a:8080/'],
+    ['http://a:000/', 'http://a:0/'],
+    ['http://a:099999999999999999999/', 'http://a:99999999999999999999/'],
     ['foo://a:/x', 'foo://a/x'],
     ['foo://a:80', 'foo://a:80'],
     ['foo://a', 'foo://a'],
