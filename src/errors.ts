@@ -23,6 +23,12 @@ export const ERROR_MESSAGES = {
   ERR_URI_BAD_IRI: 'lone UTF-16 surrogate: not a character, cannot be UTF-8 encoded (RFC 3987 §3.1)',
   // options given to the public API
   ERR_API_BAD_OPTION: 'invalid option',
+  // store
+  ERR_STORE_OPEN: 'cannot open the index database',
+  ERR_STORE_MIGRATION_NAME: 'a migration file name is not NNN_snake_name.sql, or the numbers are not contiguous from 001',
+  ERR_STORE_MIGRATION_UNKNOWN: 'the database has a migration this program does not know (it is newer, or another database)',
+  ERR_STORE_MIGRATION_ALTERED: 'an applied migration file was changed after it was applied',
+  ERR_STORE_NOT_FOUND: 'no URL with that id in the index',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
@@ -70,6 +76,16 @@ export class OptionError extends LinkladderError {
   constructor(message: string) {
     super('ERR_API_BAD_OPTION', message);
     this.name = 'OptionError';
+  }
+}
+
+/** A store failed: it cannot open, migrate or find what it was asked for. */
+export class StoreError extends LinkladderError {
+  declare readonly code: Extract<ErrorCode, `ERR_STORE_${string}`>;
+
+  constructor(code: Extract<ErrorCode, `ERR_STORE_${string}`>, message?: string, options?: { cause?: unknown }) {
+    super(code, message ?? ERROR_MESSAGES[code], options);
+    this.name = 'StoreError';
   }
 }
 

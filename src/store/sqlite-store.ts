@@ -1,0 +1,295 @@
+// The IndexStore on SQLite (better-sqlite3): pragmas, migrations, and every SQL
+// statement of the index, each prepared once per store.
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database, { type Database as Db, type Statement } from 'better-sqlite3';
+import { StoreError } from '../errors.js';
+import { ALIAS_EVIDENCE, resourceKey, type AliasEvidence } from '../ladder/index.js';
+import { parseUriReference } from '../uri/index.js';
+import { Admitter, type FormHit, type IndexBackend, type NewLink, type NewUrl } from './admitter.js';
+import { defaultMigrationsDir, loadMigrations, migrate, migrationStatus, type Migration, type MigrationStatus } from './migrations.js';
+import {
+  MATCH_RUNGS,
+  URL_STATES,
+  type AdmitEntry,
+  type AdmitResult,
+  type AliasRecord,
+  type ClaimedUrl,
+  type FetchRecord,
+  type IndexStore,
+  type MatchRung,
+  type StoreStats,
+  type UrlRecord,
+  type UrlState,
+} from './types.js';
+
+export interface SqliteStoreOptions {
+  /**
+   * Database file; `:memory:` for a private in-memory database.
+   * @default 'data/linkladder.db'
+   */
+  readonly path?: string;
+  /**
+   * How many target strings the admitter remembers in front of SQLite.
+   * @default 200_000
+   */
+  readonly cacheSize?: number;
+  /** Folder of the NNN_name.sql files. @default the package's migrations/ */
+  readonly migrationsDir?: string;
+  /** The clock (Unix ms). @default Date.now */
+  readonly now?: () => number;
+}
+
+export const DEFAULT_DB_PATH = path.join('data', 'linkladder.db');
+
+interface UrlRow {
+  id: number;
+  key: string;
+  state: UrlState;
+  depth: number;
+  alias_of: number | null;
+}
+
+/** Open a database file (creating its folder), set the pragmas, migrate. */
+export function openDatabase(file: string, migrations: readonly Migration[], now: () => number): Db {
+  let db: Db;
+  try {
+    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    db = new Database(file);
+  } catch (cause) {
+    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(cause as Error).message}`, { cause });
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    // WAL + NORMAL: a committed transaction survives the process being killed;
+    // only a power loss or OS crash may drop the last commits (never corrupt).
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -65536'); // 64 MiB of pages
+    migrate(db, migrations, now);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+export class SqliteStore implements IndexStore {
+  readonly #db: Db;
+  readonly #admitter: Admitter;
+  readonly #aliases = new Map<number, number>();
+  readonly #now: () => number;
+  readonly #statements: ReturnType<typeof prepareStatements>;
+  readonly #admitBatch: (batch: readonly AdmitEntry[]) => AdmitResult[];
+
+  constructor(options?: SqliteStoreOptions) {
+    this.#now = options?.now ?? Date.now;
+    const migrations = loadMigrations(options?.migrationsDir ?? defaultMigrationsDir());
+    this.#db = openDatabase(options?.path ?? DEFAULT_DB_PATH, migrations, this.#now);
+    const s = (this.#statements = prepareStatements(this.#db));
+    // A crash leaves claimed URLs in `fetching`: their fetch was never recorded.
+    s.requeueFetching.run();
+    for (const row of s.selectAliases.all() as { id: number; alias_of: number }[]) this.#aliases.set(row.id, row.alias_of);
+    this.#admitter = new Admitter(this.#backend(), { cacheSize: options?.cacheSize, now: this.#now });
+    const transaction = this.#db.transaction((batch: readonly AdmitEntry[]) => batch.map((e) => this.#admitter.admit(e)));
+    this.#admitBatch = (batch) => {
+      try {
+        return transaction(batch);
+      } catch (error) {
+        this.#admitter.forget(); // the cache may name rows that were rolled back
+        throw error;
+      }
+    };
+  }
+
+  #backend(): IndexBackend {
+    const s = this.#statements;
+    return {
+      findForm: (text) => {
+        const row = s.findForm.get({ text }) as [number, 'string' | 'syntax'] | undefined;
+        return row === undefined ? undefined : ({ urlId: row[0], rung: row[1] } satisfies FormHit);
+      },
+      putForm: (text, urlId, rung) => void s.putForm.run({ text, urlId, rung }),
+      findUrlByKey: (key) => s.findUrlByKey.get({ key }) as { id: number; state: UrlState } | undefined,
+      urlState: (id) => (s.urlState.get({ id }) as UrlState | undefined) ?? undefined,
+      insertUrl: (url: NewUrl) => Number(s.insertUrl.run({ ...url, host: url.host ?? null }).lastInsertRowid),
+      followSkipped: (id, depth) => s.followSkipped.run({ id, depth }).changes > 0,
+      insertLink: (link: NewLink) =>
+        void s.insertLink.run({
+          fromUrlId: link.fromUrlId,
+          toUrlId: link.toUrlId ?? null,
+          rawHref: link.rawHref,
+          fragment: link.fragment ?? null,
+          element: link.element ?? null,
+          attribute: link.attribute ?? null,
+          baseLevel: link.baseLevel ?? null,
+          rung: link.rung ?? null,
+          error: link.error ?? null,
+        }),
+      aliasTarget: (id) => this.#aliases.get(id),
+    };
+  }
+
+  admit(batch: readonly AdmitEntry[]): AdmitResult[] {
+    return this.#admitBatch(batch);
+  }
+
+  claim(limit: number): ClaimedUrl[] {
+    const rows = this.#statements.claim.all({ limit }) as { id: number; key: string; depth: number; host: string | null }[];
+    return rows
+      .map((r) => ({ id: r.id, key: r.key, depth: r.depth, host: r.host ?? undefined }))
+      .sort((a, b) => a.depth - b.depth || a.id - b.id);
+  }
+
+  recordFetch(record: FetchRecord): void {
+    const s = this.#statements;
+    this.#db.transaction(() => {
+      this.#requireUrl(record.urlId);
+      const fetchId = Number(
+        s.insertFetch.run({
+          urlId: record.urlId,
+          startedAt: record.startedAt,
+          durationMs: record.durationMs ?? null,
+          status: record.status ?? null,
+          contentType: record.contentType ?? null,
+          bytes: record.bytes ?? null,
+          errorCode: record.errorCode ?? null,
+          finalUrl: record.finalUrl ?? null,
+        }).lastInsertRowid,
+      );
+      (record.redirects ?? []).forEach((hop, index) =>
+        s.insertRedirect.run({ fetchId, hop: index, from: hop.from, to: hop.to ?? null, status: hop.status }),
+      );
+      s.setFetched.run({ id: record.urlId, state: record.outcome });
+    })();
+  }
+
+  addAlias(record: AliasRecord): void {
+    const s = this.#statements;
+    this.#db.transaction(() => {
+      this.#requireUrl(record.fromId);
+      this.#requireUrl(record.toId);
+      s.putAlias.run({ ...record, detail: record.detail ?? null, createdAt: this.#now() });
+      if (record.evidence !== 'canonical' && record.fromId !== record.toId) {
+        s.setAlias.run({ id: record.fromId, to: record.toId });
+      }
+    })();
+    if (record.evidence !== 'canonical' && record.fromId !== record.toId) this.#aliases.set(record.fromId, record.toId);
+  }
+
+  revokeAlias(fromId: number): void {
+    const s = this.#statements;
+    this.#db.transaction(() => {
+      this.#requireUrl(fromId);
+      s.deleteProvingAliases.run({ id: fromId });
+      s.unsetAlias.run({ id: fromId });
+    })();
+    this.#aliases.delete(fromId);
+  }
+
+  getUrl(id: number): UrlRecord | undefined {
+    return toRecord(this.#statements.getUrl.get({ id }) as UrlRow | undefined);
+  }
+
+  findUrl(uri: string): UrlRecord | undefined {
+    const parsed = parseUriReference(uri);
+    if (!parsed.ok) return undefined;
+    return toRecord(this.#statements.getUrlByKey.get({ key: resourceKey(parsed.value) }) as UrlRow | undefined);
+  }
+
+  stats(): StoreStats {
+    const s = this.#statements;
+    const urlsByState = Object.fromEntries(URL_STATES.map((state) => [state, 0])) as Record<UrlState, number>;
+    for (const row of s.countUrls.all() as { state: UrlState; n: number }[]) urlsByState[row.state] = row.n;
+    const linksByRung = Object.fromEntries(MATCH_RUNGS.map((rung) => [rung, 0])) as Record<MatchRung, number>;
+    let links = 0;
+    let linksWithoutTarget = 0;
+    for (const row of s.countLinks.all() as { rung: MatchRung | null; n: number }[]) {
+      links += row.n;
+      if (row.rung === null) linksWithoutTarget += row.n;
+      else linksByRung[row.rung] = row.n;
+    }
+    const aliasesByEvidence = Object.fromEntries(ALIAS_EVIDENCE.map((e) => [e, 0])) as Record<AliasEvidence, number>;
+    for (const row of s.countAliases.all() as { evidence: AliasEvidence; n: number }[]) aliasesByEvidence[row.evidence] = row.n;
+    const fetches = (s.countFetches.get() as { n: number }).n;
+    return { urlsByState, links, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches };
+  }
+
+  /** The migrations known to this program and when each was applied. */
+  migrationStatus(migrationsDir?: string): MigrationStatus[] {
+    return migrationStatus(this.#db, loadMigrations(migrationsDir ?? defaultMigrationsDir()));
+  }
+
+  /** `PRAGMA integrity_check`: 'ok' or the problems found. */
+  integrityCheck(): string {
+    return (this.#db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('\n');
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #requireUrl(id: number): void {
+    if (this.#statements.urlState.get({ id }) === undefined) {
+      throw new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${id} in the index`);
+    }
+  }
+}
+
+function toRecord(row: UrlRow | undefined): UrlRecord | undefined {
+  if (row === undefined) return undefined;
+  return { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.alias_of ?? undefined };
+}
+
+// Every statement of the store, named after its query.
+function prepareStatements(db: Db) {
+  const raw = (statement: Statement) => statement.raw(true);
+  return {
+    requeueFetching: db.prepare(`UPDATE url SET state = 'queued' WHERE state = 'fetching'`),
+    selectAliases: db.prepare(`SELECT id, alias_of FROM url WHERE state = 'alias'`),
+    findForm: raw(db.prepare('SELECT url_id, rung FROM form WHERE text = :text')),
+    putForm: db.prepare(
+      `INSERT INTO form (text, url_id, rung) VALUES (:text, :urlId, :rung)
+       ON CONFLICT (text) DO UPDATE SET rung = 'string' WHERE excluded.rung = 'string'`,
+    ),
+    findUrlByKey: db.prepare('SELECT id, state FROM url WHERE key = :key'),
+    urlState: db.prepare('SELECT state FROM url WHERE id = :id').pluck(),
+    insertUrl: db.prepare(
+      `INSERT INTO url (key, scheme, host, state, depth, first_seen)
+       VALUES (:key, :scheme, :host, :state, :depth, :firstSeen)`,
+    ),
+    followSkipped: db.prepare(`UPDATE url SET state = 'queued', depth = min(depth, :depth) WHERE id = :id AND state = 'skipped'`),
+    insertLink: db.prepare(
+      `INSERT INTO link (from_url, to_url, raw_href, fragment, element, attribute, base_level, rung, error)
+       VALUES (:fromUrlId, :toUrlId, :rawHref, :fragment, :element, :attribute, :baseLevel, :rung, :error)`,
+    ),
+    claim: db.prepare(
+      `UPDATE url SET state = 'fetching'
+       WHERE id IN (SELECT id FROM url WHERE state = 'queued' ORDER BY depth, id LIMIT :limit)
+       RETURNING id, key, depth, host`,
+    ),
+    insertFetch: db.prepare(
+      `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url)
+       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl)`,
+    ),
+    insertRedirect: db.prepare(
+      'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',
+    ),
+    setFetched: db.prepare(`UPDATE url SET state = :state WHERE id = :id AND state <> 'alias'`),
+    putAlias: db.prepare(
+      `INSERT INTO alias (from_id, evidence, to_id, detail, created_at) VALUES (:fromId, :evidence, :toId, :detail, :createdAt)
+       ON CONFLICT (from_id, evidence) DO UPDATE SET to_id = excluded.to_id, detail = excluded.detail, created_at = excluded.created_at`,
+    ),
+    setAlias: db.prepare(`UPDATE url SET state = 'alias', alias_of = :to WHERE id = :id`),
+    deleteProvingAliases: db.prepare(`DELETE FROM alias WHERE from_id = :id AND evidence <> 'canonical'`),
+    unsetAlias: db.prepare(`UPDATE url SET state = 'queued', alias_of = NULL WHERE id = :id AND state = 'alias'`),
+    getUrl: db.prepare('SELECT id, key, state, depth, alias_of FROM url WHERE id = :id'),
+    getUrlByKey: db.prepare('SELECT id, key, state, depth, alias_of FROM url WHERE key = :key'),
+    countUrls: db.prepare('SELECT state, count(*) AS n FROM url GROUP BY state'),
+    countLinks: db.prepare('SELECT rung, count(*) AS n FROM link GROUP BY rung'),
+    countAliases: db.prepare('SELECT evidence, count(*) AS n FROM alias GROUP BY evidence'),
+    countFetches: db.prepare('SELECT count(*) AS n FROM fetch'),
+  };
+}

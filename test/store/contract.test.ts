@@ -1,0 +1,182 @@
+// One contract for every IndexStore: the SQLite store and the in-memory one must
+// behave alike (STYLE.md "Store and migrations").
+
+import { describe, expect, it } from 'vitest';
+import { MemoryStore, SqliteStore, type AdmitEntry, type IndexStore } from '../../src/store/index.js';
+
+const implementations: [string, () => IndexStore][] = [
+  ['SqliteStore', () => new SqliteStore({ path: ':memory:', now: () => 1_700_000_000_000 })],
+  ['MemoryStore', () => new MemoryStore({ now: () => 1_700_000_000_000 })],
+];
+
+const link = (fromUrlId: number, target: string, extra: Partial<AdmitEntry> = {}): AdmitEntry => ({
+  fromUrlId,
+  rawHref: target,
+  target,
+  element: 'a',
+  attribute: 'href',
+  baseLevel: 'retrieval',
+  depth: 1,
+  ...extra,
+});
+
+function seed(store: IndexStore, uri = 'http://host/'): number {
+  const [result] = store.admit([{ rawHref: uri, target: uri, depth: 0 }]);
+  return result!.urlId!;
+}
+
+describe.each(implementations)('IndexStore contract: %s', (_name, open) => {
+  it('admits a seed as a new, queued URL and writes no link for it', () => {
+    const store = open();
+    const [result] = store.admit([{ rawHref: 'http://host/', target: 'http://host/', depth: 0 }]);
+    expect(result).toEqual({ urlId: 1, rung: 'new', isQueued: true, error: undefined });
+    expect(store.stats().links).toBe(0);
+    expect(store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined });
+  });
+
+  it('reports the rung at which each spelling of one target met the index', () => {
+    const store = open();
+    const page = seed(store);
+    const results = store.admit([
+      link(page, 'http://host/b.'),
+      link(page, 'http://host/b.'), // string: the same string again
+      link(page, 'http://host/a/../b.'), // resolution would have removed the dots; written raw it meets at syntax
+      link(page, 'http://host/b%2e'), // syntax: %2e decoded
+      link(page, 'HTTP://HOST/b.'), // syntax: case
+      link(page, 'http://host:80/b.'), // scheme: default port
+      link(page, 'http://host:/b.'), // scheme: empty port
+      link(page, 'http://host/b.#x'), // string: the fragment is not part of the resource
+      link(page, 'http://HOST:80/b%2E#y'), // syntax: meets the spelling with :80 seen above
+      link(page, 'http://HOST:0080/b%2E'), // scheme
+    ]);
+    expect(results.map((r) => r.rung)).toEqual(['new', 'string', 'syntax', 'syntax', 'syntax', 'scheme', 'scheme', 'string', 'syntax', 'scheme']);
+    expect(new Set(results.map((r) => r.urlId))).toEqual(new Set([2]));
+    expect(results.map((r) => r.isQueued)).toEqual([true, false, false, false, false, false, false, false, false, false]);
+    const stats = store.stats();
+    expect(stats.links).toBe(10);
+    expect(stats.linksByRung).toEqual({ new: 1, string: 2, syntax: 4, scheme: 3, protocol: 0 });
+    expect(stats.urlsByState.queued).toBe(2);
+  });
+
+  it('says syntax when a spelling meets the syntax key of one seen before, even if it is itself normal', () => {
+    const store = open();
+    const page = seed(store);
+    const results = store.admit([link(page, 'HTTP://host/x'), link(page, 'http://host/x'), link(page, 'http://host/x')]);
+    expect(results.map((r) => r.rung)).toEqual(['new', 'syntax', 'string']);
+  });
+
+  it('records links that do not resolve, with their error, and queues nothing for them', () => {
+    const store = open();
+    const page = seed(store);
+    const results = store.admit([
+      { fromUrlId: page, rawHref: 'http://a b/', target: undefined, error: 'ERR_URI_BAD_HOST' },
+      { fromUrlId: page, rawHref: 'x', target: 'not a uri' },
+      { fromUrlId: page, rawHref: 'rel', target: 'rel/ative' },
+    ]);
+    expect(results).toEqual([
+      { urlId: undefined, rung: undefined, isQueued: false, error: 'ERR_URI_BAD_HOST' },
+      { urlId: undefined, rung: undefined, isQueued: false, error: 'ERR_URI_BAD_PATH' },
+      { urlId: undefined, rung: undefined, isQueued: false, error: 'ERR_URI_NOT_ABSOLUTE' },
+    ]);
+    expect(store.stats().linksWithoutTarget).toBe(3);
+  });
+
+  it('records but does not queue what is not followed, and queues it once a followed link names it', () => {
+    const store = open();
+    const page = seed(store);
+    const [img] = store.admit([link(page, 'http://host/i.png', { follow: false, element: 'img', attribute: 'src' })]);
+    expect(img).toMatchObject({ rung: 'new', isQueued: false });
+    expect(store.getUrl(img!.urlId!)?.state).toBe('skipped');
+    expect(store.admit([link(page, 'http://host/i.png', { follow: false })])[0]).toMatchObject({ isQueued: false });
+    expect(store.admit([link(page, 'http://host/i.png')])[0]).toMatchObject({ rung: 'string', isQueued: true });
+    expect(store.getUrl(img!.urlId!)?.state).toBe('queued');
+    expect(store.admit([link(page, 'http://host/i.png')])[0]).toMatchObject({ isQueued: false });
+  });
+
+  it('claims shallowest first, records fetches, and never hands out a URL twice', () => {
+    const store = open();
+    const page = seed(store);
+    store.admit([link(page, 'http://host/deep', { depth: 3 }), link(page, 'http://host/a', { depth: 1 }), link(page, 'http://host/b', { depth: 1 })]);
+    const first = store.claim(2);
+    expect(first.map((u) => u.key)).toEqual(['http://host/', 'http://host/a']);
+    expect(first[0]).toEqual({ id: 1, key: 'http://host/', depth: 0, host: 'host' });
+    const second = store.claim(10);
+    expect(second.map((u) => u.key)).toEqual(['http://host/b', 'http://host/deep']);
+    expect(store.claim(10)).toEqual([]);
+    store.recordFetch({ urlId: 1, outcome: 'done', startedAt: 1, durationMs: 5, status: 200, contentType: 'text/html', bytes: 10 });
+    store.recordFetch({ urlId: 2, outcome: 'failed', startedAt: 1, errorCode: 'ERR_FETCH_TIMEOUT' });
+    const stats = store.stats();
+    expect(stats.fetches).toBe(2);
+    expect(stats.urlsByState).toMatchObject({ done: 1, failed: 1, fetching: 2, queued: 0 });
+  });
+
+  it('applies aliases: a later link to an aliased URL names its target and queues nothing', () => {
+    const store = open();
+    const page = seed(store);
+    const [a, b] = store.admit([link(page, 'http://host/dir'), link(page, 'http://host/dir/')]);
+    store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'redirect', detail: '301' });
+    expect(store.getUrl(a!.urlId!)).toMatchObject({ state: 'alias', aliasOf: b!.urlId });
+    const later = store.admit([link(page, 'http://host/dir'), link(page, 'http://HOST:80/dir'), link(page, 'http://host/dir/')]);
+    expect(later.map((r) => [r.urlId, r.rung, r.isQueued])).toEqual([
+      [b!.urlId, 'protocol', false],
+      [b!.urlId, 'protocol', false],
+      [b!.urlId, 'string', false],
+    ]);
+    expect(store.stats().aliasesByEvidence).toEqual({ redirect: 1, 'content-location': 0, canonical: 0 });
+  });
+
+  it('follows alias chains and is safe in a loop', () => {
+    const store = open();
+    const page = seed(store);
+    const ids = store.admit(['x', 'y', 'z'].map((p) => link(page, `http://host/${p}`))).map((r) => r.urlId!);
+    store.addAlias({ fromId: ids[0]!, toId: ids[1]!, evidence: 'redirect' });
+    store.addAlias({ fromId: ids[1]!, toId: ids[2]!, evidence: 'content-location' });
+    expect(store.admit([link(page, 'http://host/x')])[0]).toMatchObject({ urlId: ids[2], rung: 'protocol' });
+    store.addAlias({ fromId: ids[2]!, toId: ids[0]!, evidence: 'redirect' });
+    expect(store.admit([link(page, 'http://host/y')])[0]).toMatchObject({ urlId: Math.min(...ids), rung: 'protocol' });
+  });
+
+  it('records canonical claims without following them, and revokes an alias', () => {
+    const store = open();
+    const page = seed(store);
+    const [a, b] = store.admit([link(page, 'http://host/p?utm=1'), link(page, 'http://host/p')]);
+    store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'canonical' });
+    expect(store.admit([link(page, 'http://host/p?utm=1')])[0]).toMatchObject({ urlId: a!.urlId, rung: 'string' });
+    store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'redirect' });
+    expect(store.admit([link(page, 'http://host/p?utm=1')])[0]).toMatchObject({ urlId: b!.urlId, rung: 'protocol' });
+    store.revokeAlias(a!.urlId!);
+    expect(store.getUrl(a!.urlId!)).toMatchObject({ state: 'queued', aliasOf: undefined });
+    expect(store.admit([link(page, 'http://host/p?utm=1')])[0]).toMatchObject({ urlId: a!.urlId, rung: 'string' });
+    expect(store.stats().aliasesByEvidence).toEqual({ redirect: 0, 'content-location': 0, canonical: 1 });
+  });
+
+  it('finds a URL by any spelling of it', () => {
+    const store = open();
+    seed(store, 'http://host/a%7Eb');
+    expect(store.findUrl('HTTP://host:80/a~b#frag')).toMatchObject({ id: 1, key: 'http://host/a~b' });
+    expect(store.findUrl('http://other/')).toBeUndefined();
+    expect(store.findUrl('not a uri')).toBeUndefined();
+  });
+
+  it('refuses a batch from an unknown page as a whole', () => {
+    const store = open();
+    const page = seed(store);
+    expect(() => store.admit([link(page, 'http://host/ok'), link(999, 'http://host/bad')])).toThrow(
+      expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
+    );
+    expect(store.findUrl('http://host/ok')).toBeUndefined();
+    expect(store.stats().links).toBe(0);
+    // and the cache forgot the rolled-back URL
+    expect(store.admit([link(page, 'http://host/ok')])[0]).toMatchObject({ rung: 'new', isQueued: true });
+    expect(() => store.recordFetch({ urlId: 999, outcome: 'done', startedAt: 0 })).toThrow(
+      expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
+    );
+  });
+
+  it('keeps working with the cache turned off', () => {
+    const store = implementations[0]![0] === _name ? new SqliteStore({ path: ':memory:', cacheSize: 0 }) : new MemoryStore({ cacheSize: 0 });
+    const page = seed(store);
+    const results = store.admit([link(page, 'http://host/q'), link(page, 'http://host/q'), link(page, 'http://host:80/q')]);
+    expect(results.map((r) => r.rung)).toEqual(['new', 'string', 'scheme']);
+  });
+});
