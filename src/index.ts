@@ -43,11 +43,27 @@ export {
   type AliasMapOptions,
   type AliasResolution,
 } from './ladder/index.js';
+export { openIndex, type OpenIndexOptions } from './open-index.js';
+export type {
+  IndexStore,
+  AdmitEntry,
+  AdmitResult,
+  AliasRecord,
+  BaseLevel,
+  ClaimedUrl,
+  FetchRecord,
+  MatchRung,
+  RedirectHop,
+  StoreStats,
+  UrlRecord,
+  UrlState,
+} from './store/index.js';
 export {
   ERROR_MESSAGES,
   LinkladderError,
   UriError,
   OptionError,
+  StoreError,
   type ErrorCode,
   type UriErrorCode,
 } from './errors.js';

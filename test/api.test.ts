@@ -13,6 +13,8 @@ describe('public API', () => {
         'ERROR_MESSAGES',
         'LinkladderError',
         'OptionError',
+        'StoreError',
+        'openIndex',
         'RUNGS',
         'SCHEMES',
         'UriError',
@@ -46,6 +48,13 @@ describe('public API', () => {
     expectTypeOf(api.compare).returns.toEqualTypeOf<Comparison>();
     expectTypeOf<Comparison['rung']>().toEqualTypeOf<Rung | null>();
     expectTypeOf<UriReference['query']>().toEqualTypeOf<string | undefined>();
+  });
+
+  it('openIndex gives an IndexStore', () => {
+    const store = api.openIndex({ path: ':memory:' });
+    expectTypeOf(store).toEqualTypeOf<api.IndexStore>();
+    expect(store.admit([{ rawHref: 'http://a/', target: 'http://a/' }])[0]).toMatchObject({ rung: 'new' });
+    store.close();
   });
 
   it('parse returns a frozen record', () => {

@@ -8,7 +8,7 @@ export const EXIT_CODES = {
   INVALID: 1,
   /** Bad command line: unknown command or option, missing argument, bad `--rung`, … Nothing was processed. */
   USAGE: 2,
-  /** Reading stdin or writing output failed (a closed pipe included), or an internal error. */
+  /** Reading stdin or writing output failed (a closed pipe included), the database could not be opened or migrated, or an internal error. */
   FAILURE: 3,
 } as const;
 
@@ -19,4 +19,4 @@ export const EXIT_CODES_HELP = `Exit codes:
   ${EXIT_CODES.OK}  every input valid (compare: equivalent)
   ${EXIT_CODES.INVALID}  an input invalid (compare: different, or an argument invalid)
   ${EXIT_CODES.USAGE}  usage error, reported on one stderr line; nothing processed
-  ${EXIT_CODES.FAILURE}  cannot read stdin or write output, or internal error`;
+  ${EXIT_CODES.FAILURE}  cannot read stdin, write output or open the database, or internal error`;

@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { addCompareCommand } from './commands/compare.js';
+import { addDbCommand } from './commands/db.js';
 import { addHelpCommand } from './commands/help.js';
 import { addNormalizeCommand } from './commands/normalize.js';
 import { addParseCommand } from './commands/parse.js';
@@ -20,7 +21,7 @@ ${EXIT_CODES_HELP}`;
 
 export function createProgram(context: CliContext, version: string): Command {
   const program = new Command('linkladder')
-    .description('RFC 3986 URI-references: parse, resolve, normalize and compare them.')
+    .description('RFC 3986 URI-references: parse, resolve, normalize and compare them; the index database.')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print help')
     // Set before adding commands: subcommands inherit both. Errors surface as
@@ -36,6 +37,7 @@ export function createProgram(context: CliContext, version: string): Command {
   addResolveCommand(program, context);
   addNormalizeCommand(program, context);
   addCompareCommand(program, context);
+  addDbCommand(program, context);
   addHelpCommand(program);
   return program;
 }

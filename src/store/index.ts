@@ -16,7 +16,7 @@ export type {
   UrlState,
 } from './types.js';
 export { MATCH_RUNGS, URL_STATES } from './types.js';
-export { SqliteStore, DEFAULT_DB_PATH, openDatabase, type SqliteStoreOptions } from './sqlite-store.js';
+export { SqliteStore, DEFAULT_DB_PATH, openDatabase, readMigrationStatus, type SqliteStoreOptions } from './sqlite-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { DEFAULT_CACHE_SIZE } from './admitter.js';
 export {

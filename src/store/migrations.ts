@@ -69,7 +69,7 @@ interface AppliedRow {
 }
 
 function appliedRows(db: Database): AppliedRow[] {
-  db.exec(CREATE_TABLE);
+  if (!db.readonly) db.exec(CREATE_TABLE);
   return db.prepare('SELECT version, name, sha256, applied_at FROM schema_migrations ORDER BY version').all() as AppliedRow[];
 }
 

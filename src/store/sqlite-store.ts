@@ -1,7 +1,7 @@
 // The IndexStore on SQLite (better-sqlite3): pragmas, migrations, and every SQL
 // statement of the index, each prepared once per store.
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database, { type Database as Db, type Statement } from 'better-sqlite3';
 import { StoreError } from '../errors.js';
@@ -35,6 +35,11 @@ export interface SqliteStoreOptions {
    * @default 200_000
    */
   readonly cacheSize?: number;
+  /**
+   * Refuse to create the database: opening a file that does not exist fails.
+   * @default false
+   */
+  readonly mustExist?: boolean;
   /** Folder of the NNN_name.sql files. @default the package's migrations/ */
   readonly migrationsDir?: string;
   /** The clock (Unix ms). @default Date.now */
@@ -52,7 +57,11 @@ interface UrlRow {
 }
 
 /** Open a database file (creating its folder), set the pragmas, migrate. */
-export function openDatabase(file: string, migrations: readonly Migration[], now: () => number): Db {
+export function openDatabase(
+  file: string,
+  migrations: readonly Migration[],
+  now: () => number,
+): { db: Db; applied: Migration[] } {
   let db: Db;
   try {
     if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -68,12 +77,33 @@ export function openDatabase(file: string, migrations: readonly Migration[], now
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -65536'); // 64 MiB of pages
-    migrate(db, migrations, now);
+    return { db, applied: migrate(db, migrations, now) };
   } catch (error) {
     db.close();
     throw error;
   }
-  return db;
+}
+
+/**
+ * The migration status of a database file, without migrating it (or creating it:
+ * a file that does not exist has every migration pending).
+ */
+export function readMigrationStatus(file: string, migrationsDir?: string): MigrationStatus[] {
+  const migrations = loadMigrations(migrationsDir ?? defaultMigrationsDir());
+  if (file !== ':memory:' && !existsSync(file)) return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined }));
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (cause) {
+    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(cause as Error).message}`, { cause });
+  }
+  try {
+    const hasTable = db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = 'schema_migrations'`).get() !== undefined;
+    if (!hasTable) return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined }));
+    return migrationStatus(db, migrations);
+  } finally {
+    db.close();
+  }
 }
 
 export class SqliteStore implements IndexStore {
@@ -83,11 +113,19 @@ export class SqliteStore implements IndexStore {
   readonly #now: () => number;
   readonly #statements: ReturnType<typeof prepareStatements>;
   readonly #admitBatch: (batch: readonly AdmitEntry[]) => AdmitResult[];
+  /** The migrations this open applied (empty when the database was up to date). */
+  readonly appliedMigrations: readonly Migration[];
 
   constructor(options?: SqliteStoreOptions) {
     this.#now = options?.now ?? Date.now;
     const migrations = loadMigrations(options?.migrationsDir ?? defaultMigrationsDir());
-    this.#db = openDatabase(options?.path ?? DEFAULT_DB_PATH, migrations, this.#now);
+    const file = options?.path ?? DEFAULT_DB_PATH;
+    if (options?.mustExist === true && file !== ':memory:' && !existsSync(file)) {
+      throw new StoreError('ERR_STORE_OPEN', `no index database at ${file}`);
+    }
+    const opened = openDatabase(file, migrations, this.#now);
+    this.#db = opened.db;
+    this.appliedMigrations = opened.applied;
     const s = (this.#statements = prepareStatements(this.#db));
     // A crash leaves claimed URLs in `fetching`: their fetch was never recorded.
     s.requeueFetching.run();
@@ -215,11 +253,6 @@ export class SqliteStore implements IndexStore {
     for (const row of s.countAliases.all() as { evidence: AliasEvidence; n: number }[]) aliasesByEvidence[row.evidence] = row.n;
     const fetches = (s.countFetches.get() as { n: number }).n;
     return { urlsByState, links, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches };
-  }
-
-  /** The migrations known to this program and when each was applied. */
-  migrationStatus(migrationsDir?: string): MigrationStatus[] {
-    return migrationStatus(this.#db, loadMigrations(migrationsDir ?? defaultMigrationsDir()));
   }
 
   /** `PRAGMA integrity_check`: 'ok' or the problems found. */

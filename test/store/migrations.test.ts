@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultMigrationsDir, loadMigrations, migrate, SqliteStore } from '../../src/store/index.js';
+import { defaultMigrationsDir, loadMigrations, migrate, readMigrationStatus, SqliteStore } from '../../src/store/index.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -43,8 +43,12 @@ describe('migrations', () => {
     expect(migrate(raw, applied, Date.now)).toEqual([]);
     raw.close();
     const store = new SqliteStore({ path: db, migrationsDir: migrations });
-    expect(store.migrationStatus(migrations).every((m) => m.appliedAt !== undefined)).toBe(true);
+    expect(store.appliedMigrations).toEqual([]);
     store.close();
+    expect(readMigrationStatus(db, migrations).every((m) => m.appliedAt !== undefined)).toBe(true);
+    expect(readMigrationStatus(path.join(path.dirname(db), 'absent.db'), migrations)).toEqual([
+      { version: 1, name: 'initial', appliedAt: undefined },
+    ]);
   });
 
   it('refuses a database whose applied migration file was altered, naming the file', () => {

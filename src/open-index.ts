@@ -1,0 +1,13 @@
+// Programmatic access to the dedup index.
+
+import { SqliteStore, type IndexStore, type SqliteStoreOptions } from './store/index.js';
+
+export type OpenIndexOptions = SqliteStoreOptions;
+
+/**
+ * Open (creating and migrating as needed) the SQLite index at `options.path`
+ * (default `data/linkladder.db`; `:memory:` for a private one). Throws `StoreError`.
+ */
+export function openIndex(options?: OpenIndexOptions): IndexStore {
+  return new SqliteStore(options);
+}
