@@ -129,8 +129,11 @@ export class Admitter {
     return { urlId: match?.known.urlId, rung: match?.rung, isQueued: match?.isQueued ?? false, error };
   }
 
-  // RFC 3986 §6.2.1 → §6.2.2 → §6.2.3, cheapest first. Returns an error code for an
-  // invalid target.
+  // RFC 3986 §6.2.1 → §6.2.2 → §6.2.3, cheapest first: a target meets a URL at the
+  // lowest rung at which its form equals the URL's key or a spelling of it seen
+  // before. Spellings are stored only where they differ from the key, so a site
+  // that writes its links in normal form costs one row per URL. Returns an error
+  // code for an invalid target.
   #climb(resource: string, follow: boolean, depth: number): Match | string {
     const cached = this.#cache.get(resource);
     if (cached !== undefined) {
@@ -138,6 +141,8 @@ export class Admitter {
       return this.#reuse(resource, cached, 'string', follow, depth);
     }
     const backend = this.#backend;
+    const sameAsKey = backend.findUrlByKey(resource);
+    if (sameAsKey !== undefined) return this.#reuse(resource, this.#fromRow(sameAsKey), 'string', follow, depth);
     const form = backend.findForm(resource);
     if (form !== undefined) {
       if (form.rung === 'syntax') backend.putForm(resource, form.urlId, 'string');
@@ -147,22 +152,22 @@ export class Admitter {
     if (!parsed.ok) return parsed.error.code;
     if (parsed.value.scheme === undefined) return 'ERR_URI_NOT_ABSOLUTE';
     const syntax = normalizeSyntax(parsed.value);
-    const syntaxKey = serialize(syntax);
+    const syntaxKey = syntax === parsed.value ? resource : serialize(syntax);
     if (syntaxKey !== resource) {
-      const syntaxForm = backend.findForm(syntaxKey);
-      if (syntaxForm !== undefined) {
-        backend.putForm(resource, syntaxForm.urlId, 'string');
-        return this.#reuse(resource, this.#known(syntaxForm.urlId), 'syntax', follow, depth);
+      const known = this.#lookup(syntaxKey);
+      if (known !== undefined) {
+        backend.putForm(resource, known.urlId, 'string');
+        return this.#reuse(resource, known, 'syntax', follow, depth);
       }
     }
     const scheme = normalizeScheme(syntax);
     const key = scheme === syntax ? syntaxKey : serialize(scheme);
-    const existing = backend.findUrlByKey(key);
+    const existing = key === syntaxKey ? undefined : backend.findUrlByKey(key);
     let known: Known;
     let rung: MatchRung;
     let isQueued = false;
     if (existing !== undefined) {
-      known = { urlId: existing.id, isFollowed: existing.state !== 'skipped' };
+      known = this.#fromRow(existing);
       rung = 'scheme';
     } else {
       const state = follow ? 'queued' : 'skipped';
@@ -171,10 +176,22 @@ export class Admitter {
       rung = 'new';
       isQueued = follow;
     }
-    backend.putForm(resource, known.urlId, 'string');
+    if (resource !== key) backend.putForm(resource, known.urlId, 'string');
     // The syntax key is kept too, so a later spelling that meets only it says "syntax".
-    if (syntaxKey !== resource) backend.putForm(syntaxKey, known.urlId, 'syntax');
+    if (syntaxKey !== key && syntaxKey !== resource) backend.putForm(syntaxKey, known.urlId, 'syntax');
     return this.#reuse(resource, known, rung, follow, depth, isQueued);
+  }
+
+  // A URL whose key, or a stored spelling, is exactly `text`.
+  #lookup(text: string): Known | undefined {
+    const row = this.#backend.findUrlByKey(text);
+    if (row !== undefined) return this.#fromRow(row);
+    const form = this.#backend.findForm(text);
+    return form === undefined ? undefined : this.#known(form.urlId);
+  }
+
+  #fromRow(row: { readonly id: number; readonly state: UrlState }): Known {
+    return { urlId: row.id, isFollowed: row.state !== 'skipped' };
   }
 
   #known(urlId: number): Known {

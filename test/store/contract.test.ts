@@ -58,11 +58,16 @@ describe.each(implementations)('IndexStore contract: %s', (_name, open) => {
     expect(stats.urlsByState.queued).toBe(2);
   });
 
-  it('says syntax when a spelling meets the syntax key of one seen before, even if it is itself normal', () => {
+  it('says string for the key itself, and syntax for a spelling that meets another spelling only there', () => {
     const store = open();
     const page = seed(store);
-    const results = store.admit([link(page, 'HTTP://host/x'), link(page, 'http://host/x'), link(page, 'http://host/x')]);
-    expect(results.map((r) => r.rung)).toEqual(['new', 'syntax', 'string']);
+    const results = store.admit([
+      link(page, 'HTTP://host:80/x'), // new; key http://host/x
+      link(page, 'http://host/x'), // string: the key itself
+      link(page, 'http://HOST:80/x'), // syntax: meets HTTP://host:80/x at http://host:80/x
+      link(page, 'http://host:0080/x'), // scheme
+    ]);
+    expect(results.map((r) => r.rung)).toEqual(['new', 'string', 'syntax', 'scheme']);
   });
 
   it('records links that do not resolve, with their error, and queues nothing for them', () => {

@@ -26,8 +26,8 @@ CREATE TABLE form (
 ) STRICT, WITHOUT ROWID;
 
 CREATE TABLE link (
-  id         INTEGER PRIMARY KEY,
   from_url   INTEGER NOT NULL REFERENCES url (id),
+  position   INTEGER NOT NULL,
   to_url     INTEGER REFERENCES url (id),
   raw_href   TEXT    NOT NULL,
   fragment   TEXT,
@@ -35,8 +35,9 @@ CREATE TABLE link (
   attribute  TEXT,
   base_level TEXT CHECK (base_level IN ('base-element', 'content-location', 'retrieval', 'default')),
   rung       TEXT CHECK (rung IN ('new', 'string', 'syntax', 'scheme', 'protocol')),
-  error      TEXT
-) STRICT;
+  error      TEXT,
+  PRIMARY KEY (from_url, position)
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE redirect (
   fetch_id INTEGER NOT NULL REFERENCES fetch (id),
@@ -67,10 +68,4 @@ CREATE TABLE url (
 
 CREATE INDEX fetch_url ON fetch (url_id);
 
-CREATE INDEX link_from ON link (from_url);
-
-CREATE INDEX link_to ON link (to_url);
-
 CREATE INDEX url_frontier ON url (depth, id) WHERE state = 'queued';
-
-CREATE INDEX url_host ON url (host);
