@@ -185,3 +185,26 @@ describe.each(implementations)('IndexStore contract: %s', (_name, open) => {
     expect(results.map((r) => r.rung)).toEqual(['new', 'string', 'scheme']);
   });
 });
+
+describe.each(implementations)('ladder attribution of hrefs as a crawler resolves them: %s', (_name, open) => {
+  it('/a/../b, /B%2e, HTTP://HOST:80/b and //host/b#x against http://host/x', async () => {
+    const { resolve } = await import('../../src/index.js');
+    const store = open();
+    const page = seed(store, 'http://host/x');
+    const base = 'http://host/x';
+    const hrefs = ['b', '/a/../b', '/B%2e', '/B%2E', 'HTTP://HOST:80/b', '//host/b#x'];
+    const results = store.admit(hrefs.map((href) => ({ ...link(page, resolve(href, base)), rawHref: href })));
+    expect(results.map((r) => r.rung)).toEqual([
+      'new', // http://host/b
+      'string', // §5.2 resolution already removed the dot segments: http://host/b
+      'new', // http://host/B%2e is /B. — paths are case-sensitive: another resource
+      'syntax', // http://host/B%2E meets it once %2E is decoded
+      'scheme', // http://host/b once the case and the default port go
+      'string', // the fragment is not part of the resource (§6.1)
+    ]);
+    expect(results[1]!.urlId).toBe(results[0]!.urlId);
+    expect(results[4]!.urlId).toBe(results[0]!.urlId);
+    expect(results[5]!.urlId).toBe(results[0]!.urlId);
+    expect(results[3]!.urlId).toBe(results[2]!.urlId);
+  });
+});
