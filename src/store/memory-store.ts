@@ -1,20 +1,20 @@
 // The IndexStore in plain Maps: for tests and short-lived use. It shares the
 // admitter with the SQLite store and passes the same contract tests.
 
-import { ALIAS_EVIDENCE, resourceKey, type AliasEvidence } from '../ladder/index.js';
+import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { StoreError } from '../errors.js';
 import { Admitter, type FormHit, type NewLink } from './admitter.js';
 import {
   MATCH_RUNGS,
   URL_STATES,
+  zeroCounts,
   type AdmitEntry,
   type AdmitResult,
   type AliasRecord,
   type ClaimedUrl,
   type FetchRecord,
   type IndexStore,
-  type MatchRung,
   type StoreStats,
   type UrlRecord,
   type UrlState,
@@ -151,15 +151,15 @@ export class MemoryStore implements IndexStore {
   }
 
   stats(): StoreStats {
-    const urlsByState = Object.fromEntries(URL_STATES.map((s) => [s, 0])) as Record<UrlState, number>;
+    const urlsByState = zeroCounts(URL_STATES);
     for (const u of this.#urls) urlsByState[u.state]++;
-    const linksByRung = Object.fromEntries(MATCH_RUNGS.map((r) => [r, 0])) as Record<MatchRung, number>;
+    const linksByRung = zeroCounts(MATCH_RUNGS);
     let linksWithoutTarget = 0;
     for (const l of this.#links) {
       if (l.rung === undefined) linksWithoutTarget++;
       else linksByRung[l.rung]++;
     }
-    const aliasesByEvidence = Object.fromEntries(ALIAS_EVIDENCE.map((e) => [e, 0])) as Record<AliasEvidence, number>;
+    const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
     for (const a of this.#aliases.values()) aliasesByEvidence[a.evidence]++;
     return { urlsByState, links: this.#links.length, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches: this.#fetches };
   }

@@ -12,6 +12,7 @@ import { defaultMigrationsDir, loadMigrations, migrate, migrationStatus, type Mi
 import {
   MATCH_RUNGS,
   URL_STATES,
+  zeroCounts,
   type AdmitEntry,
   type AdmitResult,
   type AliasRecord,
@@ -238,9 +239,9 @@ export class SqliteStore implements IndexStore {
 
   stats(): StoreStats {
     const s = this.#statements;
-    const urlsByState = Object.fromEntries(URL_STATES.map((state) => [state, 0])) as Record<UrlState, number>;
+    const urlsByState = zeroCounts(URL_STATES);
     for (const row of s.countUrls.all() as { state: UrlState; n: number }[]) urlsByState[row.state] = row.n;
-    const linksByRung = Object.fromEntries(MATCH_RUNGS.map((rung) => [rung, 0])) as Record<MatchRung, number>;
+    const linksByRung = zeroCounts(MATCH_RUNGS);
     let links = 0;
     let linksWithoutTarget = 0;
     for (const row of s.countLinks.all() as { rung: MatchRung | null; n: number }[]) {
@@ -248,7 +249,7 @@ export class SqliteStore implements IndexStore {
       if (row.rung === null) linksWithoutTarget += row.n;
       else linksByRung[row.rung] = row.n;
     }
-    const aliasesByEvidence = Object.fromEntries(ALIAS_EVIDENCE.map((e) => [e, 0])) as Record<AliasEvidence, number>;
+    const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
     for (const row of s.countAliases.all() as { evidence: AliasEvidence; n: number }[]) aliasesByEvidence[row.evidence] = row.n;
     const fetches = (s.countFetches.get() as { n: number }).n;
     return { urlsByState, links, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches };

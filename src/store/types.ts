@@ -134,3 +134,8 @@ export interface IndexStore {
   stats(): StoreStats;
   close(): void;
 }
+
+/** A zero count for each of `keys`, to be filled in. */
+export function zeroCounts<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+}
