@@ -1,7 +1,10 @@
 // The index behind an interface (DESIGN.md §6): the crawler talks to an
 // IndexStore and never learns that it is SQLite.
 
+import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
+
+export type { BaseLevel };
 
 /** Where a URL is in its life. */
 export type UrlState = 'queued' | 'fetching' | 'done' | 'failed' | 'skipped' | 'alias';
@@ -17,8 +20,6 @@ export type MatchRung = 'new' | 'string' | 'syntax' | 'scheme' | 'protocol';
 
 export const MATCH_RUNGS: readonly MatchRung[] = ['new', 'string', 'syntax', 'scheme', 'protocol'];
 
-/** Which level of the RFC 3986 §5.1 base chain gave a link its base (DESIGN.md §3). */
-export type BaseLevel = 'base-element' | 'content-location' | 'retrieval' | 'default';
 
 /** One link to admit: where it was found, as written, and what it resolved to. */
 export interface AdmitEntry {
