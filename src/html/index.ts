@@ -1,0 +1,33 @@
+// The html layer: streaming link extraction from pages, the HTML microsyntaxes that
+// hold URLs (srcset, meta refresh), the HTTP Link header, and the browser-style
+// clean-up of hrefs. No I/O; never throws on bad markup or bad input.
+
+export {
+  HTML_FINDINGS,
+  type FindingSeverity,
+  type FindingSpec,
+  type HtmlFindingCode,
+  type HrefFindingCode,
+  type PageFindingCode,
+} from './findings.js';
+export {
+  cleanHref,
+  NOT_FETCHABLE_SCHEMES,
+  SPECIAL_SCHEMES,
+  type CleanedHref,
+  type HrefFinding,
+} from './clean-href.js';
+export {
+  createLinkExtractor,
+  extractLinks,
+  type ExtractedLinks,
+  type LinkExtractor,
+  type LinkExtractorOptions,
+  type LinkReference,
+  type PageFinding,
+  type PageUrl,
+} from './link-extractor.js';
+export { DEFAULT_FOLLOW, LINK_KINDS, URL_ATTRIBUTES, isLinkKind, type LinkKind, type UrlAttribute } from './url-attributes.js';
+export { parseSrcset, type SrcsetCandidate } from './srcset.js';
+export { parseMetaRefresh, type MetaRefresh } from './meta-refresh.js';
+export { parseLinkHeader, type LinkHeaderLink, type LinkHeaderParam } from './link-header.js';

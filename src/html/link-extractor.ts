@@ -1,0 +1,278 @@
+// Streaming link extraction: callbacks on htmlparser2's tokenizer that collect, in document order,
+// every URL-bearing attribute value of a page, plus what decides how those values
+// resolve (the first <base href>) and what the page says about itself
+// (<link rel=canonical>, the ids that fragments can point to). Nothing is resolved
+// here: values are kept as written, after the HTML parser decoded character
+// references, which is what a browser hands to its URL parser.
+//
+// The result does not depend on how the page is cut into chunks: every decision is
+// taken on a whole start tag (attributes complete) or on a property of text that
+// survives any split (whether it holds a non-whitespace character). The cost is
+// linear in the page, however broken its markup (see tag-reader.ts).
+
+import { OptionError, describeValue } from '../errors.js';
+import { asciiLowerCase, splitTokens } from './ascii-whitespace.js';
+import type { PageFindingCode } from './findings.js';
+import { parseMetaRefresh } from './meta-refresh.js';
+import { parseSrcset } from './srcset.js';
+import { TagReader, type TagHandler } from './tag-reader.js';
+import { DEFAULT_FOLLOW, LINK_KINDS, URL_ATTRIBUTES, isLinkKind, type LinkKind } from './url-attributes.js';
+
+/** One URL-bearing value found in the page. */
+export interface LinkReference {
+  /** Lower-case element name (`a`, `img`, `meta`, …). */
+  readonly element: string;
+  /** Lower-case attribute name (`href`, `srcset`, `content` for a meta refresh, …). */
+  readonly attribute: string;
+  /** The URL as written, character references decoded; one candidate of a srcset; the URL part of a refresh. */
+  readonly raw: string;
+  readonly kind: LinkKind;
+  /** Whether the crawl follows it (its kind is in the `follow` option). Everything is recorded either way. */
+  readonly isFollowed: boolean;
+  /** UTF-16 index, in the whole document, of the "<" of the element's start tag. */
+  readonly offset: number;
+  /** The element's `rel` tokens, lower-cased: only on a, area and link elements that have a `rel`. */
+  readonly rel?: readonly string[];
+}
+
+/** A URL the page states about itself: its `<base href>` or its canonical link. */
+export interface PageUrl {
+  /** As written, character references decoded. */
+  readonly raw: string;
+  /** UTF-16 index of the element's "<". */
+  readonly offset: number;
+}
+
+/** Something about the page's markup that the audit reports. */
+export interface PageFinding {
+  readonly code: PageFindingCode;
+  /** UTF-16 index of the "<" of the element concerned. */
+  readonly offset: number;
+}
+
+/** Everything the extractor found in one page. */
+export interface ExtractedLinks {
+  /** Every URL-bearing value, in document order (attributes of one element in source order). */
+  readonly references: readonly LinkReference[];
+  /** The first `<base>` with an `href` (the one browsers use, wherever it sits), or `undefined`. */
+  readonly base: PageUrl | undefined;
+  /** The first `<link>` whose `rel` tokens include `canonical` and that has an `href`, or `undefined`. */
+  readonly canonical: PageUrl | undefined;
+  /** The fragment targets of the page: the `id` of any element and the `name` of `<a>` elements. */
+  readonly anchors: ReadonlySet<string>;
+  /** Findings about the page, in document order. */
+  readonly findings: readonly PageFinding[];
+}
+
+export interface LinkExtractorOptions {
+  /**
+   * The kinds of reference the crawl follows; every reference is recorded anyway,
+   * with `isFollowed` telling which.
+   * @default ['navigation', 'frame', 'refresh']
+   */
+  readonly follow?: readonly LinkKind[];
+  /** Called with each reference as soon as its start tag is complete, in document order. @default undefined */
+  readonly onReference?: (reference: LinkReference) => void;
+}
+
+/** A streaming extractor for one page. */
+export interface LinkExtractor {
+  /** Feed the next piece of the page. Ignored after `end()`. */
+  write(chunk: string): void;
+  /** Finish the page (after an optional last chunk) and return what was found. Calling it again returns the same. */
+  end(chunk?: string): ExtractedLinks;
+}
+
+/**
+ * Elements that may come before the body without starting it (HTML "in head"
+ * insertion mode). Any other start tag, and non-whitespace text outside the
+ * text-holding ones below, starts the body.
+ */
+const HEAD_CONTENT: ReadonlySet<string> = new Set([
+  'html',
+  'head',
+  'title',
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'style',
+  'script',
+  'noscript',
+  'template',
+]);
+
+/** Head elements whose text is content of their own, not body text. */
+const TEXT_HOLDERS: ReadonlySet<string> = new Set(['title', 'style', 'script', 'noscript', 'template']);
+
+/** Elements whose `rel` is recorded on their references. */
+const REL_ELEMENTS: ReadonlySet<string> = new Set(['a', 'area', 'link']);
+
+/** Create an extractor for one page. Throws `OptionError` for bad options, never for bad markup. */
+export function createLinkExtractor(options: LinkExtractorOptions = {}): LinkExtractor {
+  return new PageLinkExtractor(validateOptions(options));
+}
+
+/** Extract the links of a whole page at once. */
+export function extractLinks(html: string, options: LinkExtractorOptions = {}): ExtractedLinks {
+  return createLinkExtractor(options).end(html);
+}
+
+interface ExtractorConfig {
+  readonly follow: ReadonlySet<LinkKind>;
+  readonly onReference: ((reference: LinkReference) => void) | undefined;
+}
+
+function validateOptions(options: LinkExtractorOptions): ExtractorConfig {
+  if (typeof options !== 'object' || options === null) {
+    throw new OptionError(`Expected \`options\` to be an object, got ${describeValue(options)}`);
+  }
+  const follow: unknown = options.follow ?? DEFAULT_FOLLOW;
+  if (!Array.isArray(follow)) {
+    throw new OptionError(`Expected \`follow\` to be an array of link kinds, got ${describeValue(follow)}`);
+  }
+  const unknown = follow.findIndex((kind) => !isLinkKind(kind));
+  if (unknown !== -1) {
+    throw new OptionError(
+      `Expected \`follow\` to hold only ${LINK_KINDS.join(', ')}, got ${describeValue(follow[unknown])}`,
+    );
+  }
+  const onReference: unknown = options.onReference;
+  if (onReference !== undefined && typeof onReference !== 'function') {
+    throw new OptionError(`Expected \`onReference\` to be a function, got ${describeValue(onReference)}`);
+  }
+  return Object.freeze({
+    follow: new Set(follow as LinkKind[]),
+    onReference: onReference as ExtractorConfig['onReference'],
+  });
+}
+
+class PageLinkExtractor implements LinkExtractor, TagHandler {
+  readonly #config: ExtractorConfig;
+  readonly #reader: TagReader;
+  readonly #references: LinkReference[] = [];
+  readonly #anchors = new Set<string>();
+  readonly #findings: PageFinding[] = [];
+  #base: PageUrl | undefined;
+  #canonical: PageUrl | undefined;
+  #hasBodyStarted = false;
+  #textHolderDepth = 0;
+  #result: ExtractedLinks | undefined;
+
+  constructor(config: ExtractorConfig) {
+    this.#config = config;
+    this.#reader = new TagReader(this);
+  }
+
+  write(chunk: string): void {
+    if (this.#result === undefined) this.#reader.write(chunk);
+  }
+
+  end(chunk?: string): ExtractedLinks {
+    if (this.#result === undefined) {
+      if (chunk !== undefined) this.#reader.write(chunk);
+      this.#reader.end();
+      this.#result = {
+        references: this.#references,
+        base: this.#base,
+        canonical: this.#canonical,
+        anchors: this.#anchors,
+        findings: this.#findings,
+      };
+    }
+    return this.#result;
+  }
+
+  onEndTag(name: string): void {
+    if (TEXT_HOLDERS.has(name) && this.#textHolderDepth > 0) this.#textHolderDepth--;
+  }
+
+  onText(hasContent: boolean): void {
+    if (hasContent && this.#textHolderDepth === 0) this.#hasBodyStarted = true;
+  }
+
+  onStartTag(name: string, attributes: ReadonlyMap<string, string>, offset: number): void {
+    if (!HEAD_CONTENT.has(name)) this.#hasBodyStarted = true;
+    if (TEXT_HOLDERS.has(name)) this.#textHolderDepth++;
+
+    const id = attributes.get('id');
+    if (id !== undefined && id !== '') this.#anchors.add(id);
+    if (name === 'a') {
+      const anchorName = attributes.get('name');
+      if (anchorName !== undefined && anchorName !== '') this.#anchors.add(anchorName);
+    }
+
+    if (name === 'base') this.#onBase(attributes, offset);
+    else if (name === 'meta') this.#onMeta(attributes, offset);
+
+    const urlAttributes = URL_ATTRIBUTES.get(name);
+    if (urlAttributes === undefined) return;
+    const relValue = REL_ELEMENTS.has(name) ? attributes.get('rel') : undefined;
+    const rel = relValue === undefined ? undefined : splitTokens(relValue);
+    if (name === 'link' && rel?.includes('canonical') === true) this.#onCanonical(attributes, offset);
+    // Attributes in source order; of duplicates, the first was kept, as HTML keeps it.
+    for (const [attribute, value] of attributes) {
+      const spec = urlAttributes.get(attribute);
+      if (spec === undefined) continue;
+      if (spec.isSrcset) {
+        for (const candidate of parseSrcset(value)) this.#add(name, attribute, candidate.url, spec.kind, offset, rel);
+      } else {
+        this.#add(name, attribute, value, spec.kind, offset, rel);
+      }
+    }
+  }
+
+  // HTML §4.2.3: the document base URL comes from the first base element with an href.
+  #onBase(attributes: ReadonlyMap<string, string>, offset: number): void {
+    const href = attributes.get('href');
+    if (href === undefined) return;
+    if (this.#hasBodyStarted) this.#findings.push({ code: 'HTML_BASE_IN_BODY', offset });
+    if (this.#base !== undefined) {
+      this.#findings.push({ code: 'HTML_BASE_REPEATED', offset });
+      return;
+    }
+    this.#base = { raw: href, offset };
+    if (!hasScheme(href)) this.#findings.push({ code: 'HTML_BASE_RELATIVE', offset });
+  }
+
+  // HTML §4.2.5.3: <meta http-equiv=refresh> (the keyword is ASCII case-insensitive).
+  #onMeta(attributes: ReadonlyMap<string, string>, offset: number): void {
+    const httpEquiv = attributes.get('http-equiv');
+    const content = attributes.get('content');
+    if (httpEquiv === undefined || content === undefined || asciiLowerCase(httpEquiv) !== 'refresh') return;
+    const refresh = parseMetaRefresh(content);
+    if (refresh === undefined) this.#findings.push({ code: 'HTML_REFRESH_INVALID', offset });
+    else if (refresh.url !== undefined) this.#add('meta', 'content', refresh.url, 'refresh', offset, undefined);
+  }
+
+  #onCanonical(attributes: ReadonlyMap<string, string>, offset: number): void {
+    const href = attributes.get('href');
+    if (href === undefined) return;
+    if (this.#canonical === undefined) this.#canonical = { raw: href, offset };
+    else this.#findings.push({ code: 'HTML_CANONICAL_REPEATED', offset });
+  }
+
+  #add(
+    element: string,
+    attribute: string,
+    raw: string,
+    kind: LinkKind,
+    offset: number,
+    rel: readonly string[] | undefined,
+  ): void {
+    const isFollowed = this.#config.follow.has(kind);
+    const reference: LinkReference =
+      rel === undefined
+        ? { element, attribute, raw, kind, isFollowed, offset }
+        : { element, attribute, raw, kind, isFollowed, offset, rel };
+    this.#references.push(reference);
+    this.#config.onReference?.(reference);
+  }
+}
+
+// Whether an href, read as the WHATWG URL parser reads it (surrounding C0 controls
+// and spaces, and every tab and newline, ignored), starts with a scheme.
+function hasScheme(href: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(href.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, ''));
+}
