@@ -23,6 +23,27 @@ export const ERROR_MESSAGES = {
   ERR_URI_BAD_IRI: 'lone UTF-16 surrogate: not a character, cannot be UTF-8 encoded (RFC 3987 §3.1)',
   // options given to the public API
   ERR_API_BAD_OPTION: 'invalid option',
+  // fetch — returned in FetchedResponse.errorCode, never thrown
+  ERR_FETCH_INVALID_URL: 'the URL to fetch is not an absolute RFC 3986 URI with a host',
+  ERR_FETCH_UNSUPPORTED_SCHEME: 'only http: and https: URLs are fetched',
+  ERR_FETCH_TOO_MANY_REDIRECTS: 'the redirect chain is longer than `maxRedirects`',
+  ERR_FETCH_REDIRECT_LOOP: 'a redirect leads back to a URL already in the chain (compared by resource key)',
+  ERR_FETCH_REDIRECT_WITHOUT_LOCATION: 'a redirect status came without a Location header',
+  ERR_FETCH_BAD_LOCATION: 'the Location header is not a URI-reference, even after browser-style clean-up',
+  ERR_FETCH_CONNECT_TIMEOUT: 'no connection (TCP and TLS) within `connectTimeoutMs`',
+  ERR_FETCH_HEADERS_TIMEOUT: 'no complete response headers within `headersTimeoutMs`',
+  ERR_FETCH_BODY_TIMEOUT: 'the body was not read to its end within `bodyTimeoutMs`',
+  ERR_FETCH_NETWORK: 'network error: DNS, connection refused or reset, socket closed early',
+  ERR_FETCH_TLS: 'TLS handshake or certificate error',
+  ERR_FETCH_PROTOCOL: 'the response is not valid HTTP/1.1',
+  ERR_FETCH_BODY_TOO_LARGE: 'the body passed `maxBodyBytes` on the wire or `maxDecodedBytes` decompressed; it is cut there',
+  ERR_FETCH_CONTENT_ENCODING: 'the Content-Encoding is unknown or the compressed body is corrupt',
+  ERR_FETCH_ABORTED: "the caller's AbortSignal aborted the fetch",
+  // crawl — recorded in a URL's fetch row, or (ERR_CRAWL_STOPPED) thrown by crawl()
+  ERR_CRAWL_ROBOTS_DISALLOWED: "robots.txt disallows this URL for the crawler's user-agent: it was not fetched",
+  ERR_CRAWL_PRIVATE_ADDRESS: 'a redirect led to a loopback, private or link-local address: the response was discarded',
+  ERR_CRAWL_FETCHER_THREW: 'the fetcher threw instead of returning a result: recorded as a failed fetch',
+  ERR_CRAWL_STOPPED: 'the crawl stopped on a fatal error (the cause says which)',
   // store
   ERR_STORE_OPEN: 'cannot open the index database',
   ERR_STORE_MIGRATION_NAME: 'a migration file name is not NNN_snake_name.sql, or the numbers are not contiguous from 001',
@@ -88,6 +109,9 @@ export class StoreError extends LinkladderError {
     this.name = 'StoreError';
   }
 }
+
+/** The codes a fetch can end with (`FetchedResponse.errorCode`). */
+export type FetchErrorCode = Extract<ErrorCode, `ERR_FETCH_${string}`>;
 
 /** Describe a value for messages of the form ``got `0` (number)``. */
 export function describeValue(value: unknown): string {

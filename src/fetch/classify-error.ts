@@ -1,0 +1,40 @@
+// An error from undici, node:net, node:tls or node:dns, as one stable ERR_FETCH_* code.
+
+import type { FetchErrorCode } from '../errors.js';
+
+/** undici's own codes, by what they mean here. */
+const UNDICI_CODES: Readonly<Record<string, FetchErrorCode>> = Object.freeze({
+  UND_ERR_CONNECT_TIMEOUT: 'ERR_FETCH_CONNECT_TIMEOUT',
+  UND_ERR_HEADERS_TIMEOUT: 'ERR_FETCH_HEADERS_TIMEOUT',
+  // undici's idle body timeout: set to bodyTimeoutMs, the whole-body deadline usually fires first.
+  UND_ERR_BODY_TIMEOUT: 'ERR_FETCH_BODY_TIMEOUT',
+  UND_ERR_HEADERS_OVERFLOW: 'ERR_FETCH_PROTOCOL',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'ERR_FETCH_PROTOCOL',
+  UND_ERR_INFO: 'ERR_FETCH_PROTOCOL',
+  UND_ERR_NOT_SUPPORTED: 'ERR_FETCH_PROTOCOL',
+});
+
+/** OpenSSL and node:tls codes: the handshake failed or the certificate was refused. */
+const TLS_CODE = /^(?:ERR_SSL_|ERR_TLS_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
+
+/**
+ * The code of a request or body error. Anything not recognised — ECONNREFUSED,
+ * ECONNRESET, ENOTFOUND, EAI_AGAIN, EHOSTUNREACH, undici's UND_ERR_SOCKET
+ * ("other side closed") — is a network error. Walks `cause` chains.
+ */
+export function classifyError(error: unknown): FetchErrorCode {
+  for (let current: unknown = error, depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    const code = typeof current === 'object' && 'code' in current ? current.code : undefined;
+    const name = typeof current === 'object' && 'name' in current ? current.name : undefined;
+    if (typeof code === 'string') {
+      const known = UNDICI_CODES[code];
+      if (known !== undefined) return known;
+      // llhttp refused the response: undici's HTTPParserError carries HPE_* codes.
+      if (code.startsWith('HPE_')) return 'ERR_FETCH_PROTOCOL';
+      if (TLS_CODE.test(code)) return 'ERR_FETCH_TLS';
+    }
+    if (name === 'HTTPParserError') return 'ERR_FETCH_PROTOCOL';
+    current = typeof current === 'object' && 'cause' in current ? current.cause : undefined;
+  }
+  return 'ERR_FETCH_NETWORK';
+}

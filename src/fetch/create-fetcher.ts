@@ -1,0 +1,37 @@
+// The crawler's Fetcher over undici.
+
+import { HttpClient, type RetrievePolicy } from './http-client.js';
+import { validateFetcherOptions, type FetcherOptions } from './fetcher-options.js';
+import type { FetchedResponse, Fetcher } from './types.js';
+
+/** A Fetcher that owns a connection pool. */
+export interface HttpFetcher extends Fetcher {
+  /**
+   * Fetch `url` with GET, redirects followed hop by hop. Never throws: a failure is
+   * a response with `errorCode`. Only HTML bodies are read and decoded.
+   */
+  fetch(url: string, signal?: AbortSignal): Promise<FetchedResponse>;
+  /** Close the connection pool once its requests are done. Fetches after it fail with `ERR_FETCH_NETWORK`. */
+  close(): Promise<void>;
+}
+
+/** The Accept header of page fetches. */
+export const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+/** Create a fetcher. Throws `OptionError` for a bad option, and nothing else, ever. */
+export function createFetcher(options?: FetcherOptions): HttpFetcher {
+  const valid = validateFetcherOptions(options);
+  const client = new HttpClient(valid);
+  const policy: RetrievePolicy = Object.freeze({
+    maxRedirects: valid.maxRedirects,
+    maxBodyBytes: valid.maxBodyBytes,
+    maxDecodedBytes: valid.maxDecodedBytes,
+    bodyTimeoutMs: valid.bodyTimeoutMs,
+    accept: ACCEPT_HTML,
+    decode: 'html',
+  });
+  return Object.freeze({
+    fetch: (url: string, signal?: AbortSignal) => client.retrieve(String(url), policy, signal),
+    close: () => client.close(),
+  });
+}

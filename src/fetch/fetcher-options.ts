@@ -1,0 +1,126 @@
+// Options of createFetcher, validated once at the boundary.
+
+import type { LookupFunction } from 'node:net';
+import { MAX_TIMER_MS, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+
+const MiB = 1024 * 1024;
+
+export interface FetcherOptions {
+  /**
+   * Sent as the `User-Agent` header of every request.
+   * @default 'linkladder'
+   */
+  readonly userAgent?: string;
+  /**
+   * How many redirects are followed before the fetch ends with `ERR_FETCH_TOO_MANY_REDIRECTS`.
+   * `0` follows none (the first 3xx is then recorded and the fetch ends).
+   * @default 10
+   */
+  readonly maxRedirects?: number;
+  /**
+   * Time to open a connection: TCP connect, and the TLS handshake for `https:`
+   * (`ERR_FETCH_CONNECT_TIMEOUT`). Per hop.
+   * @default 10000
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Time from sending a request to its complete response headers (`ERR_FETCH_HEADERS_TIMEOUT`). Per hop.
+   * @default 15000
+   */
+  readonly headersTimeoutMs?: number;
+  /**
+   * Time from the response headers to the end of the body: a deadline for the whole
+   * body, not an idle timeout, so a server that drips one byte a second is cut too
+   * (`ERR_FETCH_BODY_TIMEOUT`; what was read is kept). Per hop.
+   * @default 30000
+   */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Cap on the body's bytes as they come over the wire (compressed or not).
+   * Reading stops there: `ERR_FETCH_BODY_TOO_LARGE`, the text read so far is kept.
+   * @default 10485760 (10 MiB)
+   */
+  readonly maxBodyBytes?: number;
+  /**
+   * Cap on the body's bytes once gzip, deflate or br is undone. The body is
+   * decompressed as a stream and reading stops as soon as the cap is passed, so
+   * a compression bomb costs no more than this: `ERR_FETCH_BODY_TOO_LARGE`.
+   * @default 10485760 (10 MiB)
+   */
+  readonly maxDecodedBytes?: number;
+  /**
+   * Host name resolution, as `dns.lookup` (a `node:net` `LookupFunction`): a hook to
+   * pin or vet addresses, and for tests.
+   * @default dns.lookup
+   */
+  readonly lookup?: LookupFunction;
+  /**
+   * The clock of `FetchedResponse.startedAt` (ms since the epoch).
+   * @default Date.now
+   */
+  readonly now?: () => number;
+}
+
+/** The defaults of every option. */
+export const FETCHER_DEFAULTS = Object.freeze({
+  userAgent: 'linkladder',
+  maxRedirects: 10,
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 30_000,
+  maxBodyBytes: 10 * MiB,
+  maxDecodedBytes: 10 * MiB,
+  lookup: undefined,
+  now: Date.now,
+} as const);
+
+/** Options checked once, every default filled in. */
+export interface ValidFetcherOptions {
+  readonly userAgent: string;
+  readonly maxRedirects: number;
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly maxDecodedBytes: number;
+  readonly lookup: LookupFunction | undefined;
+  readonly now: () => number;
+}
+
+const KNOWN = Object.keys(FETCHER_DEFAULTS);
+
+/** Names people bring from undici, fetch or other crawlers, and the option that does that here. */
+export const RENAMED_FETCH_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  maxRedirections: 'maxRedirects',
+  redirect: 'maxRedirects',
+  connectTimeout: 'connectTimeoutMs',
+  headersTimeout: 'headersTimeoutMs',
+  bodyTimeout: 'bodyTimeoutMs',
+  timeout: 'connectTimeoutMs, headersTimeoutMs and bodyTimeoutMs',
+  maxResponseSize: 'maxBodyBytes',
+  maxBodySize: 'maxBodyBytes',
+});
+
+/** Check options once, at the boundary: a bad option throws `OptionError`. */
+export function validateFetcherOptions(input: FetcherOptions | undefined): ValidFetcherOptions {
+  const options = checkOptionsObject(input);
+  checkKnownKeys(options, KNOWN, RENAMED_FETCH_OPTIONS);
+  const d = FETCHER_DEFAULTS;
+  return Object.freeze({
+    userAgent: checkUserAgent(options.userAgent, d.userAgent),
+    maxRedirects: checkInteger('maxRedirects', options.maxRedirects, d.maxRedirects, 0, 1000),
+    connectTimeoutMs: checkInteger('connectTimeoutMs', options.connectTimeoutMs, d.connectTimeoutMs, 1, MAX_TIMER_MS),
+    headersTimeoutMs: checkInteger('headersTimeoutMs', options.headersTimeoutMs, d.headersTimeoutMs, 1, MAX_TIMER_MS),
+    bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs, d.bodyTimeoutMs, 1, MAX_TIMER_MS),
+    maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes, d.maxBodyBytes, 1, Number.MAX_SAFE_INTEGER),
+    maxDecodedBytes: checkInteger(
+      'maxDecodedBytes',
+      options.maxDecodedBytes,
+      d.maxDecodedBytes,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
+    now: checkFunction<() => number>('now', options.now, d.now),
+  });
+}

@@ -1,0 +1,315 @@
+// One URL fetched with undici, redirects followed by hand, hop by hop (RFC 9110 §15.4),
+// each hop recorded; every failure becomes a FetchedResponse with an ERR_FETCH_* code.
+
+import type { LookupFunction } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { Agent, type Dispatcher } from 'undici';
+import type { FetchErrorCode } from '../errors.js';
+import { classifyError } from './classify-error.js';
+import { isHtmlMediaType, parseContentType } from './content-type.js';
+import { decodeHtml, decodeUtf8 } from './decode-body.js';
+import { destroyBody, parseContentEncoding, readBody } from './read-body.js';
+import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
+import type { FetchHop, FetchedResponse } from './types.js';
+
+/**
+ * The statuses followed as redirects: those of the Fetch Standard ("redirect status").
+ * 300, 304 and 305 are final responses (RFC 9110 §15.4.1, §15.4.5, §15.4.6).
+ */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** The content codings asked for: exactly those `readBody` undoes. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** At most this much of a body not wanted (a redirect's, an image's) is read to keep the connection… */
+const DISCARD_LIMIT = 16 * 1024;
+/** …and for at most this long. */
+const DISCARD_WAIT_MS = 500;
+
+export interface HttpClientOptions {
+  readonly userAgent: string;
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly lookup: LookupFunction | undefined;
+  readonly now: () => number;
+}
+
+/** What one retrieval does with redirects and bodies. */
+export interface RetrievePolicy {
+  readonly maxRedirects: number;
+  readonly maxBodyBytes: number;
+  readonly maxDecodedBytes: number;
+  readonly bodyTimeoutMs: number;
+  /** The Accept header. */
+  readonly accept: string;
+  /**
+   * `html`: decode only HTML bodies, their encoding sniffed; other bodies are not read.
+   * `utf-8`: decode every body as UTF-8 (robots.txt, RFC 9309 §2.3).
+   */
+  readonly decode: 'html' | 'utf-8';
+}
+
+type FinalFields = Pick<
+  FetchedResponse,
+  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'bytes' | 'errorCode'
+>;
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** An undici Agent (connection pool) and the requests made through it. */
+export class HttpClient {
+  readonly #agent: Agent;
+  readonly #userAgent: string;
+  readonly #now: () => number;
+
+  constructor(options: HttpClientOptions) {
+    this.#agent = new Agent({
+      connect: {
+        timeout: options.connectTimeoutMs,
+        ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+      },
+      headersTimeout: options.headersTimeoutMs,
+      // undici's is an idle timeout; the whole-body deadline is ours (see `HopSignal`).
+      bodyTimeout: options.bodyTimeoutMs,
+    });
+    this.#userAgent = options.userAgent;
+    this.#now = options.now;
+  }
+
+  /** Close the pool: open connections end once their requests are done. */
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+
+  /** Fetch `url`, following redirects by hand. Never throws. */
+  async retrieve(url: string, policy: RetrievePolicy, signal?: AbortSignal): Promise<FetchedResponse> {
+    const startedAt = this.#now();
+    const started = performance.now();
+    const hops: FetchHop[] = [];
+    let final: FinalFields;
+    try {
+      final = await this.#follow(url, hops, policy, signal);
+    } catch (error) {
+      // Not expected: every known failure is handled below. The crawl goes on regardless.
+      final = failed(url, classifyError(error));
+    }
+    return Object.freeze({
+      requestUrl: url,
+      ...final,
+      hops: Object.freeze(hops),
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+    });
+  }
+
+  async #follow(url: string, hops: FetchHop[], policy: RetrievePolicy, signal?: AbortSignal): Promise<FinalFields> {
+    const first = toRequestTarget(url);
+    if (!first.ok) return failed(url, first.code);
+    let target = first.target;
+    const seen = new Set([target.key]);
+    const requestHeaders = {
+      'user-agent': this.#userAgent,
+      accept: policy.accept,
+      'accept-encoding': ACCEPT_ENCODING,
+    };
+    for (;;) {
+      if (isAborted(signal)) return failed(target.url, 'ERR_FETCH_ABORTED');
+      const hop = new HopSignal(signal);
+      try {
+        let response: Dispatcher.ResponseData;
+        try {
+          response = await this.#agent.request({
+            origin: target.origin,
+            path: target.path,
+            method: 'GET',
+            headers: requestHeaders,
+            signal: hop.signal,
+          });
+        } catch (error) {
+          return failed(target.url, isAborted(signal) ? 'ERR_FETCH_ABORTED' : classifyError(error));
+        }
+        hop.startDeadline(policy.bodyTimeoutMs);
+        const { statusCode: status, body } = response;
+        const headers = flattenHeaders(response.headers);
+        const answered = { finalUrl: target.url, status, headers };
+        let errorCode: FetchErrorCode | undefined;
+        if (REDIRECT_STATUSES.has(status)) {
+          const location = firstValue(response.headers.location);
+          if (location === undefined) {
+            // Recorded as such and not followed; the response is the last one.
+            hops.push(Object.freeze({ from: target.url, to: undefined, status }));
+            errorCode = 'ERR_FETCH_REDIRECT_WITHOUT_LOCATION';
+          } else {
+            await discard(body, hop.signal);
+            const next = this.#redirect(target, location, status, hops, seen, policy);
+            if (!next.ok) return { ...answered, ...NO_BODY, errorCode: next.code };
+            target = next.target;
+            continue;
+          }
+        }
+        const read = await this.#readFinal(body, headers, policy, hop, signal);
+        return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
+      } finally {
+        hop.dispose();
+      }
+    }
+  }
+
+  /** One hop: record it, then decide whether it is followed. */
+  #redirect(
+    from: RequestTarget,
+    location: string,
+    status: number,
+    hops: FetchHop[],
+    seen: Set<string>,
+    policy: RetrievePolicy,
+  ): { readonly ok: true; readonly target: RequestTarget } | { readonly ok: false; readonly code: FetchErrorCode } {
+    const resolved = resolveLocation(location, from.parsed);
+    hops.push(Object.freeze({ from: from.url, to: resolved.ok ? resolved.url : undefined, status }));
+    if (!resolved.ok) return { ok: false, code: 'ERR_FETCH_BAD_LOCATION' };
+    if (!resolved.target.ok) return resolved.target;
+    const next = resolved.target.target;
+    if (seen.has(next.key)) return { ok: false, code: 'ERR_FETCH_REDIRECT_LOOP' };
+    if (hops.length > policy.maxRedirects) return { ok: false, code: 'ERR_FETCH_TOO_MANY_REDIRECTS' };
+    seen.add(next.key);
+    return { ok: true, target: next };
+  }
+
+  async #readFinal(
+    body: Dispatcher.ResponseData['body'],
+    headers: Readonly<Record<string, string>>,
+    policy: RetrievePolicy,
+    hop: HopSignal,
+    signal: AbortSignal | undefined,
+  ): Promise<Omit<FinalFields, 'finalUrl' | 'status' | 'headers'>> {
+    const { mediaType, charset } = parseContentType(headers['content-type']);
+    if (policy.decode === 'html' && !isHtmlMediaType(mediaType)) {
+      // Not wanted: not read (beyond what keeps the connection, when it is small).
+      await discard(body, hop.signal);
+      return { ...NO_BODY, contentType: mediaType };
+    }
+    const codings = parseContentEncoding(headers['content-encoding']);
+    if (codings === undefined) {
+      destroyBody(body);
+      return { ...NO_BODY, contentType: mediaType, errorCode: 'ERR_FETCH_CONTENT_ENCODING' };
+    }
+    const read = await readBody(body, codings, policy);
+    let errorCode = read.errorCode;
+    if (errorCode !== undefined && errorCode !== 'ERR_FETCH_BODY_TOO_LARGE') {
+      if (hop.isPastDeadline) errorCode = 'ERR_FETCH_BODY_TIMEOUT';
+      else if (isAborted(signal)) errorCode = 'ERR_FETCH_ABORTED';
+    }
+    if (errorCode === 'ERR_FETCH_CONTENT_ENCODING') {
+      return { ...NO_BODY, contentType: mediaType, bytes: read.data.length, errorCode };
+    }
+    const decoded = policy.decode === 'html' ? decodeHtml(read.data, charset) : decodeUtf8(read.data);
+    return {
+      contentType: mediaType,
+      charset: decoded.charset,
+      body: decoded.text,
+      bytes: read.data.length,
+      errorCode,
+    };
+  }
+}
+
+const NO_BODY = Object.freeze({
+  contentType: undefined,
+  charset: undefined,
+  body: undefined,
+  bytes: 0,
+  errorCode: undefined,
+});
+
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function failed(finalUrl: string, errorCode: FetchErrorCode): FinalFields {
+  return { finalUrl, status: undefined, headers: NO_HEADERS, ...NO_BODY, errorCode };
+}
+
+/**
+ * Read and drop a body nobody needs (a redirect's, an image's) when it is small and
+ * quick, so the connection can be reused; a larger or slower one closes it.
+ */
+async function discard(body: Dispatcher.ResponseData['body'], signal: AbortSignal): Promise<void> {
+  const timer = setTimeout(() => destroyBody(body), DISCARD_WAIT_MS);
+  try {
+    await body.dump({ limit: DISCARD_LIMIT, signal });
+  } catch {
+    // Destroyed: the connection is closed, nothing else to do.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Names lower-cased (undici does it); a repeated field joined with ", " (RFC 9110 §5.3);
+ * trailing whitespace, which is not part of a value (RFC 9110 §5.5), dropped. Values
+ * are otherwise kept as sent, malformed or not (Apache's ETag without its closing quote).
+ */
+function flattenHeaders(headers: IncomingHttpHeaders): Readonly<Record<string, string>> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    Object.defineProperty(flat, name.toLowerCase(), {
+      value: Array.isArray(value) ? value.map(trimOws).join(', ') : trimOws(value),
+      enumerable: true,
+    });
+  }
+  return Object.freeze(flat);
+}
+
+function trimOws(value: string): string {
+  return value.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+/** Location is a single value (RFC 9110 §10.2.2); of several, the first counts. */
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Why a hop's signal fired: the whole-body deadline passed. */
+class BodyDeadlineError extends Error {
+  constructor() {
+    super('body deadline passed');
+    this.name = 'BodyDeadlineError';
+  }
+}
+
+/** The signal of one request: the caller's, plus the body deadline once headers are in. */
+class HopSignal {
+  readonly #controller = new AbortController();
+  readonly #caller: AbortSignal | undefined;
+  readonly #onCallerAbort = (): void => this.#controller.abort(this.#caller?.reason);
+  #timer: NodeJS.Timeout | undefined;
+  #isPastDeadline = false;
+
+  constructor(caller: AbortSignal | undefined) {
+    this.#caller = caller;
+    caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get isPastDeadline(): boolean {
+    return this.#isPastDeadline;
+  }
+
+  startDeadline(ms: number): void {
+    this.#timer = setTimeout(() => {
+      this.#isPastDeadline = true;
+      this.#controller.abort(new BodyDeadlineError());
+    }, ms);
+  }
+
+  dispose(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+  }
+}

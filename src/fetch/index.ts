@@ -1,0 +1,56 @@
+// The fetch layer: HTTP with undici — redirects followed by hand and recorded hop by
+// hop, timeouts, body and decompression caps, charset sniffing — and robots.txt.
+// Never throws for network or HTTP trouble: a failure is a response with `errorCode`.
+//
+// Decisions (docs/errors.md lists the codes):
+// - Redirects: 301, 302, 303, 307, 308 are followed (GET every time); 300 and 304 are
+//   final. Loops compare resource keys (scheme rung, no fragment). The hop past
+//   `maxRedirects`, a loop's closing hop and a hop to another scheme are recorded, not followed.
+// - Timeouts have one code per phase: ERR_FETCH_CONNECT_TIMEOUT, _HEADERS_TIMEOUT,
+//   _BODY_TIMEOUT. Connect and headers are undici's (its timers tick about every
+//   half second, so they are kept to about a second); the body one is a whole-body
+//   deadline of our own, counted from the headers of each hop.
+// - A body cut by a cap, the body deadline, a reset or the caller's abort keeps the
+//   text read so far, with the code set: the crawler decides what to do with it.
+//   A body that does not decompress has no text (ERR_FETCH_CONTENT_ENCODING).
+// - Only text/html and application/xhtml+xml are read; other bodies (and responses
+//   without Content-Type) are not: `body` undefined, `bytes` 0, the connection closed
+//   unless the body is small and quick (16 KiB, 500 ms), then it is drained for reuse.
+// - Charset: BOM, then the Content-Type charset, then <meta> in the first 1024 bytes,
+//   then UTF-8 (the BOM first, as in the HTML Standard). An unknown label is skipped,
+//   never an error; `charset` is the WHATWG name (iso-8859-1 → windows-1252).
+// - robots.txt: 2xx parsed (up to 500 KiB); 4xx and redirect failures allow all;
+//   5xx, 429, network errors and timeouts disallow all, for as long as the entry is
+//   cached (24 h). Cached per origin, one request for concurrent callers.
+
+export type { FetchHop, FetchedResponse, Fetcher, RobotsPolicy } from './types.js';
+export { createFetcher, ACCEPT_HTML, type HttpFetcher } from './create-fetcher.js';
+export { FETCHER_DEFAULTS, validateFetcherOptions, type FetcherOptions, type ValidFetcherOptions } from './fetcher-options.js';
+export { REDIRECT_STATUSES, ACCEPT_ENCODING } from './http-client.js';
+export {
+  createRobotsPolicy,
+  robotsVerdict,
+  type HttpRobotsPolicy,
+  type RobotsFile,
+  type RobotsVerdict,
+} from './robots-policy.js';
+export {
+  ROBOTS_DEFAULTS,
+  validateRobotsPolicyOptions,
+  type RobotsPolicyOptions,
+  type ValidRobotsPolicyOptions,
+} from './robots-options.js';
+export { HTML_MEDIA_TYPES, isHtmlMediaType, parseContentType, type ContentType } from './content-type.js';
+export {
+  DEFAULT_ENCODING,
+  extractCharsetFromMeta,
+  getEncoding,
+  prescanForMetaCharset,
+  sniffEncoding,
+  type EncodingSource,
+  type SniffedEncoding,
+} from './sniff-encoding.js';
+export { decodeHtml, type DecodedText } from './decode-body.js';
+export { CONTENT_CODINGS, parseContentEncoding } from './read-body.js';
+export { resolveLocation, toRequestTarget, FETCHED_SCHEMES, type RequestTarget } from './request-target.js';
+export { classifyError } from './classify-error.js';

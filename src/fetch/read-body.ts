@@ -1,0 +1,147 @@
+// Reading a response body under two caps: bytes on the wire, and bytes once the
+// content codings (RFC 9110 §8.4) are undone. Decompression is streamed, so a
+// compression bomb is stopped after `maxDecodedBytes` of output, never inflated whole.
+
+import { Readable, pipeline, type Transform } from 'node:stream';
+import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { FetchErrorCode } from '../errors.js';
+import { classifyError } from './classify-error.js';
+
+export interface BodyLimits {
+  readonly maxBodyBytes: number;
+  readonly maxDecodedBytes: number;
+}
+
+export interface BodyRead {
+  /** The decoded bytes read, at most `maxDecodedBytes`. */
+  readonly data: Buffer;
+  readonly wireBytes: number;
+  /** `ERR_FETCH_BODY_TOO_LARGE` when a cap cut the body, else the code of a failure, else `undefined`. */
+  readonly errorCode: FetchErrorCode | undefined;
+}
+
+/** RFC 9110 §8.4.1 content codings this reader undoes (and the fetcher asks for). */
+export const CONTENT_CODINGS: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/**
+ * RFC 9110 §8.4 Content-Encoding: the codings in the order they were applied,
+ * `identity` and empty members dropped, lower-cased. `undefined` when one of them
+ * is not in `CONTENT_CODINGS`.
+ */
+export function parseContentEncoding(value: string | undefined): readonly string[] | undefined {
+  if (value === undefined) return [];
+  const codings = value
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  return codings.every((coding) => CONTENT_CODINGS.has(coding)) ? codings : undefined;
+}
+
+// DEVIATION(RFC 9110 §8.4): like browsers and undici's fetch, a compressed stream cut
+// short is no error: what decodes is kept.
+const ZLIB_OPTIONS = { finishFlush: constants.Z_SYNC_FLUSH } as const;
+const BROTLI_OPTIONS = { finishFlush: constants.BROTLI_OPERATION_FLUSH } as const;
+
+function createDecoder(coding: string, firstByte: number | undefined): Transform {
+  switch (coding) {
+    case 'br':
+      return createBrotliDecompress(BROTLI_OPTIONS);
+    case 'deflate':
+      // DEVIATION(RFC 9110 §8.4.1.2): "deflate" means zlib-wrapped, yet some servers send
+      // raw deflate; browsers and undici's fetch decode both. A zlib header's first byte
+      // has compression method 8 in its low nibble.
+      return firstByte === undefined || (firstByte & 0x0f) === 0x08
+        ? createInflate(ZLIB_OPTIONS)
+        : createInflateRaw(ZLIB_OPTIONS);
+    default:
+      return createGunzip(ZLIB_OPTIONS);
+  }
+}
+
+/**
+ * Read `body` to its end or to a cap. What was read is kept when a cap or a
+ * failure stops the reading; the body stream is destroyed when not read to its end
+ * (which closes the connection, so the server stops sending too).
+ */
+export async function readBody(body: Readable, codings: readonly string[], limits: BodyLimits): Promise<BodyRead> {
+  const decodedCap = codings.length === 0 ? Math.min(limits.maxBodyBytes, limits.maxDecodedBytes) : limits.maxDecodedBytes;
+  let wireBytes = 0;
+  let isCut = false;
+  let wireError: unknown;
+  let hasWireError = false;
+
+  async function* wire(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        const room = limits.maxBodyBytes - wireBytes;
+        if (chunk.length > room) {
+          wireBytes += room;
+          isCut = true;
+          if (room > 0) yield chunk.subarray(0, room);
+          return;
+        }
+        wireBytes += chunk.length;
+        yield chunk;
+      }
+    } catch (error) {
+      hasWireError = true;
+      wireError = error;
+      throw error;
+    }
+  }
+
+  const chunks: Buffer[] = [];
+  let decodedBytes = 0;
+  let errorCode: FetchErrorCode | undefined;
+  const source = wire();
+  try {
+    let decoded: AsyncIterable<Buffer>;
+    if (codings.length === 0) {
+      decoded = source;
+    } else {
+      const first = await source.next();
+      const firstChunk = first.done === true ? undefined : first.value;
+      const replay = async function* (): AsyncGenerator<Buffer> {
+        if (firstChunk !== undefined) yield firstChunk;
+        yield* source;
+      };
+      // Codings are undone in the reverse of the order they were applied in.
+      const decoders = [...codings].reverse().map((coding, i) => createDecoder(coding, i === 0 ? firstChunk?.[0] : undefined));
+      decoded = pipeline([Readable.from(replay(), { objectMode: false }), ...decoders], () => {
+        /* errors surface through the iteration below */
+      }) as unknown as AsyncIterable<Buffer>;
+    }
+    for await (const chunk of decoded) {
+      const room = decodedCap - decodedBytes;
+      if (chunk.length > room) {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        decodedBytes += room;
+        isCut = true;
+        break;
+      }
+      chunks.push(chunk);
+      decodedBytes += chunk.length;
+    }
+  } catch (error) {
+    if (!isCut) errorCode = hasWireError ? classifyError(wireError) : classifyDecodeError(error);
+  } finally {
+    if (!body.readableEnded) destroyBody(body);
+  }
+  if (isCut) errorCode = 'ERR_FETCH_BODY_TOO_LARGE';
+  return { data: Buffer.concat(chunks, decodedBytes), wireBytes, errorCode };
+}
+
+/**
+ * Stop reading: the connection is closed, so the server stops sending. undici
+ * destroys an unfinished body with an AbortError, which nobody needs to hear.
+ */
+export function destroyBody(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+/** A failure that did not come from the wire came from a decoder: corrupt compressed data. */
+function classifyDecodeError(error: unknown): FetchErrorCode {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  return typeof code === 'string' && code.startsWith('UND_ERR') ? classifyError(error) : 'ERR_FETCH_CONTENT_ENCODING';
+}

@@ -1,0 +1,118 @@
+// Options of createRobotsPolicy, validated once at the boundary.
+
+import type { LookupFunction } from 'node:net';
+import { OptionError, describeValue } from '../errors.js';
+import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS } from './fetcher-options.js';
+import { MAX_TIMER_MS, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+
+export interface RobotsPolicyOptions {
+  /**
+   * Sent as the `User-Agent` header of robots.txt requests.
+   * @default 'linkladder'
+   */
+  readonly userAgent?: string;
+  /**
+   * RFC 9309 §2.2.1: the product token matched (case-insensitively) against
+   * `user-agent` lines. Letters, `_` and `-` only.
+   * @default the leading letters, `_` and `-` of `userAgent` (`linkladder` of `linkladder/0.1 (+https://…)`)
+   */
+  readonly productToken?: string;
+  /** @default 10000 — as `FetcherOptions.connectTimeoutMs` */
+  readonly connectTimeoutMs?: number;
+  /** @default 15000 — as `FetcherOptions.headersTimeoutMs` */
+  readonly headersTimeoutMs?: number;
+  /** @default 30000 — as `FetcherOptions.bodyTimeoutMs` */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * RFC 9309 §2.5: how much of a robots.txt is parsed (the RFC asks for at least
+   * 500 KiB). Rules past it are not seen.
+   * @default 512000 (500 KiB)
+   */
+  readonly maxBytes?: number;
+  /**
+   * RFC 9309 §2.3.1.2: redirects followed for robots.txt ("at least five
+   * consecutive redirects"); past them it is taken as unavailable.
+   * @default 5
+   */
+  readonly maxRedirects?: number;
+  /**
+   * RFC 9309 §2.4: how long a robots.txt is used before it is fetched again
+   * (the RFC: "SHOULD NOT use the cached version for more than 24 hours").
+   * @default 86400000 (24 h)
+   */
+  readonly cacheTtlMs?: number;
+  /**
+   * How many origins' robots.txt are kept; the least recently used is forgotten
+   * past it (and fetched again if needed).
+   * @default 10000
+   */
+  readonly maxCachedOrigins?: number;
+  /** @default dns.lookup — as `FetcherOptions.lookup` */
+  readonly lookup?: LookupFunction;
+  /**
+   * The clock of the cache (ms since the epoch).
+   * @default Date.now
+   */
+  readonly now?: () => number;
+}
+
+export const ROBOTS_DEFAULTS = Object.freeze({
+  userAgent: FETCHER_DEFAULTS.userAgent,
+  productToken: undefined,
+  connectTimeoutMs: FETCHER_DEFAULTS.connectTimeoutMs,
+  headersTimeoutMs: FETCHER_DEFAULTS.headersTimeoutMs,
+  bodyTimeoutMs: FETCHER_DEFAULTS.bodyTimeoutMs,
+  maxBytes: 500 * 1024,
+  maxRedirects: 5,
+  cacheTtlMs: 24 * 60 * 60 * 1000,
+  maxCachedOrigins: 10_000,
+  lookup: undefined,
+  now: Date.now,
+} as const);
+
+export interface ValidRobotsPolicyOptions {
+  readonly userAgent: string;
+  readonly productToken: string;
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxBytes: number;
+  readonly maxRedirects: number;
+  readonly cacheTtlMs: number;
+  readonly maxCachedOrigins: number;
+  readonly lookup: LookupFunction | undefined;
+  readonly now: () => number;
+}
+
+const KNOWN = Object.keys(ROBOTS_DEFAULTS);
+
+/** RFC 9309 §2.2.1 `product-token = identifier`, `identifier = 1*(%x2D / %x41-5A / %x5F / %x61-7A)`. */
+const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
+
+export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefined): ValidRobotsPolicyOptions {
+  const options = checkOptionsObject(input);
+  checkKnownKeys(options, KNOWN, { ...RENAMED_FETCH_OPTIONS, maxSize: 'maxBytes', maxBodyBytes: 'maxBytes' });
+  const d = ROBOTS_DEFAULTS;
+  const userAgent = checkUserAgent(options.userAgent, d.userAgent);
+  const token: unknown = options.productToken ?? /^[A-Za-z_-]+/.exec(userAgent)?.[0];
+  if (typeof token !== 'string' || !PRODUCT_TOKEN.test(token)) {
+    throw new OptionError(
+      options.productToken === undefined
+        ? `Expected \`productToken\` (letters, "_" and "-") when \`userAgent\` does not start with one, got \`userAgent\` ${describeValue(userAgent)}`
+        : `Expected \`productToken\` to be letters, "_" and "-" only (RFC 9309 §2.2.1), got ${describeValue(token)}`,
+    );
+  }
+  return Object.freeze({
+    userAgent,
+    productToken: token,
+    connectTimeoutMs: checkInteger('connectTimeoutMs', options.connectTimeoutMs, d.connectTimeoutMs, 1, MAX_TIMER_MS),
+    headersTimeoutMs: checkInteger('headersTimeoutMs', options.headersTimeoutMs, d.headersTimeoutMs, 1, MAX_TIMER_MS),
+    bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs, d.bodyTimeoutMs, 1, MAX_TIMER_MS),
+    maxBytes: checkInteger('maxBytes', options.maxBytes, d.maxBytes, 1, Number.MAX_SAFE_INTEGER),
+    maxRedirects: checkInteger('maxRedirects', options.maxRedirects, d.maxRedirects, 0, 1000),
+    cacheTtlMs: checkInteger('cacheTtlMs', options.cacheTtlMs, d.cacheTtlMs, 0, Number.MAX_SAFE_INTEGER),
+    maxCachedOrigins: checkInteger('maxCachedOrigins', options.maxCachedOrigins, d.maxCachedOrigins, 1, Number.MAX_SAFE_INTEGER),
+    lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
+    now: checkFunction<() => number>('now', options.now, d.now),
+  });
+}

@@ -1,0 +1,197 @@
+// RFC 9309 Robots Exclusion Protocol: one robots.txt per origin, fetched once,
+// shared by concurrent callers, cached, parsed with robots-parser.
+// https://www.rfc-editor.org/rfc/rfc9309
+
+import robotsModule from 'robots-parser';
+import type { FetchErrorCode } from '../errors.js';
+import { HttpClient, type RetrievePolicy } from './http-client.js';
+import { toRequestTarget } from './request-target.js';
+import { validateRobotsPolicyOptions, type RobotsPolicyOptions, type ValidRobotsPolicyOptions } from './robots-options.js';
+import type { FetchedResponse, RobotsPolicy } from './types.js';
+
+// robots-parser is CommonJS whose typings say `export default`: Node hands ESM the
+// function itself as the default, TypeScript (nodenext) expects it under `.default`.
+type RobotsParser = typeof robotsModule.default;
+type Robot = ReturnType<RobotsParser>;
+const loaded: unknown = robotsModule;
+const robotsParser = (typeof loaded === 'function' ? loaded : (loaded as { default: unknown }).default) as RobotsParser;
+
+/**
+ * RFC 9309 §2.3.1: what became of an origin's robots.txt.
+ * - `parsed`: it was read (2xx); its rules apply.
+ * - `unavailable` (§2.3.1.3): 4xx, or more redirects than allowed, or a redirect
+ *   that leads nowhere: everything is allowed.
+ * - `unreachable` (§2.3.1.4): 5xx, 429, or a network failure, a timeout, a body cut
+ *   off: everything is disallowed ("complete disallow").
+ */
+export type RobotsVerdict = 'parsed' | 'unavailable' | 'unreachable';
+
+/** What is known of one origin's robots.txt. */
+export interface RobotsFile {
+  /** `scheme://host[:port]/robots.txt` */
+  readonly url: string;
+  readonly verdict: RobotsVerdict;
+  /** The status of the last response, `undefined` when none came. */
+  readonly status: number | undefined;
+  /** Why the fetch failed or was cut (`ERR_FETCH_BODY_TOO_LARGE`: rules past `maxBytes` were not read). */
+  readonly errorCode: FetchErrorCode | undefined;
+  /** The Crawl-delay for the product token, in ms (a non-standard line, RFC 9309 §2.2.4). */
+  readonly crawlDelayMs: number | undefined;
+  readonly fetchedAt: number;
+}
+
+/** A RobotsPolicy that owns a connection pool. */
+export interface HttpRobotsPolicy extends RobotsPolicy {
+  /**
+   * Whether the product token may fetch `url`. URLs robots.txt does not govern
+   * (not http: or https:, or not a valid URI) are allowed: the fetcher refuses them itself.
+   * `/robots.txt` is implicitly allowed (RFC 9309 §2.2.2).
+   */
+  isAllowed(url: string): Promise<boolean>;
+  /** The Crawl-delay in ms of `url`'s origin, once its robots.txt has been read; else `undefined`. */
+  crawlDelayMs(url: string): number | undefined;
+  /** What is known of `url`'s origin's robots.txt, once it has been read; else `undefined`. */
+  robotsFile(url: string): RobotsFile | undefined;
+  /** Close the connection pool. */
+  close(): Promise<void>;
+}
+
+interface CacheEntry {
+  readonly file: RobotsFile;
+  readonly robot: Robot | undefined;
+}
+
+interface Slot {
+  readonly loading: Promise<CacheEntry>;
+  entry: CacheEntry | undefined;
+}
+
+/** Create a robots.txt policy. Throws `OptionError` for a bad option, and nothing else, ever. */
+export function createRobotsPolicy(options?: RobotsPolicyOptions): HttpRobotsPolicy {
+  return new OriginRobotsPolicy(validateRobotsPolicyOptions(options));
+}
+
+class OriginRobotsPolicy implements HttpRobotsPolicy {
+  readonly #options: ValidRobotsPolicyOptions;
+  readonly #client: HttpClient;
+  readonly #policy: RetrievePolicy;
+  /** By origin, least recently used first. */
+  readonly #slots = new Map<string, Slot>();
+
+  constructor(options: ValidRobotsPolicyOptions) {
+    this.#options = options;
+    this.#client = new HttpClient(options);
+    this.#policy = Object.freeze({
+      maxRedirects: options.maxRedirects,
+      maxBodyBytes: options.maxBytes,
+      maxDecodedBytes: options.maxBytes,
+      bodyTimeoutMs: options.bodyTimeoutMs,
+      accept: 'text/plain,*/*;q=0.8',
+      decode: 'utf-8',
+    });
+  }
+
+  async isAllowed(url: string): Promise<boolean> {
+    const parsed = toRequestTarget(url);
+    if (!parsed.ok) return true;
+    const { origin, path } = parsed.target;
+    if (path === '/robots.txt') return true;
+    const entry = await this.#load(origin);
+    switch (entry.file.verdict) {
+      case 'unavailable':
+        return true;
+      case 'unreachable':
+        return false;
+      case 'parsed':
+        // The origin as normalized here, so robots-parser's own origin check always agrees.
+        return entry.robot?.isAllowed(origin + path, this.#options.productToken) ?? true;
+    }
+  }
+
+  crawlDelayMs(url: string): number | undefined {
+    return this.robotsFile(url)?.crawlDelayMs;
+  }
+
+  robotsFile(url: string): RobotsFile | undefined {
+    const parsed = toRequestTarget(url);
+    if (!parsed.ok) return undefined;
+    return this.#slots.get(parsed.target.origin)?.entry?.file;
+  }
+
+  close(): Promise<void> {
+    return this.#client.close();
+  }
+
+  /** The origin's entry: cached, being fetched (shared), or fetched now. */
+  #load(origin: string): Promise<CacheEntry> {
+    const slot = this.#slots.get(origin);
+    if (slot !== undefined) {
+      this.#slots.delete(origin);
+      const { entry } = slot;
+      // RFC 9309 §2.4: a cached robots.txt is used for `cacheTtlMs` at most.
+      if (entry === undefined || this.#options.now() - entry.file.fetchedAt < this.#options.cacheTtlMs) {
+        this.#slots.set(origin, slot);
+        return slot.loading;
+      }
+    }
+    const fresh: Slot = {
+      loading: this.#fetch(origin).then((entry) => {
+        fresh.entry = entry;
+        return entry;
+      }),
+      entry: undefined,
+    };
+    this.#slots.set(origin, fresh);
+    if (this.#slots.size > this.#options.maxCachedOrigins) {
+      const oldest = this.#slots.keys().next();
+      if (oldest.done !== true) this.#slots.delete(oldest.value);
+    }
+    return fresh.loading;
+  }
+
+  async #fetch(origin: string): Promise<CacheEntry> {
+    const url = `${origin}/robots.txt`;
+    const response = await this.#client.retrieve(url, this.#policy);
+    const verdict = robotsVerdict(response);
+    const robot = verdict === 'parsed' ? robotsParser(url, response.body ?? '') : undefined;
+    const seconds = robot?.getCrawlDelay(this.#options.productToken);
+    const crawlDelayMs =
+      typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1000) : undefined;
+    const file: RobotsFile = Object.freeze({
+      url,
+      verdict,
+      status: response.status,
+      errorCode: response.errorCode as FetchErrorCode | undefined,
+      crawlDelayMs,
+      fetchedAt: response.startedAt,
+    });
+    return { file, robot };
+  }
+}
+
+/** Redirects that lead to no robots.txt: RFC 9309 §2.3.1.2 lets them count as unavailable. */
+const REDIRECT_FAILURES: ReadonlySet<string> = new Set<FetchErrorCode>([
+  'ERR_FETCH_TOO_MANY_REDIRECTS',
+  'ERR_FETCH_REDIRECT_LOOP',
+  'ERR_FETCH_REDIRECT_WITHOUT_LOCATION',
+  'ERR_FETCH_BAD_LOCATION',
+  'ERR_FETCH_UNSUPPORTED_SCHEME',
+  'ERR_FETCH_INVALID_URL',
+]);
+
+/** RFC 9309 §2.3.1: the verdict a robots.txt response gives. */
+export function robotsVerdict(response: Pick<FetchedResponse, 'status' | 'errorCode'>): RobotsVerdict {
+  const { status, errorCode } = response;
+  if (errorCode !== undefined && REDIRECT_FAILURES.has(errorCode)) return 'unavailable';
+  // §2.3.1.4: no response at all (network error, timeout) is unreachable.
+  if (status === undefined) return 'unreachable';
+  if (status >= 200 && status < 300) {
+    // §2.5: a file past the size limit is parsed up to it; a body cut for any other reason is not trusted.
+    return errorCode === undefined || errorCode === 'ERR_FETCH_BODY_TOO_LARGE' ? 'parsed' : 'unreachable';
+  }
+  // DEVIATION(RFC 9309 §2.3.1.3): 429 Too Many Requests is a 4xx, yet it says "not now", not
+  // "there is none": taken as unreachable, as Google's crawler does.
+  if (status === 429 || status >= 500) return 'unreachable';
+  // §2.3.1.3: 400–499 is unavailable; so is any other final status (1xx, an unfollowed 3xx).
+  return 'unavailable';
+}

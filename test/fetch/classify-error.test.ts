@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { classifyError } from '../../src/fetch/index.js';
+
+const withCode = (code: string, name = 'Error'): Error => Object.assign(new Error(code), { code, name });
+
+describe('classifyError', () => {
+  it.each([
+    ['UND_ERR_CONNECT_TIMEOUT', 'ERR_FETCH_CONNECT_TIMEOUT'],
+    ['UND_ERR_HEADERS_TIMEOUT', 'ERR_FETCH_HEADERS_TIMEOUT'],
+    ['UND_ERR_BODY_TIMEOUT', 'ERR_FETCH_BODY_TIMEOUT'],
+    ['UND_ERR_HEADERS_OVERFLOW', 'ERR_FETCH_PROTOCOL'],
+    ['HPE_INVALID_CONSTANT', 'ERR_FETCH_PROTOCOL'],
+    ['UND_ERR_SOCKET', 'ERR_FETCH_NETWORK'],
+    ['ECONNREFUSED', 'ERR_FETCH_NETWORK'],
+    ['ECONNRESET', 'ERR_FETCH_NETWORK'],
+    ['ENOTFOUND', 'ERR_FETCH_NETWORK'],
+    ['EAI_AGAIN', 'ERR_FETCH_NETWORK'],
+    ['EHOSTUNREACH', 'ERR_FETCH_NETWORK'],
+    ['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_FETCH_TLS'],
+    ['CERT_HAS_EXPIRED', 'ERR_FETCH_TLS'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_FETCH_TLS'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_FETCH_TLS'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_FETCH_TLS'],
+  ])('%s → %s', (code, expected) => {
+    expect(classifyError(withCode(code))).toBe(expected);
+  });
+
+  it('reads causes, parser errors by name, and anything else as a network error', () => {
+    expect(classifyError(new TypeError('fetch failed', { cause: withCode('UND_ERR_CONNECT_TIMEOUT') }))).toBe(
+      'ERR_FETCH_CONNECT_TIMEOUT',
+    );
+    expect(classifyError(Object.assign(new Error('bad'), { name: 'HTTPParserError' }))).toBe('ERR_FETCH_PROTOCOL');
+    expect(classifyError(new Error('?'))).toBe('ERR_FETCH_NETWORK');
+    expect(classifyError(undefined)).toBe('ERR_FETCH_NETWORK');
+    expect(classifyError('a string')).toBe('ERR_FETCH_NETWORK');
+  });
+});
