@@ -1,11 +1,11 @@
 // RFC 3986 §4.4 Same-Document Reference.
 
 import { resourceKey } from '../ladder/index.js';
-import { parseBase, resolveReference, type ResolveOptions } from '../uri/index.js';
+import { parseBase, resolveReference, transformReference, type ResolveOptions } from '../uri/index.js';
 
-// Links come in runs against one base (a page's): remember the last key.
+// Links come in runs against one base (a page's): remember the last keys.
 let lastBase: string | undefined;
-let lastBaseKey: string | undefined;
+let lastBaseKeys: readonly string[] = [];
 
 /**
  * RFC 3986 §4.4: whether `target` — a URI-reference, relative or absolute — is a
@@ -26,10 +26,15 @@ let lastBaseKey: string | undefined;
 export function isSameDocumentReference(target: string, base: string, options?: ResolveOptions): boolean {
   if (base !== lastBase) {
     const parsed = parseBase(base);
-    lastBaseKey = parsed.ok ? resourceKey(parsed.value) : undefined;
+    // The base as it is, and in absolute form (§5.1: dot segments removed). They
+    // differ only where "%2E" next to a literal ".." makes §5.2.4 and §6.2.2 part
+    // ways (`/a/%2e%2E/..`); either one names this document.
+    lastBaseKeys = parsed.ok
+      ? [resourceKey(parsed.value), resourceKey(transformReference(parsed.value, parsed.value))]
+      : [];
     lastBase = base;
   }
-  if (lastBaseKey === undefined) return false;
+  if (lastBaseKeys.length === 0) return false;
   const T = resolveReference(target, base, options);
-  return T.ok && resourceKey(T.value) === lastBaseKey;
+  return T.ok && lastBaseKeys.includes(resourceKey(T.value));
 }

@@ -98,6 +98,13 @@ describe('isSameDocumentReference (RFC 3986 §4.4)', () => {
     );
   });
 
+  it('holds for a base whose %2E segments sit next to literal dot segments', () => {
+    const base = 'bI://qy:465//%2e%2E/..#0)P8C';
+    expect(isSameDocumentReference('', base)).toBe(true);
+    expect(isSameDocumentReference(base, base)).toBe(true);
+    expect(isSameDocumentReference('#x', base)).toBe(true);
+  });
+
   it('never throws on arbitrary strings', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), fc.oneof(fc.string(), absoluteUri), (target, base) => {

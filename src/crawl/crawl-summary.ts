@@ -1,0 +1,116 @@
+// What one crawl() did, and the events it reports as it goes.
+
+import type { BaseLevel } from '../base/index.js';
+import type { AliasEvidence } from '../ladder/index.js';
+import type { MatchRung, StoreStats } from '../store/index.js';
+import type { Outcome } from './outcome-table.js';
+
+/** Why the crawl ended. */
+export type StopReason = 'frontier-empty' | 'max-pages' | 'signal' | 'fatal';
+
+/** What one `crawl()` did (this run only, except `index`). */
+export interface CrawlSummary {
+  readonly stoppedBy: StopReason;
+  /** `fetcher.fetch` calls, retries included. */
+  readonly requests: number;
+  /** URLs fetched and recorded with a response (whatever its status). */
+  readonly pagesFetched: number;
+  /** URLs recorded as failed: no usable response, robots.txt, a redirect into a private address. */
+  readonly pagesFailed: number;
+  /**
+   * URLs that got no request of their own because another URL's response was
+   * theirs: the end of a redirect chain, or the `Content-Location` of a response
+   * (DESIGN.md §2 rung 4).
+   */
+  readonly representationsReused: number;
+  /** Links recorded (one per reference found, in pages and in `Link` headers). */
+  readonly links: number;
+  /** Those links by the rung at which their target met a URL already known: `new` is a new URL. */
+  readonly linksByRung: Readonly<Record<MatchRung, number>>;
+  /** URLs put on the frontier by this run's links. */
+  readonly queued: number;
+  /** Protocol-rung evidence recorded, by kind (canonical links are recorded, never followed). */
+  readonly aliasesLearned: Readonly<Record<AliasEvidence, number>>;
+  /** Evidence not accepted (another origin, a Content-Location outside the negotiation pattern, contradicted). */
+  readonly evidenceRejected: number;
+  /** Aliases undone by contradicting evidence. */
+  readonly evidenceRevoked: number;
+  /** Recorded failures and cut responses by code (`ERR_FETCH_*`, `ERR_CRAWL_*`). */
+  readonly errorsByCode: Readonly<Record<string, number>>;
+  /** Browser-style href fixes by finding code (`HREF_*`), for the audit. */
+  readonly hrefFindings: Readonly<Record<string, number>>;
+  /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
+  readonly index: StoreStats;
+  readonly durationMs: number;
+}
+
+/** An href that needed browser-style clean-up, or could not be used. */
+export interface HrefFindingReport {
+  readonly rawHref: string;
+  readonly codes: readonly string[];
+}
+
+/** A page was fetched (or its representation came with another URL's response) and its links admitted. */
+export interface PageEvent {
+  readonly type: 'page';
+  /** The URL claimed from the frontier (its key). */
+  readonly url: string;
+  /** The retrieval URL after redirects (RFC 3986 §5.1.3). */
+  readonly finalUrl: string;
+  readonly status: number | undefined;
+  readonly contentType: string | undefined;
+  readonly depth: number;
+  readonly attempts: number;
+  /** Links recorded from this response (0 when it had none, or its page was already known). */
+  readonly links: number;
+  /** URLs these links put on the frontier. */
+  readonly queued: number;
+  /** The base-chain level that resolved the page's links. */
+  readonly baseLevel: BaseLevel | undefined;
+  /** Whether `rfc3986` and `browser` base modes resolve this page's relative links differently. */
+  readonly baseLevelsDiffer: boolean;
+  /** Hrefs that were cleaned up or unusable, with their finding codes. */
+  readonly hrefFindings: readonly HrefFindingReport[];
+  /** Findings about the page and its base chain (`HTML_*`, `BASE_*`). */
+  readonly pageFindings: readonly string[];
+  /** The request ended with a code but kept a response (a cut body). */
+  readonly errorCode: string | undefined;
+}
+
+/** A URL could not be fetched, or will be tried again. */
+export interface ErrorEvent {
+  readonly type: 'error';
+  readonly url: string;
+  readonly code: string;
+  readonly outcome: Outcome;
+  readonly attempt: number;
+  /** When it will be tried again; `undefined` when it was recorded. */
+  readonly retryInMs: number | undefined;
+  readonly status: number | undefined;
+}
+
+/** Protocol-rung evidence learned, rejected or revoked (DESIGN.md §2 rung 4, §4). */
+export interface EvidenceEvent {
+  readonly type: 'evidence';
+  readonly action: 'learned' | 'rejected' | 'revoked';
+  readonly evidence: AliasEvidence;
+  readonly from: string;
+  readonly to: string;
+  /** The status of a redirect hop, or the header value or href as written. */
+  readonly detail: string | undefined;
+  /** Why it was rejected or revoked. */
+  readonly reason: string | undefined;
+}
+
+/** Counts after each URL is settled. */
+export interface ProgressEvent {
+  readonly type: 'progress';
+  readonly requests: number;
+  readonly fetched: number;
+  readonly failed: number;
+  /** URLs waiting on the frontier (an estimate kept from this run's counts). */
+  readonly queued: number;
+  readonly inFlight: number;
+}
+
+export type CrawlEvent = PageEvent | ErrorEvent | EvidenceEvent | ProgressEvent;

@@ -1,0 +1,39 @@
+// The crawler: p-queue scheduling with per-host limits, scope, depth, resume,
+// protocol-rung evidence and progress events, over an IndexStore and a Fetcher.
+
+export { crawl } from './crawler.js';
+export {
+  CRAWL_DEFAULTS,
+  CONTENT_LOCATION_POLICIES,
+  validateCrawlOptions,
+  type ContentLocationPolicy,
+  type CrawlOptions,
+  type ValidCrawlOptions,
+} from './crawl-options.js';
+export type {
+  CrawlEvent,
+  CrawlSummary,
+  ErrorEvent,
+  EvidenceEvent,
+  HrefFindingReport,
+  PageEvent,
+  ProgressEvent,
+  StopReason,
+} from './crawl-summary.js';
+export { CrawlError, type CrawlErrorCode } from './crawl-error.js';
+export {
+  OUTCOME_TABLE,
+  OUTCOMES,
+  RETRY_STATUSES,
+  MAX_RETRY_DELAY_MS,
+  outcomeOf,
+  outcomeOfResponse,
+  retryDelayMs,
+  type Outcome,
+  type TabledCode,
+} from './outcome-table.js';
+export { SCOPES, CRAWL_SCHEMES, ScopeTest, describeVerdict, type Scope, type ScopeRules, type ScopeVerdict } from './scope.js';
+export { privateAddressOf, parseIPv4Number, isPrivateUrl, type PrivateAddress, type PrivateAddressKind } from './private-address.js';
+export { isNegotiatedVariant } from './negotiated-variant.js';
+export { explain, EXPLAIN_MISSING, type Explanation, type ExplainScope, type ExplainVerdict } from './explain.js';
+export { LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE } from './page-links.js';

@@ -1,0 +1,89 @@
+// What the crawl does with each way a URL can go wrong (STYLE.md "Errors"): retry it
+// (with backoff, within the same claim), record it and go on (permanent), or stop
+// the whole crawl (fatal). One table, tested; a code it does not know is permanent.
+
+import type { ErrorCode } from '../errors.js';
+
+/**
+ * - `retry`: transient; fetched again after a backoff, up to `retries` times, then
+ *   recorded as the last attempt ended;
+ * - `permanent`: recorded in the URL's `fetch` row, and the crawl goes on;
+ * - `fatal`: the crawl cannot go on (the index failed, a caller bug): it stops and
+ *   `crawl()` rejects with `ERR_CRAWL_STOPPED`.
+ */
+export type Outcome = 'retry' | 'permanent' | 'fatal';
+
+export const OUTCOMES: readonly Outcome[] = ['retry', 'permanent', 'fatal'];
+
+/** The codes the table must cover: every fetch result, every crawl code. */
+export type TabledCode = Extract<ErrorCode, `ERR_FETCH_${string}` | `ERR_CRAWL_${string}`>;
+
+/** code → outcome, with why. Exhaustive over `TabledCode`: a new code does not compile until it has a row. */
+export const OUTCOME_TABLE = {
+  // The URL itself: asking again changes nothing.
+  ERR_FETCH_INVALID_URL: 'permanent',
+  ERR_FETCH_UNSUPPORTED_SCHEME: 'permanent',
+  // The server's redirects: recorded hop by hop, as they are.
+  ERR_FETCH_TOO_MANY_REDIRECTS: 'permanent',
+  ERR_FETCH_REDIRECT_LOOP: 'permanent',
+  ERR_FETCH_REDIRECT_WITHOUT_LOCATION: 'permanent',
+  ERR_FETCH_BAD_LOCATION: 'permanent',
+  // The network and a busy server: worth another try.
+  ERR_FETCH_CONNECT_TIMEOUT: 'retry',
+  ERR_FETCH_HEADERS_TIMEOUT: 'retry',
+  ERR_FETCH_BODY_TIMEOUT: 'retry',
+  ERR_FETCH_NETWORK: 'retry',
+  // Our crawl aborting a fetch: the URL goes back to the frontier unrecorded when the
+  // crawl is stopping; an abort at any other time is treated as a transient failure.
+  ERR_FETCH_ABORTED: 'retry',
+  // What the server sends is broken the same way every time.
+  ERR_FETCH_TLS: 'permanent',
+  ERR_FETCH_PROTOCOL: 'permanent',
+  ERR_FETCH_BODY_TOO_LARGE: 'permanent',
+  ERR_FETCH_CONTENT_ENCODING: 'permanent',
+  // The crawl's own refusals.
+  ERR_CRAWL_ROBOTS_DISALLOWED: 'permanent',
+  ERR_CRAWL_PRIVATE_ADDRESS: 'permanent',
+  ERR_CRAWL_FETCHER_THREW: 'permanent',
+  ERR_CRAWL_STOPPED: 'fatal',
+} as const satisfies Readonly<Record<TabledCode, Outcome>>;
+
+/**
+ * HTTP statuses that say "try again later" (RFC 9110 §15.5.9 408, §15.6.4 503,
+ * §15.6.3 502, §15.6.5 504, §15.6.1 500; RFC 6585 §4 429). Retried like a
+ * transient error; after the last attempt the response is recorded as it is.
+ */
+export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+
+/** The outcome of an error code; a code the table does not know is permanent. */
+export function outcomeOf(code: string): Outcome {
+  if (code.startsWith('ERR_STORE_') || code === 'ERR_API_BAD_OPTION') return 'fatal';
+  return (OUTCOME_TABLE as Readonly<Record<string, Outcome>>)[code] ?? 'permanent';
+}
+
+/**
+ * The outcome of one fetch: by its error code when it has one, else by its status.
+ * `undefined` means it went well enough to be recorded as it is.
+ */
+export function outcomeOfResponse(errorCode: string | undefined, status: number | undefined): Outcome | undefined {
+  if (errorCode !== undefined) return outcomeOf(errorCode);
+  return status !== undefined && RETRY_STATUSES.has(status) ? 'retry' : undefined;
+}
+
+/** The largest wait before a retry, whatever `Retry-After` asks for. */
+export const MAX_RETRY_DELAY_MS = 60_000;
+
+/**
+ * Exponential backoff: `baseMs` · 2^(attempt − 1) before the attempt after `attempt`
+ * (1-based), or the response's `Retry-After` (RFC 9110 §10.2.3: delay-seconds or an
+ * HTTP-date) when that is longer; never more than `MAX_RETRY_DELAY_MS`.
+ */
+export function retryDelayMs(attempt: number, baseMs: number, retryAfter: string | undefined, now: number): number {
+  let delay = baseMs * 2 ** (attempt - 1);
+  if (retryAfter !== undefined) {
+    const text = retryAfter.trim();
+    const asked = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+    if (Number.isFinite(asked) && asked > delay) delay = asked;
+  }
+  return Math.min(delay, MAX_RETRY_DELAY_MS);
+}

@@ -1,0 +1,128 @@
+// Which URLs the crawl follows: the seeds' scope, the include/exclude patterns and
+// the private-address guard. Decided once per URL, when a link to it is admitted;
+// an out-of-scope URL is recorded (`skipped`), never fetched.
+
+import { normalizeReference } from '../ladder/index.js';
+import { parseUriReference, serialize, type UriReference } from '../uri/index.js';
+import { privateAddressOf, type PrivateAddress } from './private-address.js';
+
+/**
+ * How far from the seeds the crawl goes:
+ * - `origin`: the same scheme, host and port as a seed (RFC 6454 origin, compared at the
+ *   RFC 3986 §6.2.3 scheme rung, so `HTTP://Example.com:80` is `http://example.com`);
+ * - `host`: the same host, any of http/https and any port;
+ * - `domain`: the same host or a subdomain of it (`docs.example.com` under `example.com`);
+ * - `prefix`: the same origin and a path under the seed's directory (the path up to
+ *   its last "/"), as `wget --no-parent`.
+ */
+export const SCOPES = ['origin', 'host', 'domain', 'prefix'] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** The schemes the crawl fetches. */
+export const CRAWL_SCHEMES: ReadonlySet<string> = new Set(['http', 'https']);
+
+/** Why a URL is not followed; `undefined` when it is in scope. */
+export type ScopeVerdict =
+  | { readonly reason: 'scheme'; readonly scheme: string }
+  | { readonly reason: 'scope'; readonly scope: Scope }
+  | { readonly reason: 'include' }
+  | { readonly reason: 'exclude'; readonly pattern: string }
+  | { readonly reason: 'private-address'; readonly address: PrivateAddress };
+
+export interface ScopeRules {
+  /** Seed URLs (absolute http/https URIs). */
+  readonly seeds: readonly string[];
+  readonly scope: Scope;
+  readonly include: readonly RegExp[];
+  readonly exclude: readonly RegExp[];
+  readonly allowPrivate: boolean;
+}
+
+interface Anchor {
+  readonly origin: string;
+  readonly host: string;
+  readonly directory: string;
+}
+
+/** The scope test of one crawl. */
+export class ScopeTest {
+  readonly #rules: ScopeRules;
+  readonly #anchors: readonly Anchor[];
+
+  constructor(rules: ScopeRules) {
+    this.#rules = rules;
+    this.#anchors = rules.seeds.map((seed) => {
+      const parsed = parseUriReference(seed);
+      const uri = normalizeReference(parsed.ok ? parsed.value : emptyReference(), 'scheme');
+      const host = uri.host ?? '';
+      const origin = originOf(uri);
+      const directory = origin + uri.path.slice(0, uri.path.lastIndexOf('/') + 1);
+      return { origin, host, directory };
+    });
+  }
+
+  /** `undefined` when `target` (an absolute URI, fragment or not) is in scope, else why not. */
+  check(target: string): ScopeVerdict | undefined {
+    const parsed = parseUriReference(target);
+    if (!parsed.ok || parsed.value.scheme === undefined) return { reason: 'scheme', scheme: '' };
+    return this.checkParsed(normalizeReference(parsed.value, 'scheme'));
+  }
+
+  /** As `check`, for a reference already at the scheme rung. */
+  checkParsed(uri: UriReference): ScopeVerdict | undefined {
+    const scheme = (uri.scheme ?? '').toLowerCase();
+    if (!CRAWL_SCHEMES.has(scheme) || uri.host === undefined) return { reason: 'scheme', scheme };
+    if (!this.#rules.allowPrivate) {
+      const address = privateAddressOf(uri.host);
+      if (address !== undefined) return { reason: 'private-address', address };
+    }
+    if (!this.#anchors.some((anchor) => this.#isUnder(anchor, uri))) return { reason: 'scope', scope: this.#rules.scope };
+    if (this.#rules.include.length === 0 && this.#rules.exclude.length === 0) return undefined;
+    const key = serialize({ ...uri, fragment: undefined });
+    if (this.#rules.include.length > 0 && !this.#rules.include.some((pattern) => pattern.test(key))) {
+      return { reason: 'include' };
+    }
+    const excluded = this.#rules.exclude.find((pattern) => pattern.test(key));
+    return excluded === undefined ? undefined : { reason: 'exclude', pattern: String(excluded) };
+  }
+
+  #isUnder(anchor: Anchor, uri: UriReference): boolean {
+    const host = uri.host ?? '';
+    switch (this.#rules.scope) {
+      case 'origin':
+        return originOf(uri) === anchor.origin;
+      case 'host':
+        return host === anchor.host;
+      case 'domain':
+        return host === anchor.host || (!anchor.host.startsWith('[') && host.endsWith(`.${anchor.host}`));
+      case 'prefix':
+        return (originOf(uri) + uri.path).startsWith(anchor.directory);
+    }
+  }
+}
+
+/** scheme://userinfo@host:port of a scheme-rung reference (the port is already dropped when default). */
+function originOf(uri: UriReference): string {
+  return `${uri.scheme ?? ''}://${uri.host ?? ''}${uri.port === undefined ? '' : `:${uri.port}`}`;
+}
+
+function emptyReference(): UriReference {
+  return { scheme: undefined, userinfo: undefined, host: undefined, port: undefined, path: '', query: undefined, fragment: undefined };
+}
+
+/** A one-line description of a verdict, for events and `explain`. */
+export function describeVerdict(verdict: ScopeVerdict): string {
+  switch (verdict.reason) {
+    case 'scheme':
+      return verdict.scheme === '' ? 'not an absolute URI' : `the scheme ${verdict.scheme}: is not crawled (only http and https)`;
+    case 'scope':
+      return `outside the crawl's scope (${verdict.scope} of the seeds)`;
+    case 'include':
+      return 'matches none of the `include` patterns';
+    case 'exclude':
+      return `matches the \`exclude\` pattern ${verdict.pattern}`;
+    case 'private-address':
+      return `names a ${verdict.address.kind} address (${verdict.address.address}); set \`allowPrivate\` to crawl it`;
+  }
+}

@@ -1,0 +1,344 @@
+// What the crawl follows and what it only records; resume; retries; fatal errors.
+
+import { describe, expect, it } from 'vitest';
+import { crawl, CrawlError, type CrawlEvent, type CrawlOptions, type ErrorEvent } from '../../src/crawl/index.js';
+import { OptionError, StoreError } from '../../src/errors.js';
+import { MemoryStore, SqliteStore, type IndexStore } from '../../src/store/index.js';
+import { FakeSite, fakeRobots, page, type FakeResource } from './fake-site.js';
+
+const S = 'http://site.test';
+
+function site(resources: Record<string, FakeResource>, origin = S): Record<string, FakeResource> {
+  return Object.fromEntries(Object.entries(resources).map(([path, resource]) => [path.startsWith('/') ? origin + path : path, resource]));
+}
+
+async function run(
+  resources: Record<string, FakeResource>,
+  options: Partial<CrawlOptions> = {},
+  store: IndexStore = new MemoryStore(),
+  fetcher = new FakeSite(site(resources)),
+) {
+  const events: CrawlEvent[] = [];
+  const summary = await crawl({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), ...options } as CrawlOptions);
+  return { fetcher, events, summary, store };
+}
+
+const paths = (fetcher: FakeSite): string[] => fetcher.calls.map((c) => (c.startsWith(`${S}/`) ? c.slice(S.length) : c));
+
+describe('scope', () => {
+  const resources = {
+    '/': { body: page('/in', 'http://other.test/x', 'https://site.test/secure', 'http://site.test:8080/port', 'mailto:a@b.test', 'http://docs.site.test/') },
+    '/in': { body: page() },
+    'http://other.test/x': { body: page() },
+    'https://site.test/secure': { body: page() },
+    'http://site.test:8080/port': { body: page() },
+    'http://docs.site.test/': { body: page() },
+  };
+
+  it('origin (default): other origins are recorded as skipped, not fetched', async () => {
+    const { fetcher, store } = await run(resources);
+    expect(paths(fetcher)).toEqual(['/', '/in']);
+    for (const url of ['http://other.test/x', 'https://site.test/secure', 'http://site.test:8080/port', 'mailto:a@b.test']) {
+      expect(store.findUrl(url)?.state, url).toBe('skipped');
+    }
+  });
+
+  it('host: any scheme and port of the seed host', async () => {
+    const { fetcher } = await run(resources, { scope: 'host' });
+    expect(paths(fetcher).sort()).toEqual(['/', '/in', 'http://site.test:8080/port', 'https://site.test/secure'].sort());
+  });
+
+  it('domain: subdomains too', async () => {
+    const { fetcher } = await run(resources, { scope: 'domain' });
+    expect(paths(fetcher)).toContain('http://docs.site.test/');
+    expect(paths(fetcher)).not.toContain('http://other.test/x');
+  });
+
+  it('prefix: under the seed directory only', async () => {
+    const { fetcher } = await run(
+      { '/docs/index.html': { body: page('a.html', '../up.html', '/docs2/x') }, '/docs/a.html': { body: page() } },
+      { seeds: `${S}/docs/index.html`, scope: 'prefix' },
+    );
+    expect(paths(fetcher)).toEqual(['/docs/index.html', '/docs/a.html']);
+  });
+
+  it('include and exclude patterns, tested against the key', async () => {
+    const { fetcher, store } = await run(
+      { '/': { body: page('/a/1', '/a/2', '/b/1', '/A/3') }, '/a/1': { body: page() }, '/a/2': { body: page() }, '/b/1': { body: page() } },
+      { include: [/^http:\/\/site\.test\/(a\/.*)?$/g], exclude: [/\/2$/] },
+    );
+    expect(paths(fetcher)).toEqual(['/', '/a/1']);
+    expect(store.findUrl(`${S}/a/2`)?.state).toBe('skipped');
+    expect(store.findUrl(`${S}/b/1`)?.state).toBe('skipped');
+  });
+
+  it('a link not followed becomes followed when a followed link names it', async () => {
+    const { fetcher, store } = await run({
+      '/': { body: '<img src="/pic"><link rel=stylesheet href="/s.css"><a href="/page">p</a>' },
+      '/page': { body: '<a href="/pic">the picture</a>' },
+      '/pic': { contentType: 'image/png' },
+    });
+    expect(paths(fetcher)).toEqual(['/', '/page', '/pic']);
+    expect(store.findUrl(`${S}/s.css`)?.state).toBe('skipped');
+  });
+
+  it('img, script and stylesheets are recorded, not followed', async () => {
+    const { fetcher, store, summary } = await run({
+      '/': { body: '<img src="/pic.png" srcset="/pic2.png 2x"><script src="/app.js"></script><link rel=stylesheet href="/s.css">' },
+    });
+    expect(paths(fetcher)).toEqual(['/']);
+    expect(summary.links).toBe(4);
+    for (const path of ['/pic.png', '/pic2.png', '/app.js', '/s.css']) expect(store.findUrl(S + path)?.state).toBe('skipped');
+  });
+});
+
+describe('depth and page limits', () => {
+  const chain = {
+    '/': { body: page('/1') },
+    '/1': { body: page('/2') },
+    '/2': { body: page('/3') },
+    '/3': { body: page() },
+  };
+
+  it('maxDepth: links deeper than it are recorded, not followed', async () => {
+    const { fetcher, store } = await run(chain, { maxDepth: 1 });
+    expect(paths(fetcher)).toEqual(['/', '/1']);
+    expect(store.findUrl(`${S}/2`)).toMatchObject({ state: 'skipped', depth: 2 });
+  });
+
+  it('maxDepth 0 fetches the seeds only', async () => {
+    const { fetcher } = await run(chain, { maxDepth: 0 });
+    expect(paths(fetcher)).toEqual(['/']);
+  });
+
+  it('maxPages: stops after that many URLs, leaving the rest queued (none claimed)', async () => {
+    const many = { '/': { body: page('/a', '/b', '/c', '/d', '/e') } };
+    const { fetcher, summary, store } = await run(many, { maxPages: 3 });
+    expect(paths(fetcher)).toEqual(['/', '/a', '/b']);
+    expect(summary.stoppedBy).toBe('max-pages');
+    expect(store.stats().urlsByState).toMatchObject({ queued: 3, fetching: 0 });
+  });
+});
+
+describe('robots.txt', () => {
+  it('a disallowed URL is not fetched: a failed fetch row with ERR_CRAWL_ROBOTS_DISALLOWED', async () => {
+    const robots = fakeRobots((url) => !url.includes('/private/'));
+    const { fetcher, store, summary, events } = await run(
+      { '/': { body: page('/private/x', '/public') }, '/public': { body: page() }, '/private/x': { body: page() } },
+      { robots },
+    );
+    expect(paths(fetcher)).toEqual(['/', '/public']);
+    expect(robots.asked).toContain(`${S}/private/x`);
+    expect(store.findUrl(`${S}/private/x`)?.state).toBe('failed');
+    expect(summary.errorsByCode).toEqual({ ERR_CRAWL_ROBOTS_DISALLOWED: 1 });
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'ERR_CRAWL_ROBOTS_DISALLOWED', outcome: 'permanent' });
+  });
+
+  it('a disallowed URL does not count against maxPages', async () => {
+    const robots = fakeRobots((url) => !url.endsWith('/no'));
+    const { fetcher } = await run({ '/': { body: page('/no', '/yes') }, '/yes': { body: page() } }, { robots, maxPages: 2 });
+    expect(paths(fetcher)).toEqual(['/', '/yes']);
+  });
+});
+
+describe('private addresses (RFC 3986 §7.4)', () => {
+  const rare = ['http://0x7f.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://[::1]/', 'http://localhost/', 'http://127.1/'];
+
+  it('a seed naming one is refused unless allowPrivate', async () => {
+    for (const seed of rare) {
+      await expect(crawl({ seeds: seed, store: new MemoryStore(), fetcher: new FakeSite({}) })).rejects.toThrow(OptionError);
+    }
+  });
+
+  it.each(rare)('allowPrivate: true crawls %s and its links', async (seed) => {
+    const fetcher = new FakeSite({ [seed]: { body: page('/next') }, [`${seed}next`]: { body: page() } });
+    const summary = await crawl({ seeds: seed, store: new MemoryStore(), fetcher, allowPrivate: true });
+    expect(summary.pagesFetched).toBe(2);
+  });
+
+  it('links to them are recorded, not followed, even in scope', async () => {
+    const fetcher = new FakeSite({
+      'http://site.test/': { body: page(...rare, 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://10.1.2.3/', 'http://[::ffff:127.0.0.1]/') },
+    });
+    const store = new MemoryStore();
+    const summary = await crawl({ seeds: 'http://site.test/', store, fetcher, scope: 'domain', include: [/./] });
+    expect(fetcher.calls).toEqual(['http://site.test/']);
+    expect(summary.queued).toBe(1);
+  });
+
+  it('a redirect into one is discarded: ERR_CRAWL_PRIVATE_ADDRESS', async () => {
+    const { store, summary } = await run({
+      '/': { body: page('/go') },
+      '/go': { status: 302, redirect: 'http://0x7f.1/admin' },
+      'http://0x7f.1/admin': { body: page('/secret') },
+    });
+    expect(store.findUrl(`${S}/go`)?.state).toBe('failed');
+    expect(store.findUrl('http://0x7f.1/admin')).toBeUndefined();
+    expect(summary.errorsByCode).toEqual({ ERR_CRAWL_PRIVATE_ADDRESS: 1 });
+  });
+});
+
+describe.each([
+  ['MemoryStore', () => new MemoryStore()],
+  ['SqliteStore', () => new SqliteStore({ path: ':memory:' })],
+] as const)('resume (%s)', (_name, open) => {
+  const resources = {
+    '/': { body: page('/a', '/b', '/c') },
+    '/a': { body: page('/a1', '/a2', '/') },
+    '/b': { body: page('/b1', '/a') },
+    '/c': { redirect: '/c/' },
+    '/c/': { body: page('/c1', '../c') },
+    '/a1': { body: page() },
+    '/a2': { body: page() },
+    '/b1': { body: page('/c/') },
+    '/c1': { body: page() },
+  };
+
+  it('a second crawl on the same index continues where the first stopped: nothing twice, everything reached', async () => {
+    const store = open();
+    const fetcher = new FakeSite(site(resources));
+    const first = await crawl({ seeds: `${S}/`, store, fetcher, maxPages: 3 });
+    expect(first.stoppedBy).toBe('max-pages');
+    expect(fetcher.calls).toHaveLength(3);
+    const second = await crawl({ seeds: `${S}/`, store, fetcher });
+    expect(second.stoppedBy).toBe('frontier-empty');
+    const counts = fetcher.callCounts();
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect([...counts.keys()].sort()).toEqual(['/', '/a', '/a1', '/a2', '/b', '/b1', '/c', '/c1'].map((p) => S + p).sort());
+    expect(store.stats().urlsByState).toMatchObject({ queued: 0, fetching: 0 });
+    // A third crawl has nothing to do.
+    const third = await crawl({ seeds: `${S}/`, store, fetcher });
+    expect(third.requests).toBe(0);
+  });
+
+  it('a crawl stopped by its signal puts claimed URLs back: the next one fetches nothing twice', async () => {
+    const store = open();
+    const fetcher = new FakeSite(site(resources), { latencyMs: 5 });
+    const controller = new AbortController();
+    const first = await crawl({
+      seeds: `${S}/`,
+      store,
+      fetcher,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'page' && e.url === `${S}/a`) controller.abort();
+      },
+    });
+    expect(first.stoppedBy).toBe('signal');
+    expect(store.stats().urlsByState.fetching).toBe(0);
+    await crawl({ seeds: `${S}/`, store, fetcher });
+    const counts = fetcher.callCounts();
+    expect([...counts.entries()].filter(([, n]) => n > 1)).toEqual([]);
+    expect(counts.size).toBe(8);
+  });
+});
+
+describe('retries and the outcome table', () => {
+  it('a transient error is retried with backoff within the claim, then recorded', async () => {
+    const { fetcher, store, events, summary } = await run(
+      { '/': { body: page('/flaky', '/down') }, '/flaky': { errorCode: 'ERR_FETCH_NETWORK', failTimes: 2, body: page() }, '/down': { errorCode: 'HTTP_503' } },
+      { retries: 2, retryDelayMs: 5 },
+    );
+    // One host: a retry goes to the front of its line, and the host waits out the backoff.
+    expect(paths(fetcher)).toEqual(['/', '/flaky', '/flaky', '/flaky', '/down', '/down', '/down']);
+    expect(store.findUrl(`${S}/flaky`)?.state).toBe('done');
+    // 503 every time: recorded as the last response was.
+    expect(store.findUrl(`${S}/down`)?.state).toBe('done');
+    const retries = events.filter((e): e is ErrorEvent => e.type === 'error');
+    expect(retries.map((e) => [e.code, e.attempt])).toEqual([
+      ['ERR_FETCH_NETWORK', 1],
+      ['ERR_FETCH_NETWORK', 2],
+      ['HTTP_503', 1],
+      ['HTTP_503', 2],
+    ]);
+    expect(retries.every((e) => e.retryInMs !== undefined && e.outcome === 'retry')).toBe(true);
+    expect(summary.requests).toBe(7);
+    expect(summary.pagesFetched).toBe(3);
+  });
+
+  it('a permanent error is recorded at once and the crawl goes on', async () => {
+    const { fetcher, store, summary } = await run(
+      { '/': { body: page('/tls', '/ok') }, '/tls': { errorCode: 'ERR_FETCH_TLS' }, '/ok': { body: page() } },
+      { retries: 3, retryDelayMs: 1 },
+    );
+    expect(paths(fetcher)).toEqual(['/', '/tls', '/ok']);
+    expect(store.findUrl(`${S}/tls`)?.state).toBe('failed');
+    expect(summary.errorsByCode).toEqual({ ERR_FETCH_TLS: 1 });
+    expect(summary.pagesFailed).toBe(1);
+  });
+
+  it('a redirect loop is recorded as failed; its hops are not aliases', async () => {
+    const { store, summary } = await run({ '/': { body: page('/l1') }, '/l1': { redirect: '/l2' }, '/l2': { redirect: '/l1' } });
+    expect(store.findUrl(`${S}/l1`)?.state).toBe('failed');
+    expect(summary.errorsByCode).toEqual({ ERR_FETCH_REDIRECT_LOOP: 1 });
+    expect(summary.aliasesLearned.redirect).toBe(0);
+  });
+
+  it('a fetcher that throws breaks its contract: ERR_CRAWL_FETCHER_THREW, and the crawl goes on', async () => {
+    const inner = new FakeSite(site({ '/': { body: page('/boom', '/ok') }, '/ok': { body: page() } }));
+    const fetcher = {
+      fetch: (url: string, signal?: AbortSignal) => (url.endsWith('/boom') ? Promise.reject(new Error('boom')) : inner.fetch(url, signal)),
+    };
+    const { store, summary } = await run({}, {}, new MemoryStore(), fetcher as unknown as FakeSite);
+    expect(store.findUrl(`${S}/boom`)?.state).toBe('failed');
+    expect(store.findUrl(`${S}/ok`)?.state).toBe('done');
+    expect(summary.errorsByCode).toEqual({ ERR_CRAWL_FETCHER_THREW: 1 });
+  });
+});
+
+describe('fatal errors', () => {
+  it('the index failing stops the crawl: ERR_CRAWL_STOPPED with the cause and a summary', async () => {
+    const store = new MemoryStore();
+    let fetches = 0;
+    const broken = new Proxy(store, {
+      get(target, property) {
+        if (property === 'recordFetch') {
+          return () => {
+            if (++fetches === 2) throw new StoreError('ERR_STORE_OPEN', 'disk gone');
+          };
+        }
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const fetcher = new FakeSite(site({ '/': { body: page('/a', '/b') }, '/a': { body: page() }, '/b': { body: page() } }));
+    const error = await crawl({ seeds: `${S}/`, store: broken, fetcher }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CrawlError);
+    expect(error).toMatchObject({ code: 'ERR_CRAWL_STOPPED', name: 'CrawlError', cause: { code: 'ERR_STORE_OPEN' } });
+    expect((error as CrawlError).summary?.stoppedBy).toBe('fatal');
+    expect(fetcher.calls.length).toBeLessThanOrEqual(3);
+  });
+
+  it('an onEvent callback that throws stops the crawl', async () => {
+    const fetcher = new FakeSite(site({ '/': { body: page('/a') }, '/a': { body: page() } }));
+    const error = await crawl({
+      seeds: `${S}/`,
+      store: new MemoryStore(),
+      fetcher,
+      onEvent: (e) => {
+        if (e.type === 'page') throw new Error('renderer bug');
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ERR_CRAWL_STOPPED', cause: { message: 'renderer bug' } });
+    expect(fetcher.calls).toEqual([`${S}/`]);
+  });
+});
+
+describe('events and summary', () => {
+  it('page, progress and a summary with per-rung counts', async () => {
+    const { events, summary } = await run({
+      '/': { body: page('/a', '/A', '/%61', 'http://SITE.test:80/a') },
+      '/a': { body: page() },
+    });
+    const pageEvents = events.filter((e) => e.type === 'page');
+    expect(pageEvents.map((e) => e.type === 'page' && [e.url, e.status, e.links, e.queued])).toEqual([
+      [`${S}/`, 200, 4, 2],
+      [`${S}/a`, 200, 0, 0],
+      [`${S}/A`, 404, 0, 0], // a path is case-sensitive: another resource
+    ]);
+    expect(events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ fetched: 3, failed: 0, queued: 0, inFlight: 0 });
+    expect(summary.linksByRung).toEqual({ new: 2, string: 0, syntax: 1, scheme: 1, protocol: 0 });
+    expect(summary.index.linksByRung).toEqual(summary.linksByRung);
+    expect(summary.queued).toBe(3); // the seed and /a, /A
+  });
+});

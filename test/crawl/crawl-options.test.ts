@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { CRAWL_DEFAULTS, crawl, validateCrawlOptions, type CrawlOptions } from '../../src/crawl/index.js';
+import { OptionError } from '../../src/errors.js';
+import { MemoryStore } from '../../src/store/index.js';
+import { FakeSite } from './fake-site.js';
+
+const base = (): CrawlOptions => ({ seeds: 'http://example.com/', store: new MemoryStore(), fetcher: new FakeSite({}) });
+
+describe('crawl options', () => {
+  it('fills in the defaults, documented in one const', () => {
+    const valid = validateCrawlOptions(base());
+    expect(valid).toMatchObject({
+      seeds: ['http://example.com/'],
+      concurrency: 4,
+      perHostConcurrency: 1,
+      perHostDelayMs: 0,
+      maxDepth: Infinity,
+      maxPages: Infinity,
+      scope: 'origin',
+      include: [],
+      exclude: [],
+      allowPrivate: false,
+      baseMode: 'rfc3986',
+      follow: ['navigation', 'frame', 'refresh'],
+      contentLocationAlias: 'negotiated',
+      retries: 2,
+      retryDelayMs: 1000,
+      robots: undefined,
+    });
+    expect(Object.isFrozen(valid)).toBe(true);
+    expect(CRAWL_DEFAULTS.now).toBe(Date.now);
+  });
+
+  it('puts seeds at the scheme rung, without fragment', () => {
+    expect(validateCrawlOptions({ ...base(), seeds: ['HTTP://Example.COM:80#top', 'https://example.com/a/../b'] }).seeds).toEqual([
+      'http://example.com/',
+      'https://example.com/b',
+    ]);
+  });
+
+  it.each([
+    [{ concurrency: 0 }, 'Expected `concurrency` to be an integer >= 1, got `0` (number)'],
+    [{ concurrency: 1.5 }, 'Expected `concurrency` to be an integer >= 1, got `1.5` (number)'],
+    [{ perHostConcurrency: '2' }, 'Expected `perHostConcurrency` to be an integer >= 1, got `2` (string)'],
+    [{ perHostDelayMs: -1 }, 'Expected `perHostDelayMs` to be an integer >= 0, got `-1` (number)'],
+    [{ maxDepth: -1 }, 'Expected `maxDepth` to be an integer >= 0 or Infinity, got `-1` (number)'],
+    [{ maxPages: NaN }, 'Expected `maxPages` to be an integer >= 0 or Infinity, got `NaN` (number)'],
+    [{ scope: 'site' }, 'Expected `scope` to be one of origin, host, domain, prefix, got `site` (string)'],
+    [{ baseMode: 'html' }, 'Expected `baseMode` to be one of rfc3986, browser, got `html` (string)'],
+    [{ contentLocationAlias: true }, 'Expected `contentLocationAlias` to be one of negotiated, same-origin, off, got `true` (boolean)'],
+    [{ follow: ['anchor'] }, 'Expected `follow` to be an array of navigation, frame, refresh, link, resource, form, cite, got an array'],
+    [{ include: ['x'] }, 'Expected `include` to be an array of RegExp, got an array'],
+    [{ allowPrivate: 1 }, 'Expected `allowPrivate` to be a boolean, got `1` (number)'],
+    [{ onEvent: 'log' }, 'Expected `onEvent` to be a function, got `log` (string)'],
+    [{ signal: {} }, 'Expected `signal` to be an AbortSignal, got an object'],
+    [{ store: {} }, 'Expected `store` to be an IndexStore (with a `admit` method), got an object'],
+    [{ fetcher: undefined }, 'Expected `fetcher` to be a Fetcher (with a `fetch` method), got `undefined` (undefined)'],
+    [{ robots: { isAllowed: () => true } }, 'Expected `robots` to be a RobotsPolicy (with a `crawlDelayMs` method), got an object'],
+    [{ seeds: [] }, 'Expected `seeds` to be an absolute http(s) URL or a non-empty array of them, got an array'],
+    [{ seeds: '/relative' }, 'Expected `seeds` to hold absolute http(s) URLs with a host, got `/relative` (string) (ERR_URI_NOT_ABSOLUTE at index 0)'],
+    [{ seeds: 'ftp://example.com/' }, 'Expected `seeds` to hold absolute http(s) URLs with a host, got `ftp://example.com/` (string)'],
+    [{ seeds: 'http://exa mple.com/' }, 'Expected `seeds` to hold absolute http(s) URLs with a host, got `http://exa mple.com/` (string) (ERR_URI_BAD_HOST at index 10)'],
+    [
+      { seeds: 'http://0x7f.1/' },
+      'Expected `seeds` to name public hosts unless `allowPrivate` is true, got `http://0x7f.1/` (string): names a loopback address (127.0.0.1); set `allowPrivate` to crawl it',
+    ],
+    [{ depth: 3 }, 'Option `depth` is not supported; use `maxDepth`'],
+    [{ delay: 3 }, 'Option `delay` is not supported; use `perHostDelayMs`'],
+    [{ wat: 3 }, /^Unknown option `wat`; the options are `seeds`, `store`/],
+  ])('%o → %s', (extra, message) => {
+    const options = { ...base(), ...extra } as unknown as CrawlOptions;
+    expect(() => validateCrawlOptions(options)).toThrow(OptionError);
+    expect(() => validateCrawlOptions(options)).toThrow(message);
+  });
+
+  it('crawl() rejects a bad option before doing anything', async () => {
+    const store = new MemoryStore();
+    await expect(crawl({ ...base(), store, concurrency: 0 })).rejects.toMatchObject({ code: 'ERR_API_BAD_OPTION' });
+    expect(store.stats().urlsByState.queued).toBe(0);
+  });
+
+  it('copies a global or sticky pattern without its state-keeping flag', () => {
+    const valid = validateCrawlOptions({ ...base(), exclude: [/a/gi, /b/y] });
+    expect(valid.exclude.map((p) => p.flags)).toEqual(['i', '']);
+  });
+});

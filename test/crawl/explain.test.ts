@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { crawl, EXPLAIN_MISSING, explain } from '../../src/crawl/index.js';
+import { MemoryStore, SqliteStore } from '../../src/store/index.js';
+import { FakeSite, page } from './fake-site.js';
+
+const S = 'http://site.test';
+
+async function crawled() {
+  const store = new SqliteStore({ path: ':memory:' });
+  const fetcher = new FakeSite({
+    [`${S}/`]: { body: page('/doc/page.html', '/old', 'http://other.test/', '/pic.png', '/missing') + '<img src="/img.png">' },
+    [`${S}/doc/page.html`]: { headers: { 'Content-Location': 'page.html.en' }, body: page('#x') },
+    [`${S}/old`]: { redirect: '/new' },
+    [`${S}/new`]: { body: page() },
+  });
+  await crawl({ seeds: `${S}/`, store, fetcher });
+  return store;
+}
+
+describe('explain', () => {
+  it('a negotiated URL: merged into its variant, which was fetched with it', async () => {
+    const store = await crawled();
+    const why = explain(store, 'HTTP://site.test:80/doc/page.html#top');
+    expect(why).toMatchObject({ key: `${S}/doc/page.html`, spelling: 'scheme', verdict: 'merged', error: undefined });
+    expect(why.aliasChain.map((u) => u.key)).toEqual([`${S}/doc/page.html`, `${S}/doc/page.html.en`]);
+    expect(why.resource).toMatchObject({ key: `${S}/doc/page.html.en`, state: 'done' });
+    expect(why.reason).toContain(`merged into ${S}/doc/page.html.en`);
+    expect(explain(store, `${S}/doc/page.html.en`)).toMatchObject({ verdict: 'fetched', spelling: 'string' });
+    expect(explain(store, `${S}/doc/page%2Ehtml.en`)).toMatchObject({ verdict: 'fetched', spelling: 'syntax' });
+    store.close();
+  });
+
+  it('a redirect, a 404, an unknown URL, an invalid one', async () => {
+    const store = await crawled();
+    expect(explain(store, `${S}/old`).verdict).toBe('merged');
+    expect(explain(store, `${S}/missing`).verdict).toBe('fetched');
+    expect(explain(store, `${S}/never`)).toMatchObject({ verdict: 'unknown', url: undefined, aliasChain: [] });
+    expect(explain(store, 'http://exa mple/')).toMatchObject({ verdict: 'unknown', error: 'ERR_URI_BAD_HOST' });
+    expect(explain(store, '/relative')).toMatchObject({ verdict: 'unknown', error: 'ERR_URI_NOT_ABSOLUTE' });
+    store.close();
+  });
+
+  it('a skipped URL, with the scope when given', async () => {
+    const store = await crawled();
+    expect(explain(store, 'http://other.test/').verdict).toBe('skipped');
+    const scoped = explain(store, 'http://other.test/', { seeds: [`${S}/`] });
+    expect(scoped.scope).toEqual({ isInScope: false, reason: "outside the crawl's scope (origin of the seeds)" });
+    expect(scoped.reason).toBe("recorded, not fetched: outside the crawl's scope (origin of the seeds)");
+    const img = explain(store, `${S}/img.png`, { seeds: [`${S}/`] });
+    expect(img).toMatchObject({ verdict: 'skipped', scope: { isInScope: true, reason: undefined } });
+    expect(img.missing).toBe(EXPLAIN_MISSING);
+    store.close();
+  });
+
+  it('a queued URL', () => {
+    const store = new MemoryStore();
+    store.admit([{ rawHref: `${S}/`, target: `${S}/`, depth: 0 }]);
+    expect(explain(store, `${S}/`)).toMatchObject({ verdict: 'queued', reason: 'on the frontier at depth 0: the next crawl fetches it' });
+  });
+});

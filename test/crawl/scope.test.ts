@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ScopeTest, describeVerdict, isNegotiatedVariant, type ScopeRules } from '../../src/crawl/index.js';
+
+const rules = (extra: Partial<ScopeRules> = {}): ScopeRules => ({
+  seeds: ['http://Example.com:80/docs/index.html'],
+  scope: 'origin',
+  include: [],
+  exclude: [],
+  allowPrivate: false,
+  ...extra,
+});
+
+describe('ScopeTest', () => {
+  it('origin: compared at the scheme rung', () => {
+    const scope = new ScopeTest(rules());
+    expect(scope.check('HTTP://EXAMPLE.COM/anything#x')).toBeUndefined();
+    expect(scope.check('http://example.com:80/')).toBeUndefined();
+    expect(scope.check('https://example.com/')).toEqual({ reason: 'scope', scope: 'origin' });
+    expect(scope.check('http://example.com:8080/')).toEqual({ reason: 'scope', scope: 'origin' });
+    expect(scope.check('http://www.example.com/')).toEqual({ reason: 'scope', scope: 'origin' });
+  });
+
+  it('only http and https are crawled', () => {
+    const scope = new ScopeTest(rules({ scope: 'host' }));
+    expect(scope.check('ftp://example.com/')).toEqual({ reason: 'scheme', scheme: 'ftp' });
+    expect(scope.check('mailto:a@example.com')).toEqual({ reason: 'scheme', scheme: 'mailto' });
+    expect(scope.check('not a uri')).toEqual({ reason: 'scheme', scheme: '' });
+  });
+
+  it('host, domain and prefix', () => {
+    expect(new ScopeTest(rules({ scope: 'host' })).check('https://example.com:8443/x')).toBeUndefined();
+    const domain = new ScopeTest(rules({ scope: 'domain' }));
+    expect(domain.check('https://docs.example.com/')).toBeUndefined();
+    expect(domain.check('http://badexample.com/')).toEqual({ reason: 'scope', scope: 'domain' });
+    const prefix = new ScopeTest(rules({ scope: 'prefix' }));
+    expect(prefix.check('http://example.com/docs/a/b')).toBeUndefined();
+    expect(prefix.check('http://example.com/docs/')).toBeUndefined();
+    expect(prefix.check('http://example.com/docs')).toEqual({ reason: 'scope', scope: 'prefix' });
+    expect(prefix.check('http://example.com/docs2/')).toEqual({ reason: 'scope', scope: 'prefix' });
+  });
+
+  it('the private-address guard comes before scope, unless allowPrivate', () => {
+    const seeds = ['http://127.0.0.1/'];
+    expect(new ScopeTest(rules({ seeds })).check('http://0x7f.1/')).toMatchObject({ reason: 'private-address' });
+    expect(new ScopeTest(rules({ seeds, allowPrivate: true })).check('http://127.0.0.1/x')).toBeUndefined();
+    // 0x7f.1 is another host name than 127.0.0.1 in RFC 3986 terms: out of origin scope, though the same address.
+    expect(new ScopeTest(rules({ seeds, allowPrivate: true })).check('http://0x7f.1/x')).toEqual({ reason: 'scope', scope: 'origin' });
+  });
+
+  it('include and exclude test the key', () => {
+    const scope = new ScopeTest(rules({ include: [/\/docs\//], exclude: [/\.pdf$/] }));
+    expect(scope.check('http://EXAMPLE.com/docs/a.html')).toBeUndefined();
+    expect(scope.check('http://example.com/blog/')).toEqual({ reason: 'include' });
+    expect(scope.check('http://example.com/docs/a.pdf#page=2')).toEqual({ reason: 'exclude', pattern: '/\\.pdf$/' });
+  });
+
+  it('describes each verdict in one line', () => {
+    expect(describeVerdict({ reason: 'private-address', address: { kind: 'loopback', address: '127.0.0.1' } })).toBe(
+      'names a loopback address (127.0.0.1); set `allowPrivate` to crawl it',
+    );
+    expect(describeVerdict({ reason: 'scope', scope: 'origin' })).toBe("outside the crawl's scope (origin of the seeds)");
+  });
+});
+
+describe('isNegotiatedVariant', () => {
+  it.each([
+    ['http://a/doc/page.html', 'http://a/doc/page.html.en', true],
+    ['http://a/doc/page', 'http://a/doc/page.en.html', true],
+    ['http://a/manual/', 'http://a/manual/index.html.en', true],
+    ['http://A:80/doc/page.html', 'http://a/doc/page.html.fr', true],
+    ['http://a/doc/page.html', 'http://a/', false],
+    ['http://a/doc/page.html', 'http://a/doc/', false],
+    ['http://a/doc/page.html', 'http://a/other/page.html.en', false],
+    ['http://a/doc/page.html', 'http://a/doc/pages.html', false],
+    ['http://a/doc/page.html', 'http://a/doc/page.htmlx', false],
+    ['http://a/a', 'http://a/', false],
+    ['http://a/', 'http://a/', false],
+  ])('%s → %s: %s', (requested, variant, expected) => {
+    expect(isNegotiatedVariant(requested, variant)).toBe(expected);
+  });
+});
