@@ -44,6 +44,25 @@ export {
   type AliasResolution,
 } from './ladder/index.js';
 export { openIndex, type OpenIndexOptions } from './open-index.js';
+export {
+  crawl,
+  explain,
+  CrawlError,
+  type CrawlOptions,
+  type CrawlSummary,
+  type CrawlEvent,
+  type Explanation,
+} from './crawl/index.js';
+export {
+  createFetcher,
+  createRobotsPolicy,
+  type Fetcher,
+  type FetchedResponse,
+  type FetcherOptions,
+  type RobotsPolicy,
+} from './fetch/index.js';
+export { computeBaseChain, isSameDocumentReference, type BaseChain, type ResponseFacts } from './base/index.js';
+export { extractLinks, cleanHref } from './html/index.js';
 export type {
   IndexStore,
   AdmitEntry,
