@@ -2,21 +2,28 @@
 // the tests agree. Scripts rely on them: change a value only with a major version.
 
 export const EXIT_CODES = {
-  /** Every input was valid (for `compare`: the two are equivalent). */
+  /** Every input was valid (for `compare`: the two are equivalent; for `crawl`: it ran to its end, page errors included). */
   OK: 0,
-  /** Some input was not a valid URI-reference (or the base not absolute), or `compare` found them different. */
+  /**
+   * Some input was not a valid URI-reference (or the base not absolute), or `compare` found them different,
+   * `explain` found the URL nowhere in the index, or `demo`'s request log is not that of a correct crawl.
+   */
   INVALID: 1,
-  /** Bad command line: unknown command or option, missing argument, bad `--rung`, … Nothing was processed. */
+  /** Bad command line: unknown command or option, missing argument, bad `--rung`, a bad crawl option, … Nothing was processed. */
   USAGE: 2,
-  /** Reading stdin or writing output failed (a closed pipe included), the database could not be opened or migrated, or an internal error. */
+  /** Reading stdin or writing output failed (a closed pipe included), the database could not be opened, migrated or written, or an internal error. */
   FAILURE: 3,
+  /** Ctrl-C (SIGINT) stopped a crawl: what was claimed but not fetched went back to the queue, the summary was printed. 128 + SIGINT, as shells report it. */
+  INTERRUPTED: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
 /** The exit-code list as shown at the end of `linkladder --help`. */
 export const EXIT_CODES_HELP = `Exit codes:
-  ${EXIT_CODES.OK}  every input valid (compare: equivalent)
-  ${EXIT_CODES.INVALID}  an input invalid (compare: different, or an argument invalid)
-  ${EXIT_CODES.USAGE}  usage error, reported on one stderr line; nothing processed
-  ${EXIT_CODES.FAILURE}  cannot read stdin, write output or open the database, or internal error`;
+  ${EXIT_CODES.OK}    every input valid (compare: equivalent; crawl: it ran to its end)
+  ${EXIT_CODES.INVALID}    an input invalid (compare: different, or an argument invalid;
+       explain: not in the index; demo: the request log is not a correct crawl's)
+  ${EXIT_CODES.USAGE}    usage error, reported on one stderr line; nothing processed
+  ${EXIT_CODES.FAILURE}    cannot read stdin, write output or open or write the database, or internal error
+  ${EXIT_CODES.INTERRUPTED}  a crawl stopped by Ctrl-C (it resumes from the database)`;

@@ -42,6 +42,17 @@ export class LineWriter {
     this.#stream.uncork();
   }
 
+  /**
+   * Resolve once the stream is below its high-water mark (at once if it is), or has
+   * failed: for a producer that cannot wait on each line, to pause before making more.
+   */
+  async waitForRoom(): Promise<void> {
+    this.flush();
+    const stream = this.#stream;
+    if (this.#failure !== undefined || stream.errored !== null || stream.destroyed || !stream.writableNeedDrain) return;
+    await drained(stream).catch(() => undefined);
+  }
+
   /** Hand over every line and wait until the stream has taken them, or has failed. */
   async finish(): Promise<void> {
     this.flush();

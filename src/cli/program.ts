@@ -3,7 +3,10 @@
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { addCompareCommand } from './commands/compare.js';
+import { addCrawlCommand } from './commands/crawl.js';
 import { addDbCommand } from './commands/db.js';
+import { addDemoCommand } from './commands/demo.js';
+import { addExplainCommand } from './commands/explain.js';
 import { addHelpCommand } from './commands/help.js';
 import { addNormalizeCommand } from './commands/normalize.js';
 import { addParseCommand } from './commands/parse.js';
@@ -21,7 +24,9 @@ ${EXIT_CODES_HELP}`;
 
 export function createProgram(context: CliContext, version: string): Command {
   const program = new Command('linkladder')
-    .description('RFC 3986 URI-references: parse, resolve, normalize and compare them; the index database.')
+    .description(
+      'RFC 3986 URI-references: parse, resolve, normalize and compare them; crawl into the index database, and explain it.',
+    )
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print help')
     // Set before adding commands: subcommands inherit both. Errors surface as
@@ -37,6 +42,9 @@ export function createProgram(context: CliContext, version: string): Command {
   addResolveCommand(program, context);
   addNormalizeCommand(program, context);
   addCompareCommand(program, context);
+  addCrawlCommand(program, context);
+  addExplainCommand(program, context);
+  addDemoCommand(program, context);
   addDbCommand(program, context);
   addHelpCommand(program);
   return program;

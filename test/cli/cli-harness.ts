@@ -1,7 +1,7 @@
 // Runs the CLI in-process against in-memory streams.
 
 import { Readable, Writable } from 'node:stream';
-import { runCli } from '../../src/cli/index.js';
+import { runCli, type InterruptSource } from '../../src/cli/index.js';
 
 export interface CliRun {
   readonly code: number;
@@ -17,6 +17,31 @@ export interface RunOptions {
   readonly stdin?: string | readonly string[];
   /** Replace the stdout sink (e.g. a slow one). */
   readonly stdout?: Writable;
+  /** Replace the stderr sink (e.g. one that says it is a terminal). */
+  readonly stderr?: Writable;
+  /** Where Ctrl-C comes from; by default none ever comes (the test process's SIGINT is left alone). */
+  readonly onInterrupt?: InterruptSource;
+}
+
+/** An interrupt source for tests: `interrupt()` is Ctrl-C. */
+export class FakeInterrupts {
+  readonly #listeners = new Set<() => void>();
+
+  readonly source: InterruptSource = (listener) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /** How many commands are listening. */
+  get listeners(): number {
+    return this.#listeners.size;
+  }
+
+  interrupt(): void {
+    const listeners = [...this.#listeners];
+    this.#listeners.clear(); // once, as the process's SIGINT listener
+    for (const listener of listeners) listener();
+  }
 }
 
 export class Sink extends Writable {
@@ -48,10 +73,12 @@ export function lines(text: string): string[] {
 export async function run(argv: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   const chunks = typeof options.stdin === 'string' ? [options.stdin] : (options.stdin ?? []);
   const stdout = options.stdout ?? new Sink();
-  const stderr = new Sink();
-  const code = await runCli(argv, { stdin: Readable.from(chunks), stdout, stderr });
+  const stderr = options.stderr ?? new Sink();
+  const onInterrupt = options.onInterrupt ?? new FakeInterrupts().source;
+  const code = await runCli(argv, { stdin: Readable.from(chunks), stdout, stderr, onInterrupt });
   const stdoutText = stdout instanceof Sink ? stdout.text : '';
-  return { code, stdout: stdoutText, stderr: stderr.text, out: lines(stdoutText), err: lines(stderr.text) };
+  const stderrText = stderr instanceof Sink ? stderr.text : '';
+  return { code, stdout: stdoutText, stderr: stderrText, out: lines(stdoutText), err: lines(stderrText) };
 }
 
 /** Each stdout line as JSON. */

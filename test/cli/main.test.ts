@@ -1,31 +1,8 @@
 // End to end: the built executable, as a shell would run it.
 
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
-const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
-
-function newestSourceTime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.ts')) {
-      newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
-    }
-  }
-  return newest;
-}
-
-function isBuildCurrent(): boolean {
-  try {
-    return statSync(MAIN).mtimeMs >= newestSourceTime(`${ROOT}src`);
-  } catch {
-    return false;
-  }
-}
+import { MAIN, ensureBuilt } from './built-cli.js';
 
 function linkladder(args: readonly string[], stdin = ''): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [MAIN, ...args], { input: stdin, encoding: 'utf8', timeout: 20_000 });
@@ -33,13 +10,7 @@ function linkladder(args: readonly string[], stdin = ''): { status: number | nul
 }
 
 describe('the linkladder executable', () => {
-  // `npm test` builds first; this covers `vitest run` after an edit. Type errors
-  // are the type-check's business (tsc emits anyway): only a missing build fails here.
-  beforeAll(() => {
-    if (isBuildCurrent()) return;
-    const build = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
-    if (!isBuildCurrent()) throw new Error(`tsc did not build ${MAIN}:\n${build.stdout}${build.stderr}`);
-  }, 120_000);
+  beforeAll(ensureBuilt, 120_000);
 
   it('echo … | linkladder normalize --json', () => {
     const result = linkladder(['normalize', '--json'], 'HTTP://A:80/%7e\r\n\r\n%zz\r\n');

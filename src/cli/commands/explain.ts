@@ -1,0 +1,79 @@
+// `linkladder explain <url>`: why the index fetched, skipped or merged a URL.
+
+import type { Command } from 'commander';
+import { explain, type Explanation } from '../../crawl/index.js';
+import { ERROR_MESSAGES, type ErrorCode } from '../../errors.js';
+import { DEFAULT_DB_PATH, type UrlRecord } from '../../store/index.js';
+import type { CliContext } from '../cli-context.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { toJsonLine } from '../json-line.js';
+import { openStore } from '../open-store.js';
+
+const LABEL_WIDTH = 10;
+
+const HELP = `
+Output:
+  plain   the URL's key and the rung at which the URL as written meets it, the
+          verdict (fetched, failed, skipped, merged, queued) and why, the alias
+          chain (the URL first, the one that stands for it last), and what the
+          index cannot tell yet
+  --json  the explanation as one object: {"input","error","key","spelling",
+          "url","aliasChain","resource","verdict","reason","scope","missing"}
+Exit code 0 when the URL is in the index (at any rung), 1 when it is not
+(or is not an absolute URI).`;
+
+interface ExplainCommandOptions {
+  readonly db: string;
+  readonly json?: boolean;
+}
+
+export function addExplainCommand(program: Command, context: CliContext): void {
+  program
+    .command('explain')
+    .summary('why a URL was fetched, skipped or merged')
+    .description('Say why the index fetched, skipped or merged a URL, from what the index holds.')
+    .argument('<url>', 'an absolute URL, spelled any way (it is looked up by its key)')
+    .option('--db <path>', 'the index database', DEFAULT_DB_PATH)
+    .option('--json', 'write the explanation as one JSON object')
+    .addHelpText('after', HELP)
+    .action(async (url: string, options: ExplainCommandOptions) => {
+      const store = openStore(options.db, { mustExist: true });
+      let explanation: Explanation;
+      try {
+        explanation = explain(store, url);
+      } finally {
+        store.close();
+      }
+      const lines = options.json === true ? [toJsonLine(explanation)] : formatExplanation(explanation);
+      for (const line of lines) await context.out.writeLine(line);
+      context.exitCode = explanation.url === undefined ? EXIT_CODES.INVALID : EXIT_CODES.OK;
+    });
+}
+
+function formatExplanation(why: Explanation): string[] {
+  const lines: [string, string][] = [['url', why.input]];
+  if (why.error !== undefined) {
+    const message = (ERROR_MESSAGES as Readonly<Record<string, string>>)[why.error as ErrorCode];
+    lines.push(['error', message === undefined ? why.error : `${why.error}: ${message}`]);
+  }
+  if (why.key !== undefined) {
+    const how = why.spelling === 'string' ? 'written as its key' : `meets it at rung ${why.spelling ?? '?'}`;
+    lines.push(['key', `${why.key}  (${how})`]);
+  }
+  lines.push(['verdict', `${why.verdict}: ${why.reason}`]);
+  if (why.url !== undefined) {
+    const [first, ...rest] = why.aliasChain;
+    if (first !== undefined) lines.push(['chain', describeUrl(first)]);
+    for (const next of rest) lines.push(['', `→ ${describeUrl(next)}  (protocol rung)`]);
+    if (rest.length === 0) lines.push(['', 'no alias: it stands for itself']);
+    if (why.missing.length > 0) {
+      lines.push(['unknown', 'what the index cannot tell yet:']);
+      for (const item of why.missing) lines.push(['', `- ${item}`]);
+    }
+  }
+  return lines.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
+}
+
+function describeUrl(url: UrlRecord): string {
+  return `${url.key}  [${url.state}, depth ${url.depth}]`;
+}

@@ -1,0 +1,98 @@
+// The end-of-crawl summary of `crawl` and `demo`: one screen of plain lines, or one JSON object.
+
+import type { CrawlSummary, StopReason } from '../crawl/index.js';
+import type { MatchRung } from '../store/index.js';
+import { toJsonLine } from './json-line.js';
+
+const LABEL_WIDTH = 12;
+
+/** Lines are wrapped (after a comma) to fit this many columns. */
+const SCREEN_WIDTH = 80;
+
+const STOPPED: Readonly<Record<StopReason, string>> = {
+  'frontier-empty': 'finished: the frontier is empty',
+  'max-pages': 'stopped at --max-pages: the rest stays queued; run it again to go on',
+  signal: 'interrupted (Ctrl-C): claimed URLs requeued; run it again to resume',
+  fatal: 'stopped on a fatal error (on stderr); run it again to resume',
+};
+
+/** The summary as lines of `label  text`. */
+export function formatSummary(summary: CrawlSummary): string[] {
+  const index = summary.index;
+  const urls = sum(Object.values(index.urlsByState));
+  const lines: [string, string][] = [
+    ['crawl', STOPPED[summary.stoppedBy]],
+    ['pages', `${summary.pagesFetched} fetched, ${summary.pagesFailed} failed; ${summary.representationsReused} representations reused`],
+    ['requests', `${summary.requests} (retries included)`],
+    ['links', `${summary.links} recorded, ${summary.queued} URLs queued`],
+    ['duplicates', folded(summary.linksByRung)],
+  ];
+  if (!sameCounts(summary.linksByRung, index.linksByRung)) {
+    lines.push(['', `whole index: ${folded(index.linksByRung)}`]);
+  }
+  lines.push(
+    ['aliases', `learned: ${counts(summary.aliasesLearned)}; evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`],
+    ['errors', counts(byName(summary.errorsByCode), 'none')],
+    ['hrefs', `browser-style fixes: ${counts(byName(summary.hrefFindings), 'none')}`],
+    ['index', `${urls} URLs (${counts(index.urlsByState)}), ${index.fetches} fetches`],
+    ['duration', formatDuration(summary.durationMs)],
+  );
+  return lines.flatMap(([label, text]) =>
+    wrap(text, SCREEN_WIDTH - LABEL_WIDTH).map((part, i) => `${(i === 0 ? label : '').padEnd(LABEL_WIDTH)}${part}`.trimEnd()),
+  );
+}
+
+/** `text` in lines of at most `width` columns, broken after ", " or "; " (a longer piece stays whole). */
+function wrap(text: string, width: number): string[] {
+  const pieces = text.split(/(?<=[,;] )/);
+  const lines: string[] = [];
+  let line = '';
+  for (const piece of pieces) {
+    if (line !== '' && (line + piece).trimEnd().length > width) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
+    line += piece;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
+
+/** The summary as the last JSON line of `--json`, after the events. */
+export function summaryJson(summary: CrawlSummary): string {
+  return toJsonLine({ type: 'summary', ...summary });
+}
+
+function folded(linksByRung: Readonly<Record<MatchRung, number>>): string {
+  const { new: fresh, ...known } = linksByRung;
+  const total = sum(Object.values(known));
+  return `${total} links met a known URL, by rung: ${counts(known)}; ${fresh} led to a new URL`;
+}
+
+function sameCounts(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((key) => (a[key] ?? 0) === (b[key] ?? 0));
+}
+
+/** Codes in name order: the crawl counts them in the order it met them. */
+function byName(record: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** `name n, name n` in the record's order; `ifEmpty` when there are none. */
+function counts(record: Readonly<Record<string, number>>, ifEmpty = ''): string {
+  const entries = Object.entries(record);
+  if (entries.length === 0) return ifEmpty;
+  return entries.map(([name, n]) => `${name} ${n}`).join(', ');
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+}

@@ -1,0 +1,68 @@
+// The crawl's progress on a terminal: one stderr line, rewritten in place.
+
+import type { Writable } from 'node:stream';
+import type { ProgressEvent } from '../crawl/index.js';
+
+/** At most this often, so a fast crawl does not spend its time redrawing. */
+const REDRAW_MS = 100;
+
+/** ANSI EL (erase in line) to its end: what an older, longer line left is wiped after the text. */
+const ERASE_TO_END = '\u001b[K';
+
+export interface ProgressLineOptions {
+  /** Whether anything is drawn: only on a terminal, so logs and pipes stay clean. */
+  readonly isEnabled: boolean;
+  readonly now: () => number;
+}
+
+/** Pages done, queued and failed, and the rate; no ETA (the frontier grows as pages are read). */
+export class ProgressLine {
+  readonly #stream: Writable;
+  readonly #isEnabled: boolean;
+  readonly #now: () => number;
+  readonly #startedAt: number;
+  #lastDrawAt = Number.NEGATIVE_INFINITY;
+  #isDrawn = false;
+
+  constructor(stream: Writable, options: ProgressLineOptions) {
+    this.#stream = stream;
+    this.#isEnabled = options.isEnabled;
+    this.#now = options.now;
+    this.#startedAt = options.now();
+  }
+
+  update(event: ProgressEvent): void {
+    if (!this.#isEnabled) return;
+    const now = this.#now();
+    if (now - this.#lastDrawAt < REDRAW_MS) return;
+    this.#lastDrawAt = now;
+    const seconds = Math.max((now - this.#startedAt) / 1000, 0.001);
+    const rate = (event.fetched + event.failed) / seconds;
+    const text = `crawling: ${event.fetched} done, ${event.queued} queued, ${event.failed} failed, ${rate.toFixed(1)} pages/s`;
+    this.#write(`\r${this.#fit(text)}${ERASE_TO_END}`);
+    this.#isDrawn = true;
+  }
+
+  /** Erase the line, before the summary is printed. */
+  clear(): void {
+    if (!this.#isDrawn) return;
+    this.#write(`\r${ERASE_TO_END}`);
+    this.#isDrawn = false;
+  }
+
+  // A line longer than the terminal wraps, and "\r" then rewrites only its last row.
+  #fit(text: string): string {
+    const columns = (this.#stream as { columns?: unknown }).columns;
+    return typeof columns === 'number' && columns > 1 && text.length >= columns ? text.slice(0, columns - 1) : text;
+  }
+
+  #write(text: string): void {
+    // A failed stderr is not worth stopping a crawl for: its LineWriter holds the error.
+    if (!this.#stream.destroyed && this.#stream.errored === null) this.#stream.write(text);
+  }
+}
+
+/** Whether `stream` is a terminal (a tty.WriteStream sets `isTTY`). */
+export function isTerminal(stream: Writable): boolean {
+  return (stream as { isTTY?: unknown }).isTTY === true;
+}

@@ -1,0 +1,203 @@
+// One crawl from the command line, shared by `crawl` and `demo`: the index, the
+// fetcher and robots.txt, Ctrl-C, progress, events and the summary.
+
+import { CrawlError, crawl, validateCrawlOptions, type CrawlEvent, type CrawlOptions, type CrawlSummary } from '../crawl/index.js';
+import { createFetcher, createRobotsPolicy, type Fetcher, type HttpFetcher, type HttpRobotsPolicy } from '../fetch/index.js';
+import { MemoryStore, type SqliteStore } from '../store/index.js';
+import { processInterrupts, type CliContext } from './cli-context.js';
+import { EXIT_CODES, type ExitCode } from './exit-codes.js';
+import { formatSummary, summaryJson } from './format-summary.js';
+import { toJsonLine } from './json-line.js';
+import type { LineWriter } from './line-writer.js';
+import { openStore } from './open-store.js';
+import { ProgressLine, isTerminal } from './progress-line.js';
+
+/** The options of crawl() that come from the command line; the rest is this module's. */
+export type CrawlTuning = Omit<CrawlOptions, 'seeds' | 'store' | 'fetcher' | 'robots' | 'signal' | 'onEvent' | 'now' | 'sleep'>;
+
+export interface CrawlRunSettings {
+  readonly seeds: readonly string[];
+  /** The index database: created if needed, resumed if it holds a crawl. */
+  readonly dbPath: string;
+  /** For the fetcher and robots.txt alike; `undefined` for the fetcher's default. */
+  readonly userAgent: string | undefined;
+  /** One JSON object per event and the summary as the last one, instead of the plain summary. */
+  readonly isJson: boolean;
+  readonly tuning: CrawlTuning;
+}
+
+export interface CrawlRun {
+  readonly exitCode: ExitCode;
+  /** `undefined` when the crawl did not start (a usage error). */
+  readonly summary: CrawlSummary | undefined;
+}
+
+/**
+ * Run one crawl and print its summary. Bad options are reported as one usage line
+ * (exit 2) before the database is touched; an index that fails, before or during the
+ * crawl, exits 3 (after the summary of what was done); Ctrl-C stops the crawl
+ * cleanly (exit 130). Page errors are the crawl's business: they are recorded, exit 0.
+ */
+export async function runCrawl(settings: CrawlRunSettings, context: CliContext): Promise<CrawlRun> {
+  const clients = createClients(settings);
+  if (clients instanceof Error) return await reportUsage(clients, context);
+  const { fetcher, robots } = clients;
+  try {
+    const usage = checkOptions(settings, fetcher);
+    if (usage !== undefined) return await reportUsage(usage, context);
+    // A store that fails to open throws on to run-cli: one line, exit 3.
+    return await crawlInto(openStore(settings.dbPath), settings, { fetcher, robots }, context);
+  } finally {
+    await Promise.all([fetcher.close(), robots.close()]);
+  }
+}
+
+interface Clients {
+  readonly fetcher: HttpFetcher;
+  readonly robots: HttpRobotsPolicy;
+}
+
+function createClients(settings: CrawlRunSettings): Clients | Error {
+  const options = settings.userAgent === undefined ? undefined : { userAgent: settings.userAgent };
+  let fetcher: HttpFetcher | undefined;
+  try {
+    fetcher = createFetcher(options);
+    return { fetcher, robots: createRobotsPolicy(options) };
+  } catch (error) {
+    void fetcher?.close();
+    if (hasCode(error, 'ERR_API_BAD_OPTION')) return error;
+    throw error;
+  }
+}
+
+/** crawl()'s own validation, run against a throwaway index so that a bad seed creates no database file. */
+function checkOptions(settings: CrawlRunSettings, fetcher: Fetcher): Error | undefined {
+  const store = new MemoryStore();
+  try {
+    validateCrawlOptions({ ...settings.tuning, seeds: settings.seeds, store, fetcher });
+    return undefined;
+  } catch (error) {
+    if (hasCode(error, 'ERR_API_BAD_OPTION')) return error;
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+async function crawlInto(store: SqliteStore, settings: CrawlRunSettings, clients: Clients, context: CliContext): Promise<CrawlRun> {
+  const { io, out } = context;
+  const progress = new ProgressLine(io.stderr, { isEnabled: isTerminal(io.stderr), now: Date.now });
+  const events = new EventOutput(out, settings.isJson);
+  const interrupt = new AbortController();
+  const unsubscribe = (io.onInterrupt ?? processInterrupts)(() => interrupt.abort());
+  let summary: CrawlSummary;
+  let failure: CrawlError | undefined;
+  try {
+    summary = await crawl({
+      ...settings.tuning,
+      seeds: settings.seeds,
+      store,
+      fetcher: settings.isJson ? events.gate(clients.fetcher) : clients.fetcher,
+      robots: clients.robots,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        if (event.type === 'progress') progress.update(event);
+        events.write(event);
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof CrawlError) || error.summary === undefined) throw error;
+    failure = error;
+    summary = error.summary;
+  } finally {
+    unsubscribe();
+    progress.clear();
+    store.close();
+  }
+  // stdout itself failed (a closed pipe): nothing more can be said there.
+  if (failure !== undefined && events.failure !== undefined && failure.cause === events.failure) throw failure.cause;
+  if (settings.isJson) await out.writeLine(summaryJson(summary));
+  else for (const line of formatSummary(summary)) await out.writeLine(line);
+  if (failure !== undefined) {
+    await context.err.writeLine(`linkladder: error: ${oneLine(failure.message)}`);
+    return { exitCode: EXIT_CODES.FAILURE, summary };
+  }
+  return { exitCode: summary.stoppedBy === 'signal' ? EXIT_CODES.INTERRUPTED : EXIT_CODES.OK, summary };
+}
+
+/**
+ * `--json` events on stdout. crawl() calls `onEvent` synchronously and cannot wait
+ * for a slow reader, so the lines are handed over at once and the fetcher is gated
+ * instead: no new request starts while stdout is above its high-water mark.
+ */
+class EventOutput {
+  readonly #out: LineWriter;
+  readonly #isJson: boolean;
+  /** Why stdout failed; thrown from `onEvent`, it stops the crawl. */
+  failure: unknown;
+
+  constructor(out: LineWriter, isJson: boolean) {
+    this.#out = out;
+    this.#isJson = isJson;
+  }
+
+  write(event: CrawlEvent): void {
+    if (!this.#isJson) return;
+    if (this.failure !== undefined) throw this.failure;
+    this.#out.writeLine(toJsonLine(event)).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+  }
+
+  gate(fetcher: Fetcher): Fetcher {
+    return {
+      fetch: async (url, signal) => {
+        await untilAborted(this.#out.waitForRoom(), signal);
+        // Aborted while waiting: the fetcher answers ERR_FETCH_ABORTED at once, and the crawl requeues the URL.
+        return fetcher.fetch(url, signal);
+      },
+    };
+  }
+}
+
+function untilAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void promise.then(done);
+  });
+}
+
+/** crawl()'s option names in its messages, and the flags that set them. */
+const FLAGS: Readonly<Record<string, string>> = {
+  allowPrivate: '--allow-private',
+  baseMode: '--base-mode',
+  maxDepth: '--max-depth',
+  maxPages: '--max-pages',
+  perHostConcurrency: '--per-host',
+  perHostDelayMs: '--delay',
+  concurrency: '--concurrency',
+  userAgent: '--user-agent',
+  include: '--include',
+  exclude: '--exclude',
+  scope: '--scope',
+};
+
+async function reportUsage(error: Error, context: CliContext): Promise<CrawlRun> {
+  const message = oneLine(error.message).replace(/`(\w+)`/g, (quoted, name: string) => (FLAGS[name] === undefined ? quoted : `\`${FLAGS[name]}\``));
+  await context.err.writeLine(`linkladder: error: ${message}`);
+  return { exitCode: EXIT_CODES.USAGE, summary: undefined };
+}
+
+function hasCode(error: unknown, prefix: string): error is Error & { code: string } {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith(prefix);
+}
+
+function oneLine(message: string): string {
+  return message.trim().replace(/\s*\n\s*/g, ' ');
+}

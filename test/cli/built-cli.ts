@@ -1,0 +1,71 @@
+// The built executable (dist/src/cli/main.js) for the tests that spawn it, built
+// first when a source file is newer. `npm test` builds before vitest; this covers
+// `vitest run` after an edit. Test files run in parallel workers, so one build at a
+// time: a lock directory, created atomically, held by the worker that builds.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+const LOCK = fileURLToPath(new URL('../../dist/.build-lock', import.meta.url));
+const LOCK_STALE_MS = 120_000;
+
+function newestSourceTime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts')) {
+      newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+function isBuildCurrent(): boolean {
+  try {
+    return statSync(MAIN).mtimeMs >= newestSourceTime(`${ROOT}src`);
+  } catch {
+    return false;
+  }
+}
+
+function tryLock(): boolean {
+  mkdirSync(`${ROOT}dist`, { recursive: true });
+  try {
+    mkdirSync(LOCK);
+    return true;
+  } catch {
+    // A lock left by a worker that died is taken over.
+    try {
+      if (Date.now() - statSync(LOCK).mtimeMs > LOCK_STALE_MS) {
+        rmSync(LOCK, { recursive: true, force: true });
+        mkdirSync(LOCK);
+        return true;
+      }
+    } catch {
+      // another worker took it first
+    }
+    return false;
+  }
+}
+
+/**
+ * Build dist/ unless it is current. Type errors are the type-check's business (tsc
+ * emits anyway): only a missing or stale build fails here.
+ */
+export async function ensureBuilt(): Promise<void> {
+  for (;;) {
+    if (isBuildCurrent()) return;
+    if (tryLock()) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  try {
+    if (isBuildCurrent()) return;
+    const build = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
+    if (!isBuildCurrent()) throw new Error(`tsc did not build ${MAIN}:\n${build.stdout}${build.stderr}`);
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,238 @@
+// `linkladder crawl`, in-process, against the demo server on 127.0.0.1.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { checkRequestLog, startDemoServer, type DemoServer } from '../../../src/cli/demo/index.js';
+import type { CrawlSummary } from '../../../src/crawl/index.js';
+import { SqliteStore, type StoreStats } from '../../../src/store/index.js';
+import { FakeInterrupts, Sink, jsonLines, run } from '../cli-harness.js';
+import { ROBOTS, untilRequests } from '../demo-crawl.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-crawl-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const servers: DemoServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function demoServer(): Promise<DemoServer> {
+  const server = await startDemoServer();
+  servers.push(server);
+  return server;
+}
+
+let dbCount = 0;
+function newDb(): string {
+  dbCount++;
+  return path.join(dir, `crawl-${dbCount}.db`);
+}
+
+function statsOf(db: string): StoreStats {
+  const store = new SqliteStore({ path: db, mustExist: true });
+  try {
+    return store.stats();
+  } finally {
+    store.close();
+  }
+}
+
+describe('linkladder crawl', () => {
+  it('crawls the demo site: each resource once, exit 0, the summary on stdout, nothing on stderr off a terminal', async () => {
+    const server = await demoServer();
+    const db = newDb();
+    const result = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private']);
+    expect(result.err).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(checkRequestLog(server.requests)).toMatchObject({ missing: [], repeated: [], forbidden: [], unexpected: [], isCorrect: true });
+    expect(result.out[0]).toBe('crawl       finished: the frontier is empty');
+    expect(result.out).toContain('pages       22 fetched, 3 failed; 5 representations reused');
+    expect(result.stdout).toMatch(/^duplicates {2}\d+ links met a known URL, by rung: string \d+, syntax \d+, scheme \d+,$/m);
+    expect(result.stdout).toContain('aliases     learned: redirect 4, content-location 2, canonical 0;\n            evidence rejected 1, revoked 0\n');
+    expect(result.stdout).toContain('errors      ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
+    expect(result.stdout).toContain('hrefs       browser-style fixes: HREF_BACKSLASH 1,');
+    expect(result.stdout).toMatch(/^duration {4}\d/m);
+    expect(result.out.every((line) => line.length <= 80)).toBe(true);
+    // One run: the whole index is this run, so no second duplicates line.
+    expect(result.stdout).not.toContain('whole index');
+    const stats = statsOf(db);
+    expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
+    expect(stats.aliasesByEvidence).toMatchObject({ redirect: 4, 'content-location': 2 });
+  });
+
+  it('--json: one object per event, then the summary', async () => {
+    const server = await demoServer();
+    const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const objects = jsonLines(result) as { type: string }[];
+    const summary = objects.at(-1) as CrawlSummary & { type: string };
+    expect(summary).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty', pagesFetched: 22, pagesFailed: 3 });
+    const events = objects.slice(0, -1);
+    expect(new Set(events.map((event) => event.type))).toEqual(new Set(['page', 'error', 'evidence', 'progress']));
+    expect(events.filter((event) => event.type === 'page')).toHaveLength(summary.pagesFetched);
+    const learned = events.filter((event) => event.type === 'evidence' && (event as { action?: string }).action === 'learned');
+    expect(learned).toHaveLength(6);
+    // Absent fields are null: every page event has the same keys.
+    const keys = new Set(events.filter((event) => event.type === 'page').map((event) => Object.keys(event).sort().join()));
+    expect(keys.size).toBe(1);
+  });
+
+  it('--json to a slow reader: the fetcher waits for stdout, and every line arrives', async () => {
+    const server = await demoServer();
+    const stdout = new Sink({ highWaterMark: 64, isSlow: true });
+    const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private', '--json'], { stdout });
+    expect(result.code).toBe(0);
+    const objects = jsonLines(result) as { type: string }[];
+    expect(objects.at(-1)?.type).toBe('summary');
+    expect(objects.filter((object) => object.type === 'page')).toHaveLength(22);
+    expect(checkRequestLog(server.requests).isCorrect).toBe(true);
+  });
+
+  it('draws one progress line in place on a terminal, and erases it before the summary', async () => {
+    const server = await demoServer();
+    const stderr = Object.assign(new Sink(), { isTTY: true, columns: 60 });
+    const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private'], { stderr });
+    expect(result.code).toBe(0);
+    expect(stderr.text).toMatch(/^\rcrawling: \d+ done, \d+ queued, \d+ failed, \d+\.\d pages\/s\u001b\[K/);
+    expect(stderr.text).not.toContain('\n');
+    expect(stderr.text.endsWith('\r\u001b[K')).toBe(true);
+    expect(stderr.text.split('\r').every((draw) => draw.replace('\u001b[K', '').length < 60)).toBe(true);
+    expect(result.out[0]).toBe('crawl       finished: the frontier is empty');
+  });
+
+  it('passes the scope options on: --exclude and --max-depth', async () => {
+    const server = await demoServer();
+    const db = newDb();
+    const result = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--exclude', '/manual/', '--max-depth', '1']);
+    expect(result.code).toBe(0);
+    const targets = server.requests.map((entry) => entry.slice(entry.indexOf(' ') + 1));
+    expect(targets).toContain('/spellings.html'); // depth 1
+    expect(targets.filter((target) => target.startsWith('/manual/'))).toEqual([]);
+    expect(targets.filter((target) => target.includes('user'))).toEqual([]); // /~user/ is depth 2
+    const store = new SqliteStore({ path: db, mustExist: true });
+    try {
+      expect(store.findUrl(`${server.origin}/manual/core.html`)?.state).toBe('skipped');
+      expect(store.findUrl(`${server.origin}/~user/`)?.state).toBe('skipped');
+    } finally {
+      store.close();
+    }
+  });
+
+  it.each([
+    [['--max-pages', 'abc'], "error: option '--max-pages <n>' argument 'abc' is invalid. Expected an integer >= 0."],
+    [['--max-pages', '-1'], "error: option '--max-pages <n>' argument '-1' is invalid. Expected an integer >= 0."],
+    [['--concurrency', '0'], "error: option '--concurrency <n>' argument '0' is invalid. Expected an integer >= 1."],
+    [['--delay', '1.5'], "error: option '--delay <ms>' argument '1.5' is invalid. Expected an integer >= 0."],
+    [['--scope', 'planet'], "error: option '--scope <scope>' argument 'planet' is invalid. Allowed choices are origin, host, domain, prefix."],
+    [['--base-mode', 'html5'], "error: option '--base-mode <mode>' argument 'html5' is invalid. Allowed choices are rfc3986, browser."],
+    [['--include', '('], "error: option '--include <regex>' argument '(' is invalid. Invalid regular expression: /(/: Unterminated group."],
+    [['--exclude', '[a'], "error: option '--exclude <regex>' argument '[a' is invalid. Invalid regular expression: /[a/: Unterminated character class."],
+  ])('a bad option value (%j) is a usage error: one stderr line, exit 2, no database', async (args, message) => {
+    const db = newDb();
+    const result = await run(['crawl', 'http://127.0.0.1:9/', '--db', db, '--allow-private', ...args]);
+    expect(result).toMatchObject({ code: 2, stdout: '', err: [`linkladder: ${message}`] });
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it.each([
+    [['ftp://example.com/'], /^linkladder: error: Expected `seeds` to hold absolute http\(s\) URLs with a host, got `ftp:\/\/example.com\/` \(string\)$/],
+    [['/relative'], /^linkladder: error: Expected `seeds` to hold absolute http\(s\) URLs with a host, got `\/relative` \(string\)/],
+    [['http://127.0.0.1:9/'], /^linkladder: error: Expected `seeds` to name public hosts unless `--allow-private` is true, got .*loopback/],
+    [['http://example.com/', '--user-agent', ''], /^linkladder: error: Expected `--user-agent` to be a non-empty string/],
+  ])("crawl()'s own OptionError at startup (%j) is a usage error too, before the database is created", async (args, message) => {
+    const db = newDb();
+    const result = await run(['crawl', ...args, '--db', db]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(message);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('a database that cannot be opened: one line, exit 3', async () => {
+    const result = await run(['crawl', 'http://127.0.0.1:9/', '--db', dir, '--allow-private']);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(/^linkladder: error: cannot open /);
+  });
+
+  it('the index fails mid-crawl (another connection holds the write lock): the summary, one error line, exit 3', async () => {
+    const server = await demoServer();
+    const db = newDb();
+    const running = run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--delay', '50']);
+    await untilRequests(server, 4);
+    const locker = new Database(db);
+    locker.exec('BEGIN EXCLUSIVE');
+    try {
+      const result = await running;
+      expect(result.code).toBe(3);
+      expect(result.out[0]).toBe('crawl       stopped on a fatal error (on stderr); run it again to resume');
+      expect(result.err).toHaveLength(1);
+      expect(result.err[0]).toMatch(/^linkladder: error: the crawl stopped on a fatal error: .*database is locked/);
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    expect(statsOf(db).urlsByState.fetching).toBe(0);
+  }, 30_000);
+
+  it('resumes: --max-pages 5, then a second run on the same database fetches the rest, each resource once over both', async () => {
+    const server = await demoServer();
+    const db = newDb();
+    const first = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--max-pages', '5']);
+    expect(first.code).toBe(0);
+    expect(first.out[0]).toBe('crawl       stopped at --max-pages: the rest stays queued; run it again to go on');
+    expect(first.out).toContain('requests    5 (retries included)');
+    const between = statsOf(db).urlsByState;
+    expect(between.fetching).toBe(0);
+    expect(between.queued).toBeGreaterThan(0);
+
+    const second = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private']);
+    expect(second.code).toBe(0);
+    expect(second.out[0]).toBe('crawl       finished: the frontier is empty');
+    // This run's links are not the whole index's any more.
+    expect(second.stdout).toMatch(/^ {12}whole index: \d+ links met a known URL/m);
+    expect(statsOf(db).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
+
+    // robots.txt is cached per process (RFC 9309 §2.4), not in the index: each run reads it once.
+    const check = checkRequestLog(server.requests);
+    expect(check).toMatchObject({ missing: [], forbidden: [], unexpected: [], repeated: [{ target: ROBOTS, count: 2 }] });
+  });
+
+  it('Ctrl-C: stops cleanly, prints the summary, exit 130; claimed URLs go back to the queue and the next run finishes', async () => {
+    const server = await demoServer();
+    const db = newDb();
+    const interrupts = new FakeInterrupts();
+    const running = run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--delay', '50'], {
+      onInterrupt: interrupts.source,
+    });
+    await untilRequests(server, 6);
+    expect(interrupts.listeners).toBe(1);
+    interrupts.interrupt();
+    const stopped = await running;
+    expect(stopped.code).toBe(130);
+    expect(stopped.err).toEqual([]);
+    expect(stopped.out[0]).toBe('crawl       interrupted (Ctrl-C): claimed URLs requeued; run it again to resume');
+    expect(stopped.stdout).toMatch(/^duration/m);
+    expect(interrupts.listeners).toBe(0);
+    const between = statsOf(db).urlsByState;
+    expect(between.fetching).toBe(0);
+    expect(between.queued).toBeGreaterThan(0);
+    const before = server.requests.length;
+
+    const resumed = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private']);
+    expect(resumed.code).toBe(0);
+    expect(server.requests.length).toBeGreaterThan(before);
+    const check = checkRequestLog(server.requests);
+    expect(check).toMatchObject({ missing: [], forbidden: [], unexpected: [] });
+    // The one fetch in flight at Ctrl-C (one host, one request at a time) was aborted
+    // and is asked again: at most its redirect chain repeats, besides robots.txt.
+    const repeats = check.repeated.filter(({ target }) => target !== ROBOTS);
+    expect(repeats.reduce((n, { count }) => n + count - 1, 0)).toBeLessThanOrEqual(3);
+  });
+});

@@ -1,0 +1,109 @@
+// `linkladder explain`, in-process, on an index of the demo site.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoServer } from '../../../src/cli/demo/index.js';
+import { EXPLAIN_MISSING, type Explanation } from '../../../src/crawl/index.js';
+import { run } from '../cli-harness.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-explain-'));
+const db = path.join(dir, 'demo.db');
+let origin: string;
+
+beforeAll(async () => {
+  const server = await startDemoServer();
+  origin = server.origin;
+  try {
+    const crawled = await run(['crawl', `${origin}/`, '--db', db, '--allow-private']);
+    if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
+  } finally {
+    await server.close();
+  }
+}, 30_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('linkladder explain', () => {
+  it('a URL merged by Content-Location: the verdict, the alias chain, and what the index cannot tell', async () => {
+    // /manual/core.html answered with Content-Location: core.html.en — it is an alias of its variant.
+    const result = await run(['explain', `${origin}/manual/core.html`, '--db', db]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.out.slice(0, 5)).toEqual([
+      `url       ${origin}/manual/core.html`,
+      `key       ${origin}/manual/core.html  (written as its key)`,
+      `verdict   merged: merged into ${origin}/manual/core.html.en by protocol evidence (a redirect or a Content-Location): never fetched on its own, and links to it name that URL`,
+      `chain     ${origin}/manual/core.html  [alias, depth 1]`,
+      `          → ${origin}/manual/core.html.en  [done, depth 1]  (protocol rung)`,
+    ]);
+    expect(result.out.slice(5)).toEqual(['unknown   what the index cannot tell yet:', ...EXPLAIN_MISSING.map((item) => `          - ${item}`)]);
+  });
+
+  it('its variant, core.html.en: fetched with the response of core.html, never requested itself', async () => {
+    const result = await run(['explain', `${origin}/manual/core.html.en`, '--db', db]);
+    expect(result.code).toBe(0);
+    expect(result.out[2]).toMatch(/^verdict {3}fetched: /);
+    expect(result.out[3]).toBe(`chain     ${origin}/manual/core.html.en  [done, depth 1]`);
+    expect(result.out[4]).toBe('          no alias: it stands for itself');
+  });
+
+  it('any spelling finds the key: the rung at which it meets it is shown', async () => {
+    const result = await run(['explain', `HTTP://${origin.slice('http://'.length)}/manual/%63ore.html#section`, '--db', db]);
+    expect(result.code).toBe(0);
+    expect(result.out[1]).toBe(`key       ${origin}/manual/core.html  (meets it at rung syntax)`);
+    expect(result.out[2]).toMatch(/^verdict {3}merged: /);
+  });
+
+  it('a redirect: /docs is merged into /docs/', async () => {
+    const result = await run(['explain', `${origin}/docs`, '--db', db, '--json']);
+    expect(result.code).toBe(0);
+    const why = JSON.parse(result.stdout) as Explanation;
+    expect(why).toMatchObject({ verdict: 'merged', error: null, spelling: 'string', key: `${origin}/docs`, scope: null });
+    expect(why.aliasChain.map((url) => [url.key, url.state])).toEqual([
+      [`${origin}/docs`, 'alias'],
+      [`${origin}/docs/`, 'done'],
+    ]);
+    expect(why.missing).toEqual(EXPLAIN_MISSING);
+  });
+
+  it('a skipped URL and a failed one', async () => {
+    const skipped = await run(['explain', 'http://example.com/', '--db', db]);
+    expect(skipped.code).toBe(0);
+    expect(skipped.out[2]).toMatch(/^verdict {3}skipped: recorded, not fetched/);
+    const failed = await run(['explain', `${origin}/private/secret.html`, '--db', db]);
+    expect(failed.code).toBe(0);
+    expect(failed.out[2]).toMatch(/^verdict {3}failed: /);
+  });
+
+  it('a URL the index does not hold: exit 1', async () => {
+    const result = await run(['explain', `${origin}/never-linked.html`, '--db', db]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(result.out).toEqual([
+      `url       ${origin}/never-linked.html`,
+      `key       ${origin}/never-linked.html  (written as its key)`,
+      'verdict   unknown: not in the index: no seed or link has named it (at any rung)',
+    ]);
+    const json = await run(['explain', `${origin}/never-linked.html`, '--db', db, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ verdict: 'unknown', url: null, aliasChain: [] });
+  });
+
+  it('not an absolute URI: exit 1, with the reason', async () => {
+    const result = await run(['explain', '/manual/core.html', '--db', db]);
+    expect(result.code).toBe(1);
+    expect(result.out).toEqual([
+      'url       /manual/core.html',
+      'error     ERR_URI_NOT_ABSOLUTE: a base URI must be absolute: it needs a scheme (RFC 3986 §5.1, §4.3)',
+      'verdict   unknown: not an absolute URI: it names no resource',
+    ]);
+  });
+
+  it('no database: one line, exit 3, and no file created', async () => {
+    const missing = path.join(dir, 'missing.db');
+    const result = await run(['explain', `${origin}/`, '--db', missing]);
+    expect(result).toMatchObject({ code: 3, stdout: '', err: [`linkladder: error: no index database at ${missing}`] });
+    expect(existsSync(missing)).toBe(false);
+  });
+});

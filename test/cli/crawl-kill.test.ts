@@ -1,0 +1,132 @@
+// A crawl killed at any instant resumes from the database with nothing lost and
+// nothing fetched twice but what was in flight (DESIGN.md §5): the built
+// executable, SIGKILLed three times mid-crawl of the demo site, then run to its end.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkRequestLog, startDemoServer, type DemoServer } from '../../src/cli/demo/index.js';
+import { SqliteStore } from '../../src/store/index.js';
+import { MAIN, ensureBuilt } from './built-cli.js';
+import { ROBOTS, untilRequests } from './demo-crawl.js';
+
+/**
+ * The longest redirect chain of the demo site (/chain/start → /chain/moved/ →
+ * /chain/moved/end.html): one fetch in flight is at most this many requests.
+ */
+const LONGEST_CHAIN = 3;
+
+/** One host, `--per-host` 1 (the default): at most one fetch in flight when a kill comes. */
+const IN_FLIGHT_PER_KILL = 1;
+
+const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-kill-'));
+const children = new Set<ChildProcess>();
+let server: DemoServer;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  server = await startDemoServer();
+}, 120_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function startCrawl(db: string, extra: readonly string[] = []): { child: ChildProcess; exit: Promise<Exit> } {
+  const child = spawn(process.execPath, [MAIN, 'crawl', `${server.origin}/`, '--db', db, '--allow-private', ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exit = new Promise<Exit>((resolve) => {
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return { child, exit };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function integrityOf(db: string): { integrity: string; fetching: number; queued: number } {
+  const store = new SqliteStore({ path: db, mustExist: true });
+  try {
+    const { fetching, queued } = store.stats().urlsByState;
+    return { integrity: store.integrityCheck(), fetching, queued };
+  } finally {
+    store.close();
+  }
+}
+
+describe('a crawl killed with SIGKILL', () => {
+  it('resumes three times and finishes: nothing missing, nothing forbidden, repeats only of what was in flight', async () => {
+    const db = path.join(dir, 'killed.db');
+    const start = server.requests.length;
+    // Three points: as a request arrives (likely in flight), 15 ms after one (likely
+    // between the response and its records, or waiting for --delay), and 40 ms after.
+    const kills = [
+      { afterRequests: 3, thenMs: 0 },
+      { afterRequests: 6, thenMs: 15 },
+      { afterRequests: 5, thenMs: 40 },
+    ];
+    for (const kill of kills) {
+      const { child, exit } = startCrawl(db, ['--delay', '20']);
+      await untilRequests(server, server.requests.length + kill.afterRequests);
+      await sleep(kill.thenMs);
+      child.kill('SIGKILL');
+      const ended = await exit;
+      expect(ended, 'the crawl ended before it was killed: kill sooner').toMatchObject({ signal: 'SIGKILL' });
+    }
+    const { exit } = startCrawl(db, ['--delay', '20']);
+    const last = await exit;
+    expect(last.stderr).toBe('');
+    expect(last.code).toBe(0);
+    expect(last.stdout).toMatch(/^crawl {7}finished: the frontier is empty$/m);
+
+    const log = server.requests.slice(start);
+    const check = checkRequestLog(log);
+    expect({ ...check, log: check.missing.length + check.forbidden.length + check.unexpected.length > 0 ? log : [] }).toMatchObject({
+      missing: [],
+      forbidden: [],
+      unexpected: [],
+    });
+    const runs = kills.length + 1;
+    const robots = check.repeated.find(({ target }) => target === ROBOTS)?.count ?? 1;
+    expect(robots).toBeLessThanOrEqual(runs); // read once per process, when it got that far
+    const repeats = check.repeated.filter(({ target }) => target !== ROBOTS);
+    for (const { count } of repeats) expect(count).toBeLessThanOrEqual(1 + kills.length);
+    const extra = repeats.reduce((n, { count }) => n + count - 1, 0);
+    expect(extra, JSON.stringify(repeats)).toBeLessThanOrEqual(kills.length * IN_FLIGHT_PER_KILL * LONGEST_CHAIN);
+
+    expect(integrityOf(db)).toEqual({ integrity: 'ok', fetching: 0, queued: 0 });
+  }, 60_000);
+
+  it('SIGINT at the process level: exit 130 after the summary, nothing left claimed', async () => {
+    const db = path.join(dir, 'interrupted.db');
+    const { child, exit } = startCrawl(db, ['--delay', '50']);
+    await untilRequests(server, server.requests.length + 4);
+    child.kill('SIGINT');
+    const ended = await exit;
+    expect(ended).toMatchObject({ code: 130, signal: null, stderr: '' });
+    expect(ended.stdout).toMatch(/^crawl {7}interrupted \(Ctrl-C\): claimed URLs requeued; run it again to resume$/m);
+    expect(ended.stdout).toMatch(/^duration {4}/m);
+    const state = integrityOf(db);
+    expect(state).toMatchObject({ integrity: 'ok', fetching: 0 });
+    expect(state.queued).toBeGreaterThan(0);
+  }, 30_000);
+});
