@@ -8,9 +8,10 @@ import { SqliteStore } from '../store/index.js';
  * database, a read-only one — as SQLite's bare message ("file is not a database"):
  * that one gets the path here. Either way the error reaches run-cli: exit 3.
  */
-export function openStore(file: string, options: { readonly mustExist?: boolean } = {}): SqliteStore {
+export function openStore(file: string, options: { readonly mustExist?: boolean; readonly inspect?: boolean } = {}): SqliteStore {
   try {
-    return new SqliteStore({ path: file, mustExist: options.mustExist === true });
+    // Inspecting leaves a running crawl's claims alone.
+    return new SqliteStore({ path: file, mustExist: options.mustExist === true, recoverClaims: options.inspect !== true });
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? error.code : undefined;
     if (typeof code === 'string' && code.startsWith('ERR_STORE_')) throw error;

@@ -41,6 +41,13 @@ export interface SqliteStoreOptions {
    * @default false
    */
   readonly mustExist?: boolean;
+  /**
+   * Put URLs left in `fetching` back in `queued` on open: what a crawl does when
+   * it starts (they are claims of a crawl that died). Turn it off to inspect a
+   * database that a running crawl may be using.
+   * @default true
+   */
+  readonly recoverClaims?: boolean;
   /** Folder of the NNN_name.sql files. @default the package's migrations/ */
   readonly migrationsDir?: string;
   /** The clock (Unix ms). @default Date.now */
@@ -84,7 +91,9 @@ export function openDatabase(
     return { db, applied: migrate(db, migrations, now) };
   } catch (error) {
     db.close();
-    throw error;
+    if (error instanceof StoreError) throw error;
+    // Not a database, read-only, locked: say which file.
+    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -133,7 +142,7 @@ export class SqliteStore implements IndexStore {
     this.appliedMigrations = opened.applied;
     const s = (this.#statements = prepareStatements(this.#db));
     // A crash leaves claimed URLs in `fetching`: their fetch was never recorded.
-    s.requeueFetching.run();
+    if (options?.recoverClaims !== false) s.requeueFetching.run();
     for (const row of s.selectAliases.all() as { id: number; alias_of: number }[]) this.#aliases.set(row.id, row.alias_of);
     this.#admitter = new Admitter(this.#backend(), { cacheSize: options?.cacheSize, now: this.#now });
     this.#links = new LinkWriter(this.#db);

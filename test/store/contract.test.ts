@@ -208,3 +208,24 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
     expect(results[3]!.urlId).toBe(results[2]!.urlId);
   });
 });
+
+describe('SqliteStore recovery of claims', () => {
+  it('requeues fetching rows on open, unless asked only to inspect', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-claims-'));
+    const file = path.join(dir, 'x.db');
+    const crawler = new SqliteStore({ path: file });
+    seed(crawler);
+    expect(crawler.claim(1)).toHaveLength(1);
+    const inspector = new SqliteStore({ path: file, recoverClaims: false });
+    expect(inspector.stats().urlsByState.fetching).toBe(1);
+    inspector.close();
+    crawler.close();
+    const restarted = new SqliteStore({ path: file });
+    expect(restarted.stats().urlsByState).toMatchObject({ fetching: 0, queued: 1 });
+    restarted.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -46,7 +46,7 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .option(...DB_OPTION)
     .option('--json', 'one JSON object')
     .action(async (options: DbOptions) => {
-      const store = new SqliteStore({ path: options.db, mustExist: true });
+      const store = new SqliteStore({ path: options.db, mustExist: true, recoverClaims: false });
       const stats = store.stats();
       store.close();
       const lines = options.json === true ? [JSON.stringify(stats)] : formatStats(stats);

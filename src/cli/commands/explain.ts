@@ -37,7 +37,7 @@ export function addExplainCommand(program: Command, context: CliContext): void {
     .option('--json', 'write the explanation as one JSON object')
     .addHelpText('after', HELP)
     .action(async (url: string, options: ExplainCommandOptions) => {
-      const store = openStore(options.db, { mustExist: true });
+      const store = openStore(options.db, { mustExist: true, inspect: true });
       let explanation: Explanation;
       try {
         explanation = explain(store, url);
