@@ -13,6 +13,7 @@ export function trimAsciiWhitespace(value: string): { readonly start: number; re
   return { start, text: start === 0 && end === value.length ? value : value.slice(start, end) };
 }
 
-function isAsciiWhitespace(c: number): boolean {
+/** Whether code unit `c` is ASCII whitespace (WHATWG Infra: TAB, LF, FF, CR, SPACE). */
+export function isAsciiWhitespace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 }

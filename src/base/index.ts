@@ -20,3 +20,4 @@ export {
 } from './compute-base-chain.js';
 export { baseLevelsDiffer } from './base-levels-differ.js';
 export { isSameDocumentReference } from './same-document.js';
+export { isAsciiWhitespace } from './ascii-whitespace.js';

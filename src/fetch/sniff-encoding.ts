@@ -4,6 +4,7 @@
 // https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm
 
 import { TextDecoder } from 'node:util';
+import { isAsciiWhitespace } from '../base/index.js';
 
 /** Where the encoding of a decoded body came from. */
 export type EncodingSource = 'bom' | 'header' | 'meta' | 'default';
@@ -72,11 +73,6 @@ export function sniffEncoding(bytes: Uint8Array, headerCharset: string | undefin
   return { encoding: DEFAULT_ENCODING, source: 'default' };
 }
 
-const TAB = 0x09;
-const LF = 0x0a;
-const FF = 0x0c;
-const CR = 0x0d;
-const SPACE = 0x20;
 const SLASH = 0x2f;
 const GT = 0x3e;
 const LT = 0x3c;
@@ -86,9 +82,6 @@ const EQUALS = 0x3d;
 const DQUOTE = 0x22;
 const SQUOTE = 0x27;
 
-function isSpace(b: number): boolean {
-  return b === TAB || b === LF || b === FF || b === CR || b === SPACE;
-}
 
 function isAsciiAlpha(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
@@ -127,7 +120,7 @@ export function prescanForMetaCharset(bytes: Uint8Array): string | undefined {
   // "get an attribute": returns [name, value] or undefined, moving `position`.
   const getAttribute = (): readonly [string, string] | undefined => {
     // 1. Skip whitespace and "/".
-    while (position < end && (isSpace(at(position)) || at(position) === SLASH)) position++;
+    while (position < end && (isAsciiWhitespace(at(position)) || at(position) === SLASH)) position++;
     // 2. ">" (or the end): no attribute.
     if (position >= end || at(position) === GT) return undefined;
     // 3–4. The attribute name.
@@ -140,9 +133,9 @@ export function prescanForMetaCharset(bytes: Uint8Array): string | undefined {
         position++;
         break;
       }
-      if (isSpace(b)) {
+      if (isAsciiWhitespace(b)) {
         // 5. Spaces, then maybe "=".
-        while (position < end && isSpace(at(position))) position++;
+        while (position < end && isAsciiWhitespace(at(position))) position++;
         if (at(position) !== EQUALS) return [name, ''];
         position++;
         break;
@@ -152,7 +145,7 @@ export function prescanForMetaCharset(bytes: Uint8Array): string | undefined {
       position++;
     }
     // 9–10. The value: skip whitespace, then a quoted or an unquoted value.
-    while (position < end && isSpace(at(position))) position++;
+    while (position < end && isAsciiWhitespace(at(position))) position++;
     const first = at(position);
     if (first === -1) return undefined;
     if (first === DQUOTE || first === SQUOTE) {
@@ -171,7 +164,7 @@ export function prescanForMetaCharset(bytes: Uint8Array): string | undefined {
     for (;;) {
       const b = at(position);
       if (b === -1) return undefined;
-      if (isSpace(b) || b === GT) return [name, value];
+      if (isAsciiWhitespace(b) || b === GT) return [name, value];
       value += String.fromCharCode(lower(b));
       position++;
     }
@@ -185,7 +178,7 @@ export function prescanForMetaCharset(bytes: Uint8Array): string | undefined {
       position = close + 3;
       continue;
     }
-    if (startsWithAt(bytes, position, '<meta') && (isSpace(at(position + 5)) || at(position + 5) === SLASH)) {
+    if (startsWithAt(bytes, position, '<meta') && (isAsciiWhitespace(at(position + 5)) || at(position + 5) === SLASH)) {
       position += 5;
       const seen = new Set<string>();
       let gotPragma = false;
@@ -223,7 +216,7 @@ export function prescanForMetaCharset(bytes: Uint8Array): string | undefined {
     if (at(position) === LT && (isAsciiAlpha(b1) || (b1 === SLASH && isAsciiAlpha(at(position + 2))))) {
       // A start or end tag: skip its name, then its attributes.
       position += b1 === SLASH ? 2 : 1;
-      while (position < end && !isSpace(at(position)) && at(position) !== GT) position++;
+      while (position < end && !isAsciiWhitespace(at(position)) && at(position) !== GT) position++;
       while (getAttribute() !== undefined) {
         /* skipped */
       }
@@ -256,10 +249,10 @@ export function extractCharsetFromMeta(content: string): string | undefined {
     const found = lowerContent.indexOf('charset', position);
     if (found === -1) return undefined;
     position = found + 'charset'.length;
-    while (position < content.length && isSpace(content.charCodeAt(position))) position++;
+    while (position < content.length && isAsciiWhitespace(content.charCodeAt(position))) position++;
     if (content[position] !== '=') continue;
     position++;
-    while (position < content.length && isSpace(content.charCodeAt(position))) position++;
+    while (position < content.length && isAsciiWhitespace(content.charCodeAt(position))) position++;
     const quote = content[position];
     if (quote === undefined) return undefined;
     if (quote === '"' || quote === "'") {
@@ -267,7 +260,7 @@ export function extractCharsetFromMeta(content: string): string | undefined {
       return close === -1 ? undefined : content.slice(position + 1, close);
     }
     let stop = position;
-    while (stop < content.length && !isSpace(content.charCodeAt(stop)) && content[stop] !== ';') stop++;
+    while (stop < content.length && !isAsciiWhitespace(content.charCodeAt(stop)) && content[stop] !== ';') stop++;
     return content.slice(position, stop);
   }
 }

@@ -1,10 +1,9 @@
 // WHATWG Infra: ASCII whitespace = U+0009 TAB, U+000A LF, U+000C FF, U+000D CR, U+0020 SPACE.
 // The HTML microsyntaxes (srcset, meta refresh) and the Link header parser skip it.
 
-/** Whether code unit `c` is ASCII whitespace (Infra). */
-export function isAsciiWhitespace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
-}
+import { isAsciiWhitespace } from '../base/index.js';
+
+export { isAsciiWhitespace };
 
 /** Index of the first code unit at or after `position` that is not ASCII whitespace. */
 export function skipAsciiWhitespace(input: string, position: number): number {
