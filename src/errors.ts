@@ -30,6 +30,7 @@ export const ERROR_MESSAGES = {
   ERR_FETCH_REDIRECT_LOOP: 'a redirect leads back to a URL already in the chain (compared by resource key)',
   ERR_FETCH_REDIRECT_WITHOUT_LOCATION: 'a redirect status came without a Location header',
   ERR_FETCH_BAD_LOCATION: 'the Location header is not a URI-reference, even after browser-style clean-up',
+  ERR_FETCH_REDIRECT_HOOK_FAILED: 'the `beforeRedirect` hook threw, rejected or answered neither "follow" nor "stop": the chain was stopped there',
   ERR_FETCH_CONNECT_TIMEOUT: 'no connection (TCP and TLS) within `connectTimeoutMs`',
   ERR_FETCH_HEADERS_TIMEOUT: 'no complete response headers within `headersTimeoutMs`',
   ERR_FETCH_BODY_TIMEOUT: 'the body was not read to its end within `bodyTimeoutMs`',
@@ -49,7 +50,9 @@ export const ERROR_MESSAGES = {
   ERR_STORE_MIGRATION_NAME: 'a migration file name is not NNN_snake_name.sql, or the numbers are not contiguous from 001',
   ERR_STORE_MIGRATION_UNKNOWN: 'the database has a migration this program does not know (it is newer, or another database)',
   ERR_STORE_MIGRATION_ALTERED: 'an applied migration file was changed after it was applied',
+  ERR_STORE_MIGRATION_FAILED: 'a migration would leave the database inconsistent, and was rolled back',
   ERR_STORE_NOT_FOUND: 'no URL with that id in the index',
+  ERR_STORE_ASYNC_TRANSACTION: 'a transaction was given async work (a transaction never awaits)',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

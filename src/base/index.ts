@@ -21,3 +21,11 @@ export {
 export { baseLevelsDiffer } from './base-levels-differ.js';
 export { isSameDocumentReference } from './same-document.js';
 export { isAsciiWhitespace } from './ascii-whitespace.js';
+export {
+  REFERENCE_FINDINGS,
+  REFERENCE_FINDING_CODES,
+  countDotSegmentsAboveRoot,
+  pathToRemoveDotsFrom,
+  referenceFindings,
+  type ReferenceFindingCode,
+} from './reference-findings.js';

@@ -2,7 +2,14 @@
 // fetcher and robots.txt, Ctrl-C, progress, events and the summary.
 
 import { CrawlError, crawl, validateCrawlOptions, type CrawlEvent, type CrawlOptions, type CrawlSummary } from '../crawl/index.js';
-import { createFetcher, createRobotsPolicy, type Fetcher, type HttpFetcher, type HttpRobotsPolicy } from '../fetch/index.js';
+import {
+  createFetcher,
+  createRobotsPolicy,
+  type Fetcher,
+  type HttpFetcher,
+  type HttpRobotsPolicy,
+  type RobotsCache,
+} from '../fetch/index.js';
 import { MemoryStore, type SqliteStore } from '../store/index.js';
 import { processInterrupts, type CliContext } from './cli-context.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
@@ -39,14 +46,18 @@ export interface CrawlRun {
  * cleanly (exit 130). Page errors are the crawl's business: they are recorded, exit 0.
  */
 export async function runCrawl(settings: CrawlRunSettings, context: CliContext): Promise<CrawlRun> {
-  const clients = createClients(settings);
+  // robots.txt answers are kept in the index (RFC 9309 §2.4), once it is open.
+  let index: SqliteStore | undefined;
+  const robotsCache: RobotsCache = { get: (origin) => index?.getRobots(origin), set: (origin, entry) => index?.setRobots(origin, entry) };
+  const clients = createClients(settings, robotsCache);
   if (clients instanceof Error) return await reportUsage(clients, context);
   const { fetcher, robots } = clients;
   try {
     const usage = checkOptions(settings, fetcher);
     if (usage !== undefined) return await reportUsage(usage, context);
     // A store that fails to open throws on to run-cli: one line, exit 3.
-    return await crawlInto(openStore(settings.dbPath), settings, { fetcher, robots }, context);
+    index = openStore(settings.dbPath);
+    return await crawlInto(index, settings, { fetcher, robots }, context);
   } finally {
     await Promise.all([fetcher.close(), robots.close()]);
   }
@@ -57,12 +68,12 @@ interface Clients {
   readonly robots: HttpRobotsPolicy;
 }
 
-function createClients(settings: CrawlRunSettings): Clients | Error {
+function createClients(settings: CrawlRunSettings, cache: RobotsCache): Clients | Error {
   const options = settings.userAgent === undefined ? undefined : { userAgent: settings.userAgent };
   let fetcher: HttpFetcher | undefined;
   try {
     fetcher = createFetcher(options);
-    return { fetcher, robots: createRobotsPolicy(options) };
+    return { fetcher, robots: createRobotsPolicy({ ...options, cache }) };
   } catch (error) {
     void fetcher?.close();
     if (hasCode(error, 'ERR_API_BAD_OPTION')) return error;
@@ -151,10 +162,10 @@ class EventOutput {
 
   gate(fetcher: Fetcher): Fetcher {
     return {
-      fetch: async (url, signal) => {
+      fetch: async (url, signal, options) => {
         await untilAborted(this.#out.waitForRoom(), signal);
         // Aborted while waiting: the fetcher answers ERR_FETCH_ABORTED at once, and the crawl requeues the URL.
-        return fetcher.fetch(url, signal);
+        return fetcher.fetch(url, signal, options);
       },
     };
   }
@@ -181,6 +192,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   maxPages: '--max-pages',
   perHostConcurrency: '--per-host',
   perHostDelayMs: '--delay',
+  retries: '--retries',
   concurrency: '--concurrency',
   userAgent: '--user-agent',
   include: '--include',

@@ -17,7 +17,6 @@ import { isNegotiatedVariant } from './negotiated-variant.js';
 import { originKey } from './origin-key.js';
 import { keyOf, pageLinks, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
-import { requeueUrl } from './requeue.js';
 import { ScopeTest, describeVerdict } from './scope.js';
 
 /**
@@ -66,10 +65,10 @@ class Crawler {
   #wake: (() => void) | undefined;
   #isDirty = false;
   #isStopping = false;
+  /** A write to the index failed: stop asking it (see #requeue). */
+  #isIndexFailing = false;
   #fatal: { readonly error: unknown } | undefined;
   #isBudgetSpent = false;
-  /** A URL id known to exist, for `requeueUrl`. */
-  #anyId: number | undefined;
   /** URLs claimed that were or will be requested (the `maxPages` budget). */
   #committed = 0;
   #frontier = 0;
@@ -136,7 +135,6 @@ class Crawler {
 
   #admitSeeds(): void {
     const results = this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
-    this.#anyId = results.find((r) => r.urlId !== undefined)?.urlId;
     this.#queued += results.filter((r) => r.isQueued).length;
   }
 
@@ -230,7 +228,7 @@ class Crawler {
       this.#requests++;
       let response: FetchedResponse;
       try {
-        response = await this.#o.fetcher.fetch(claimed.key, this.#abort.signal);
+        response = await this.#o.fetcher.fetch(claimed.key, this.#abort.signal, { beforeRedirect: (hop) => this.#beforeRedirect(hop.to, claimed.id) });
       } catch {
         response = thrownResponse(claimed.key, this.#o.now());
       }
@@ -253,7 +251,8 @@ class Crawler {
         this.#waiting.add(claimed.id);
         return { kind: 'retry', afterMs };
       }
-      this.#settle(claimed, response, attempt);
+      // One transaction per page: its fetch row, aliases and links are recorded together, or not at all.
+      this.#store.atomically(() => this.#settle(claimed, response, attempt));
       if (outcome === 'fatal') this.#fail(new CrawlError('ERR_CRAWL_STOPPED', `fetch returned ${response.errorCode}`, {}));
       return { kind: 'done' };
     } finally {
@@ -274,6 +273,7 @@ class Crawler {
       errorCode: code,
       finalUrl: response?.finalUrl,
       redirects: response?.hops.map((hop) => ({ from: hop.from, to: hop.to, status: hop.status })),
+      attempts: attempt,
     });
     this.#failed++;
     this.#count(this.#errors, code);
@@ -305,11 +305,11 @@ class Crawler {
       errorCode: response.errorCode,
       finalUrl: response.finalUrl,
       redirects: response.hops.map((hop) => ({ from: hop.from, to: hop.to, status: hop.status })),
+      attempts: attempt,
     };
-    // The claimed URL's own fetch row comes last: a crash before it leaves the URL in
-    // `fetching`, which the index requeues when opened again — its links may then be
-    // admitted twice, but none is lost (DESIGN.md §5). See also the notes on a
-    // store method that would take all of this in one transaction.
+    // The caller runs this in one store transaction: a crash before it commits leaves
+    // the URL in `fetching` with nothing of its page recorded, and the index requeues
+    // it when opened again (DESIGN.md §5).
     const page = this.#pageOf(claimed, response, record);
     let links = 0;
     let queued = 0;
@@ -324,7 +324,8 @@ class Crawler {
         queued = details.queued;
       }
     }
-    this.#store.recordFetch(record);
+    // For the audit: what the page itself does wrong, and the fragments it can be the target of.
+    this.#store.recordFetch(details === undefined ? record : { ...record, findings: details.pageFindings, anchors: details.anchors });
     this.#fetched++;
     if (response.errorCode !== undefined) this.#count(this.#errors, response.errorCode);
     this.#emit({
@@ -346,6 +347,23 @@ class Crawler {
   }
 
   /**
+   * Whether the fetcher should request a redirect's target: not when it is a
+   * private address the crawl may not reach (RFC 3986 §7.4; refused before any
+   * connection), nor when the index already has it fetched, in flight, or
+   * proved an alias — the chain then ends there, and its URLs become aliases of
+   * that target without another request for it. A redirect to another spelling
+   * of the URL being fetched is followed: that is how its representation comes.
+   */
+  #beforeRedirect(to: string, claimedId: number): 'follow' | 'stop' {
+    if (!this.#o.allowPrivate && isPrivateUrl(to)) return 'stop';
+    const known = this.#store.findUrl(to);
+    if (known === undefined || known.id === claimedId) return 'follow';
+    // A URL claimed but still waiting for its turn is settled by this chain (#pageOf); one in flight is not.
+    const isInFlight = known.state === 'fetching' && this.#inFlight.has(known.id);
+    return known.state === 'done' || known.state === 'failed' || known.state === 'alias' || isInFlight ? 'stop' : 'follow';
+  }
+
+  /**
    * DESIGN.md §2 rung 4, redirects: every URL of the chain is an alias of the last
    * one, whose representation this is — so the last one is not fetched again.
    * Only hops of the final URL's origin become aliases (evidence stays scoped to
@@ -353,7 +371,8 @@ class Crawler {
    */
   #pageOf(claimed: ClaimedUrl, response: FetchedResponse, record: FetchRecord): Page {
     const own: Page = { id: claimed.id, url: response.finalUrl, depth: claimed.depth, isFresh: true, record };
-    const finalUrl = response.finalUrl;
+    // A chain the crawl stopped (see #beforeRedirect) ends at the target it declined.
+    const finalUrl = response.redirectStopped === true ? (response.hops.at(-1)?.to ?? response.finalUrl) : response.finalUrl;
     const finalKey = keyOf(finalUrl);
     if (response.hops.length === 0 || finalKey === undefined || finalKey === claimed.key) return own;
     const verdict = this.#scope.check(finalUrl);
@@ -449,7 +468,7 @@ class Crawler {
     }
     if (decision.kind === 'contradict') {
       for (const earlier of decision.revoke) this.#revokeClaim(earlier, targetId, decision.reason);
-      if (decision.requeueTarget) this.#requeue(targetId, page.id);
+      if (decision.requeueTarget) this.#requeue(targetId);
       this.#reject('content-location', page.url, named, value, decision.reason);
       return;
     }
@@ -519,30 +538,30 @@ class Crawler {
     this.#emit({ type: 'evidence', action: 'rejected', evidence, from, to, detail, reason });
   }
 
-  /** Back to the frontier, unrecorded: claimed but not fetched when the crawl stopped, or contradicted evidence. */
-  #requeue(id: number, otherId?: number): void {
-    const other = otherId ?? this.#otherId(id);
-    if (other === undefined) return;
-    requeueUrl(this.#store, id, other);
-    this.#frontier++;
+  /**
+   * Back to the frontier, unrecorded: claimed but not fetched when the crawl stopped,
+   * or contradicted evidence. Once the index fails a write (locked by another
+   * writer, disk full) it is not asked again: each ask would wait out its busy
+   * timeout, and the index puts `fetching` rows back on the frontier when it is
+   * opened again.
+   */
+  #requeue(id: number): void {
+    if (this.#isIndexFailing) return;
+    try {
+      this.#store.requeue(id);
+      this.#frontier++;
+    } catch (error) {
+      this.#isIndexFailing = true;
+      this.#fail(error);
+    }
   }
 
-  #otherId(id: number): number | undefined {
-    for (const candidate of [this.#anyId, id - 1, id + 1]) {
-      if (candidate !== undefined && candidate !== id && candidate > 0 && this.#store.getUrl(candidate) !== undefined) return candidate;
-    }
-    return undefined;
-  }
 
   /** Release what waits in the scheduler (the crawl stops). */
   #release(): void {
     for (const job of this.#scheduler.drain()) {
       this.#waiting.delete(job.claimed.id);
-      try {
-        this.#requeue(job.claimed.id);
-      } catch {
-        // The index failed: it puts `fetching` rows back on the frontier when it is opened again.
-      }
+      this.#requeue(job.claimed.id);
     }
   }
 

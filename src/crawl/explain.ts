@@ -2,7 +2,7 @@
 // from what the index holds.
 
 import { normalizeSyntax, resourceKey, type SyntacticRung } from '../ladder/index.js';
-import type { IndexStore, UrlRecord } from '../store/index.js';
+import type { AliasRow, FetchRow, FirstLink, IndexStore, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawl-options.js';
 import { ScopeTest, describeVerdict, type Scope } from './scope.js';
@@ -43,16 +43,13 @@ export interface Explanation {
   readonly reason: string;
   /** With a scope given: whether the crawl follows the URL, and why not. */
   readonly scope: { readonly isInScope: boolean; readonly reason: string | undefined } | undefined;
-  /** What the index cannot tell yet (see the store proposals in the crawl's notes). */
-  readonly missing: readonly string[];
+  /** The page and href that first named the URL (`undefined` for a seed, or a URL learned from a response). */
+  readonly firstLink: FirstLink | undefined;
+  /** The URL's own fetch rows, oldest first. */
+  readonly fetches: readonly FetchRow[];
+  /** The evidence of each step of `aliasChain` (redirect status, Content-Location value), in chain order. */
+  readonly evidence: readonly AliasRow[];
 }
-
-/** What IndexStore does not answer yet, and so `explain` cannot. */
-export const EXPLAIN_MISSING: readonly string[] = Object.freeze([
-  'the evidence of each alias (redirect or Content-Location, with its status or header value): IndexStore has no aliasesOf(id)',
-  'the page and raw href that first led to the URL: IndexStore has no firstLinkTo(id)',
-  'its fetch rows (status, error code, and whether the representation came with another URL’s response): IndexStore has no fetchesOf(id)',
-]);
 
 /** Why `url` was fetched, skipped or merged, from what `store` holds. Never throws on the URL. */
 export function explain(store: IndexStore, url: string, scope?: ExplainScope): Explanation {
@@ -69,7 +66,9 @@ export function explain(store: IndexStore, url: string, scope?: ExplainScope): E
       verdict: 'unknown',
       reason: 'not an absolute URI: it names no resource',
       scope: undefined,
-      missing: EXPLAIN_MISSING,
+      firstLink: undefined,
+      fetches: [],
+      evidence: [],
     };
   }
   const key = resourceKey(parsed.value);
@@ -96,13 +95,36 @@ export function explain(store: IndexStore, url: string, scope?: ExplainScope): E
     }).check(url);
     scopeVerdict = { isInScope: verdict === undefined, reason: verdict === undefined ? undefined : describeVerdict(verdict) };
   }
-  const { verdict, reason } = describe(row, resource, scopeVerdict);
-  return { input: url, error: undefined, key, spelling, url: row, aliasChain, resource, verdict, reason, scope: scopeVerdict, missing: EXPLAIN_MISSING };
+  const history = row === undefined ? undefined : store.history(row.id);
+  // Each step of the chain is proved by the alias row from that URL to the next.
+  const evidence = aliasChain.slice(0, -1).flatMap((step, i) => {
+    const next = aliasChain[i + 1]!;
+    const rows = store.history(step.id)?.aliasesFrom ?? [];
+    return rows.filter((a) => a.toId === next.id && a.evidence !== 'canonical').slice(0, 1);
+  });
+  const { verdict, reason } = describe(row, history, resource, evidence[0], scopeVerdict);
+  return {
+    input: url,
+    error: undefined,
+    key,
+    spelling,
+    url: row,
+    aliasChain,
+    resource,
+    verdict,
+    reason,
+    scope: scopeVerdict,
+    firstLink: history?.firstLink,
+    fetches: history?.fetches ?? [],
+    evidence,
+  };
 }
 
 function describe(
   row: UrlRecord | undefined,
+  history: UrlHistory | undefined,
   resource: UrlRecord | undefined,
+  proof: AliasRow | undefined,
   scope: Explanation['scope'],
 ): { verdict: ExplainVerdict; reason: string } {
   if (row === undefined) return { verdict: 'unknown', reason: 'not in the index: no seed or link has named it (at any rung)' };
@@ -115,10 +137,7 @@ function describe(
         reason: 'claimed by a crawl that is running, or was killed (the index puts it back on the frontier when opened again)',
       };
     case 'done':
-      return {
-        verdict: 'fetched',
-        reason: 'fetched once, by a request of its own or with another URL’s response (the end of a redirect chain, a Content-Location)',
-      };
+      return { verdict: 'fetched', reason: describeFetched(history?.fetches ?? []) };
     case 'failed':
       return {
         verdict: 'failed',
@@ -133,9 +152,38 @@ function describe(
             : 'recorded, not fetched: out of scope, deeper than maxDepth, or named only by references that are not followed (img, link, …)',
       };
     case 'alias':
-      return {
-        verdict: 'merged',
-        reason: `merged into ${resource?.key ?? 'another URL'} by protocol evidence (a redirect or a Content-Location): never fetched on its own, and links to it name that URL`,
-      };
+      return { verdict: 'merged', reason: describeMerged(history?.fetches ?? [], resource, proof) };
   }
+}
+
+/** A fetch row made from another URL's response has no duration and no redirects: not a request of its own. */
+function isOwnRequest(fetch: FetchRow): boolean {
+  return fetch.durationMs !== undefined || fetch.redirects.length > 0;
+}
+
+function describeFetched(fetches: readonly FetchRow[]): string {
+  const last = fetches[fetches.length - 1];
+  if (last === undefined) return 'fetched (no fetch row: recorded by an older version)';
+  const status = last.status === undefined ? '' : ` (status ${last.status})`;
+  if (!isOwnRequest(last)) {
+    return `fetched once, with another URL’s response${status}: the end of a redirect chain or a Content-Location named it`;
+  }
+  const retries = last.attempts > 1 ? ` after ${last.attempts} attempts` : '';
+  return `fetched once, by a request of its own${retries}${status}`;
+}
+
+function describeMerged(fetches: readonly FetchRow[], resource: UrlRecord | undefined, proof: AliasRow | undefined): string {
+  const target = resource?.key ?? 'another URL';
+  const own = fetches.filter(isOwnRequest);
+  const because =
+    proof === undefined
+      ? 'protocol evidence'
+      : proof.evidence === 'redirect'
+        ? `a redirect${proof.detail === undefined || proof.detail === '' ? '' : ` (${proof.detail})`}`
+        : `Content-Location: ${proof.detail ?? target}`;
+  const requested =
+    own.length > 0
+      ? `requested once, and the server answered with ${because}`
+      : `never requested on its own: ${because} seen in another response proved it`;
+  return `merged into ${target}: ${requested}; links to it name ${target} and fetch nothing`;
 }

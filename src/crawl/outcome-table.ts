@@ -41,6 +41,8 @@ export const OUTCOME_TABLE = {
   ERR_FETCH_PROTOCOL: 'permanent',
   ERR_FETCH_BODY_TOO_LARGE: 'permanent',
   ERR_FETCH_CONTENT_ENCODING: 'permanent',
+  // The crawler's own redirect hook threw: a bug of ours, not the site's; not retried.
+  ERR_FETCH_REDIRECT_HOOK_FAILED: 'permanent',
   // The crawl's own refusals.
   ERR_CRAWL_ROBOTS_DISALLOWED: 'permanent',
   ERR_CRAWL_PRIVATE_ADDRESS: 'permanent',

@@ -1,15 +1,27 @@
 // One response's references, ready for one store.admit(batch): extracted from the
 // HTML and the Link header, cleaned as browsers clean them, resolved against the
 // RFC 3986 §5.1 base chain (§5.2), and same-document references (§4.4) pointed
-// at the page itself so that they never cause a retrieval.
+// at the page itself so that they never cause a retrieval. Each entry carries
+// what the audit needs to know of the link as written: its clean-up and
+// resolution findings, and its target under the other base mode.
 
-import { baseLevelsDiffer, computeBaseChain, isSameDocumentReference, type BaseChain, type BaseMode } from '../base/index.js';
+import {
+  baseLevelsDiffer,
+  computeBaseChain,
+  isSameDocumentReference,
+  referenceFindings,
+  type BaseChain,
+  type BaseChoice,
+  type BaseMode,
+} from '../base/index.js';
 import type { FetchedResponse } from '../fetch/index.js';
 import { cleanHref, extractLinks, parseLinkHeader, type LinkKind } from '../html/index.js';
 import { resourceKey } from '../ladder/index.js';
 import type { AdmitEntry } from '../store/index.js';
-import { parseUriReference, resolveReference, serialize } from '../uri/index.js';
+import { parseUriReference, serialize, transformReference, type AbsoluteUri, type UriReference } from '../uri/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
+
+const NO_CODES: readonly string[] = Object.freeze([]);
 
 /** The media types whose body the fetcher decodes and the extractor reads. */
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
@@ -36,6 +48,8 @@ export interface PageLinks {
   readonly hrefFindings: readonly HrefFindingReport[];
   /** Codes about the page and its base chain (`HTML_*`, `BASE_*`), each once. */
   readonly pageFindings: readonly string[];
+  /** The ids and `<a name>`s of the page: what fragments pointing at it may name (empty when not HTML). */
+  readonly anchors: readonly string[];
   readonly chain: BaseChain;
   readonly baseLevelsDiffer: boolean;
 }
@@ -63,31 +77,65 @@ export function pageLinks(response: FetchedResponse, page: PageContext): PageLin
 
   const add = (raw: string, element: string, attribute: string, isFollowed: boolean, base: BaseChain): void => {
     const cleaned = cleanHref(raw);
-    if (cleaned.findings.length > 0) hrefFindings.push({ rawHref: raw, codes: cleaned.findings.map((f) => f.code) });
-    const common = { fromUrlId: page.id, rawHref: raw, element, attribute, baseLevel: base.level, depth: page.depth };
+    const hrefCodes = cleaned.findings.length === 0 ? NO_CODES : cleaned.findings.map((f) => f.code);
+    if (hrefCodes.length > 0) hrefFindings.push({ rawHref: raw, codes: hrefCodes });
+    // One object literal for every entry: the same shape whatever the outcome.
+    const entry = (target: string | undefined, error: string | undefined, follow: boolean | undefined, findings: readonly string[], alternateTarget?: string): AdmitEntry => ({
+      fromUrlId: page.id,
+      rawHref: raw,
+      target,
+      error,
+      element,
+      attribute,
+      baseLevel: base.level,
+      follow,
+      depth: page.depth,
+      findings,
+      alternateTarget,
+    });
     if (cleaned.cleaned === undefined) {
       const invalid = cleaned.findings.find((f) => f.code === 'HREF_INVALID');
-      entries.push({ ...common, target: undefined, error: invalid?.uriError ?? cleaned.findings[0]?.code });
+      entries.push(entry(undefined, invalid?.uriError ?? cleaned.findings[0]?.code, undefined, hrefCodes));
       return;
     }
-    if (base.baseText === undefined) {
-      entries.push({ ...common, target: undefined, error: 'ERR_URI_NOT_ABSOLUTE' });
+    if (base.base === undefined) {
+      entries.push(entry(undefined, 'ERR_URI_NOT_ABSOLUTE', undefined, hrefCodes));
       return;
     }
-    const T = resolveReference(cleaned.cleaned, base.baseText);
-    if (!T.ok) {
-      entries.push({ ...common, target: undefined, error: T.error.code });
+    const R = parseUriReference(cleaned.cleaned);
+    if (!R.ok) {
+      entries.push(entry(undefined, R.error.code, undefined, hrefCodes));
       return;
     }
-    // RFC 3986 §4.4: the base minus its fragment, or the page itself (a <base href>
-    // elsewhere does not make a link to the page another document).
-    if (isSameDocumentReference(cleaned.cleaned, base.baseText) || resourceKey(T.value) === pageKey) {
-      const target = T.value.fragment === undefined ? page.url : `${page.url}#${T.value.fragment}`;
-      entries.push({ ...common, target, follow: false });
-      return;
+    // RFC 3986 §5.2.2
+    const T = transformReference(R.value, base.base);
+    const key = resourceKey(T);
+    const refCodes = referenceFindings(R.value, base.base, T, key);
+    const findings = refCodes.length === 0 ? hrefCodes : [...hrefCodes, ...refCodes];
+    const resolved = targetOf(cleaned.cleaned, T, key, base.baseText ?? serialize(base.base));
+    const alternate = alternateTargetOf(cleaned.cleaned, R.value, base, resolved.key);
+    const follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.target);
+    entries.push(entry(resolved.target, undefined, follow, findings, alternate));
+  };
+
+  // RFC 3986 §4.4: the base minus its fragment, or the page itself (a <base href>
+  // elsewhere does not make a link to the page another document).
+  const targetOf = (cleaned: string, T: AbsoluteUri, key: string, baseText: string): { target: string; key: string; isSameDocument: boolean } => {
+    if (isSameDocumentReference(cleaned, baseText) || key === pageKey) {
+      const target = T.fragment === undefined ? page.url : `${page.url}#${T.fragment}`;
+      return { target, key: pageKey ?? key, isSameDocument: true };
     }
-    const target = serialize(T.value);
-    entries.push({ ...common, target, follow: isFollowed && page.mayFollow(target) });
+    return { target: serialize(T), key, isSameDocument: false };
+  };
+
+  // DESIGN.md §3: the target under the other base mode's chain, when it names
+  // another resource (compared at the scheme rung, RFC 3986 §6.2.3).
+  const alternateTargetOf = (cleaned: string, R: UriReference, base: BaseChain, key: string): string | undefined => {
+    const other: BaseChoice = base.alternate;
+    if (other.base === undefined || other.baseText === undefined || other.baseText === base.baseText) return undefined;
+    const T = transformReference(R, other.base);
+    const resolved = targetOf(cleaned, T, resourceKey(T), other.baseText);
+    return resolved.key === key ? undefined : resolved.target;
   };
 
   if (extracted !== undefined) {
@@ -124,6 +172,7 @@ export function pageLinks(response: FetchedResponse, page: PageContext): PageLin
     canonicalIndex,
     hrefFindings,
     pageFindings: [...pageFindings],
+    anchors: extracted === undefined ? [] : [...extracted.anchors],
     chain,
     baseLevelsDiffer: baseLevelsDiffer(chain),
   };

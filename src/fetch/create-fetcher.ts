@@ -1,16 +1,18 @@
 // The crawler's Fetcher over undici.
 
 import { HttpClient, type RetrievePolicy } from './http-client.js';
-import { validateFetcherOptions, type FetcherOptions } from './fetcher-options.js';
-import type { FetchedResponse, Fetcher } from './types.js';
+import { validateFetchCallOptions, validateFetcherOptions, type FetcherOptions } from './fetcher-options.js';
+import type { FetchCallOptions, FetchedResponse, Fetcher } from './types.js';
 
 /** A Fetcher that owns a connection pool. */
 export interface HttpFetcher extends Fetcher {
   /**
-   * Fetch `url` with GET, redirects followed hop by hop. Never throws: a failure is
-   * a response with `errorCode`. Only HTML bodies are read and decoded.
+   * Fetch `url` with GET, redirects followed hop by hop, each one first put to
+   * `options.beforeRedirect` when given. Never throws for network or HTTP trouble: a
+   * failure is a response with `errorCode`. Only HTML bodies are read and decoded.
+   * Rejects with `OptionError` only for bad `options`.
    */
-  fetch(url: string, signal?: AbortSignal): Promise<FetchedResponse>;
+  fetch(url: string, signal?: AbortSignal, options?: FetchCallOptions): Promise<FetchedResponse>;
   /** Close the connection pool once its requests are done. Fetches after it fail with `ERR_FETCH_NETWORK`. */
   close(): Promise<void>;
 }
@@ -31,7 +33,10 @@ export function createFetcher(options?: FetcherOptions): HttpFetcher {
     decode: 'html',
   });
   return Object.freeze({
-    fetch: (url: string, signal?: AbortSignal) => client.retrieve(String(url), policy, signal),
+    fetch: async (url: string, signal?: AbortSignal, options?: FetchCallOptions) => {
+      const { beforeRedirect } = validateFetchCallOptions(options);
+      return client.retrieve(String(url), policy, { signal, beforeRedirect });
+    },
     close: () => client.close(),
   });
 }

@@ -2,6 +2,7 @@
 
 import type { LookupFunction } from 'node:net';
 import { MAX_TIMER_MS, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+import type { BeforeRedirect, FetchCallOptions } from './types.js';
 
 const MiB = 1024 * 1024;
 
@@ -123,4 +124,24 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
   });
+}
+
+/** The per-call options of `fetch`, checked at each call (a bad one rejects the call with `OptionError`). */
+export interface ValidFetchCallOptions {
+  readonly beforeRedirect: BeforeRedirect | undefined;
+}
+
+const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ beforeRedirect: undefined });
+
+/** Names from other fetch APIs for what `beforeRedirect` does. */
+const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  onRedirect: 'beforeRedirect',
+  redirect: 'beforeRedirect',
+});
+
+export function validateFetchCallOptions(input: FetchCallOptions | undefined): ValidFetchCallOptions {
+  if (input === undefined) return NO_CALL_OPTIONS;
+  const options = checkOptionsObject(input);
+  checkKnownKeys(options, ['beforeRedirect'], RENAMED_CALL_OPTIONS);
+  return Object.freeze({ beforeRedirect: checkFunction<BeforeRedirect | undefined>('beforeRedirect', options.beforeRedirect, undefined) });
 }

@@ -11,7 +11,7 @@ import { isHtmlMediaType, parseContentType } from './content-type.js';
 import { decodeHtml, decodeUtf8 } from './decode-body.js';
 import { destroyBody, parseContentEncoding, readBody } from './read-body.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
-import type { FetchHop, FetchedResponse } from './types.js';
+import type { BeforeRedirect, FetchHop, FetchedResponse, RedirectHop } from './types.js';
 
 /**
  * The statuses followed as redirects: those of the Fetch Standard ("redirect status").
@@ -51,9 +51,15 @@ export interface RetrievePolicy {
   readonly decode: 'html' | 'utf-8';
 }
 
+/** What one caller brings to one retrieval. */
+export interface RetrieveCall {
+  readonly signal?: AbortSignal | undefined;
+  readonly beforeRedirect?: BeforeRedirect | undefined;
+}
+
 type FinalFields = Pick<
   FetchedResponse,
-  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'bytes' | 'errorCode'
+  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'bytes' | 'errorCode' | 'redirectStopped'
 >;
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -84,13 +90,13 @@ export class HttpClient {
   }
 
   /** Fetch `url`, following redirects by hand. Never throws. */
-  async retrieve(url: string, policy: RetrievePolicy, signal?: AbortSignal): Promise<FetchedResponse> {
+  async retrieve(url: string, policy: RetrievePolicy, call: RetrieveCall = {}): Promise<FetchedResponse> {
     const startedAt = this.#now();
     const started = performance.now();
     const hops: FetchHop[] = [];
     let final: FinalFields;
     try {
-      final = await this.#follow(url, hops, policy, signal);
+      final = await this.#follow(url, hops, policy, call);
     } catch (error) {
       // Not expected: every known failure is handled below. The crawl goes on regardless.
       final = failed(url, classifyError(error));
@@ -104,7 +110,8 @@ export class HttpClient {
     });
   }
 
-  async #follow(url: string, hops: FetchHop[], policy: RetrievePolicy, signal?: AbortSignal): Promise<FinalFields> {
+  async #follow(url: string, hops: FetchHop[], policy: RetrievePolicy, call: RetrieveCall): Promise<FinalFields> {
+    const { signal, beforeRedirect } = call;
     const first = toRequestTarget(url);
     if (!first.ok) return failed(url, first.code);
     let target = first.target;
@@ -145,6 +152,9 @@ export class HttpClient {
             await discard(body, hop.signal);
             const next = this.#redirect(target, location, status, hops, seen, policy);
             if (!next.ok) return { ...answered, ...NO_BODY, errorCode: next.code };
+            const hopIndex = hops.length - 1;
+            const decision = await askBeforeRedirect(beforeRedirect, { from: target.url, to: next.target.url, status, hopIndex });
+            if (decision !== 'follow') return stoppedBy(answered, decision);
             target = next.target;
             continue;
           }
@@ -225,6 +235,29 @@ const NO_BODY = Object.freeze({
 
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
+}
+
+/**
+ * The caller's word on a hop the fetcher would follow. `failed`: the hook threw,
+ * rejected or answered something else; the chain stops there all the same.
+ */
+async function askBeforeRedirect(
+  beforeRedirect: BeforeRedirect | undefined,
+  hop: RedirectHop,
+): Promise<'follow' | 'stop' | 'failed'> {
+  if (beforeRedirect === undefined) return 'follow';
+  try {
+    const decision: unknown = await beforeRedirect(Object.freeze(hop));
+    return decision === 'follow' || decision === 'stop' ? decision : 'failed';
+  } catch {
+    return 'failed';
+  }
+}
+
+/** The 3xx whose target the caller declined: the response, its hop recorded, its target not requested. */
+function stoppedBy(answered: Pick<FinalFields, 'finalUrl' | 'status' | 'headers'>, decision: 'stop' | 'failed'): FinalFields {
+  const errorCode = decision === 'failed' ? 'ERR_FETCH_REDIRECT_HOOK_FAILED' : undefined;
+  return { ...answered, ...NO_BODY, errorCode, redirectStopped: true };
 }
 
 function failed(finalUrl: string, errorCode: FetchErrorCode): FinalFields {

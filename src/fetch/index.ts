@@ -6,6 +6,9 @@
 // - Redirects: 301, 302, 303, 307, 308 are followed (GET every time); 300 and 304 are
 //   final. Loops compare resource keys (scheme rung, no fragment). The hop past
 //   `maxRedirects`, a loop's closing hop and a hop to another scheme are recorded, not followed.
+//   A hop that passes those checks is put to the caller's `beforeRedirect` (per call);
+//   `'stop'` ends the chain there: the 3xx is the response, `redirectStopped: true`,
+//   no error code (a hook that throws: the same, with ERR_FETCH_REDIRECT_HOOK_FAILED).
 // - Timeouts have one code per phase: ERR_FETCH_CONNECT_TIMEOUT, _HEADERS_TIMEOUT,
 //   _BODY_TIMEOUT. Connect and headers are undici's (its timers tick about every
 //   half second, so they are kept to about a second); the body one is a whole-body
@@ -21,11 +24,31 @@
 //   never an error; `charset` is the WHATWG name (iso-8859-1 → windows-1252).
 // - robots.txt: 2xx parsed (up to 500 KiB); 4xx and redirect failures allow all;
 //   5xx, 429, network errors and timeouts disallow all, for as long as the entry is
-//   cached (24 h). Cached per origin, one request for concurrent callers.
+//   cached (24 h). Cached per origin, one request for concurrent callers; with a
+//   `RobotsCache`, also across runs (RFC 9309 §2.4: for 24 h at most; an unreachable
+//   robots.txt is not stored, so the next run asks again).
 
-export type { FetchHop, FetchedResponse, Fetcher, RobotsPolicy } from './types.js';
+export type {
+  BeforeRedirect,
+  FetchCallOptions,
+  FetchHop,
+  FetchedResponse,
+  Fetcher,
+  RedirectDecision,
+  RedirectHop,
+  RobotsCache,
+  RobotsCacheEntry,
+  RobotsPolicy,
+} from './types.js';
 export { createFetcher, ACCEPT_HTML, type HttpFetcher } from './create-fetcher.js';
-export { FETCHER_DEFAULTS, validateFetcherOptions, type FetcherOptions, type ValidFetcherOptions } from './fetcher-options.js';
+export {
+  FETCHER_DEFAULTS,
+  validateFetchCallOptions,
+  validateFetcherOptions,
+  type FetcherOptions,
+  type ValidFetchCallOptions,
+  type ValidFetcherOptions,
+} from './fetcher-options.js';
 export { REDIRECT_STATUSES, ACCEPT_ENCODING } from './http-client.js';
 export {
   createRobotsPolicy,

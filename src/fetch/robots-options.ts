@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { OptionError, describeValue } from '../errors.js';
 import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS } from './fetcher-options.js';
 import { MAX_TIMER_MS, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+import type { RobotsCache } from './types.js';
 
 export interface RobotsPolicyOptions {
   /**
@@ -37,10 +38,19 @@ export interface RobotsPolicyOptions {
   readonly maxRedirects?: number;
   /**
    * RFC 9309 §2.4: how long a robots.txt is used before it is fetched again
-   * (the RFC: "SHOULD NOT use the cached version for more than 24 hours").
+   * (the RFC: "SHOULD NOT use the cached version for more than 24 hours"), counted
+   * from its fetch, whether it was kept in memory or in `cache`.
    * @default 86400000 (24 h)
    */
   readonly cacheTtlMs?: number;
+  /**
+   * Keeps robots.txt across runs (the index database). An entry younger than
+   * `cacheTtlMs` is used without a request; an older one is fetched again and
+   * replaced. An unreachable robots.txt (5xx, 429, network failure) is not stored.
+   * A cache that throws is taken as a miss (`get`) or ignored (`set`): it never changes a decision.
+   * @default undefined (robots.txt is kept in memory only, for this policy's life)
+   */
+  readonly cache?: RobotsCache | undefined;
   /**
    * How many origins' robots.txt are kept; the least recently used is forgotten
    * past it (and fetched again if needed).
@@ -65,6 +75,7 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   maxBytes: 500 * 1024,
   maxRedirects: 5,
   cacheTtlMs: 24 * 60 * 60 * 1000,
+  cache: undefined,
   maxCachedOrigins: 10_000,
   lookup: undefined,
   now: Date.now,
@@ -79,6 +90,7 @@ export interface ValidRobotsPolicyOptions {
   readonly maxBytes: number;
   readonly maxRedirects: number;
   readonly cacheTtlMs: number;
+  readonly cache: RobotsCache | undefined;
   readonly maxCachedOrigins: number;
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
@@ -111,8 +123,18 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     maxBytes: checkInteger('maxBytes', options.maxBytes, d.maxBytes, 1, Number.MAX_SAFE_INTEGER),
     maxRedirects: checkInteger('maxRedirects', options.maxRedirects, d.maxRedirects, 0, 1000),
     cacheTtlMs: checkInteger('cacheTtlMs', options.cacheTtlMs, d.cacheTtlMs, 0, Number.MAX_SAFE_INTEGER),
+    cache: checkRobotsCache(options.cache),
     maxCachedOrigins: checkInteger('maxCachedOrigins', options.maxCachedOrigins, d.maxCachedOrigins, 1, Number.MAX_SAFE_INTEGER),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
   });
+}
+
+function checkRobotsCache(value: unknown): RobotsCache | undefined {
+  if (value === undefined) return undefined;
+  const cache = value as Partial<Record<keyof RobotsCache, unknown>> | null;
+  if (typeof cache !== 'object' || cache === null || typeof cache.get !== 'function' || typeof cache.set !== 'function') {
+    throw new OptionError(`Expected \`cache\` to be a RobotsCache (an object with get and set methods), got ${describeValue(value)}`);
+  }
+  return value as RobotsCache;
 }

@@ -1,13 +1,15 @@
 // RFC 9309 Robots Exclusion Protocol: one robots.txt per origin, fetched once,
-// shared by concurrent callers, cached, parsed with robots-parser.
+// shared by concurrent callers, cached (in memory, and across runs in a RobotsCache
+// when given), parsed with robots-parser.
 // https://www.rfc-editor.org/rfc/rfc9309
 
 import robotsModule from 'robots-parser';
 import type { FetchErrorCode } from '../errors.js';
 import { HttpClient, type RetrievePolicy } from './http-client.js';
 import { toRequestTarget } from './request-target.js';
+import { isFetchErrorCode, readRobotsCacheEntry, robotsFacts } from './robots-cache.js';
 import { validateRobotsPolicyOptions, type RobotsPolicyOptions, type ValidRobotsPolicyOptions } from './robots-options.js';
-import type { FetchedResponse, RobotsPolicy } from './types.js';
+import type { FetchedResponse, RobotsCacheEntry, RobotsPolicy } from './types.js';
 
 // robots-parser is CommonJS whose typings say `export default`: Node hands ESM the
 // function itself as the default, TypeScript (nodenext) expects it under `.default`.
@@ -128,14 +130,13 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
     if (slot !== undefined) {
       this.#slots.delete(origin);
       const { entry } = slot;
-      // RFC 9309 §2.4: a cached robots.txt is used for `cacheTtlMs` at most.
-      if (entry === undefined || this.#options.now() - entry.file.fetchedAt < this.#options.cacheTtlMs) {
+      if (entry === undefined || this.#isFresh(entry.file.fetchedAt)) {
         this.#slots.set(origin, slot);
         return slot.loading;
       }
     }
     const fresh: Slot = {
-      loading: this.#fetch(origin).then((entry) => {
+      loading: this.#obtain(origin).then((entry) => {
         fresh.entry = entry;
         return entry;
       }),
@@ -149,21 +150,58 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
     return fresh.loading;
   }
 
-  async #fetch(origin: string): Promise<CacheEntry> {
+  /** RFC 9309 §2.4: a cached robots.txt is used for `cacheTtlMs` at most (an entry from the future has no known age). */
+  #isFresh(fetchedAt: number): boolean {
+    const age = this.#options.now() - fetchedAt;
+    return age >= 0 && age < this.#options.cacheTtlMs;
+  }
+
+  /** The origin's robots.txt: from the RobotsCache while fresh there, else fetched (and stored). */
+  async #obtain(origin: string): Promise<CacheEntry> {
+    const stored = this.#readStored(origin);
+    if (stored !== undefined && this.#isFresh(stored.fetchedAt)) return this.#entryOf(origin, stored);
+    const response = await this.#client.retrieve(`${origin}/robots.txt`, this.#policy);
+    const facts = robotsFacts(response, robotsVerdict(response) === 'parsed');
+    this.#store(origin, facts);
+    return this.#entryOf(origin, facts);
+  }
+
+  #readStored(origin: string): RobotsCacheEntry | undefined {
+    const { cache, maxBytes } = this.#options;
+    if (cache === undefined) return undefined;
+    try {
+      return readRobotsCacheEntry(cache.get(origin), maxBytes);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #store(origin: string, facts: RobotsCacheEntry): void {
+    const { cache } = this.#options;
+    // §2.3.1.4: unreachable says nothing of the file, only of the moment; the next run asks again.
+    if (cache === undefined || robotsVerdict(facts) === 'unreachable') return;
+    try {
+      cache.set(origin, facts);
+    } catch {
+      // Not kept: the next run fetches it again. The decision stands.
+    }
+  }
+
+  /** The decision rebuilt from the facts of a fetch, this one's or a stored one's. */
+  #entryOf(origin: string, facts: RobotsCacheEntry): CacheEntry {
     const url = `${origin}/robots.txt`;
-    const response = await this.#client.retrieve(url, this.#policy);
-    const verdict = robotsVerdict(response);
-    const robot = verdict === 'parsed' ? robotsParser(url, response.body ?? '') : undefined;
+    const verdict = robotsVerdict(facts);
+    const robot = verdict === 'parsed' ? robotsParser(url, facts.body ?? '') : undefined;
     const seconds = robot?.getCrawlDelay(this.#options.productToken);
     const crawlDelayMs =
       typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1000) : undefined;
     const file: RobotsFile = Object.freeze({
       url,
       verdict,
-      status: response.status,
-      errorCode: response.errorCode as FetchErrorCode | undefined,
+      status: facts.status,
+      errorCode: isFetchErrorCode(facts.errorCode) ? facts.errorCode : undefined,
       crawlDelayMs,
-      fetchedAt: response.startedAt,
+      fetchedAt: facts.fetchedAt,
     });
     return { file, robot };
   }

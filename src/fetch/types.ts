@@ -32,11 +32,51 @@ export interface FetchedResponse {
   readonly durationMs: number;
   /** Why there is no usable response, or why the body is cut: a stable `ERR_FETCH_*` code. */
   readonly errorCode: string | undefined;
+  /**
+   * `true` when the caller's `beforeRedirect` stopped the chain (or failed, with
+   * `ERR_FETCH_REDIRECT_HOOK_FAILED`): the last hop's `to` was not requested, and the
+   * 3xx that named it is the response (`status`, `headers`, `finalUrl` its URL, no body).
+   * Absent otherwise. Not an error: `errorCode` stays `undefined` for a plain stop.
+   */
+  readonly redirectStopped?: true;
+}
+
+/** A redirect about to be followed, as `beforeRedirect` sees it. */
+export interface RedirectHop {
+  /** The URL that answered with the redirect. */
+  readonly from: string;
+  /** The Location resolved against `from` (RFC 9110 §10.2.2): the URL that would be requested next. */
+  readonly to: string;
+  /** The 3xx status: 301, 302, 303, 307 or 308. */
+  readonly status: number;
+  /** Where this hop is in `FetchedResponse.hops`: 0 for the first redirect. */
+  readonly hopIndex: number;
+}
+
+/** What `beforeRedirect` answers: request `to` (`'follow'`), or end the chain at this hop (`'stop'`). */
+export type RedirectDecision = 'follow' | 'stop';
+
+/**
+ * Asked before each redirect target is requested, once the hop passed the fetcher's
+ * own checks (a valid http(s) Location, no loop, within `maxRedirects`): hops that fail
+ * those end with their own code and are not asked about. May be async. A throw, a
+ * rejection or any other answer stops the chain with `ERR_FETCH_REDIRECT_HOOK_FAILED`.
+ */
+export type BeforeRedirect = (hop: RedirectHop) => RedirectDecision | Promise<RedirectDecision>;
+
+/** Per-call options of `Fetcher.fetch`. */
+export interface FetchCallOptions {
+  /**
+   * Vets each redirect before its target is requested: the crawler stops at a target it
+   * already fetched, or at one it must not connect to.
+   * @default undefined (every redirect the fetcher's checks allow is followed)
+   */
+  readonly beforeRedirect?: BeforeRedirect | undefined;
 }
 
 /** Fetches one URL. Implementations never throw for network or HTTP trouble. */
 export interface Fetcher {
-  fetch(url: string, signal?: AbortSignal): Promise<FetchedResponse>;
+  fetch(url: string, signal?: AbortSignal, options?: FetchCallOptions): Promise<FetchedResponse>;
 }
 
 /** robots.txt (RFC 9309) for the crawler's user-agent. */
@@ -45,4 +85,34 @@ export interface RobotsPolicy {
   isAllowed(url: string): Promise<boolean>;
   /** The origin's Crawl-delay in milliseconds, once its robots.txt has been read. */
   crawlDelayMs(url: string): number | undefined;
+}
+
+/**
+ * What a RobotsCache keeps of one origin's robots.txt: the facts the decision is
+ * rebuilt from without a request (RFC 9309 §2.4). Plain data, for a database row.
+ */
+export interface RobotsCacheEntry {
+  /** When it was fetched, ms since the epoch: its age counts from here. */
+  readonly fetchedAt: number;
+  /** The status of the last response (after redirects); `undefined` when none came. */
+  readonly status: number | undefined;
+  /** The `ERR_FETCH_*` code the fetch ended with (`ERR_FETCH_BODY_TOO_LARGE`, a redirect failure …), if any. */
+  readonly errorCode: string | undefined;
+  /**
+   * The robots.txt text of a 2xx, decoded as UTF-8: at most the policy's `maxBytes`
+   * bytes of the file, so at most `maxBytes` UTF-16 code units. `undefined` for any other status.
+   */
+  readonly body: string | undefined;
+}
+
+/**
+ * Where a RobotsPolicy keeps robots.txt across runs, keyed by origin
+ * (`scheme://host[:port]`, scheme and host lower-cased, default port dropped, as
+ * `http://example.com` or `http://127.0.0.1:8080`). Synchronous, like the index.
+ */
+export interface RobotsCache {
+  /** The entry stored for `origin`, fresh or not (the policy judges its age), or `undefined`. */
+  get(origin: string): RobotsCacheEntry | undefined;
+  /** Store (replace) the entry of `origin`. */
+  set(origin: string, entry: RobotsCacheEntry): void;
 }

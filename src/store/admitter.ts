@@ -1,13 +1,12 @@
 // Admitting a link: the RFC 3986 §6.2 ladder climbed cheapest-first. A target
-// string seen before costs one cache or index lookup; only an unseen string pays
+// string seen before costs one in-memory lookup; only an unseen string pays
 // for normalization, then one lookup per rung until one meets a known URL.
 // Shared by every IndexStore: they differ only in the IndexBackend below.
 
 import { StoreError } from '../errors.js';
 import { normalizeScheme, normalizeSyntax } from '../ladder/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
-import { RecentCache } from './recent-cache.js';
-import type { AdmitEntry, AdmitResult, MatchRung, UrlState } from './types.js';
+import type { AdmitEntry, AdmitResult, MatchRung } from './types.js';
 
 /** What a form row says: the URL it belongs to, and whether it was seen as written. */
 export interface FormHit {
@@ -22,6 +21,9 @@ export interface NewUrl {
   readonly state: 'queued' | 'skipped';
   readonly depth: number;
   readonly firstSeen: number;
+  /** The link that first named it: its page (`undefined` for a seed) and the href as written. */
+  readonly firstFrom: number | undefined;
+  readonly firstHref: string;
 }
 
 export interface NewLink {
@@ -33,16 +35,27 @@ export interface NewLink {
   readonly attribute: string | undefined;
   readonly baseLevel: string | undefined;
   readonly rung: MatchRung | undefined;
+  /** Where the target met the index before aliases were followed; differs from `rung` only for `protocol`. */
+  readonly ladderRung: LadderRung | undefined;
+  /** The URL the target met before aliases were followed, when it is not `toUrlId`. */
+  readonly metUrlId: number | undefined;
   readonly error: string | undefined;
+  readonly findings: readonly string[] | undefined;
+  readonly alternateTarget: string | undefined;
 }
+
+/** The rungs the ladder climbs by itself (RFC 3986 §6.2.1–§6.2.3): `protocol` comes from aliases. */
+export type LadderRung = Exclude<MatchRung, 'protocol'>;
 
 /** The few synchronous primitives a store gives the admitter. */
 export interface IndexBackend {
   findForm(text: string): FormHit | undefined;
   /** Insert a form, or mark an existing `syntax` form as seen `string`. */
   putForm(text: string, urlId: number, rung: 'string' | 'syntax'): void;
-  findUrlByKey(key: string): { readonly id: number; readonly state: UrlState } | undefined;
-  urlState(id: number): UrlState | undefined;
+  /** The id of the URL whose key is exactly `key`. */
+  findUrlByKey(key: string): number | undefined;
+  /** Whether URL `id` was only recorded (`skipped`); `undefined` when there is no such URL. */
+  isSkipped(id: number): boolean | undefined;
   insertUrl(url: NewUrl): number;
   /** skipped → queued; true when it changed. */
   followSkipped(id: number, depth: number): boolean;
@@ -52,16 +65,9 @@ export interface IndexBackend {
 }
 
 export interface AdmitterOptions {
-  /**
-   * How many target strings to remember in front of the index.
-   * @default 200_000
-   */
-  readonly cacheSize?: number | undefined;
   /** The clock (Unix ms). */
   readonly now: () => number;
 }
-
-export const DEFAULT_CACHE_SIZE = 200_000;
 
 interface Known {
   readonly urlId: number;
@@ -75,43 +81,53 @@ interface Match {
   readonly isQueued: boolean;
 }
 
+/** The context a new URL is created in. */
+interface Origin {
+  readonly follow: boolean;
+  readonly depth: number;
+  readonly fromUrlId: number | undefined;
+  readonly rawHref: string;
+}
+
 export class Admitter {
   readonly #backend: IndexBackend;
-  readonly #cache: RecentCache<string, Known>;
   readonly #now: () => number;
   // Links come in runs from one page: the last page checked to exist.
   #lastFrom: number | undefined;
 
   constructor(backend: IndexBackend, options: AdmitterOptions) {
     this.#backend = backend;
-    this.#cache = new RecentCache(options.cacheSize ?? DEFAULT_CACHE_SIZE);
     this.#now = options.now;
   }
 
-  /** Forget the cache (after a rolled-back batch, or a change the cache cannot see). */
+  /** Forget what it remembers of the last batch (after a rollback, or another writer's commit). */
   forget(): void {
-    this.#cache.clear();
     this.#lastFrom = undefined;
   }
 
   admit(entry: AdmitEntry): AdmitResult {
     if (entry.fromUrlId !== undefined && entry.fromUrlId !== this.#lastFrom) {
-      if (this.#backend.urlState(entry.fromUrlId) === undefined) {
+      if (this.#backend.isSkipped(entry.fromUrlId) === undefined) {
         throw new StoreError('ERR_STORE_NOT_FOUND', `no page with URL id ${entry.fromUrlId} in the index`);
       }
       this.#lastFrom = entry.fromUrlId;
     }
     const follow = entry.follow !== false;
     let match: Match | undefined;
+    let ladder: Match | undefined;
     let error = entry.target === undefined ? (entry.error ?? 'ERR_URI_NOT_ABSOLUTE') : undefined;
     let fragment: string | undefined;
     if (entry.target !== undefined) {
       const hash = entry.target.indexOf('#');
       const resource = hash === -1 ? entry.target : entry.target.slice(0, hash);
       fragment = hash === -1 ? undefined : entry.target.slice(hash + 1);
-      const found = this.#climb(resource, follow, entry.depth ?? 0);
+      const origin: Origin = { follow, depth: entry.depth ?? 0, fromUrlId: entry.fromUrlId, rawHref: entry.rawHref };
+      const found = this.#climb(resource, origin);
       if (typeof found === 'string') error = found;
-      else match = this.#followAliases(found, follow, entry.depth ?? 0);
+      else {
+        ladder = found;
+        match = this.#followAliases(found, follow, origin.depth);
+      }
     }
     if (entry.fromUrlId !== undefined) {
       this.#backend.insertLink({
@@ -123,7 +139,11 @@ export class Admitter {
         attribute: entry.attribute,
         baseLevel: entry.baseLevel,
         rung: match?.rung,
+        ladderRung: ladder?.rung as LadderRung | undefined,
+        metUrlId: ladder !== undefined && ladder.known.urlId !== match?.known.urlId ? ladder.known.urlId : undefined,
         error,
+        findings: entry.findings !== undefined && entry.findings.length > 0 ? entry.findings : undefined,
+        alternateTarget: entry.alternateTarget,
       });
     }
     return { urlId: match?.known.urlId, rung: match?.rung, isQueued: match?.isQueued ?? false, error };
@@ -134,19 +154,15 @@ export class Admitter {
   // before. Spellings are stored only where they differ from the key, so a site
   // that writes its links in normal form costs one row per URL. Returns an error
   // code for an invalid target.
-  #climb(resource: string, follow: boolean, depth: number): Match | string {
-    const cached = this.#cache.get(resource);
-    if (cached !== undefined) {
-      if (!follow || cached.isFollowed) return { known: cached, rung: 'string', isQueued: false };
-      return this.#reuse(resource, cached, 'string', follow, depth);
-    }
+  #climb(resource: string, origin: Origin): Match | string {
+    const { follow, depth } = origin;
     const backend = this.#backend;
     const sameAsKey = backend.findUrlByKey(resource);
-    if (sameAsKey !== undefined) return this.#reuse(resource, this.#fromRow(sameAsKey), 'string', follow, depth);
+    if (sameAsKey !== undefined) return this.#reuse(this.#known(sameAsKey), 'string', follow, depth);
     const form = backend.findForm(resource);
     if (form !== undefined) {
       if (form.rung === 'syntax') backend.putForm(resource, form.urlId, 'string');
-      return this.#reuse(resource, this.#known(form.urlId), form.rung, follow, depth);
+      return this.#reuse(this.#known(form.urlId), form.rung, follow, depth);
     }
     const parsed = parseUriReference(resource);
     if (!parsed.ok) return parsed.error.code;
@@ -157,7 +173,7 @@ export class Admitter {
       const known = this.#lookup(syntaxKey);
       if (known !== undefined) {
         backend.putForm(resource, known.urlId, 'string');
-        return this.#reuse(resource, known, 'syntax', follow, depth);
+        return this.#reuse(known, 'syntax', follow, depth);
       }
     }
     const scheme = normalizeScheme(syntax);
@@ -167,11 +183,20 @@ export class Admitter {
     let rung: MatchRung;
     let isQueued = false;
     if (existing !== undefined) {
-      known = this.#fromRow(existing);
+      known = this.#known(existing);
       rung = 'scheme';
     } else {
       const state = follow ? 'queued' : 'skipped';
-      const id = backend.insertUrl({ key, scheme: scheme.scheme!, host: scheme.host, state, depth, firstSeen: this.#now() });
+      const id = backend.insertUrl({
+        key,
+        scheme: scheme.scheme!,
+        host: scheme.host,
+        state,
+        depth,
+        firstSeen: this.#now(),
+        firstFrom: origin.fromUrlId,
+        firstHref: origin.rawHref,
+      });
       known = { urlId: id, isFollowed: follow };
       rung = 'new';
       isQueued = follow;
@@ -179,34 +204,29 @@ export class Admitter {
     if (resource !== key) backend.putForm(resource, known.urlId, 'string');
     // The syntax key is kept too, so a later spelling that meets only it says "syntax".
     if (syntaxKey !== key && syntaxKey !== resource) backend.putForm(syntaxKey, known.urlId, 'syntax');
-    return this.#reuse(resource, known, rung, follow, depth, isQueued);
+    return this.#reuse(known, rung, follow, depth, isQueued);
   }
 
   // A URL whose key, or a stored spelling, is exactly `text`.
   #lookup(text: string): Known | undefined {
-    const row = this.#backend.findUrlByKey(text);
-    if (row !== undefined) return this.#fromRow(row);
+    const id = this.#backend.findUrlByKey(text);
+    if (id !== undefined) return this.#known(id);
     const form = this.#backend.findForm(text);
     return form === undefined ? undefined : this.#known(form.urlId);
   }
 
-  #fromRow(row: { readonly id: number; readonly state: UrlState }): Known {
-    return { urlId: row.id, isFollowed: row.state !== 'skipped' };
-  }
-
   #known(urlId: number): Known {
-    return { urlId, isFollowed: this.#backend.urlState(urlId) !== 'skipped' };
+    return { urlId, isFollowed: this.#backend.isSkipped(urlId) !== true };
   }
 
   // A known URL that was only recorded (skipped) goes on the frontier once a
   // followed link names it.
-  #reuse(resource: string, known: Known, rung: MatchRung, follow: boolean, depth: number, isQueued = false): Match {
+  #reuse(known: Known, rung: MatchRung, follow: boolean, depth: number, isQueued = false): Match {
     let current = known;
     if (follow && !known.isFollowed) {
       isQueued = this.#backend.followSkipped(known.urlId, depth);
       current = { urlId: known.urlId, isFollowed: true };
     }
-    this.#cache.set(resource, current);
     return { known: current, rung, isQueued };
   }
 

@@ -14,11 +14,21 @@ export type {
   StoreStats,
   UrlRecord,
   UrlState,
+  UrlHistory,
+  FirstLink,
+  FetchRow,
+  AliasRow,
+  IndexReader,
+  UrlRow,
+  FormRow,
+  LinkRow,
+  EdgeRow,
+  Funnel,
 } from './types.js';
 export { MATCH_RUNGS, URL_STATES } from './types.js';
-export { SqliteStore, DEFAULT_DB_PATH, openDatabase, readMigrationStatus, type SqliteStoreOptions } from './sqlite-store.js';
+export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, type SqliteStoreOptions } from './sqlite-store.js';
+export { openDatabase, readMigrationStatus } from './sqlite-database.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export { DEFAULT_CACHE_SIZE } from './admitter.js';
 export {
   defaultMigrationsDir,
   loadMigrations,

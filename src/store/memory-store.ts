@@ -1,6 +1,7 @@
 // The IndexStore in plain Maps: for tests and short-lived use. It shares the
 // admitter with the SQLite store and passes the same contract tests.
 
+import type { RobotsCacheEntry } from '../fetch/index.js';
 import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { StoreError } from '../errors.js';
@@ -12,7 +13,10 @@ import {
   type AdmitEntry,
   type AdmitResult,
   type AliasRecord,
+  type AliasRow,
   type ClaimedUrl,
+  type FetchRow,
+  type UrlHistory,
   type FetchRecord,
   type IndexStore,
   type StoreStats,
@@ -27,11 +31,11 @@ interface MemoryUrl {
   state: UrlState;
   depth: number;
   aliasOf: number | undefined;
+  firstFrom: number | undefined;
+  firstHref: string;
 }
 
 export interface MemoryStoreOptions {
-  /** @default 200_000 */
-  readonly cacheSize?: number;
   /** @default Date.now */
   readonly now?: () => number;
 }
@@ -41,15 +45,19 @@ export class MemoryStore implements IndexStore {
   readonly #byKey = new Map<string, MemoryUrl>();
   readonly #forms = new Map<string, FormHit>();
   readonly #links: NewLink[] = [];
-  readonly #aliases = new Map<string, AliasRecord>();
-  #fetches = 0;
+  readonly #aliases = new Map<string, AliasRow>();
+  readonly #fetches: FetchRow[] = [];
+  readonly #robots = new Map<string, RobotsCacheEntry>();
+  readonly #now: () => number;
   readonly #admitter: Admitter;
 
   // Undo steps of the batch being admitted, replayed backwards if it throws.
   #undo: (() => void)[] = [];
+  // How many atomically() blocks are open: the undo log is kept until the outermost ends.
+  #depth = 0;
 
   constructor(options?: MemoryStoreOptions) {
-    const now = options?.now ?? Date.now;
+    const now = (this.#now = options?.now ?? Date.now);
     this.#admitter = new Admitter(
       {
         findForm: (text) => this.#forms.get(text),
@@ -59,10 +67,22 @@ export class MemoryStore implements IndexStore {
           this.#undo.push(existing === undefined ? () => this.#forms.delete(text) : () => this.#forms.set(text, existing));
           this.#forms.set(text, { urlId: existing?.urlId ?? urlId, rung });
         },
-        findUrlByKey: (key) => this.#byKey.get(key),
-        urlState: (id) => this.#urls[id - 1]?.state,
+        findUrlByKey: (key) => this.#byKey.get(key)?.id,
+        isSkipped: (id) => {
+          const state = this.#urls[id - 1]?.state;
+          return state === undefined ? undefined : state === 'skipped';
+        },
         insertUrl: (url) => {
-          const row: MemoryUrl = { id: this.#urls.length + 1, key: url.key, host: url.host, state: url.state, depth: url.depth, aliasOf: undefined };
+          const row: MemoryUrl = {
+            id: this.#urls.length + 1,
+            key: url.key,
+            host: url.host,
+            state: url.state,
+            depth: url.depth,
+            aliasOf: undefined,
+            firstFrom: url.firstFrom,
+            firstHref: url.firstHref,
+          };
           this.#urls.push(row);
           this.#byKey.set(row.key, row);
           this.#undo.push(() => {
@@ -86,21 +106,55 @@ export class MemoryStore implements IndexStore {
         },
         aliasTarget: (id) => this.#urls[id - 1]?.aliasOf,
       },
-      { cacheSize: options?.cacheSize, now },
+      { now },
     );
   }
 
   admit(batch: readonly AdmitEntry[]): AdmitResult[] {
-    this.#undo = [];
+    return this.atomically(() => batch.map((entry) => this.#admitter.admit(entry)));
+  }
+
+  // Every change is undoable, so a batch or an atomically() block that throws
+  // leaves nothing behind (nested blocks undo to where they began).
+  atomically<T>(work: () => T): T {
+    const mark = this.#undo.length;
+    this.#depth++;
     try {
-      return batch.map((entry) => this.#admitter.admit(entry));
+      const result = work();
+      if (typeof (result as { then?: unknown } | undefined)?.then === 'function') {
+        throw new StoreError('ERR_STORE_ASYNC_TRANSACTION', 'store.atomically() was given async work: a transaction never awaits');
+      }
+      return result;
     } catch (error) {
-      for (const step of this.#undo.reverse()) step();
+      for (const step of this.#undo.splice(mark).reverse()) step();
       this.#admitter.forget();
       throw error;
     } finally {
-      this.#undo = [];
+      if (--this.#depth === 0) this.#undo = [];
     }
+  }
+
+  requeue(id: number): void {
+    const row = this.#require(id);
+    if (row.state === 'alias') return;
+    const before = row.state;
+    this.#undo.push(() => (row.state = before));
+    row.state = 'queued';
+  }
+
+  history(id: number): UrlHistory | undefined {
+    const url = this.getUrl(id);
+    const row = this.#urls[id - 1];
+    if (url === undefined || row === undefined) return undefined;
+    const from = row.firstFrom === undefined ? undefined : this.#urls[row.firstFrom - 1];
+    const aliases = [...this.#aliases.values()];
+    return {
+      url,
+      firstLink: { fromUrlId: row.firstFrom, fromKey: from?.key, rawHref: row.firstHref },
+      fetches: this.#fetches.filter((f) => f.urlId === id),
+      aliasesFrom: aliases.filter((a) => a.fromId === id),
+      aliasesTo: aliases.filter((a) => a.toId === id),
+    };
   }
 
   claim(limit: number): ClaimedUrl[] {
@@ -116,27 +170,62 @@ export class MemoryStore implements IndexStore {
 
   recordFetch(record: FetchRecord): void {
     const row = this.#require(record.urlId);
-    this.#fetches++;
+    const before = row.state;
+    this.#fetches.push({
+      id: this.#fetches.length + 1,
+      urlId: record.urlId,
+      startedAt: record.startedAt,
+      durationMs: record.durationMs,
+      status: record.status,
+      contentType: record.contentType,
+      bytes: record.bytes,
+      errorCode: record.errorCode,
+      finalUrl: record.finalUrl,
+      attempts: record.attempts ?? 1,
+      redirects: record.redirects ?? [],
+      findings: record.findings ?? [],
+      anchors: record.anchors ?? [],
+    });
+    this.#undo.push(() => {
+      this.#fetches.pop();
+      row.state = before;
+    });
     if (row.state !== 'alias') row.state = record.outcome;
   }
 
   addAlias(record: AliasRecord): void {
     const from = this.#require(record.fromId);
-    this.#require(record.toId);
-    this.#aliases.set(`${record.fromId} ${record.evidence}`, record);
-    if (record.evidence !== 'canonical' && record.fromId !== record.toId) {
-      from.state = 'alias';
-      from.aliasOf = record.toId;
-    }
+    const to = this.#require(record.toId);
+    const key = `${record.fromId} ${record.evidence}`;
+    this.#setAlias(key, {
+      fromId: record.fromId,
+      fromKey: from.key,
+      toId: record.toId,
+      toKey: to.key,
+      evidence: record.evidence,
+      detail: record.detail,
+      createdAt: this.#now(),
+    });
+    if (record.evidence !== 'canonical' && record.fromId !== record.toId) this.#setRow(from, 'alias', record.toId);
   }
 
   revokeAlias(fromId: number): void {
     const row = this.#require(fromId);
-    for (const evidence of ['redirect', 'content-location'] as const) this.#aliases.delete(`${fromId} ${evidence}`);
-    if (row.state === 'alias') {
-      row.state = 'queued';
-      row.aliasOf = undefined;
-    }
+    for (const evidence of ['redirect', 'content-location'] as const) this.#setAlias(`${fromId} ${evidence}`, undefined);
+    if (row.state === 'alias') this.#setRow(row, 'queued', undefined);
+  }
+
+  #setAlias(key: string, alias: AliasRow | undefined): void {
+    const before = this.#aliases.get(key);
+    this.#undo.push(() => (before === undefined ? this.#aliases.delete(key) : this.#aliases.set(key, before)));
+    if (alias === undefined) this.#aliases.delete(key);
+    else this.#aliases.set(key, alias);
+  }
+
+  #setRow(row: MemoryUrl, state: UrlState, aliasOf: number | undefined): void {
+    const [stateBefore, aliasBefore] = [row.state, row.aliasOf];
+    this.#undo.push(() => Object.assign(row, { state: stateBefore, aliasOf: aliasBefore }));
+    Object.assign(row, { state, aliasOf });
   }
 
   getUrl(id: number): UrlRecord | undefined {
@@ -161,7 +250,15 @@ export class MemoryStore implements IndexStore {
     }
     const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
     for (const a of this.#aliases.values()) aliasesByEvidence[a.evidence]++;
-    return { urlsByState, links: this.#links.length, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches: this.#fetches };
+    return { urlsByState, links: this.#links.length, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches: this.#fetches.length };
+  }
+
+  getRobots(origin: string): RobotsCacheEntry | undefined {
+    return this.#robots.get(origin);
+  }
+
+  setRobots(origin: string, entry: RobotsCacheEntry): void {
+    this.#robots.set(origin, entry);
   }
 
   close(): void {}

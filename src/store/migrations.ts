@@ -98,11 +98,25 @@ export function migrate(db: Database, migrations: readonly Migration[], now: () 
   checkApplied(applied, migrations);
   const record = db.prepare('INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)');
   const pending = migrations.slice(applied.length);
-  for (const migration of pending) {
-    db.transaction(() => {
-      db.exec(migration.sql);
-      record.run(migration.version, migration.name, migration.sha256, now());
-    })();
+  if (pending.length === 0) return pending;
+  // A migration may rebuild a table that others reference (SQLite's documented
+  // 12-step ALTER): foreign keys are off while it runs (the pragma cannot change
+  // inside a transaction) and checked before it commits.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    for (const migration of pending) {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        const violation = db.prepare('PRAGMA foreign_key_check').get() as { table: string } | undefined;
+        if (violation !== undefined) {
+          throw new StoreError('ERR_STORE_MIGRATION_FAILED', `migration ${migration.file} leaves a broken reference in table ${violation.table}`);
+        }
+        record.run(migration.version, migration.name, migration.sha256, now());
+      })();
+    }
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys === 1 ? 'ON' : 'OFF'}`);
   }
   return pending;
 }

@@ -1,28 +1,43 @@
-// The IndexStore on SQLite (better-sqlite3): pragmas, migrations, and every SQL
-// statement of the index, each prepared once per store.
+// The IndexStore on SQLite (better-sqlite3). Every write is one IMMEDIATE
+// transaction; keys are found through in-memory hash tables (key-table.ts) kept
+// in step with other writers by PRAGMA data_version.
 
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database, { type Database as Db, type Statement } from 'better-sqlite3';
+import type { Database as Db } from 'better-sqlite3';
 import { StoreError } from '../errors.js';
-import { ALIAS_EVIDENCE, resourceKey, type AliasEvidence } from '../ladder/index.js';
+import type { RobotsCacheEntry } from '../fetch/index.js';
+import { resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
-import { Admitter, type FormHit, type IndexBackend, type NewLink, type NewUrl } from './admitter.js';
-import { defaultMigrationsDir, loadMigrations, migrate, migrationStatus, type Migration, type MigrationStatus } from './migrations.js';
+import { Admitter, type FormHit, type IndexBackend, type NewUrl } from './admitter.js';
+import { KeyTable } from './key-table.js';
+import { LinkWriter } from './link-writer.js';
+import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
+import { openDatabase } from './sqlite-database.js';
+import { SqliteIndexReader, readStats } from './sqlite-reader.js';
 import {
-  MATCH_RUNGS,
-  URL_STATES,
-  zeroCounts,
-  type AdmitEntry,
-  type AdmitResult,
-  type AliasRecord,
-  type ClaimedUrl,
-  type FetchRecord,
-  type IndexStore,
-  type MatchRung,
-  type StoreStats,
-  type UrlRecord,
-  type UrlState,
+  ALIAS_COLUMNS,
+  FETCH_COLUMNS,
+  URL_COLUMNS,
+  jsonList,
+  toAliasRow,
+  toFetchRow,
+  toFirstLink,
+  toUrlRecord,
+  type AliasColumns,
+  type FetchColumns,
+  type UrlColumns,
+} from './sqlite-rows.js';
+import type {
+  AdmitEntry,
+  AdmitResult,
+  AliasRecord,
+  ClaimedUrl,
+  FetchRecord,
+  IndexReader,
+  IndexStore,
+  StoreStats,
+  UrlHistory,
+  UrlRecord,
 } from './types.js';
 
 export interface SqliteStoreOptions {
@@ -31,11 +46,6 @@ export interface SqliteStoreOptions {
    * @default 'data/linkladder.db'
    */
   readonly path?: string;
-  /**
-   * How many target strings the admitter remembers in front of SQLite.
-   * @default 200_000
-   */
-  readonly cacheSize?: number;
   /**
    * Refuse to create the database: opening a file that does not exist fails.
    * @default false
@@ -56,67 +66,26 @@ export interface SqliteStoreOptions {
 
 export const DEFAULT_DB_PATH = path.join('data', 'linkladder.db');
 
-interface UrlRow {
-  id: number;
-  key: string;
-  state: UrlState;
-  depth: number;
-  alias_of: number | null;
+
+/** The hash tables of url keys and form texts, and the last row of each they hold. */
+interface Keys {
+  readonly urls: KeyTable;
+  readonly forms: KeyTable;
+  lastUrlId: number;
+  lastFormId: number;
+  /**
+   * By URL id: 1 if the URL was `skipped` when last read. A URL is skipped only
+   * when it is created, so 0 means "not skipped" for sure, and 1 is checked in the
+   * table (and cleared once it is not).
+   */
+  maybeSkipped: Uint8Array;
+  /** By form id: the URL it spells, and 1 when it was seen as written (`string`), 0 for `syntax`. */
+  formUrl: Uint32Array;
+  formSeen: Uint8Array;
 }
 
-/** Open a database file (creating its folder), set the pragmas, migrate. */
-export function openDatabase(
-  file: string,
-  migrations: readonly Migration[],
-  now: () => number,
-): { db: Db; applied: Migration[] } {
-  let db: Db;
-  try {
-    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    db = new Database(file);
-  } catch (cause) {
-    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(cause as Error).message}`, { cause });
-  }
-  try {
-    db.pragma('journal_mode = WAL');
-    // WAL + NORMAL: a committed transaction survives the process being killed;
-    // only a power loss or OS crash may drop the last commits (never corrupt).
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('cache_size = -65536'); // 64 MiB of pages
-    // Checkpoint every ~40 MiB of WAL rather than every 4 MiB: index pages dirtied
-    // by consecutive batches are then copied back once (2x faster admits, measured).
-    db.pragma('wal_autocheckpoint = 10000');
-    return { db, applied: migrate(db, migrations, now) };
-  } catch (error) {
-    db.close();
-    if (error instanceof StoreError) throw error;
-    // Not a database, read-only, locked: say which file.
-    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/**
- * The migration status of a database file, without migrating it (or creating it:
- * a file that does not exist has every migration pending).
- */
-export function readMigrationStatus(file: string, migrationsDir?: string): MigrationStatus[] {
-  const migrations = loadMigrations(migrationsDir ?? defaultMigrationsDir());
-  if (file !== ':memory:' && !existsSync(file)) return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined }));
-  let db: Db;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (cause) {
-    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(cause as Error).message}`, { cause });
-  }
-  try {
-    const hasTable = db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = 'schema_migrations'`).get() !== undefined;
-    if (!hasTable) return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined }));
-    return migrationStatus(db, migrations);
-  } finally {
-    db.close();
-  }
+interface FormFound extends FormHit {
+  readonly formId: number;
 }
 
 export class SqliteStore implements IndexStore {
@@ -125,8 +94,10 @@ export class SqliteStore implements IndexStore {
   readonly #aliases = new Map<number, number>();
   readonly #now: () => number;
   readonly #statements: ReturnType<typeof prepareStatements>;
-  readonly #admitBatch: (batch: readonly AdmitEntry[]) => AdmitResult[];
   readonly #links: LinkWriter;
+  readonly #transaction: { immediate: (work: () => unknown) => unknown };
+  #keys: Keys | undefined;
+  #dataVersion: number;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
 
@@ -134,57 +105,32 @@ export class SqliteStore implements IndexStore {
     this.#now = options?.now ?? Date.now;
     const migrations = loadMigrations(options?.migrationsDir ?? defaultMigrationsDir());
     const file = options?.path ?? DEFAULT_DB_PATH;
-    if (options?.mustExist === true && file !== ':memory:' && !existsSync(file)) {
-      throw new StoreError('ERR_STORE_OPEN', `no index database at ${file}`);
-    }
-    const opened = openDatabase(file, migrations, this.#now);
+    const opened = openDatabase(file, migrations, this.#now, options?.mustExist === true);
     this.#db = opened.db;
     this.appliedMigrations = opened.applied;
     const s = (this.#statements = prepareStatements(this.#db));
     // A crash leaves claimed URLs in `fetching`: their fetch was never recorded.
     if (options?.recoverClaims !== false) s.requeueFetching.run();
-    for (const row of s.selectAliases.all() as { id: number; alias_of: number }[]) this.#aliases.set(row.id, row.alias_of);
-    this.#admitter = new Admitter(this.#backend(), { cacheSize: options?.cacheSize, now: this.#now });
+    this.#loadAliases();
+    this.#dataVersion = this.#readDataVersion();
+    this.#admitter = new Admitter(this.#backend(), { now: this.#now });
     this.#links = new LinkWriter(this.#db);
-    const transaction = this.#db.transaction((batch: readonly AdmitEntry[]) => {
-      const results = batch.map((e) => this.#admitter.admit(e));
-      this.#links.flush();
-      return results;
+    this.#transaction = this.#db.transaction((work: () => unknown) => {
+      this.#catchUpWithOtherWriters();
+      return work();
     });
-    this.#admitBatch = (batch) => {
-      try {
-        return transaction(batch);
-      } catch (error) {
-        this.#links.discard();
-        this.#admitter.forget(); // the cache may name rows that were rolled back
-        throw error;
-      }
-    };
-  }
-
-  #backend(): IndexBackend {
-    const s = this.#statements;
-    return {
-      findForm: (text) => {
-        const row = s.findForm.get({ text }) as [number, 'string' | 'syntax'] | undefined;
-        return row === undefined ? undefined : ({ urlId: row[0], rung: row[1] } satisfies FormHit);
-      },
-      putForm: (text, urlId, rung) => void s.putForm.run({ text, urlId, rung }),
-      findUrlByKey: (key) => s.findUrlByKey.get({ key }) as { id: number; state: UrlState } | undefined,
-      urlState: (id) => (s.urlState.get({ id }) as UrlState | undefined) ?? undefined,
-      insertUrl: (url: NewUrl) => Number(s.insertUrl.run({ ...url, host: url.host ?? null }).lastInsertRowid),
-      followSkipped: (id, depth) => s.followSkipped.run({ id, depth }).changes > 0,
-      insertLink: (link: NewLink) => this.#links.add(link),
-      aliasTarget: (id) => this.#aliases.get(id),
-    };
   }
 
   admit(batch: readonly AdmitEntry[]): AdmitResult[] {
-    return this.#admitBatch(batch);
+    return this.#write(() => {
+      const results = batch.map((entry) => this.#admitter.admit(entry));
+      this.#links.flush();
+      return results;
+    });
   }
 
   claim(limit: number): ClaimedUrl[] {
-    const rows = this.#statements.claim.all({ limit }) as { id: number; key: string; depth: number; host: string | null }[];
+    const rows = this.#write(() => this.#statements.claim.all({ limit }) as { id: number; key: string; depth: number; host: string | null }[]);
     return rows
       .map((r) => ({ id: r.id, key: r.key, depth: r.depth, host: r.host ?? undefined }))
       .sort((a, b) => a.depth - b.depth || a.id - b.id);
@@ -192,7 +138,7 @@ export class SqliteStore implements IndexStore {
 
   recordFetch(record: FetchRecord): void {
     const s = this.#statements;
-    this.#db.transaction(() => {
+    this.#write(() => {
       this.#requireUrl(record.urlId);
       const fetchId = Number(
         s.insertFetch.run({
@@ -204,64 +150,99 @@ export class SqliteStore implements IndexStore {
           bytes: record.bytes ?? null,
           errorCode: record.errorCode ?? null,
           finalUrl: record.finalUrl ?? null,
+          attempts: record.attempts ?? 1,
+          findings: jsonList(record.findings),
+          anchors: jsonList(record.anchors),
         }).lastInsertRowid,
       );
       (record.redirects ?? []).forEach((hop, index) =>
         s.insertRedirect.run({ fetchId, hop: index, from: hop.from, to: hop.to ?? null, status: hop.status }),
       );
       s.setFetched.run({ id: record.urlId, state: record.outcome });
-    })();
+    });
   }
 
   addAlias(record: AliasRecord): void {
     const s = this.#statements;
-    this.#db.transaction(() => {
+    const makesAlias = record.evidence !== 'canonical' && record.fromId !== record.toId;
+    this.#write(() => {
       this.#requireUrl(record.fromId);
       this.#requireUrl(record.toId);
       s.putAlias.run({ ...record, detail: record.detail ?? null, createdAt: this.#now() });
-      if (record.evidence !== 'canonical' && record.fromId !== record.toId) {
-        s.setAlias.run({ id: record.fromId, to: record.toId });
-      }
-    })();
-    if (record.evidence !== 'canonical' && record.fromId !== record.toId) this.#aliases.set(record.fromId, record.toId);
+      if (makesAlias) s.setAlias.run({ id: record.fromId, to: record.toId });
+      if (makesAlias) this.#aliases.set(record.fromId, record.toId);
+    });
   }
 
   revokeAlias(fromId: number): void {
     const s = this.#statements;
-    this.#db.transaction(() => {
+    this.#write(() => {
       this.#requireUrl(fromId);
       s.deleteProvingAliases.run({ id: fromId });
       s.unsetAlias.run({ id: fromId });
-    })();
-    this.#aliases.delete(fromId);
+      this.#aliases.delete(fromId);
+    });
+  }
+
+  requeue(id: number): void {
+    this.#write(() => {
+      this.#requireUrl(id);
+      this.#statements.requeue.run({ id });
+    });
+  }
+
+  atomically<T>(work: () => T): T {
+    return this.#write(() => {
+      const result = work();
+      if (typeof (result as { then?: unknown } | undefined)?.then === 'function') {
+        throw new StoreError('ERR_STORE_ASYNC_TRANSACTION', 'store.atomically() was given async work: a transaction never awaits');
+      }
+      return result;
+    });
   }
 
   getUrl(id: number): UrlRecord | undefined {
-    return toRecord(this.#statements.getUrl.get({ id }) as UrlRow | undefined);
+    const row = this.#statements.getUrl.get({ id }) as UrlColumns | undefined;
+    return row === undefined ? undefined : toUrlRecord(row);
   }
 
   findUrl(uri: string): UrlRecord | undefined {
     const parsed = parseUriReference(uri);
-    if (!parsed.ok) return undefined;
-    return toRecord(this.#statements.getUrlByKey.get({ key: resourceKey(parsed.value) }) as UrlRow | undefined);
+    if (!parsed.ok || parsed.value.scheme === undefined) return undefined;
+    if (!this.#db.inTransaction) this.#catchUpWithOtherWriters();
+    const id = this.#getKeys().urls.get(resourceKey(parsed.value));
+    return id === undefined ? undefined : this.getUrl(id);
+  }
+
+  history(id: number): UrlHistory | undefined {
+    const s = this.#statements;
+    const row = s.getUrl.get({ id }) as UrlColumns | undefined;
+    if (row === undefined) return undefined;
+    return {
+      url: toUrlRecord(row),
+      firstLink: toFirstLink(row),
+      fetches: (s.fetchesOf.all({ id }) as FetchColumns[]).map(toFetchRow),
+      aliasesFrom: (s.aliasesFrom.all({ id }) as AliasColumns[]).map(toAliasRow),
+      aliasesTo: (s.aliasesTo.all({ id }) as AliasColumns[]).map(toAliasRow),
+    };
   }
 
   stats(): StoreStats {
-    const s = this.#statements;
-    const urlsByState = zeroCounts(URL_STATES);
-    for (const row of s.countUrls.all() as { state: UrlState; n: number }[]) urlsByState[row.state] = row.n;
-    const linksByRung = zeroCounts(MATCH_RUNGS);
-    let links = 0;
-    let linksWithoutTarget = 0;
-    for (const row of s.countLinks.all() as { rung: MatchRung | null; n: number }[]) {
-      links += row.n;
-      if (row.rung === null) linksWithoutTarget += row.n;
-      else linksByRung[row.rung] = row.n;
-    }
-    const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
-    for (const row of s.countAliases.all() as { evidence: AliasEvidence; n: number }[]) aliasesByEvidence[row.evidence] = row.n;
-    const fetches = (s.countFetches.get() as { n: number }).n;
-    return { urlsByState, links, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches };
+    return readStats(this.#db);
+  }
+
+  getRobots(origin: string): RobotsCacheEntry | undefined {
+    const entry = this.#statements.getRobots.get({ origin }) as string | undefined;
+    return entry === undefined ? undefined : (JSON.parse(entry) as RobotsCacheEntry);
+  }
+
+  setRobots(origin: string, entry: RobotsCacheEntry): void {
+    this.#write(() => this.#statements.putRobots.run({ origin, fetchedAt: entry.fetchedAt, entry: JSON.stringify(entry) }));
+  }
+
+  /** Read the index for reports, on this store's connection. */
+  reader(): IndexReader {
+    return new SqliteIndexReader(this.#db, () => {});
   }
 
   /** `PRAGMA integrity_check`: 'ok' or the problems found. */
@@ -273,6 +254,147 @@ export class SqliteStore implements IndexStore {
     if (this.#db.open) this.#db.close();
   }
 
+  /**
+   * One IMMEDIATE transaction (a savepoint inside another). When it throws, the
+   * memory that mirrors the database (key tables, aliases, the admitter's cache,
+   * pending links) may name rows that were rolled back: it is dropped, to be read
+   * again.
+   */
+  #write<T>(work: () => T): T {
+    try {
+      return this.#transaction.immediate(work) as T;
+    } catch (error) {
+      this.#keys = undefined;
+      this.#links.discard();
+      this.#admitter.forget();
+      this.#loadAliases();
+      throw error;
+    }
+  }
+
+  #readDataVersion(): number {
+    return this.#db.pragma('data_version', { simple: true }) as number;
+  }
+
+  // PRAGMA data_version changes when another connection commits: read what it
+  // wrote before relying on memory (one writer at a time holds the write lock).
+  #catchUpWithOtherWriters(): void {
+    const version = this.#readDataVersion();
+    if (version === this.#dataVersion) return;
+    this.#dataVersion = version;
+    if (this.#keys !== undefined) this.#loadKeys(this.#keys);
+    this.#loadAliases();
+    this.#admitter.forget();
+  }
+
+  #loadAliases(): void {
+    this.#aliases.clear();
+    for (const row of this.#statements.selectAliases.all() as { id: number; alias_of: number }[]) this.#aliases.set(row.id, row.alias_of);
+  }
+
+  // Built on first use, so that opening a database to inspect it costs nothing.
+  #getKeys(): Keys {
+    if (this.#keys === undefined) {
+      const s = this.#statements;
+      const counts = s.countKeys.get() as { urls: number; forms: number };
+      this.#keys = {
+        urls: new KeyTable(counts.urls),
+        forms: new KeyTable(counts.forms),
+        lastUrlId: 0,
+        lastFormId: 0,
+        maybeSkipped: new Uint8Array(counts.urls + 1024),
+        formUrl: new Uint32Array(counts.forms + 1024),
+        formSeen: new Uint8Array(counts.forms + 1024),
+      };
+      this.#loadKeys(this.#keys);
+    }
+    return this.#keys;
+  }
+
+  #loadKeys(keys: Keys): void {
+    const s = this.#statements;
+    for (const [id, key, isSkipped] of s.urlKeysAfter.iterate({ id: keys.lastUrlId }) as Iterable<[number, string, number]>) {
+      this.#addUrlKey(keys, key, id, isSkipped === 1);
+    }
+    for (const [id, text, urlId, isSeen] of s.formTextsAfter.iterate({ id: keys.lastFormId }) as Iterable<[number, string, number, number]>) {
+      this.#addFormText(keys, text, id, urlId, isSeen === 1);
+    }
+  }
+
+  #addUrlKey(keys: Keys, key: string, id: number, isSkipped: boolean): void {
+    keys.urls.add(key, id);
+    keys.lastUrlId = id;
+    if (id >= keys.maybeSkipped.length) {
+      const grown = new Uint8Array(Math.max(id + 1, keys.maybeSkipped.length * 2));
+      grown.set(keys.maybeSkipped);
+      keys.maybeSkipped = grown;
+    }
+    keys.maybeSkipped[id] = isSkipped ? 1 : 0;
+  }
+
+  #addFormText(keys: Keys, text: string, id: number, urlId: number, isSeen: boolean): void {
+    keys.forms.add(text, id);
+    keys.lastFormId = id;
+    if (id >= keys.formUrl.length) {
+      const size = Math.max(id + 1, keys.formUrl.length * 2);
+      const [urls, seen] = [new Uint32Array(size), new Uint8Array(size)];
+      urls.set(keys.formUrl);
+      seen.set(keys.formSeen);
+      [keys.formUrl, keys.formSeen] = [urls, seen];
+    }
+    keys.formUrl[id] = urlId;
+    keys.formSeen[id] = isSeen ? 1 : 0;
+  }
+
+  #isSkipped(id: number): boolean | undefined {
+    const keys = this.#getKeys();
+    if (!Number.isInteger(id) || id < 1 || id > keys.lastUrlId) return undefined; // url rows are never deleted
+    if (keys.maybeSkipped[id] !== 1) return false;
+    const isSkipped = this.#statements.urlState.get({ id }) === 'skipped';
+    if (!isSkipped) keys.maybeSkipped[id] = 0;
+    return isSkipped;
+  }
+
+  #findForm(text: string): FormFound | undefined {
+    const keys = this.#getKeys();
+    const formId = keys.forms.get(text);
+    if (formId === undefined) return undefined;
+    return { formId, urlId: keys.formUrl[formId]!, rung: keys.formSeen[formId] === 1 ? 'string' : 'syntax' };
+  }
+
+  #backend(): IndexBackend {
+    const s = this.#statements;
+    return {
+      findForm: (text) => this.#findForm(text),
+      putForm: (text, urlId, rung) => {
+        const existing = this.#findForm(text);
+        if (existing !== undefined) {
+          if (rung === 'string' && existing.rung === 'syntax') {
+            s.formSeenAsWritten.run({ id: existing.formId });
+            this.#getKeys().formSeen[existing.formId] = 1;
+          }
+          return;
+        }
+        const id = Number(s.insertForm.run(text, urlId, rung).lastInsertRowid);
+        this.#addFormText(this.#getKeys(), text, id, urlId, rung === 'string');
+      },
+      findUrlByKey: (key) => this.#getKeys().urls.get(key),
+      isSkipped: (id) => this.#isSkipped(id),
+      insertUrl: (url: NewUrl) => {
+        const keys = this.#getKeys();
+        const id = Number(
+          s.insertUrl.run(url.key, url.scheme, url.host ?? null, url.state, url.depth, url.firstSeen, url.firstFrom ?? null, url.firstHref)
+            .lastInsertRowid,
+        );
+        this.#addUrlKey(keys, url.key, id, url.state === 'skipped');
+        return id;
+      },
+      followSkipped: (id, depth) => s.followSkipped.run({ id, depth }).changes > 0,
+      insertLink: (link) => this.#links.add(link),
+      aliasTarget: (id) => this.#aliases.get(id),
+    };
+  }
+
   #requireUrl(id: number): void {
     if (this.#statements.urlState.get({ id }) === undefined) {
       throw new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${id} in the index`);
@@ -280,27 +402,19 @@ export class SqliteStore implements IndexStore {
   }
 }
 
-function toRecord(row: UrlRow | undefined): UrlRecord | undefined {
-  if (row === undefined) return undefined;
-  return { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.alias_of ?? undefined };
-}
-
 // Every statement of the store, named after its query.
 function prepareStatements(db: Db) {
-  const raw = (statement: Statement) => statement.raw(true);
   return {
     requeueFetching: db.prepare(`UPDATE url SET state = 'queued' WHERE state = 'fetching'`),
     selectAliases: db.prepare(`SELECT id, alias_of FROM url WHERE state = 'alias'`),
-    findForm: raw(db.prepare('SELECT url_id, rung FROM form WHERE text = :text')),
-    putForm: db.prepare(
-      `INSERT INTO form (text, url_id, rung) VALUES (:text, :urlId, :rung)
-       ON CONFLICT (text) DO UPDATE SET rung = 'string' WHERE excluded.rung = 'string'`,
-    ),
-    findUrlByKey: db.prepare('SELECT id, state FROM url WHERE key = :key'),
+    countKeys: db.prepare('SELECT (SELECT count(*) FROM url) AS urls, (SELECT count(*) FROM form) AS forms'),
+    urlKeysAfter: db.prepare(`SELECT id, key, state = 'skipped' FROM url WHERE id > :id ORDER BY id`).raw(true),
+    formTextsAfter: db.prepare(`SELECT id, text, url_id, rung = 'string' FROM form WHERE id > :id ORDER BY id`).raw(true),
+    insertForm: db.prepare('INSERT INTO form (text, url_id, rung) VALUES (?, ?, ?)'),
+    formSeenAsWritten: db.prepare(`UPDATE form SET rung = 'string' WHERE id = :id`),
     urlState: db.prepare('SELECT state FROM url WHERE id = :id').pluck(),
     insertUrl: db.prepare(
-      `INSERT INTO url (key, scheme, host, state, depth, first_seen)
-       VALUES (:key, :scheme, :host, :state, :depth, :firstSeen)`,
+      'INSERT INTO url (key, scheme, host, state, depth, first_seen, first_from, first_href) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     followSkipped: db.prepare(`UPDATE url SET state = 'queued', depth = min(depth, :depth) WHERE id = :id AND state = 'skipped'`),
     claim: db.prepare(
@@ -308,9 +422,10 @@ function prepareStatements(db: Db) {
        WHERE id IN (SELECT id FROM url WHERE state = 'queued' ORDER BY depth, id LIMIT :limit)
        RETURNING id, key, depth, host`,
     ),
+    requeue: db.prepare(`UPDATE url SET state = 'queued' WHERE id = :id AND state <> 'alias'`),
     insertFetch: db.prepare(
-      `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url)
-       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl)`,
+      `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors)
+       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors)`,
     ),
     insertRedirect: db.prepare(
       'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',
@@ -323,81 +438,24 @@ function prepareStatements(db: Db) {
     setAlias: db.prepare(`UPDATE url SET state = 'alias', alias_of = :to WHERE id = :id`),
     deleteProvingAliases: db.prepare(`DELETE FROM alias WHERE from_id = :id AND evidence <> 'canonical'`),
     unsetAlias: db.prepare(`UPDATE url SET state = 'queued', alias_of = NULL WHERE id = :id AND state = 'alias'`),
-    getUrl: db.prepare('SELECT id, key, state, depth, alias_of FROM url WHERE id = :id'),
-    getUrlByKey: db.prepare('SELECT id, key, state, depth, alias_of FROM url WHERE key = :key'),
-    countUrls: db.prepare('SELECT state, count(*) AS n FROM url GROUP BY state'),
-    countLinks: db.prepare('SELECT rung, count(*) AS n FROM link GROUP BY rung'),
-    countAliases: db.prepare('SELECT evidence, count(*) AS n FROM alias GROUP BY evidence'),
-    countFetches: db.prepare('SELECT count(*) AS n FROM fetch'),
+    getUrl: db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = :id`),
+    fetchesOf: db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetch AS f WHERE f.url_id = :id ORDER BY f.id`),
+    aliasesFrom: db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.from_id = :id ORDER BY a.created_at`),
+    getRobots: db.prepare('SELECT entry FROM robots WHERE origin = :origin').pluck(),
+    putRobots: db.prepare(
+      `INSERT INTO robots (origin, fetched_at, entry) VALUES (:origin, :fetchedAt, :entry)
+       ON CONFLICT (origin) DO UPDATE SET fetched_at = excluded.fetched_at, entry = excluded.entry`,
+    ),
+    aliasesTo: db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = :id ORDER BY a.created_at`),
   };
 }
 
-const LINK_COLUMNS = 10;
-const LINK_ROWS_PER_STATEMENT = 100;
-
 /**
- * Writes a batch's links with multi-row INSERTs (one statement per 100 rows: 1.3x
- * the rate of one statement per row, measured). Positional parameters here, as
- * a 100-row VALUES list cannot name them. Each page's links are numbered on from
- * the last position it has.
+ * Open an existing index to read it for reports (migrating it if it is older). It
+ * does not requeue a running crawl's claims; closing the reader closes the file.
  */
-class LinkWriter {
-  readonly #db: Db;
-  readonly #statements = new Map<number, Statement>();
-  readonly #lastPosition: Statement;
-  #pending: (string | number | null)[] = [];
-  // Next position of each page named in the batch being written.
-  readonly #nextPosition = new Map<number, number>();
-
-  constructor(db: Db) {
-    this.#db = db;
-    this.#lastPosition = db.prepare('SELECT max(position) FROM link WHERE from_url = :fromUrl').pluck();
-  }
-
-  add(link: NewLink): void {
-    let position = this.#nextPosition.get(link.fromUrlId);
-    if (position === undefined) position = ((this.#lastPosition.get({ fromUrl: link.fromUrlId }) as number | null) ?? -1) + 1;
-    this.#nextPosition.set(link.fromUrlId, position + 1);
-    this.#pending.push(
-      link.fromUrlId,
-      position,
-      link.toUrlId ?? null,
-      link.rawHref,
-      link.fragment ?? null,
-      link.element ?? null,
-      link.attribute ?? null,
-      link.baseLevel ?? null,
-      link.rung ?? null,
-      link.error ?? null,
-    );
-  }
-
-  flush(): void {
-    const values = this.#pending;
-    const chunk = LINK_COLUMNS * LINK_ROWS_PER_STATEMENT;
-    let start = 0;
-    for (; start + chunk <= values.length; start += chunk) this.#insert(LINK_ROWS_PER_STATEMENT).run(values.slice(start, start + chunk));
-    if (start < values.length) this.#insert((values.length - start) / LINK_COLUMNS).run(values.slice(start));
-    this.#pending = [];
-    this.#nextPosition.clear(); // read again next batch: another writer may have added links
-  }
-
-  /** Drop what a rolled-back batch had queued. */
-  discard(): void {
-    this.#pending = [];
-    this.#nextPosition.clear();
-  }
-
-  #insert(rows: number): Statement {
-    let statement = this.#statements.get(rows);
-    if (statement === undefined) {
-      const row = `(${new Array(LINK_COLUMNS).fill('?').join(', ')})`;
-      statement = this.#db.prepare(
-        `INSERT INTO link (from_url, position, to_url, raw_href, fragment, element, attribute, base_level, rung, error)
-         VALUES ${new Array(rows).fill(row).join(', ')}`,
-      );
-      this.#statements.set(rows, statement);
-    }
-    return statement;
-  }
+export function openIndexReader(file: string, options?: Pick<SqliteStoreOptions, 'migrationsDir'>): IndexReader {
+  const store = new SqliteStore({ path: file, mustExist: true, recoverClaims: false, ...options });
+  const reader = store.reader();
+  return Object.assign(reader, { close: () => store.close() });
 }

@@ -2,6 +2,7 @@
 // IndexStore and never learns that it is SQLite.
 
 import type { BaseLevel } from '../base/index.js';
+import type { RobotsCacheEntry } from '../fetch/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 
 export type { BaseLevel };
@@ -45,6 +46,16 @@ export interface AdmitEntry {
    * @default 0
    */
   readonly depth?: number | undefined;
+  /**
+   * Codes of what was noticed about this link as written (`HREF_*` clean-ups,
+   * `REF_*` resolution findings), recorded on its link row for the audit.
+   */
+  readonly findings?: readonly string[] | undefined;
+  /**
+   * The target in the other base mode (rfc3986 / browser) when it differs from
+   * `target`: recorded on the link row for the audit.
+   */
+  readonly alternateTarget?: string | undefined;
 }
 
 export interface AdmitResult {
@@ -85,6 +96,12 @@ export interface FetchRecord {
   readonly errorCode?: string | undefined;
   readonly finalUrl?: string | undefined;
   readonly redirects?: readonly RedirectHop[] | undefined;
+  /** How many requests this outcome took (retries included). @default 1 */
+  readonly attempts?: number | undefined;
+  /** Codes about the page itself (`HTML_*`, `BASE_*`). */
+  readonly findings?: readonly string[] | undefined;
+  /** The ids and anchor names of the page: what its URL's fragments may point to. */
+  readonly anchors?: readonly string[] | undefined;
 }
 
 export interface AliasRecord {
@@ -133,6 +150,165 @@ export interface IndexStore {
   /** The URL whose key is the scheme-rung form of `uri` (without fragment), if any. */
   findUrl(uri: string): UrlRecord | undefined;
   stats(): StoreStats;
+  /**
+   * Run `work` as one transaction: every store call inside it is recorded, or
+   * (when it throws) none is. Synchronous: `work` must not await.
+   */
+  atomically<T>(work: () => T): T;
+  /** Put a URL back on the frontier (`queued`), whatever its state; an alias stays one. */
+  requeue(id: number): void;
+  /** What explains a URL: its first link, its fetches, the aliases from and to it. */
+  history(id: number): UrlHistory | undefined;
+  /** The robots.txt kept for an origin (RFC 9309 §2.4: the policy judges its age), if any. */
+  getRobots(origin: string): RobotsCacheEntry | undefined;
+  /** Keep (replace) the robots.txt of an origin, so that a resumed crawl need not ask again. */
+  setRobots(origin: string, entry: RobotsCacheEntry): void;
+  close(): void;
+}
+
+/** The link that first named a URL (DESIGN.md §5): where a crawl found it. */
+export interface FirstLink {
+  /** The page (`undefined` for a seed or a URL learned from a response). */
+  readonly fromUrlId: number | undefined;
+  readonly fromKey: string | undefined;
+  readonly rawHref: string;
+}
+
+export interface FetchRow {
+  readonly id: number;
+  readonly urlId: number;
+  readonly startedAt: number;
+  readonly durationMs: number | undefined;
+  readonly status: number | undefined;
+  readonly contentType: string | undefined;
+  readonly bytes: number | undefined;
+  readonly errorCode: string | undefined;
+  readonly finalUrl: string | undefined;
+  readonly attempts: number;
+  readonly redirects: readonly RedirectHop[];
+  readonly findings: readonly string[];
+  readonly anchors: readonly string[];
+}
+
+export interface AliasRow {
+  readonly fromId: number;
+  readonly fromKey: string;
+  readonly toId: number;
+  readonly toKey: string;
+  readonly evidence: AliasEvidence;
+  readonly detail: string | undefined;
+  readonly createdAt: number;
+}
+
+export interface UrlHistory {
+  readonly url: UrlRecord;
+  readonly firstLink: FirstLink | undefined;
+  readonly fetches: readonly FetchRow[];
+  /** Aliases whose `from` is this URL (what it was proved to be). */
+  readonly aliasesFrom: readonly AliasRow[];
+  /** Aliases whose `to` is this URL (what was proved to be it). */
+  readonly aliasesTo: readonly AliasRow[];
+}
+
+// ---------------------------------------------------------------------------
+// Reading a crawl's index for reports (issue 5). Everything streams: iterators
+// over SQL cursors, never whole tables in memory.
+
+/** A URL of the index with the outcome of its last fetch. */
+export interface UrlRow {
+  readonly id: number;
+  /** The scheme-rung key (RFC 3986 §6.2.3) without fragment. */
+  readonly key: string;
+  readonly state: UrlState;
+  readonly depth: number;
+  readonly aliasOf: number | undefined;
+  readonly firstLink: FirstLink | undefined;
+  /** The last fetch of this URL, if any. */
+  readonly lastFetch: FetchRow | undefined;
+}
+
+/** A spelling seen of a URL that differs from its key, and the rung that folds it. */
+export interface FormRow {
+  readonly urlId: number;
+  readonly text: string;
+  /** `string`: seen as written; `syntax`: only the syntax-rung form of a spelling seen. */
+  readonly rung: 'string' | 'syntax';
+}
+
+/** One link as recorded, in page order. */
+export interface LinkRow {
+  readonly fromUrlId: number;
+  readonly position: number;
+  /** The canonical target (after aliases); `undefined` when the href did not resolve. */
+  readonly toUrlId: number | undefined;
+  readonly rawHref: string;
+  readonly fragment: string | undefined;
+  readonly element: string | undefined;
+  readonly attribute: string | undefined;
+  readonly baseLevel: BaseLevel | undefined;
+  /** Where it met the index; `protocol` when through an alias. */
+  readonly rung: MatchRung | undefined;
+  /** The ladder rung it met the index at before aliases were followed (`rung` unless `protocol`). */
+  readonly ladderRung: Exclude<MatchRung, 'protocol'> | undefined;
+  readonly error: string | undefined;
+  readonly findings: readonly string[];
+  readonly alternateTarget: string | undefined;
+  /** The URL the target met before aliases were followed (`toUrlId` unless `protocol`). */
+  readonly metUrlId: number | undefined;
+}
+
+/** Links from one page to one target with one element/attribute, counted. */
+export interface EdgeRow {
+  readonly fromUrlId: number;
+  readonly toUrlId: number;
+  readonly element: string | undefined;
+  readonly attribute: string | undefined;
+  readonly count: number;
+}
+
+/**
+ * The ladder funnel (RFC 3986 §6.2): how many distinct targets remain at each
+ * step of the comparison ladder, over the links of the crawl.
+ */
+export interface Funnel {
+  /** Link rows with a resolved target. */
+  readonly rawLinks: number;
+  /**
+   * Distinct resolved target strings (fragment removed), as far as links first
+   * saw them: a string first seen as a seed or a redirect target is not counted.
+   */
+  readonly distinctStrings: number;
+  /** Distinct after syntax-based normalization (§6.2.2). */
+  readonly distinctSyntax: number;
+  /** Distinct after scheme-based normalization (§6.2.3). */
+  readonly distinctScheme: number;
+  /** Distinct after the protocol rung (§6.2.4): the URLs links created that are not aliases. */
+  readonly afterAliases: number;
+  /** Links without a valid target. */
+  readonly unresolved: number;
+}
+
+/** Read-only access to a crawl's index, for reports. */
+export interface IndexReader {
+  stats(): StoreStats;
+  funnel(): Funnel;
+  urls(): IterableIterator<UrlRow>;
+  /** The URL with this id, if any. */
+  url(id: number): UrlRow | undefined;
+  forms(): IterableIterator<FormRow>;
+  /** Every link, ordered by page then position. */
+  links(): IterableIterator<LinkRow>;
+  /**
+   * Links grouped by (page, target, element, attribute), ordered by page then
+   * target. The target is the URL the link names (`met_url`); with
+   * `collapseAliases`, pages and targets are the URLs their alias chains end at
+   * (RFC 3986 §6.2.4).
+   */
+  edges(options?: { readonly collapseAliases?: boolean | undefined }): IterableIterator<EdgeRow>;
+  fetches(): IterableIterator<FetchRow>;
+  aliases(): IterableIterator<AliasRow>;
+  /** Fetch errors (and HTTP error statuses as `HTTP_nnn`) by code. */
+  errorsByCode(): Readonly<Record<string, number>>;
   close(): void;
 }
 

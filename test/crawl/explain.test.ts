@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawl, EXPLAIN_MISSING, explain } from '../../src/crawl/index.js';
+import { crawl, explain } from '../../src/crawl/index.js';
 import { MemoryStore, SqliteStore } from '../../src/store/index.js';
 import { FakeSite, page } from './fake-site.js';
 
@@ -24,7 +24,12 @@ describe('explain', () => {
     expect(why).toMatchObject({ key: `${S}/doc/page.html`, spelling: 'scheme', verdict: 'merged', error: undefined });
     expect(why.aliasChain.map((u) => u.key)).toEqual([`${S}/doc/page.html`, `${S}/doc/page.html.en`]);
     expect(why.resource).toMatchObject({ key: `${S}/doc/page.html.en`, state: 'done' });
-    expect(why.reason).toContain(`merged into ${S}/doc/page.html.en`);
+    expect(why.reason).toBe(
+      `merged into ${S}/doc/page.html.en: requested once, and the server answered with Content-Location: page.html.en; links to it name ${S}/doc/page.html.en and fetch nothing`,
+    );
+    expect(why.evidence).toEqual([expect.objectContaining({ evidence: 'content-location', detail: 'page.html.en' })]);
+    expect(why.firstLink).toEqual({ fromUrlId: 1, fromKey: `${S}/`, rawHref: '/doc/page.html' });
+    expect(why.fetches.map((f) => f.status)).toEqual([200]);
     expect(explain(store, `${S}/doc/page.html.en`)).toMatchObject({ verdict: 'fetched', spelling: 'string' });
     expect(explain(store, `${S}/doc/page%2Ehtml.en`)).toMatchObject({ verdict: 'fetched', spelling: 'syntax' });
     store.close();
@@ -32,8 +37,12 @@ describe('explain', () => {
 
   it('a redirect, a 404, an unknown URL, an invalid one', async () => {
     const store = await crawled();
-    expect(explain(store, `${S}/old`).verdict).toBe('merged');
-    expect(explain(store, `${S}/missing`).verdict).toBe('fetched');
+    const old = explain(store, `${S}/old`);
+    expect(old.verdict).toBe('merged');
+    expect(old.reason).toMatch(/^merged into http:\/\/site\.test\/new: requested once, and the server answered with a redirect \(30\d\)/);
+    expect(old.fetches[0]?.redirects).toEqual([{ from: `${S}/old`, to: `${S}/new`, status: expect.any(Number) }]);
+    expect(explain(store, `${S}/new`).reason).toMatch(/^fetched once, with another URL’s response \(status 200\)/);
+    expect(explain(store, `${S}/missing`)).toMatchObject({ verdict: 'fetched', reason: expect.stringMatching(/by a request of its own \(status 404\)/) });
     expect(explain(store, `${S}/never`)).toMatchObject({ verdict: 'unknown', url: undefined, aliasChain: [] });
     expect(explain(store, 'http://exa mple/')).toMatchObject({ verdict: 'unknown', error: 'ERR_URI_BAD_HOST' });
     expect(explain(store, '/relative')).toMatchObject({ verdict: 'unknown', error: 'ERR_URI_NOT_ABSOLUTE' });
@@ -48,7 +57,8 @@ describe('explain', () => {
     expect(scoped.reason).toBe("recorded, not fetched: outside the crawl's scope (origin of the seeds)");
     const img = explain(store, `${S}/img.png`, { seeds: [`${S}/`] });
     expect(img).toMatchObject({ verdict: 'skipped', scope: { isInScope: true, reason: undefined } });
-    expect(img.missing).toBe(EXPLAIN_MISSING);
+    expect(img.firstLink).toEqual({ fromUrlId: 1, fromKey: `${S}/`, rawHref: '/img.png' });
+    expect(img.fetches).toEqual([]);
     store.close();
   });
 

@@ -3,7 +3,7 @@
 // and optional latency. Nothing touches the network.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FetchedResponse, FetchHop, Fetcher, RobotsPolicy } from '../../src/fetch/index.js';
+import type { FetchCallOptions, FetchedResponse, FetchHop, Fetcher, RobotsPolicy } from '../../src/fetch/index.js';
 import { resourceKey } from '../../src/ladder/index.js';
 import { parseUriReference, resolveReference, serialize } from '../../src/uri/index.js';
 
@@ -74,7 +74,7 @@ export class FakeSite implements Fetcher {
     return counts;
   }
 
-  async fetch(url: string, signal?: AbortSignal): Promise<FetchedResponse> {
+  async fetch(url: string, signal?: AbortSignal, options?: FetchCallOptions): Promise<FetchedResponse> {
     const now = this.#options.now ?? Date.now;
     const startedAt = now();
     const parsed = parseUriReference(url);
@@ -86,14 +86,14 @@ export class FakeSite implements Fetcher {
     this.maxInFlight = Math.max(this.maxInFlight, this.#inFlight);
     this.maxInFlightByHost.set(host, Math.max(this.maxInFlightByHost.get(host) ?? 0, this.#inFlightByHost.get(host)!));
     try {
-      return await this.#follow(url, startedAt, signal);
+      return await this.#follow(url, startedAt, signal, options);
     } finally {
       this.#inFlight--;
       this.#inFlightByHost.set(host, this.#inFlightByHost.get(host)! - 1);
     }
   }
 
-  async #follow(url: string, startedAt: number, signal: AbortSignal | undefined): Promise<FetchedResponse> {
+  async #follow(url: string, startedAt: number, signal: AbortSignal | undefined, options: FetchCallOptions | undefined): Promise<FetchedResponse> {
     const now = this.#options.now ?? Date.now;
     const hops: FetchHop[] = [];
     const seen = new Set<string>();
@@ -134,6 +134,10 @@ export class FakeSite implements Fetcher {
         if (seen.has(keyOf(to))) return this.#response(url, current, hops, status, headers, undefined, startedAt, now, 'ERR_FETCH_REDIRECT_LOOP');
         if (hops.length > (this.#options.maxRedirects ?? 10)) {
           return this.#response(url, current, hops, status, headers, undefined, startedAt, now, 'ERR_FETCH_TOO_MANY_REDIRECTS');
+        }
+        // As the real fetcher does: the caller may end the chain before `to` is requested.
+        if ((await options?.beforeRedirect?.({ from: current, to, status, hopIndex: hops.length - 1 })) === 'stop') {
+          return { ...this.#response(url, current, hops, status, headers, undefined, startedAt, now, undefined), redirectStopped: true };
         }
         current = to;
         continue;

@@ -177,16 +177,95 @@ describe.each(implementations)('IndexStore contract: %s', (_name, open) => {
       expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
     );
   });
-
-  it('keeps working with the cache turned off', () => {
-    const store = implementations[0]![0] === _name ? new SqliteStore({ path: ':memory:', cacheSize: 0 }) : new MemoryStore({ cacheSize: 0 });
-    const page = seed(store);
-    const results = store.admit([link(page, 'http://host/q'), link(page, 'http://host/q'), link(page, 'http://host:80/q')]);
-    expect(results.map((r) => r.rung)).toEqual(['new', 'string', 'scheme']);
-  });
 });
 
 describe.each(implementations)('ladder attribution of hrefs as a crawler resolves them: %s', (_name, open) => {
+  it('atomically: all the work of a block is recorded, or none when it throws', () => {
+    const store = open();
+    const page = seed(store);
+    expect(() =>
+      store.atomically(() => {
+        store.admit([link(page, 'http://host/lost')]);
+        store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+        throw new Error('crash in the middle of a page');
+      }),
+    ).toThrow('crash in the middle');
+    expect(store.findUrl('http://host/lost')).toBeUndefined();
+    expect(store.getUrl(page)?.state).toBe('queued');
+    expect(store.stats()).toMatchObject({ links: 0, fetches: 0 });
+    // The store still works, and a later admit of the same target is new again.
+    const [again] = store.admit([link(page, 'http://host/lost')]);
+    expect(again?.rung).toBe('new');
+    const value = store.atomically(() => {
+      store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+      return 42;
+    });
+    expect(value).toBe(42);
+    expect(store.getUrl(page)?.state).toBe('done');
+    expect(() => store.atomically(() => Promise.resolve(1))).toThrow(expect.objectContaining({ code: 'ERR_STORE_ASYNC_TRANSACTION' }));
+  });
+
+  it('requeues a URL in any state but alias', () => {
+    const store = open();
+    const page = seed(store);
+    const [claimed] = store.claim(1);
+    expect(claimed?.id).toBe(page);
+    store.requeue(page);
+    expect(store.getUrl(page)?.state).toBe('queued');
+    const [other] = store.admit([link(page, 'http://host/other')]);
+    store.addAlias({ fromId: other!.urlId!, toId: page, evidence: 'redirect' });
+    store.requeue(other!.urlId!);
+    expect(store.getUrl(other!.urlId!)?.state).toBe('alias');
+    expect(() => store.requeue(999)).toThrow(expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }));
+  });
+
+  it('keeps robots.txt per origin, replacing an older entry', () => {
+    const store = open();
+    expect(store.getRobots('http://host')).toBeUndefined();
+    store.setRobots('http://host', { fetchedAt: 1, status: 200, errorCode: undefined, body: 'User-agent: *\nDisallow: /x' });
+    store.setRobots('http://host', { fetchedAt: 2, status: 404, errorCode: undefined, body: undefined });
+    expect(store.getRobots('http://host')).toMatchObject({ fetchedAt: 2, status: 404 });
+    expect(store.getRobots('http://other')).toBeUndefined();
+  });
+
+  it('keeps the history that explains a URL: its first link, its fetches and its aliases', () => {
+    const store = open();
+    const page = seed(store);
+    const [first] = store.admit([link(page, 'http://host/moved', { rawHref: 'moved' })]);
+    store.admit([link(page, 'http://host/moved', { rawHref: './moved' })]);
+    const [final] = store.admit([{ rawHref: 'http://host/new', target: 'http://host/new' }]);
+    const moved = first!.urlId!;
+    store.recordFetch({
+      urlId: moved,
+      outcome: 'done',
+      startedAt: 5,
+      status: 200,
+      attempts: 2,
+      finalUrl: 'http://host/new',
+      redirects: [{ from: 'http://host/moved', to: 'http://host/new', status: 301 }],
+      findings: ['HTML_BASE_IN_BODY'],
+      anchors: ['top', 'x'],
+    });
+    store.addAlias({ fromId: moved, toId: final!.urlId!, evidence: 'redirect', detail: '301' });
+    const history = store.history(moved)!;
+    expect(history.url.state).toBe('alias');
+    expect(history.firstLink).toEqual({ fromUrlId: page, fromKey: 'http://host/', rawHref: 'moved' });
+    expect(history.fetches).toHaveLength(1);
+    expect(history.fetches[0]).toMatchObject({
+      status: 200,
+      attempts: 2,
+      redirects: [{ from: 'http://host/moved', to: 'http://host/new', status: 301 }],
+      findings: ['HTML_BASE_IN_BODY'],
+      anchors: ['top', 'x'],
+    });
+    expect(history.aliasesFrom).toEqual([
+      expect.objectContaining({ fromId: moved, fromKey: 'http://host/moved', toKey: 'http://host/new', evidence: 'redirect', detail: '301' }),
+    ]);
+    expect(store.history(final!.urlId!)?.aliasesTo).toHaveLength(1);
+    expect(store.history(final!.urlId!)?.firstLink).toEqual({ fromUrlId: undefined, fromKey: undefined, rawHref: 'http://host/new' });
+    expect(store.history(999)).toBeUndefined();
+  });
+
   it('/a/../b, /B%2e, HTTP://HOST:80/b and //host/b#x against http://host/x', async () => {
     const { resolve } = await import('../../src/index.js');
     const store = open();

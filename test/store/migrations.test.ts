@@ -18,6 +18,9 @@ function scratch(): { dir: string; migrations: string; db: string } {
   return { dir, migrations, db: path.join(dir, 'index.db') };
 }
 
+/** The number the next migration file of `dir` would take, as NNN. */
+const nextNumber = (dir: string): string => String(loadMigrations(dir).length + 1).padStart(3, '0');
+
 const schemaOf = (file: string): string => {
   const db = new Database(file, { readonly: true });
   const rows = db.prepare(`SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY type DESC, name`).pluck().all() as string[];
@@ -46,9 +49,9 @@ describe('migrations', () => {
     expect(store.appliedMigrations).toEqual([]);
     store.close();
     expect(readMigrationStatus(db, migrations).every((m) => m.appliedAt !== undefined)).toBe(true);
-    expect(readMigrationStatus(path.join(path.dirname(db), 'absent.db'), migrations)).toEqual([
-      { version: 1, name: 'initial', appliedAt: undefined },
-    ]);
+    expect(readMigrationStatus(path.join(path.dirname(db), 'absent.db'), migrations)).toEqual(
+      applied.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined })),
+    );
   });
 
   it('refuses a database whose applied migration file was altered, naming the file', () => {
@@ -64,30 +67,68 @@ describe('migrations', () => {
     const { db, migrations, dir } = scratch();
     const newer = path.join(dir, 'newer');
     cpSync(migrations, newer, { recursive: true });
-    writeFileSync(path.join(newer, '002_extra_table.sql'), 'CREATE TABLE extra (id INTEGER PRIMARY KEY);\n');
+    writeFileSync(path.join(newer, `${nextNumber(migrations)}_extra_table.sql`), 'CREATE TABLE extra (id INTEGER PRIMARY KEY);\n');
     new SqliteStore({ path: db, migrationsDir: newer }).close();
     expect(() => new SqliteStore({ path: db, migrationsDir: migrations })).toThrow(
-      expect.objectContaining({ code: 'ERR_STORE_MIGRATION_UNKNOWN', message: expect.stringContaining('002_extra_table') }),
+      expect.objectContaining({ code: 'ERR_STORE_MIGRATION_UNKNOWN', message: expect.stringContaining('_extra_table') }),
     );
   });
 
   it('applies a failing migration not at all', () => {
     const { db, migrations } = scratch();
-    writeFileSync(path.join(migrations, '002_half_done.sql'), 'CREATE TABLE half (id INTEGER);\nCREATE TABLE url (id INTEGER);\n');
+    const latest = loadMigrations(migrations).length;
+    writeFileSync(path.join(migrations, `${nextNumber(migrations)}_half_done.sql`), 'CREATE TABLE half (id INTEGER);\nCREATE TABLE url (id INTEGER);\n');
     expect(() => new SqliteStore({ path: db, migrationsDir: migrations })).toThrow(/already exists/);
     const raw = new Database(db);
     expect(raw.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'half'`).pluck().get()).toBe(0);
-    expect(raw.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(1);
+    expect(raw.prepare('SELECT max(version) FROM schema_migrations').pluck().get()).toBe(latest);
     raw.close();
   });
 
   it('rejects badly named or non-contiguous files', () => {
     const { migrations } = scratch();
-    writeFileSync(path.join(migrations, '003_gap.sql'), '');
+    const gap = `${String(loadMigrations(migrations).length + 2).padStart(3, '0')}_gap.sql`;
+    writeFileSync(path.join(migrations, gap), '');
     expect(() => loadMigrations(migrations)).toThrow(expect.objectContaining({ code: 'ERR_STORE_MIGRATION_NAME' }));
-    rmSync(path.join(migrations, '003_gap.sql'));
-    writeFileSync(path.join(migrations, '002-Bad Name.sql'), '');
+    rmSync(path.join(migrations, gap));
+    writeFileSync(path.join(migrations, `${nextNumber(migrations)}-Bad Name.sql`), '');
     expect(() => loadMigrations(migrations)).toThrow(expect.objectContaining({ code: 'ERR_STORE_MIGRATION_NAME' }));
+  });
+
+  it('002 moves the links of a 001 database into page rows, keeps every form, and learns each URL\'s first link', () => {
+    const { dir, db, migrations } = scratch();
+    const only001 = path.join(dir, 'only-001');
+    cpSync(migrations, only001, { recursive: true });
+    for (const m of loadMigrations(migrations).slice(1)) rmSync(path.join(only001, m.file));
+    const old = new Database(db);
+    migrate(old, loadMigrations(only001), Date.now);
+    old.exec(`
+      INSERT INTO url (id, key, scheme, host, state, depth, first_seen) VALUES
+        (1, 'http://h/', 'http', 'h', 'done', 0, 1), (2, 'http://h/a', 'http', 'h', 'queued', 1, 1), (3, 'http://h/b', 'http', 'h', 'queued', 1, 1);
+      INSERT INTO form (text, url_id, rung) VALUES ('HTTP://h/a', 2, 'string');
+      INSERT INTO link (from_url, position, to_url, raw_href, fragment, element, attribute, base_level, rung, error) VALUES
+        (1, 0, 2, 'a', NULL, 'a', 'href', 'retrieval', 'new', NULL),
+        (1, 1, 2, 'HTTP://h/a', 'x', 'a', 'href', 'retrieval', 'syntax', NULL),
+        (1, 2, 3, 'b', NULL, 'img', 'src', 'base-element', 'new', NULL),
+        (1, 3, NULL, 'http://[', NULL, 'a', 'href', NULL, NULL, 'ERR_URI_BAD_IP_LITERAL');`);
+    const before = old.prepare('SELECT * FROM link ORDER BY from_url, position').all();
+    old.close();
+    const store = new SqliteStore({ path: db, migrationsDir: migrations });
+    expect(store.appliedMigrations.map((m) => m.version)).toEqual(loadMigrations(migrations).slice(1).map((m) => m.version));
+    expect(store.integrityCheck()).toBe('ok');
+    expect(store.history(2)?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'a' });
+    expect(store.history(3)?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'b' });
+    expect(store.stats()).toMatchObject({ links: 4, linksWithoutTarget: 1, linksByRung: { new: 2, syntax: 1 } });
+    // The form survived, and keys are found without their old UNIQUE index.
+    expect(store.admit([{ fromUrlId: 1, rawHref: 'HTTP://h/a', target: 'HTTP://h/a' }])[0]).toMatchObject({ urlId: 2, rung: 'string' });
+    expect(store.admit([{ fromUrlId: 1, rawHref: 'b', target: 'http://h/b' }])[0]).toMatchObject({ urlId: 3, rung: 'string' });
+    store.close();
+    const raw = new Database(db, { readonly: true });
+    const after = raw
+      .prepare('SELECT from_url, position, to_url, raw_href, fragment, element, attribute, base_level, rung, error FROM link WHERE position < 4 ORDER BY from_url, position')
+      .all();
+    raw.close();
+    expect(after).toEqual(before);
   });
 
   it('creates the folder of the database, and says clearly when it cannot open it', () => {

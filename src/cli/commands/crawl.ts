@@ -36,6 +36,7 @@ interface CrawlCommandOptions {
   readonly concurrency: number;
   readonly perHost: number;
   readonly delay: number;
+  readonly retries: number;
   readonly userAgent?: string;
   readonly allowPrivate?: boolean;
   readonly json?: boolean;
@@ -71,6 +72,12 @@ export function addCrawlCommand(program: Command, context: CliContext): void {
     .option('--concurrency <n>', 'requests in flight at once', integerAtLeast(1), CRAWL_DEFAULTS.concurrency)
     .option('--per-host <n>', 'requests in flight at once to one host', integerAtLeast(1), CRAWL_DEFAULTS.perHostConcurrency)
     .option('--delay <ms>', "least time between two requests to one host (robots.txt's Crawl-delay wins if larger)", integerAtLeast(0), CRAWL_DEFAULTS.perHostDelayMs)
+    .option(
+      '--retries <n>',
+      'how many times a transient failure (5xx, 429, a network error, a timeout) is tried again, with backoff',
+      integerAtLeast(0),
+      CRAWL_DEFAULTS.retries,
+    )
     .option('--user-agent <string>', `User-Agent of every request, and the robots.txt token (default: "${FETCHER_DEFAULTS.userAgent}")`)
     .option('--allow-private', 'allow loopback, private and link-local addresses (seeds and links)')
     .option('--json', 'one JSON object per event, then the summary')
@@ -101,6 +108,7 @@ function tuningOf(options: CrawlCommandOptions): CrawlTuning {
     concurrency: options.concurrency,
     perHostConcurrency: options.perHost,
     perHostDelayMs: options.delay,
+    retries: options.retries,
     allowPrivate: options.allowPrivate === true,
   };
 }

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { explain, type Explanation } from '../../crawl/index.js';
 import { ERROR_MESSAGES, type ErrorCode } from '../../errors.js';
-import { DEFAULT_DB_PATH, type UrlRecord } from '../../store/index.js';
+import { DEFAULT_DB_PATH, type FetchRow, type UrlRecord } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { toJsonLine } from '../json-line.js';
@@ -15,10 +15,12 @@ const HELP = `
 Output:
   plain   the URL's key and the rung at which the URL as written meets it, the
           verdict (fetched, failed, skipped, merged, queued) and why, the alias
-          chain (the URL first, the one that stands for it last), and what the
-          index cannot tell yet
+          chain (the URL first, the one that stands for it last) with the
+          evidence of each step, the page and href that first named it, and
+          its fetches
   --json  the explanation as one object: {"input","error","key","spelling",
-          "url","aliasChain","resource","verdict","reason","scope","missing"}
+          "url","aliasChain","resource","verdict","reason","scope",
+          "firstLink","fetches","evidence"}
 Exit code 0 when the URL is in the index (at any rung), 1 when it is not
 (or is not an absolute URI).`;
 
@@ -64,14 +66,27 @@ function formatExplanation(why: Explanation): string[] {
   if (why.url !== undefined) {
     const [first, ...rest] = why.aliasChain;
     if (first !== undefined) lines.push(['chain', describeUrl(first)]);
-    for (const next of rest) lines.push(['', `→ ${describeUrl(next)}  (protocol rung)`]);
+    rest.forEach((next, i) => {
+      const proof = why.evidence[i];
+      const by = proof === undefined ? 'protocol rung' : `${proof.evidence}${proof.detail === undefined ? '' : ` ${proof.detail}`}`;
+      lines.push(['', `→ ${describeUrl(next)}  (${by})`]);
+    });
     if (rest.length === 0) lines.push(['', 'no alias: it stands for itself']);
-    if (why.missing.length > 0) {
-      lines.push(['unknown', 'what the index cannot tell yet:']);
-      for (const item of why.missing) lines.push(['', `- ${item}`]);
+    const link = why.firstLink;
+    if (link !== undefined) {
+      lines.push(['found', link.fromKey === undefined ? `as a seed or in a response: ${link.rawHref}` : `on ${link.fromKey} as href "${link.rawHref}"`]);
     }
+    for (const fetch of why.fetches) lines.push(['fetch', describeFetch(fetch)]);
   }
   return lines.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
+}
+
+function describeFetch(fetch: FetchRow): string {
+  const outcome = fetch.errorCode ?? (fetch.status === undefined ? 'no response' : `status ${fetch.status}`);
+  const hops = fetch.redirects.map((hop) => ` → ${hop.status} ${hop.to ?? '(no Location)'}`).join('');
+  const own = fetch.durationMs === undefined && fetch.redirects.length === 0 ? ', with another URL’s response' : `, ${fetch.durationMs ?? '?'} ms`;
+  const attempts = fetch.attempts > 1 ? `, ${fetch.attempts} attempts` : '';
+  return `${new Date(fetch.startedAt).toISOString()}  ${outcome}${own}${attempts}${hops}`;
 }
 
 function describeUrl(url: UrlRecord): string {

@@ -11,12 +11,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('linkladder db', () => {
   it('status shows pending without creating the file; migrate applies; a second migrate is a no-op', async () => {
     const db = path.join(dir, 'a', 'index.db');
-    expect(await runInProcess(['db', 'status', '--db', db])).toMatchObject({ code: 0, stdout: '001_initial  pending\n' });
+    expect(await runInProcess(['db', 'status', '--db', db])).toMatchObject({
+      code: 0,
+      stdout: '001_initial  pending\n002_page_links_and_history  pending\n',
+    });
     expect(existsSync(db)).toBe(false);
-    expect(await runInProcess(['db', 'migrate', '--db', db])).toMatchObject({ code: 0, stdout: `${db}: applied 001_initial.sql\n` });
+    expect(await runInProcess(['db', 'migrate', '--db', db])).toMatchObject({
+      code: 0,
+      stdout: `${db}: applied 001_initial.sql\n${db}: applied 002_page_links_and_history.sql\n`,
+    });
     expect(await runInProcess(['db', 'migrate', '--db', db])).toMatchObject({ code: 0, stdout: `${db}: up to date\n` });
     const status = await runInProcess(['db', 'status', '--db', db, '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ version: 1, name: 'initial', appliedAt: expect.stringMatching(/^\d{4}-/) });
+    const lines = status.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(lines).toEqual([
+      { version: 1, name: 'initial', appliedAt: expect.stringMatching(/^\d{4}-/) },
+      { version: 2, name: 'page_links_and_history', appliedAt: expect.stringMatching(/^\d{4}-/) },
+    ]);
   });
 
   it('stats counts URLs by state, links folded by rung, aliases and fetches', async () => {

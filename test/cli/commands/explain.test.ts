@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer } from '../../../src/cli/demo/index.js';
-import { EXPLAIN_MISSING, type Explanation } from '../../../src/crawl/index.js';
+import type { Explanation } from '../../../src/crawl/index.js';
 import { run } from '../cli-harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-explain-'));
@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('linkladder explain', () => {
-  it('a URL merged by Content-Location: the verdict, the alias chain, and what the index cannot tell', async () => {
+  it('a URL merged by Content-Location: the verdict, the alias chain with its evidence, where it was found, its fetch', async () => {
     // /manual/core.html answered with Content-Location: core.html.en — it is an alias of its variant.
     const result = await run(['explain', `${origin}/manual/core.html`, '--db', db]);
     expect(result.code).toBe(0);
@@ -33,11 +33,13 @@ describe('linkladder explain', () => {
     expect(result.out.slice(0, 5)).toEqual([
       `url       ${origin}/manual/core.html`,
       `key       ${origin}/manual/core.html  (written as its key)`,
-      `verdict   merged: merged into ${origin}/manual/core.html.en by protocol evidence (a redirect or a Content-Location): never fetched on its own, and links to it name that URL`,
+      `verdict   merged: merged into ${origin}/manual/core.html.en: requested once, and the server answered with Content-Location: core.html.en; links to it name ${origin}/manual/core.html.en and fetch nothing`,
       `chain     ${origin}/manual/core.html  [alias, depth 1]`,
-      `          → ${origin}/manual/core.html.en  [done, depth 1]  (protocol rung)`,
+      `          → ${origin}/manual/core.html.en  [done, depth 1]  (content-location core.html.en)`,
     ]);
-    expect(result.out.slice(5)).toEqual(['unknown   what the index cannot tell yet:', ...EXPLAIN_MISSING.map((item) => `          - ${item}`)]);
+    expect(result.out[5]).toMatch(/^found {5}on http:\/\/127\.0\.0\.1:\d+\/ as href "/);
+    expect(result.out[6]).toMatch(/^fetch {5}\d{4}-\d\d-\d\dT[\d:.]+Z {2}status 200, \d+ ms$/);
+    expect(result.out).toHaveLength(7);
   });
 
   it('its variant, core.html.en: fetched with the response of core.html, never requested itself', async () => {
@@ -64,7 +66,11 @@ describe('linkladder explain', () => {
       [`${origin}/docs`, 'alias'],
       [`${origin}/docs/`, 'done'],
     ]);
-    expect(why.missing).toEqual(EXPLAIN_MISSING);
+    expect(why.evidence).toEqual([expect.objectContaining({ evidence: 'redirect', fromKey: `${origin}/docs`, toKey: `${origin}/docs/` })]);
+    expect(why.fetches[0]?.redirects).toEqual([{ from: `${origin}/docs`, to: `${origin}/docs/`, status: 301 }]);
+    expect(why.reason).toBe(
+      `merged into ${origin}/docs/: requested once, and the server answered with a redirect (301); links to it name ${origin}/docs/ and fetch nothing`,
+    );
   });
 
   it('a skipped URL and a failed one', async () => {

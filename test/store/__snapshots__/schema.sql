@@ -1,3 +1,20 @@
+CREATE VIEW link AS
+SELECT p.from_url                                    AS from_url,
+       p.first_position + j.key                      AS position,
+       j.value ->> 0                                 AS to_url,
+       j.value ->> 1                                 AS raw_href,
+       j.value ->> 2                                 AS fragment,
+       j.value ->> 3                                 AS element,
+       j.value ->> 4                                 AS attribute,
+       j.value ->> 5                                 AS base_level,
+       j.value ->> 6                                 AS rung,
+       coalesce(j.value ->> 7, j.value ->> 6)        AS ladder_rung,
+       j.value ->> 8                                 AS error,
+       j.value -> 9                                  AS findings,
+       j.value ->> 10                                AS alternate_target,
+       coalesce(j.value ->> 11, j.value ->> 0)       AS met_url
+FROM page_link AS p, json_each(p.links) AS j;
+
 CREATE TABLE alias (
   from_id    INTEGER NOT NULL REFERENCES url (id),
   evidence   TEXT    NOT NULL CHECK (evidence IN ('redirect', 'content-location', 'canonical')),
@@ -17,27 +34,29 @@ CREATE TABLE fetch (
   bytes        INTEGER,
   error_code   TEXT,
   final_url    TEXT
-) STRICT;
+, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT) STRICT;
 
-CREATE TABLE form (
-  text   TEXT    PRIMARY KEY,
+CREATE TABLE "form" (
+  id     INTEGER PRIMARY KEY,
+  text   TEXT    NOT NULL,
   url_id INTEGER NOT NULL REFERENCES url (id),
   rung   TEXT    NOT NULL CHECK (rung IN ('string', 'syntax'))
+) STRICT;
+
+CREATE TABLE link_tally (
+  rung        TEXT    NOT NULL,
+  ladder_rung TEXT    NOT NULL,
+  links       INTEGER NOT NULL,
+  PRIMARY KEY (rung, ladder_rung)
 ) STRICT, WITHOUT ROWID;
 
-CREATE TABLE link (
-  from_url   INTEGER NOT NULL REFERENCES url (id),
-  position   INTEGER NOT NULL,
-  to_url     INTEGER REFERENCES url (id),
-  raw_href   TEXT    NOT NULL,
-  fragment   TEXT,
-  element    TEXT,
-  attribute  TEXT,
-  base_level TEXT CHECK (base_level IN ('base-element', 'content-location', 'retrieval', 'default')),
-  rung       TEXT CHECK (rung IN ('new', 'string', 'syntax', 'scheme', 'protocol')),
-  error      TEXT,
-  PRIMARY KEY (from_url, position)
-) STRICT, WITHOUT ROWID;
+CREATE TABLE page_link (
+  from_url       INTEGER NOT NULL REFERENCES url (id),
+  first_position INTEGER NOT NULL,
+  count          INTEGER NOT NULL CHECK (count > 0),
+  links          TEXT    NOT NULL,
+  PRIMARY KEY (from_url, first_position)
+) STRICT;
 
 CREATE TABLE redirect (
   fetch_id INTEGER NOT NULL REFERENCES fetch (id),
@@ -48,6 +67,12 @@ CREATE TABLE redirect (
   PRIMARY KEY (fetch_id, hop)
 ) STRICT, WITHOUT ROWID;
 
+CREATE TABLE robots (
+  origin     TEXT    PRIMARY KEY,
+  fetched_at INTEGER NOT NULL,
+  entry      TEXT    NOT NULL
+) STRICT;
+
 CREATE TABLE schema_migrations (
   version    INTEGER PRIMARY KEY,
   name       TEXT    NOT NULL,
@@ -55,15 +80,19 @@ CREATE TABLE schema_migrations (
   applied_at INTEGER NOT NULL
 ) STRICT;
 
-CREATE TABLE url (
+CREATE TABLE "url" (
   id         INTEGER PRIMARY KEY,
-  key        TEXT    NOT NULL UNIQUE,
+  key        TEXT    NOT NULL,
   scheme     TEXT    NOT NULL,
   host       TEXT,
   state      TEXT    NOT NULL CHECK (state IN ('queued', 'fetching', 'done', 'failed', 'skipped', 'alias')),
   depth      INTEGER NOT NULL CHECK (depth >= 0),
   alias_of   INTEGER REFERENCES url (id),
-  first_seen INTEGER NOT NULL
+  first_seen INTEGER NOT NULL,
+  -- The link that first named the URL: its page (NULL for a seed, or a URL learned
+  -- from a response) and the href as written.
+  first_from INTEGER REFERENCES url (id),
+  first_href TEXT
 ) STRICT;
 
 CREATE INDEX fetch_url ON fetch (url_id);

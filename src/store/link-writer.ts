@@ -1,0 +1,74 @@
+// A batch's links, written as one `page_link` row per page (migration 002): a JSON
+// array with one array per link, read back one row per link through the `link`
+// view. One row per page instead of one per link is what lets admits keep up with
+// the link stream (see the closing note of issue 3); `link_tally` counts them by
+// rung in the same transaction, so statistics need not read them all.
+
+import type { Database, Statement } from 'better-sqlite3';
+import type { NewLink } from './admitter.js';
+
+/** The JSON array of one link, in the column order the `link` view documents, trailing nulls left out. */
+export function encodeLink(link: NewLink): unknown[] {
+  const fields: unknown[] = [
+    link.toUrlId ?? null,
+    link.rawHref,
+    link.fragment ?? null,
+    link.element ?? null,
+    link.attribute ?? null,
+    link.baseLevel ?? null,
+    link.rung ?? null,
+    link.ladderRung !== link.rung ? (link.ladderRung ?? null) : null,
+    link.error ?? null,
+    link.findings ?? null,
+    link.alternateTarget ?? null,
+    link.metUrlId ?? null,
+  ];
+  let end = fields.length;
+  while (end > 2 && fields[end - 1] === null) end--;
+  return end === fields.length ? fields : fields.slice(0, end);
+}
+
+export class LinkWriter {
+  readonly #insertPage: Statement;
+  readonly #nextPosition: Statement;
+  readonly #tally: Statement;
+  // The batch's links by page, in the order pages first appear.
+  #pending = new Map<number, unknown[][]>();
+  #counts = new Map<string, number>();
+
+  constructor(db: Database) {
+    this.#insertPage = db.prepare('INSERT INTO page_link (from_url, first_position, count, links) VALUES (?, ?, ?, ?)');
+    this.#nextPosition = db.prepare('SELECT max(first_position + count) FROM page_link WHERE from_url = ?').pluck();
+    this.#tally = db.prepare(
+      `INSERT INTO link_tally (rung, ladder_rung, links) VALUES (?, ?, ?)
+       ON CONFLICT (rung, ladder_rung) DO UPDATE SET links = links + excluded.links`,
+    );
+  }
+
+  add(link: NewLink): void {
+    let links = this.#pending.get(link.fromUrlId);
+    if (links === undefined) this.#pending.set(link.fromUrlId, (links = []));
+    links.push(encodeLink(link));
+    const tally = `${link.rung ?? 'none'} ${link.ladderRung ?? 'none'}`;
+    this.#counts.set(tally, (this.#counts.get(tally) ?? 0) + 1);
+  }
+
+  /** Write what `add` collected; inside the batch's transaction. */
+  flush(): void {
+    for (const [fromUrl, links] of this.#pending) {
+      const position = (this.#nextPosition.get(fromUrl) as number | null) ?? 0;
+      this.#insertPage.run(fromUrl, position, links.length, JSON.stringify(links));
+    }
+    for (const [tally, count] of this.#counts) {
+      const [rung, ladderRung] = tally.split(' ');
+      this.#tally.run(rung, ladderRung, count);
+    }
+    this.discard();
+  }
+
+  /** Drop what a rolled-back batch had collected. */
+  discard(): void {
+    this.#pending = new Map();
+    this.#counts = new Map();
+  }
+}

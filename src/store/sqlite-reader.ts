@@ -1,0 +1,236 @@
+// Reading a crawl's index for reports: every list is an iterator over a SQL
+// cursor, so a million-link index is read in bounded memory.
+
+import type { Database as Db, Statement } from 'better-sqlite3';
+import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
+import {
+  ALIAS_COLUMNS,
+  FETCH_COLUMNS,
+  URL_COLUMNS,
+  toAliasRow,
+  toFetchRow,
+  toFirstLink,
+  type AliasColumns,
+  type FetchColumns,
+  type UrlColumns,
+} from './sqlite-rows.js';
+import {
+  MATCH_RUNGS,
+  URL_STATES,
+  zeroCounts,
+  type AliasRow,
+  type BaseLevel,
+  type EdgeRow,
+  type FetchRow,
+  type FormRow,
+  type Funnel,
+  type IndexReader,
+  type LinkRow,
+  type MatchRung,
+  type StoreStats,
+  type UrlRow,
+  type UrlState,
+} from './types.js';
+
+type EncodedLink = [
+  toUrl: number | null,
+  rawHref: string,
+  fragment?: string | null,
+  element?: string | null,
+  attribute?: string | null,
+  baseLevel?: BaseLevel | null,
+  rung?: MatchRung | null,
+  ladderRung?: Exclude<MatchRung, 'protocol'> | null,
+  error?: string | null,
+  findings?: string[] | null,
+  alternateTarget?: string | null,
+  metUrl?: number | null,
+];
+
+export class SqliteIndexReader implements IndexReader {
+  readonly #db: Db;
+  readonly #onClose: () => void;
+
+  constructor(db: Db, onClose: () => void) {
+    this.#db = db;
+    this.#onClose = onClose;
+  }
+
+  stats(): StoreStats {
+    return readStats(this.#db);
+  }
+
+  funnel(): Funnel {
+    const sum = (where: string): number =>
+      (this.#db.prepare(`SELECT coalesce(sum(links), 0) FROM link_tally WHERE ${where}`).pluck().get() as number);
+    return {
+      rawLinks: sum(`rung <> 'none'`),
+      distinctStrings: sum(`ladder_rung IN ('new', 'syntax', 'scheme')`),
+      distinctSyntax: sum(`ladder_rung IN ('new', 'scheme')`),
+      distinctScheme: sum(`ladder_rung = 'new'`),
+      afterAliases: this.#db.prepare(`SELECT count(*) FROM url WHERE first_from IS NOT NULL AND state <> 'alias'`).pluck().get() as number,
+      unresolved: sum(`rung = 'none'`),
+    };
+  }
+
+  *urls(): IterableIterator<UrlRow> {
+    const lastFetch = this.#lastFetchStatement();
+    for (const row of this.#db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u ORDER BY u.id`).iterate() as Iterable<UrlColumns>) {
+      yield this.#urlRow(row, lastFetch);
+    }
+  }
+
+  url(id: number): UrlRow | undefined {
+    const row = this.#db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = ?`).get(id) as UrlColumns | undefined;
+    return row === undefined ? undefined : this.#urlRow(row, this.#lastFetchStatement());
+  }
+
+  *forms(): IterableIterator<FormRow> {
+    const rows = this.#db.prepare('SELECT url_id, text, rung FROM form ORDER BY url_id, id').iterate() as Iterable<{
+      url_id: number;
+      text: string;
+      rung: FormRow['rung'];
+    }>;
+    for (const row of rows) yield { urlId: row.url_id, text: row.text, rung: row.rung };
+  }
+
+  *links(): IterableIterator<LinkRow> {
+    const pages = this.#db.prepare('SELECT from_url, first_position, links FROM page_link ORDER BY from_url, first_position').raw(true);
+    for (const [fromUrlId, firstPosition, json] of pages.iterate() as Iterable<[number, number, string]>) {
+      const links = JSON.parse(json) as EncodedLink[];
+      for (let i = 0; i < links.length; i++) yield decodeLink(fromUrlId, firstPosition + i, links[i]!);
+    }
+  }
+
+  *edges(options?: { readonly collapseAliases?: boolean | undefined }): IterableIterator<EdgeRow> {
+    let from = 'l.from_url';
+    let to = 'l.met_url';
+    let joins = '';
+    if (options?.collapseAliases === true) {
+      this.#fillAliasEnds();
+      from = 'coalesce(af.target, l.from_url)';
+      to = 'coalesce(at.target, l.met_url)';
+      joins = 'LEFT JOIN temp.linkladder_alias_end AS af ON af.id = l.from_url LEFT JOIN temp.linkladder_alias_end AS at ON at.id = l.met_url';
+    }
+    const rows = this.#db
+      .prepare(
+        `SELECT ${from} AS from_url, ${to} AS to_url, l.element, l.attribute, count(*) AS n
+         FROM link AS l ${joins} WHERE l.met_url IS NOT NULL
+         GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+      )
+      .raw(true)
+      .iterate() as Iterable<[number, number, string | null, string | null, number]>;
+    for (const [fromUrlId, toUrlId, element, attribute, count] of rows) {
+      yield { fromUrlId, toUrlId, element: element ?? undefined, attribute: attribute ?? undefined, count };
+    }
+  }
+
+  *fetches(): IterableIterator<FetchRow> {
+    for (const row of this.#db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetch AS f ORDER BY f.id`).iterate() as Iterable<FetchColumns>) {
+      yield toFetchRow(row);
+    }
+  }
+
+  *aliases(): IterableIterator<AliasRow> {
+    const rows = this.#db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a ORDER BY a.created_at, a.from_id, a.evidence`).iterate();
+    for (const row of rows as Iterable<AliasColumns>) yield toAliasRow(row);
+  }
+
+  errorsByCode(): Readonly<Record<string, number>> {
+    const rows = this.#db
+      .prepare(
+        `SELECT coalesce(f.error_code, 'HTTP_' || f.status) AS code, count(*) AS n
+         FROM fetch AS f
+         WHERE f.id IN (SELECT max(id) FROM fetch GROUP BY url_id) AND (f.error_code IS NOT NULL OR f.status >= 400)
+         GROUP BY code ORDER BY n DESC, code`,
+      )
+      .all() as { code: string; n: number }[];
+    return Object.fromEntries(rows.map((row) => [row.code, row.n]));
+  }
+
+  close(): void {
+    this.#onClose();
+  }
+
+  #lastFetchStatement(): Statement {
+    return this.#db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetch AS f WHERE f.url_id = ? ORDER BY f.id DESC LIMIT 1`);
+  }
+
+  #urlRow(row: UrlColumns, lastFetch: Statement): UrlRow {
+    const fetched = lastFetch.get(row.id) as FetchColumns | undefined;
+    return {
+      id: row.id,
+      key: row.key,
+      state: row.state,
+      depth: row.depth,
+      aliasOf: row.alias_of ?? undefined,
+      firstLink: toFirstLink(row),
+      lastFetch: fetched === undefined ? undefined : toFetchRow(fetched),
+    };
+  }
+
+  // RFC 3986 §6.2.4: where each alias chain ends; a loop ends at its least id, as in the admitter.
+  #fillAliasEnds(): void {
+    const next = new Map<number, number>();
+    for (const [id, to] of this.#db.prepare(`SELECT id, alias_of FROM url WHERE state = 'alias'`).raw(true).iterate() as Iterable<[number, number]>) {
+      next.set(id, to);
+    }
+    this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS linkladder_alias_end (id INTEGER PRIMARY KEY, target INTEGER NOT NULL)');
+    this.#db.exec('DELETE FROM temp.linkladder_alias_end');
+    const insert = this.#db.prepare('INSERT INTO temp.linkladder_alias_end (id, target) VALUES (?, ?)');
+    for (const id of next.keys()) {
+      const seen = new Set<number>([id]);
+      let current = id;
+      let target = next.get(id);
+      while (target !== undefined && !seen.has(target)) {
+        seen.add(target);
+        current = target;
+        target = next.get(current);
+      }
+      insert.run(id, target === undefined ? current : Math.min(...seen));
+    }
+  }
+}
+
+function decodeLink(fromUrlId: number, position: number, link: EncodedLink): LinkRow {
+  const [toUrl, rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings, alternateTarget, metUrl] = link;
+  return {
+    fromUrlId,
+    position,
+    toUrlId: toUrl ?? undefined,
+    rawHref,
+    fragment: fragment ?? undefined,
+    element: element ?? undefined,
+    attribute: attribute ?? undefined,
+    baseLevel: baseLevel ?? undefined,
+    rung: rung ?? undefined,
+    ladderRung: ladderRung ?? (rung === 'protocol' || rung === null ? undefined : rung),
+    error: error ?? undefined,
+    findings: findings ?? [],
+    alternateTarget: alternateTarget ?? undefined,
+    metUrlId: metUrl ?? toUrl ?? undefined,
+  };
+}
+
+/** Counts of the whole index, from small tables only (`link_tally`, not the links). */
+export function readStats(db: Db): StoreStats {
+  const urlsByState = zeroCounts(URL_STATES);
+  for (const row of db.prepare('SELECT state, count(*) AS n FROM url GROUP BY state').all() as { state: UrlState; n: number }[]) {
+    urlsByState[row.state] = row.n;
+  }
+  const linksByRung = zeroCounts(MATCH_RUNGS);
+  let links = 0;
+  let linksWithoutTarget = 0;
+  for (const row of db.prepare('SELECT rung, sum(links) AS n FROM link_tally GROUP BY rung').all() as { rung: string; n: number }[]) {
+    links += row.n;
+    if (row.rung === 'none') linksWithoutTarget += row.n;
+    else linksByRung[row.rung as MatchRung] = row.n;
+  }
+  const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
+  for (const row of db.prepare('SELECT evidence, count(*) AS n FROM alias GROUP BY evidence').all() as { evidence: AliasEvidence; n: number }[]) {
+    aliasesByEvidence[row.evidence] = row.n;
+  }
+  const fetches = db.prepare('SELECT count(*) FROM fetch').pluck().get() as number;
+  return { urlsByState, links, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches };
+}
+

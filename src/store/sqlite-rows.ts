@@ -1,0 +1,100 @@
+// SQL fragments and row conversions shared by the SQLite store and its reader.
+
+import type { AliasEvidence } from '../ladder/index.js';
+import type { AliasRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } from './types.js';
+
+/** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
+export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors,
+  (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
+   FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
+
+export interface FetchColumns {
+  id: number;
+  url_id: number;
+  started_at: number;
+  duration_ms: number | null;
+  status: number | null;
+  content_type: string | null;
+  bytes: number | null;
+  error_code: string | null;
+  final_url: string | null;
+  attempts: number;
+  findings: string | null;
+  anchors: string | null;
+  redirects: string;
+}
+
+export function toFetchRow(row: FetchColumns): FetchRow {
+  const hops = JSON.parse(row.redirects) as [string, string | null, number][];
+  return {
+    id: row.id,
+    urlId: row.url_id,
+    startedAt: row.started_at,
+    durationMs: row.duration_ms ?? undefined,
+    status: row.status ?? undefined,
+    contentType: row.content_type ?? undefined,
+    bytes: row.bytes ?? undefined,
+    errorCode: row.error_code ?? undefined,
+    finalUrl: row.final_url ?? undefined,
+    attempts: row.attempts,
+    redirects: hops.map(([from, to, status]): RedirectHop => ({ from, to: to ?? undefined, status })),
+    findings: row.findings === null ? [] : (JSON.parse(row.findings) as string[]),
+    anchors: row.anchors === null ? [] : (JSON.parse(row.anchors) as string[]),
+  };
+}
+
+/** A JSON array of strings, or NULL for none. */
+export function jsonList(values: readonly string[] | undefined): string | null {
+  return values === undefined || values.length === 0 ? null : JSON.stringify(values);
+}
+
+/** Columns of an alias row (alias `a`) with both keys. */
+export const ALIAS_COLUMNS = `a.from_id, (SELECT key FROM url WHERE id = a.from_id) AS from_key, a.to_id,
+  (SELECT key FROM url WHERE id = a.to_id) AS to_key, a.evidence, a.detail, a.created_at`;
+
+export interface AliasColumns {
+  from_id: number;
+  from_key: string;
+  to_id: number;
+  to_key: string;
+  evidence: AliasEvidence;
+  detail: string | null;
+  created_at: number;
+}
+
+export function toAliasRow(row: AliasColumns): AliasRow {
+  return {
+    fromId: row.from_id,
+    fromKey: row.from_key,
+    toId: row.to_id,
+    toKey: row.to_key,
+    evidence: row.evidence,
+    detail: row.detail ?? undefined,
+    createdAt: row.created_at,
+  };
+}
+
+/** Columns of a URL row (alias `u`) with the key of the page that first linked it. */
+export const URL_COLUMNS = `u.id, u.key, u.state, u.depth, u.alias_of, u.first_from, u.first_href,
+  (SELECT key FROM url WHERE id = u.first_from) AS first_from_key`;
+
+export interface UrlColumns {
+  id: number;
+  key: string;
+  state: UrlState;
+  depth: number;
+  alias_of: number | null;
+  first_from: number | null;
+  first_href: string | null;
+  first_from_key: string | null;
+}
+
+export function toUrlRecord(row: UrlColumns): UrlRecord {
+  return { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.alias_of ?? undefined };
+}
+
+export function toFirstLink(row: UrlColumns): FirstLink | undefined {
+  if (row.first_href === null) return undefined;
+  return { fromUrlId: row.first_from ?? undefined, fromKey: row.first_from_key ?? undefined, rawHref: row.first_href };
+}

@@ -1,0 +1,134 @@
+// pageLinks: what each admit entry carries for the audit — the href findings, the
+// REF_* findings of its resolution, and its target under the other base mode —
+// while resolution and same-document handling stay as they were.
+
+import { describe, expect, it } from 'vitest';
+import type { BaseMode } from '../../src/base/index.js';
+import { pageLinks, type PageContext } from '../../src/crawl/page-links.js';
+import type { FetchedResponse } from '../../src/fetch/index.js';
+import { DEFAULT_FOLLOW } from '../../src/html/index.js';
+import type { AdmitEntry } from '../../src/store/index.js';
+
+function response(url: string, body: string, headers: Record<string, string> = {}): FetchedResponse {
+  return {
+    requestUrl: url,
+    finalUrl: url,
+    hops: [],
+    status: 200,
+    headers,
+    contentType: 'text/html',
+    charset: 'utf-8',
+    body,
+    bytes: body.length,
+    startedAt: 0,
+    durationMs: 1,
+    errorCode: undefined,
+  };
+}
+
+function context(url: string, baseMode: BaseMode = 'rfc3986'): PageContext {
+  return { id: 1, url, depth: 1, baseMode, follow: DEFAULT_FOLLOW, mayFollow: () => true };
+}
+
+function links(url: string, body: string, options: { headers?: Record<string, string>; baseMode?: BaseMode } = {}) {
+  return pageLinks(response(url, body, options.headers), context(url, options.baseMode));
+}
+
+function a(...hrefs: string[]): string {
+  return hrefs.map((href) => `<a href="${href}">x</a>`).join('');
+}
+
+const only = (entries: readonly AdmitEntry[]) => entries.map(({ rawHref, target, findings, alternateTarget, follow }) => ({ rawHref, target, findings, alternateTarget, follow }));
+
+describe('pageLinks: findings on each entry', () => {
+  it('the href clean-up codes, on resolved and unresolved links alike', () => {
+    const { entries } = links('http://h/d/p.html', a(' x.html', 'a b', 'http://exa mple/', 'mailto:x@y', 'ok.html'));
+    expect(only(entries)).toEqual([
+      { rawHref: ' x.html', target: 'http://h/d/x.html', findings: ['HREF_SURROUNDING_WHITESPACE'], alternateTarget: undefined, follow: true },
+      { rawHref: 'a b', target: 'http://h/d/a%20b', findings: ['HREF_UNENCODED_CHARACTER'], alternateTarget: undefined, follow: true },
+      { rawHref: 'http://exa mple/', target: undefined, findings: ['HREF_INVALID'], alternateTarget: undefined, follow: undefined },
+      { rawHref: 'mailto:x@y', target: 'mailto:x@y', findings: ['HREF_NOT_FETCHABLE'], alternateTarget: undefined, follow: true },
+      { rawHref: 'ok.html', target: 'http://h/d/ok.html', findings: [], alternateTarget: undefined, follow: true },
+    ]);
+    expect(entries[2]?.error).toBe('ERR_URI_BAD_HOST');
+  });
+
+  it('REF_ABOVE_ROOT when RFC 3986 §5.2.4 drops ".." above the root; the target as the RFC resolves it', () => {
+    const { entries } = links('http://h/d/p.html', a('../../x', '../x', '/../y', 'http://h/a/../../z'));
+    expect(entries.map((e) => [e.target, e.findings])).toEqual([
+      ['http://h/x', ['REF_ABOVE_ROOT']],
+      ['http://h/x', []],
+      ['http://h/y', ['REF_ABOVE_ROOT']],
+      ['http://h/z', ['REF_ABOVE_ROOT']],
+    ]);
+  });
+
+  it('REF_FOLDED_* names the rung that folds a spelling', () => {
+    const { entries } = links('http://h/d/p.html', a('%7Eu/', 'HTTP://H/x', 'http://h:80/x', '/./x', 'x'));
+    expect(entries.map((e) => e.findings)).toEqual([['REF_FOLDED_SYNTAX'], ['REF_FOLDED_SYNTAX'], ['REF_FOLDED_SCHEME'], ['REF_FOLDED_SYNTAX'], []]);
+  });
+
+  it('the page-level findings and the anchors (ids and <a name>) of the page', () => {
+    const result = links('http://h/', '<base href="/d/"><base href="/e/"><h1 id="top1">t</h1><a name="n1" href="#top1">x</a><p id="">e</p>');
+    expect(result.pageFindings).toEqual(['HTML_BASE_RELATIVE', 'HTML_BASE_REPEATED', 'BASE_HREF_RELATIVE']);
+    expect([...result.anchors].sort()).toEqual(['n1', 'top1']);
+  });
+
+  it('no anchors for a response that is not HTML', () => {
+    const result = pageLinks({ ...response('http://h/x.txt', 'id="a"'), contentType: 'text/plain', body: undefined }, context('http://h/x.txt'));
+    expect(result.anchors).toEqual([]);
+  });
+});
+
+describe('pageLinks: the target under the other base mode', () => {
+  const negotiated = { headers: { 'content-location': 'page.html.en' } };
+
+  it('with Content-Location naming a sibling: only references whose target depends on the last segment differ', () => {
+    const { entries } = links('http://h/doc/page.html', a('?lang=fr', '', '#x', 'other.html', 'page.html.en#y'), negotiated);
+    expect(entries.map((e) => [e.rawHref, e.target, e.alternateTarget])).toEqual([
+      ['?lang=fr', 'http://h/doc/page.html.en?lang=fr', 'http://h/doc/page.html?lang=fr'],
+      // Same-document references point at the page itself, in either mode (RFC 3986 §4.4).
+      ['', 'http://h/doc/page.html', undefined],
+      ['#x', 'http://h/doc/page.html#x', undefined],
+      ['other.html', 'http://h/doc/other.html', undefined],
+      ['page.html.en#y', 'http://h/doc/page.html#y', 'http://h/doc/page.html.en#y'],
+    ]);
+  });
+
+  it('in browser mode, the RFC 3986 target is the alternate one', () => {
+    const { entries } = links('http://h/doc/page.html', a('?lang=fr'), { ...negotiated, baseMode: 'browser' });
+    expect(entries.map((e) => [e.target, e.alternateTarget])).toEqual([['http://h/doc/page.html?lang=fr', 'http://h/doc/page.html.en?lang=fr']]);
+  });
+
+  it('with Content-Location in another directory, relative links differ', () => {
+    const { entries } = links('http://h/a/p.html', a('x.html', '/abs.html'), { headers: { 'content-location': '/b/p.html' } });
+    expect(entries.map((e) => [e.target, e.alternateTarget])).toEqual([
+      ['http://h/b/x.html', 'http://h/a/x.html'],
+      ['http://h/abs.html', undefined],
+    ]);
+  });
+
+  it('a Content-Location spelling the retrieval URL differently changes nothing', () => {
+    const { entries } = links('http://h/a/p.html', a('x.html', '?q'), { headers: { 'content-location': 'HTTP://H:80/a/p.html' } });
+    expect(entries.map((e) => e.alternateTarget)).toEqual([undefined, undefined]);
+  });
+
+  it('a javascript: <base href>: browsers ignore it', () => {
+    const { entries } = links('http://h/a/p.html', '<base href="javascript:void(0)">' + a('x.html'), { baseMode: 'browser' });
+    expect(entries.map((e) => [e.target, e.alternateTarget])).toEqual([['http://h/a/x.html', 'javascript:x.html']]);
+  });
+
+  it('Link header references resolve against the chain without <base> (RFC 8288 §3.1), and differ by mode the same way', () => {
+    const result = links('http://h/doc/page.html', '<base href="/elsewhere/">', {
+      headers: { 'content-location': 'page.html.en', link: '<?v=2>; rel="alternate"' },
+    });
+    expect(result.entries.map((e) => [e.element, e.target, e.alternateTarget])).toEqual([
+      ['http', 'http://h/doc/page.html.en?v=2', 'http://h/doc/page.html?v=2'],
+    ]);
+  });
+
+  it('no page: no difference without a header or <base href>', () => {
+    const { entries } = links('http://h/a/p.html', a('x.html', '?q', ''));
+    expect(entries.map((e) => e.alternateTarget)).toEqual([undefined, undefined, undefined]);
+  });
+});
