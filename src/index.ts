@@ -59,7 +59,11 @@ export {
   type Fetcher,
   type FetchedResponse,
   type FetcherOptions,
+  type FetchCallOptions,
+  type BeforeRedirect,
   type RobotsPolicy,
+  type RobotsCache,
+  type RobotsCacheEntry,
 } from './fetch/index.js';
 export { computeBaseChain, isSameDocumentReference, type BaseChain, type ResponseFacts } from './base/index.js';
 export { extractLinks, cleanHref } from './html/index.js';
@@ -76,7 +80,34 @@ export type {
   StoreStats,
   UrlRecord,
   UrlState,
+  UrlHistory,
+  IndexReader,
+  UrlRow,
+  LinkRow,
+  EdgeRow,
+  FetchRow,
+  AliasRow,
+  FormRow,
+  Funnel,
 } from './store/index.js';
+export { openIndexReader } from './store/index.js';
+export {
+  audit,
+  formatAuditText,
+  formatAuditJson,
+  formatAuditCsv,
+  formatAuditSarif,
+  exportGraph,
+  collectStats,
+  writeHtmlReport,
+  type AuditFinding,
+  type AuditOptions,
+  type Severity,
+  type GraphFormat,
+  type ExportGraphOptions,
+  type CrawlStats,
+  type HtmlReportOptions,
+} from './report/index.js';
 export {
   ERROR_MESSAGES,
   LinkladderError,

@@ -6,7 +6,8 @@ export const EXIT_CODES = {
   OK: 0,
   /**
    * Some input was not a valid URI-reference (or the base not absolute), or `compare` found them different,
-   * `explain` found the URL nowhere in the index, or `demo`'s request log is not that of a correct crawl.
+   * `explain` found the URL nowhere in the index, `demo`'s request log is not that of a correct crawl,
+   * or `audit` found something at or above `--fail-on`.
    */
   INVALID: 1,
   /** Bad command line: unknown command or option, missing argument, bad `--rung`, a bad crawl option, … Nothing was processed. */
@@ -23,7 +24,8 @@ export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 export const EXIT_CODES_HELP = `Exit codes:
   ${EXIT_CODES.OK}    every input valid (compare: equivalent; crawl: it ran to its end)
   ${EXIT_CODES.INVALID}    an input invalid (compare: different, or an argument invalid;
-       explain: not in the index; demo: the request log is not a correct crawl's)
+       explain: not in the index; demo: the request log is not a correct crawl's;
+       audit: a finding at or above --fail-on)
   ${EXIT_CODES.USAGE}    usage error, reported on one stderr line; nothing processed
   ${EXIT_CODES.FAILURE}    cannot read stdin, write output or open or write the database, or internal error
   ${EXIT_CODES.INTERRUPTED}  a crawl stopped by Ctrl-C (it resumes from the database)`;

@@ -2,15 +2,19 @@
 
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
+import { addAuditCommand } from './commands/audit.js';
 import { addCompareCommand } from './commands/compare.js';
 import { addCrawlCommand } from './commands/crawl.js';
 import { addDbCommand } from './commands/db.js';
 import { addDemoCommand } from './commands/demo.js';
 import { addExplainCommand } from './commands/explain.js';
+import { addGraphCommand } from './commands/graph.js';
 import { addHelpCommand } from './commands/help.js';
 import { addNormalizeCommand } from './commands/normalize.js';
 import { addParseCommand } from './commands/parse.js';
+import { addReportCommand } from './commands/report.js';
 import { addResolveCommand } from './commands/resolve.js';
+import { addStatsCommand } from './commands/stats.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 
 const HELP = `
@@ -46,6 +50,10 @@ export function createProgram(context: CliContext, version: string): Command {
   addExplainCommand(program, context);
   addDemoCommand(program, context);
   addDbCommand(program, context);
+  addGraphCommand(program, context);
+  addStatsCommand(program, context);
+  addReportCommand(program, context);
+  addAuditCommand(program, context);
   addHelpCommand(program);
   return program;
 }

@@ -1,0 +1,55 @@
+// `linkladder graph --format F`: the link graph of a crawl, streamed in one format.
+
+import { Option, type Command } from 'commander';
+import { exportGraph, GRAPH_FORMATS, type GraphFormat } from '../../report/index.js';
+import { DEFAULT_DB_PATH, openIndexReader } from '../../store/index.js';
+import type { CliContext } from '../cli-context.js';
+import { writeOutputFile } from './report.js';
+
+const HELP = `
+Nodes are the canonical URLs of the index (with their other spellings and state),
+edges the links from page to target, counted per element and attribute. An alias
+(a URL proved by a redirect or Content-Location to be another) is a node of state
+"alias" with aliasOf, and links found before the proof still point at it;
+--collapse-aliases merges each alias into the URL it stands for: its key and
+spellings become that URL's forms, its edges move there, and edges that then
+coincide add up their counts.
+Formats:
+  csv      RFC 4180, one table: "node" rows (id,key,state,depth,alias_of,forms),
+           then "edge" rows (source,target,element,attribute,count); forms are
+           space-separated
+  json     {"nodes":[{"id","key","state","depth","aliasOf","forms":[{"text","rung"}]}],
+            "edges":[{"from","to","element","attribute","count"}]}
+  ndjson   the same objects one a line, each with "type":"node" or "type":"edge"
+  dot      Graphviz: node IDs "n<id>" labelled with the URL; render with dot -Tsvg
+  graphml  GraphML with <key> declarations for every attribute
+Written as it is read: a graph of any size exports in bounded memory.`;
+
+interface GraphCommandOptions {
+  readonly db: string;
+  readonly format: GraphFormat;
+  readonly collapseAliases?: boolean;
+  readonly out?: string;
+}
+
+export function addGraphCommand(program: Command, context: CliContext): void {
+  program
+    .command('graph')
+    .summary('export the link graph (csv, json, ndjson, dot, graphml)')
+    .description('Export the link graph of the crawl in the index: canonical URLs as nodes, counted links as edges.')
+    .option('--db <path>', 'the index database', DEFAULT_DB_PATH)
+    .addOption(new Option('--format <format>', 'the output format').choices(GRAPH_FORMATS).makeOptionMandatory())
+    .option('--collapse-aliases', 'merge alias nodes into the URLs they stand for')
+    .option('--out <file>', 'write to this file instead of stdout')
+    .addHelpText('after', HELP)
+    .action(async (options: GraphCommandOptions) => {
+      const reader = openIndexReader(options.db);
+      try {
+        const exportOptions = { format: options.format, collapseAliases: options.collapseAliases === true };
+        if (options.out === undefined) await exportGraph(reader, context.io.stdout, exportOptions);
+        else await writeOutputFile(options.out, (stream) => exportGraph(reader, stream, exportOptions));
+      } finally {
+        reader.close();
+      }
+    });
+}

@@ -1,0 +1,46 @@
+// `linkladder stats`: the ladder funnel of a crawl, what it saved, aliases and errors.
+
+import type { Command } from 'commander';
+import { collectStats, FETCHES_SAVED_DEFINITION, formatStats, LINKS_NOT_FETCHED_DEFINITION } from '../../report/index.js';
+import { DEFAULT_DB_PATH, openIndexReader } from '../../store/index.js';
+import type { CliContext } from '../cli-context.js';
+import { toJsonLine } from '../json-line.js';
+
+const HELP = `
+The funnel climbs the comparison ladder (RFC 3986 §6.2) over the links with a
+target: raw links, distinct strings (fragment removed), distinct after the
+syntax rung, after the scheme rung, and after aliases (the protocol rung).
+fetches saved     distinct strings minus distinct URLs after aliases: the targets
+                  a crawler deduplicating exact strings would have requested as
+                  resources of their own, folded instead by a rung
+links unfetched   links with a target minus fetches: what a crawler without any
+                  deduplication would have added
+--json writes one object: {"funnel","folded","fetchesSaved","linksNotFetched",
+"fetches","urls","aliasesByEvidence","errorsByCode","definitions"}.`;
+
+interface StatsCommandOptions {
+  readonly db: string;
+  readonly json?: boolean;
+}
+
+export function addStatsCommand(program: Command, context: CliContext): void {
+  program
+    .command('stats')
+    .summary('the ladder funnel: what each rung folded and the fetches it saved')
+    .description('Print the ladder funnel of the crawl in the index, the fetches it saved, aliases by evidence and errors by code.')
+    .option('--db <path>', 'the index database', DEFAULT_DB_PATH)
+    .option('--json', 'write one JSON object')
+    .addHelpText('after', HELP)
+    .action(async (options: StatsCommandOptions) => {
+      const reader = openIndexReader(options.db);
+      let lines: string[];
+      try {
+        const stats = collectStats(reader);
+        const definitions = { fetchesSaved: FETCHES_SAVED_DEFINITION, linksNotFetched: LINKS_NOT_FETCHED_DEFINITION };
+        lines = options.json === true ? [toJsonLine({ ...stats, definitions })] : formatStats(stats);
+      } finally {
+        reader.close();
+      }
+      for (const line of lines) await context.out.writeLine(line);
+    });
+}

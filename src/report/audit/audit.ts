@@ -1,0 +1,445 @@
+// The audit (DESIGN.md §1 report layer): what a crawl's index says is wrong with the
+// site's links, read from the index alone — nothing is fetched again. Links stream
+// from the reader page by page; only per-URL summaries (state, last fetch, anchors,
+// page findings) and the page- and URL-level findings are held in memory.
+
+import { LINK_HEADER_ELEMENT } from '../../crawl/index.js';
+import { describeValue, OptionError } from '../../errors.js';
+import { resourceKey } from '../../ladder/index.js';
+import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../store/index.js';
+import { parseUriReference, percentDecodeUtf8, type UriReference } from '../../uri/index.js';
+import { AUDIT_CODE_LIST, AUDIT_CODES, SEVERITY_RANK, type AuditCode } from './codes.js';
+import { SEVERITIES, type AuditFinding, type Severity } from './finding.js';
+import { redactPassword } from './redact.js';
+
+export interface AuditOptions {
+  /**
+   * Leave out findings below this severity.
+   * @default 'info'
+   */
+  readonly minSeverity?: Severity;
+}
+
+export const AUDIT_DEFAULTS = { minSeverity: 'info' } as const satisfies AuditOptions;
+
+/** The last fetch of a URL, as far as the audit needs it. */
+interface FetchFacts {
+  readonly status: number | undefined;
+  readonly errorCode: string | undefined;
+  readonly contentType: string | undefined;
+  /** Where the response stands: its final URL, or the target of a redirect not followed (see `leadsTo`). */
+  readonly finalUrl: string | undefined;
+  readonly hops: number;
+  /** The chain ended on a redirect that was not followed, with no error: its target was known already. */
+  readonly isStoppedRedirect: boolean;
+  /**
+   * A request of its own; not a row marked fetched from another URL's response
+   * (the end of a redirect chain, a Content-Location), which has no duration.
+   */
+  readonly isOwnRequest: boolean;
+}
+
+interface UrlInfo {
+  readonly key: string;
+  readonly state: UrlState;
+  readonly aliasOf: number | undefined;
+  readonly last: FetchFacts | undefined;
+}
+
+/** Where a URL's redirects lead, from the fetch whose chain it was part of. */
+interface RedirectFacts {
+  /** Hops from this URL to the end of the chain. */
+  readonly hops: number;
+  readonly finalUrl: string | undefined;
+  readonly errorCode: string | undefined;
+}
+
+const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+const REDIRECT_LOOP = 'ERR_FETCH_REDIRECT_LOOP';
+/** `scheme:` at the start of an href: an absolute URI (RFC 3986 §3.1, §4.3). */
+const ABSOLUTE_HREF = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** Link codes whose finding is the code itself (src/html cleanHref), in catalog order. */
+const HREF_CODES = AUDIT_CODE_LIST.filter((code) => code.startsWith('HREF_'));
+/** Page codes (src/html, src/base), in catalog order. */
+const PAGE_CODES = AUDIT_CODE_LIST.filter((code) => AUDIT_CODES[code].subject === 'page');
+
+/**
+ * Audit the crawl behind `reader`: each finding has a stable code (docs/audit.md),
+ * its severity, the page, the href as written, what it resolves to and one line
+ * that says what is wrong. Findings come ordered by page (the index's URL order),
+ * a page's own findings before those of its links, links in page order.
+ *
+ * Throws `OptionError` for a bad option, at once; reading the index happens as
+ * the result is iterated.
+ */
+export function audit(reader: IndexReader, options?: AuditOptions): IterableIterator<AuditFinding> {
+  const minSeverity = validateOptions(options);
+  return run(reader, SEVERITY_RANK[minSeverity]);
+}
+
+function validateOptions(options: AuditOptions | undefined): Severity {
+  if (options === undefined) return AUDIT_DEFAULTS.minSeverity;
+  if (typeof options !== 'object' || options === null) {
+    throw new OptionError(`Expected \`options\` to be an object, got ${describeValue(options)}`);
+  }
+  const value: unknown = options.minSeverity ?? AUDIT_DEFAULTS.minSeverity;
+  if (!(SEVERITIES as readonly unknown[]).includes(value)) {
+    throw new OptionError(`Expected \`minSeverity\` to be one of ${SEVERITIES.join(', ')}, got ${describeValue(value)}`);
+  }
+  return value as Severity;
+}
+
+function* run(reader: IndexReader, minRank: number): Generator<AuditFinding> {
+  const index = new IndexFacts(reader);
+  const pageLevel = index.pageLevelFindings();
+  const pages = [...pageLevel.keys()].sort((a, b) => a - b);
+  let next = 0;
+  let currentPage: number | undefined;
+  let context: PageContext | undefined;
+  const keep = (finding: AuditFinding): boolean => SEVERITY_RANK[finding.severity] >= minRank;
+  for (const link of reader.links()) {
+    if (link.fromUrlId !== currentPage) {
+      currentPage = link.fromUrlId;
+      // Pages before this one that have no links, then this page's own findings.
+      while (next < pages.length && pages[next]! <= currentPage) {
+        for (const finding of pageLevel.get(pages[next]!)!) if (keep(finding)) yield finding;
+        next++;
+      }
+      context = index.pageContext(currentPage);
+    }
+    for (const finding of index.linkFindings(link, context!)) if (keep(finding)) yield finding;
+  }
+  for (; next < pages.length; next++) {
+    for (const finding of pageLevel.get(pages[next]!)!) if (keep(finding)) yield finding;
+  }
+}
+
+/** The page a run of links is on. */
+interface PageContext {
+  readonly id: number;
+  readonly key: string;
+  readonly uri: UriReference | undefined;
+}
+
+/** What the audit knows of the index after one pass over its URLs and fetches. */
+class IndexFacts {
+  readonly #urls = new Map<number, UrlInfo>();
+  readonly #idByKey = new Map<string, number>();
+  readonly #redirects = new Map<number, RedirectFacts>();
+  /** Page findings (`HTML_*`, `BASE_*`) by the URL whose representation they are about. */
+  readonly #pageCodes = new Map<number, Set<string>>();
+  /** Ids and anchor names by the end of the alias/redirect class of the page that has them. */
+  readonly #anchors = new Map<number, Set<string>>();
+  /** Ends of classes one of whose URLs was fetched as HTML with a 2xx status. */
+  readonly #htmlEnds = new Set<number>();
+  readonly #ends = new Map<number, number>();
+  readonly #hasAnchors: boolean;
+
+  constructor(reader: IndexReader) {
+    for (const url of reader.urls()) {
+      const f = url.lastFetch;
+      const last: FetchFacts | undefined =
+        f === undefined
+          ? undefined
+          : {
+              status: f.status,
+              errorCode: f.errorCode,
+              contentType: f.contentType,
+              finalUrl: leadsTo(f),
+              hops: f.redirects.length,
+              isStoppedRedirect: f.redirects.length > 0 && isRedirectStatus(f.status) && f.errorCode === undefined,
+              isOwnRequest: f.durationMs !== undefined,
+            };
+      this.#urls.set(url.id, { key: url.key, state: url.state, aliasOf: url.aliasOf, last });
+      this.#idByKey.set(url.key, url.id);
+    }
+    const anchorsByOwner = new Map<number, Set<string>>();
+    for (const row of reader.fetches()) {
+      // The representation is that of the final URL (after redirects), whose links these are.
+      const owner = this.#idOf(row.finalUrl) ?? row.urlId;
+      if (row.anchors.length > 0) addAll(anchorsByOwner, owner, row.anchors);
+      if (row.findings.length > 0) addAll(this.#pageCodes, owner, row.findings);
+      const n = row.redirects.length;
+      row.redirects.forEach((hop, i) => {
+        const from = this.#idOf(hop.from);
+        if (from !== undefined) this.#redirects.set(from, { hops: n - i, finalUrl: leadsTo(row), errorCode: row.errorCode });
+      });
+    }
+    // An index crawled before anchors were recorded has none at all: its fragments cannot be checked.
+    this.#hasAnchors = anchorsByOwner.size > 0;
+    for (const [owner, anchors] of anchorsByOwner) addAll(this.#anchors, this.#endOf(owner), anchors);
+    for (const [id, url] of this.#urls) {
+      const f = url.last;
+      if (f?.status !== undefined && f.status >= 200 && f.status < 300 && isHtml(f.contentType)) this.#htmlEnds.add(this.#endOf(id));
+    }
+  }
+
+  /** Findings about pages and URLs themselves, by page id. */
+  pageLevelFindings(): Map<number, AuditFinding[]> {
+    const byPage = new Map<number, AuditFinding[]>();
+    const add = (id: number, finding: AuditFinding): void => {
+      const list = byPage.get(id);
+      if (list === undefined) byPage.set(id, [finding]);
+      else list.push(finding);
+    };
+    for (const [id, url] of this.#urls) {
+      const page = redactPassword(url.key);
+      const codes = this.#pageCodes.get(id);
+      if (codes !== undefined) {
+        for (const code of PAGE_CODES) if (codes.has(code)) add(id, finding(code, page, undefined, undefined, AUDIT_CODES[code].summary));
+      }
+      const f = url.last;
+      if (f === undefined || f.hops === 0) continue;
+      if (f.errorCode === REDIRECT_LOOP) {
+        add(id, finding('REDIRECT_LOOP', page, undefined, undefined, `redirects in a loop: after ${plural(f.hops, 'hop')} it is back at a URL of the chain`, { hops: f.hops }));
+      } else if (f.hops >= 2) {
+        const final = f.finalUrl === undefined ? undefined : redactPassword(f.finalUrl);
+        const message = `redirects ${f.hops} times before it reaches ${final ?? 'a response'}: point the first hop at the last`;
+        add(id, finding('REDIRECT_CHAIN', page, undefined, final, message, final === undefined ? { hops: f.hops } : { hops: f.hops, finalUrl: final }));
+      }
+    }
+    return byPage;
+  }
+
+  pageContext(id: number): PageContext {
+    const key = this.#urls.get(id)?.key ?? '';
+    const parsed = parseUriReference(key);
+    return { id, key, uri: parsed.ok ? parsed.value : undefined };
+  }
+
+  *linkFindings(link: LinkRow, page: PageContext): Generator<AuditFinding> {
+    const codes = new Set(link.findings);
+    const met = link.metUrlId === undefined ? undefined : this.#urls.get(link.metUrlId);
+    const pageText = redactPassword(page.key);
+    const rawHref = redactPassword(link.rawHref);
+    const target = met === undefined ? undefined : redactPassword(link.fragment === undefined ? met.key : `${met.key}#${link.fragment}`);
+    const make = (code: AuditCode, message: string, detail?: Readonly<Record<string, string | number>>): AuditFinding =>
+      finding(code, pageText, rawHref, target, message, detail);
+
+    for (const code of HREF_CODES) {
+      if (!codes.has(code)) continue;
+      yield make(code, AUDIT_CODES[code].summary, code === 'HREF_INVALID' && link.error !== undefined ? { error: link.error } : undefined);
+    }
+    if (codes.has('REF_ABOVE_ROOT')) {
+      yield make('REF_ABOVE_ROOT', 'the href climbs above the root with ".." (RFC 3986 §5.2.4 drops the extra segments): it works by accident');
+    }
+    if (met === undefined || link.metUrlId === undefined) return;
+    const metUri = parseUriReference(met.key);
+
+    // What the target did when fetched: its own request, else (no request of its own,
+    // or a redirect to a URL fetched already, not followed again) that of the URL it stands for.
+    const end = this.#endOf(link.metUrlId);
+    const redirect = this.#redirects.get(link.metUrlId);
+    const useEnd = met.last === undefined || (met.last.isStoppedRedirect && end !== link.metUrlId);
+    const endFacts = useEnd ? this.#urls.get(end)?.last : met.last;
+    // The end's response, reached through this URL's redirects.
+    const facts = useEnd && endFacts !== undefined && redirect !== undefined ? { ...endFacts, hops: redirect.hops, finalUrl: redirect.finalUrl } : endFacts;
+    const broken = facts === undefined ? false : brokenReason(facts);
+    if (broken !== false) {
+      yield make('LINK_BROKEN', broken.message, broken.detail);
+    } else if (redirect !== undefined) {
+      const final = redirect.finalUrl === undefined ? undefined : redactPassword(redirect.finalUrl);
+      const message = `the target redirects to ${final ?? 'another URL'} (${plural(redirect.hops, 'hop')}): link to the final URL`;
+      yield make('LINK_REDIRECT', message, final === undefined ? { hops: redirect.hops } : { finalUrl: final, hops: redirect.hops });
+    }
+
+    const fragment = link.fragment;
+    if (fragment !== undefined && this.#hasAnchors && broken === false && isElementFragment(fragment)) {
+      const end = this.#endOf(link.metUrlId);
+      if (this.#htmlEnds.has(end)) {
+        const anchors = this.#anchors.get(end);
+        const decoded = percentDecodeUtf8(fragment);
+        if (anchors === undefined || !(anchors.has(fragment) || (decoded !== undefined && anchors.has(decoded)))) {
+          yield make('LINK_FRAGMENT_MISSING', `no element with id or name ${JSON.stringify(decoded ?? fragment)} in the target page`, {
+            fragment,
+          });
+        }
+      }
+    }
+
+    // Two URLs that the protocol rung proved to be one resource (RFC 3986 §6.2.4, Content-Location) are no difference.
+    if (link.alternateTarget !== undefined && !this.#isSameResource(link.alternateTarget, link.metUrlId)) {
+      const other = redactPassword(link.alternateTarget);
+      yield make(
+        'LINK_BASE_MODES_DIFFER',
+        `the other base mode resolves it to ${other}: RFC 3986 §5.1 and browsers give this page different bases`,
+        { alternateTarget: other },
+      );
+    }
+
+    const rung = foldingRung(link, codes);
+    if (rung !== undefined) {
+      const section = rung === 'syntax' ? '§6.2.2' : '§6.2.3';
+      const normal = redactPassword(met.key);
+      yield make('LINK_NOT_CANONICAL', `not the normal form of ${normal}: only the ${rung} rung (RFC 3986 ${section}) folds this spelling`, {
+        rung,
+        normalForm: normal,
+      });
+    }
+
+    const pageUri = page.uri;
+    if (pageUri === undefined || !metUri.ok || codes.has('HREF_NOT_FETCHABLE')) return;
+    const to = metUri.value;
+    const schemes = `${pageUri.scheme ?? ''}>${to.scheme ?? ''}`;
+    if ((schemes === 'https>http' || schemes === 'http>https') && pageUri.host === to.host && pageUri.host !== undefined) {
+      const message =
+        schemes === 'https>http'
+          ? 'an https page links to http on its own host: mixed content, or a round trip through a redirect'
+          : 'an http page links to https on its own host: the site answers on both schemes';
+      yield make('LINK_MIXED_SCHEME', message, { from: pageUri.scheme ?? '', to: to.scheme ?? '' });
+    }
+    if (
+      link.baseLevel === 'retrieval' &&
+      link.element !== 'link' &&
+      link.element !== LINK_HEADER_ELEMENT &&
+      isAbsoluteHref(link.rawHref) &&
+      pageUri.scheme === to.scheme &&
+      pageUri.userinfo === to.userinfo &&
+      pageUri.host === to.host &&
+      pageUri.port === to.port
+    ) {
+      const relative = `${to.path}${to.query === undefined ? '' : `?${to.query}`}${link.fragment === undefined ? '' : `#${link.fragment}`}`;
+      yield make('LINK_COULD_BE_RELATIVE', `an absolute href to the page's own origin: "${relative}" names the same URL`, { relative });
+    }
+  }
+
+  /** Whether `uri` names a URL of the index that stands for the same representation as URL `id`. */
+  #isSameResource(uri: string, id: number): boolean {
+    const other = this.#idOf(uri.split('#', 1)[0]);
+    return other !== undefined && this.#endOf(other) === this.#endOf(id);
+  }
+
+  /** The id of the URL whose key is that of `uri`, if the index has one. */
+  #idOf(uri: string | undefined): number | undefined {
+    if (uri === undefined) return undefined;
+    const direct = this.#idByKey.get(uri);
+    if (direct !== undefined) return direct;
+    const parsed = parseUriReference(uri);
+    return parsed.ok && parsed.value.scheme !== undefined ? this.#idByKey.get(resourceKey(parsed.value)) : undefined;
+  }
+
+  /**
+   * RFC 3986 §6.2.4: the URL whose representation `id` stands for — its alias chain
+   * followed (redirect, Content-Location), then the final URL of its own last request
+   * (a redirect to another origin makes no alias). A loop ends at its least id, as
+   * the admitter has it, so every URL of one class has the same end.
+   */
+  #endOf(id: number): number {
+    const known = this.#ends.get(id);
+    if (known !== undefined) return known;
+    const path: number[] = [];
+    let current = id;
+    let end: number | undefined;
+    for (;;) {
+      const seenAt = path.indexOf(current);
+      if (seenAt !== -1) {
+        end = Math.min(...path.slice(seenAt));
+        break;
+      }
+      const cached = this.#ends.get(current);
+      if (cached !== undefined) {
+        end = cached;
+        break;
+      }
+      path.push(current);
+      const url = this.#urls.get(current);
+      const next = url?.aliasOf ?? (url?.last?.isOwnRequest === true ? this.#idOf(url.last.finalUrl) : undefined);
+      if (next === undefined || next === current) {
+        end = current;
+        break;
+      }
+      current = next;
+    }
+    for (const member of path) this.#ends.set(member, end);
+    return end;
+  }
+}
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
+
+function isRedirectStatus(status: number | undefined): boolean {
+  return status !== undefined && REDIRECT_STATUSES.has(status);
+}
+
+/**
+ * The URL a fetch's response stands for: its final URL; but when the chain ended on
+ * a redirect (not followed: its target was known, or could not be followed), where
+ * that last redirect pointed.
+ */
+function leadsTo(row: FetchRow): string | undefined {
+  const last = row.redirects.at(-1);
+  return last?.to !== undefined && isRedirectStatus(row.status) ? last.to : row.finalUrl;
+}
+
+function finding(
+  code: AuditCode,
+  page: string | undefined,
+  rawHref: string | undefined,
+  target: string | undefined,
+  message: string,
+  detail: Readonly<Record<string, string | number>> = {},
+): AuditFinding {
+  return { code, severity: AUDIT_CODES[code].severity, page, rawHref, target, message, detail };
+}
+
+/** Why a fetch counts as a broken target, or `false`. A refusal of the crawl's own (robots.txt, private address) proves nothing. */
+function brokenReason(f: FetchFacts): { message: string; detail: Record<string, string | number> } | false {
+  if (f.errorCode?.startsWith('ERR_CRAWL_') === true) return false;
+  const via = f.hops > 0 && f.finalUrl !== undefined ? ` after ${plural(f.hops, 'redirect')} to ${redactPassword(f.finalUrl)}` : '';
+  const detail: Record<string, string | number> = {};
+  if (f.status !== undefined) detail['status'] = f.status;
+  if (f.errorCode !== undefined) detail['errorCode'] = f.errorCode;
+  if (f.hops > 0) {
+    detail['hops'] = f.hops;
+    if (f.finalUrl !== undefined) detail['finalUrl'] = redactPassword(f.finalUrl);
+  }
+  if (f.status !== undefined && f.status >= 400) return { message: `the target answered ${f.status}${via}`, detail };
+  // A failure without a usable response (a redirect that could not be followed leaves its 3xx).
+  const isUnanswered = f.status === undefined || (f.status >= 300 && f.status < 400);
+  if (f.errorCode?.startsWith('ERR_FETCH_') === true && isUnanswered) {
+    const what = f.errorCode === REDIRECT_LOOP ? 'the target redirects in a loop' : `the target could not be fetched (${f.errorCode})`;
+    return { message: what, detail };
+  }
+  return false;
+}
+
+/**
+ * The rung that folds the link's spelling: from the crawl's `REF_FOLDED_*` finding,
+ * else (an index crawled before those were recorded) the ladder rung at which the
+ * link met a known URL.
+ */
+function foldingRung(link: LinkRow, codes: ReadonlySet<string>): 'syntax' | 'scheme' | undefined {
+  if (codes.has('REF_FOLDED_SYNTAX')) return 'syntax';
+  if (codes.has('REF_FOLDED_SCHEME')) return 'scheme';
+  return link.ladderRung === 'syntax' || link.ladderRung === 'scheme' ? link.ladderRung : undefined;
+}
+
+/**
+ * HTML "scroll to the fragment": an empty fragment and `top` mean the top of the
+ * document, and a text directive (`:~:`) names no element.
+ */
+function isElementFragment(fragment: string): boolean {
+  return fragment !== '' && fragment.toLowerCase() !== 'top' && !fragment.startsWith(':~:');
+}
+
+function isAbsoluteHref(rawHref: string): boolean {
+  const href = rawHref.trim();
+  return ABSOLUTE_HREF.test(href) || href.startsWith('//');
+}
+
+function isHtml(contentType: string | undefined): boolean {
+  return contentType !== undefined && HTML_TYPES.has(contentType);
+}
+
+function addAll<K, V>(map: Map<K, Set<V>>, key: K, values: Iterable<V>): void {
+  let set = map.get(key);
+  if (set === undefined) {
+    set = new Set();
+    map.set(key, set);
+  }
+  for (const value of values) set.add(value);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,22 @@
+// What the audit says about a crawl: one finding per problem, with a stable code.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** One thing the audit found, on one page (or about the site as a whole). */
+export interface AuditFinding {
+  /** Stable code, e.g. `LINK_BROKEN`; documented in docs/audit.md. */
+  readonly code: string;
+  readonly severity: Severity;
+  /** The page the finding is on (its URL key); `undefined` for a site-wide finding. */
+  readonly page: string | undefined;
+  /** The href exactly as written on the page, when the finding is about a link. */
+  readonly rawHref: string | undefined;
+  /** What the href resolves to (absolute URI), when it resolved. */
+  readonly target: string | undefined;
+  /** One line a person reads: what is wrong and why it matters. */
+  readonly message: string;
+  /** Facts particular to the code (final URL, hop count, rung, …). */
+  readonly detail: Readonly<Record<string, string | number>>;
+}

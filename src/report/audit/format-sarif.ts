@@ -1,0 +1,93 @@
+// The audit as a SARIF 2.1.0 log (OASIS, https://docs.oasis-open.org/sarif/sarif/v2.1.0/),
+// for CI systems: one run, a rule per audit code (`ruleId` = the code), one result per
+// finding located at its page (`artifactLocation.uri`). Written line by line: one
+// result per line between the log's opening and closing, so memory stays bounded.
+
+import { describeValue, OptionError } from '../../errors.js';
+import { AUDIT_CODE_LIST, AUDIT_CODES } from './codes.js';
+import type { AuditFinding, Severity } from './finding.js';
+
+export const SARIF_VERSION = '2.1.0';
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+export interface SarifOptions {
+  /**
+   * The tool's version (`tool.driver.version`).
+   * @default undefined (left out)
+   */
+  readonly toolVersion?: string | undefined;
+  /**
+   * Where the tool and its codes are documented (`tool.driver.informationUri`).
+   * @default undefined (left out)
+   */
+  readonly informationUri?: string | undefined;
+}
+
+/** SARIF §3.27.10 `level`: `info` is a `note`. */
+const LEVELS: Readonly<Record<Severity, 'error' | 'warning' | 'note'>> = { error: 'error', warning: 'warning', info: 'note' };
+
+const RULE_INDEX: ReadonlyMap<string, number> = new Map(AUDIT_CODE_LIST.map((code, i) => [code, i]));
+
+/** The SARIF rules (§3.49 reportingDescriptor): one per audit code, in catalog order. */
+export function sarifRules(): Record<string, unknown>[] {
+  return AUDIT_CODE_LIST.map((code) => {
+    const spec = AUDIT_CODES[code];
+    return {
+      id: code,
+      shortDescription: { text: spec.summary },
+      defaultConfiguration: { level: LEVELS[spec.severity] },
+      properties: { subject: spec.subject },
+    };
+  });
+}
+
+/** One finding as a SARIF result (§3.27). */
+export function sarifResult(f: AuditFinding): Record<string, unknown> {
+  const properties: Record<string, unknown> = { ...f.detail };
+  if (f.rawHref !== undefined) properties['rawHref'] = f.rawHref;
+  if (f.target !== undefined) properties['target'] = f.target;
+  const ruleIndex = RULE_INDEX.get(f.code);
+  return {
+    ruleId: f.code,
+    ...(ruleIndex === undefined ? {} : { ruleIndex }),
+    level: LEVELS[f.severity],
+    message: { text: messageText(f) },
+    ...(f.page === undefined ? {} : { locations: [{ physicalLocation: { artifactLocation: { uri: f.page } } }] }),
+    properties,
+  };
+}
+
+/** The message a CI system shows: the href and what it resolves to, then what is wrong. */
+function messageText(f: AuditFinding): string {
+  if (f.rawHref === undefined) return f.message;
+  const target = f.target === undefined ? '' : ` (→ ${f.target})`;
+  return `${JSON.stringify(f.rawHref)}${target}: ${f.message}`;
+}
+
+/** The SARIF log as lines of one JSON document, streamed. */
+export function formatAuditSarif(findings: Iterable<AuditFinding>, options: SarifOptions = {}): Generator<string> {
+  for (const name of ['toolVersion', 'informationUri'] as const) {
+    const value: unknown = options[name];
+    if (value !== undefined && typeof value !== 'string') {
+      throw new OptionError(`Expected \`${name}\` to be a string, got ${describeValue(value)}`);
+    }
+  }
+  return sarifLines(findings, options);
+}
+
+function* sarifLines(findings: Iterable<AuditFinding>, options: SarifOptions): Generator<string> {
+  const driver: Record<string, unknown> = { name: 'linkladder' };
+  if (options.toolVersion !== undefined) driver['version'] = options.toolVersion;
+  if (options.informationUri !== undefined) driver['informationUri'] = options.informationUri;
+  driver['rules'] = sarifRules();
+  const head = JSON.stringify({ $schema: SARIF_SCHEMA, version: SARIF_VERSION, runs: [{ tool: { driver }, results: [] }] });
+  // Everything up to the empty results array is the opening; what follows it, the closing.
+  const cut = head.lastIndexOf('[]');
+  yield head.slice(0, cut + 1);
+  let isFirst = true;
+  for (const f of findings) {
+    yield `${isFirst ? '' : ','}${JSON.stringify(sarifResult(f))}`;
+    isFirst = false;
+  }
+  yield head.slice(cut + 1);
+}

@@ -1,0 +1,18 @@
+// The audit: findings about a crawl's links, pages and redirects, from its index.
+
+export { SEVERITIES, type AuditFinding, type Severity } from './finding.js';
+export {
+  AUDIT_CODES,
+  AUDIT_CODE_LIST,
+  PAGE_CODES_NOT_REPORTED,
+  SEVERITY_RANK,
+  isAuditCode,
+  type AuditCode,
+  type AuditCodeSpec,
+} from './codes.js';
+export { audit, AUDIT_DEFAULTS, type AuditOptions } from './audit.js';
+export { redactPassword } from './redact.js';
+export { formatAuditText, terminalSafe } from './format-text.js';
+export { formatAuditJson, auditFindingJson } from './format-json.js';
+export { formatAuditCsv, AUDIT_CSV_HEADER } from './format-csv.js';
+export { formatAuditSarif, sarifResult, sarifRules, SARIF_SCHEMA, SARIF_VERSION, type SarifOptions } from './format-sarif.js';

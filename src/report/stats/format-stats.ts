@@ -1,0 +1,37 @@
+// `linkladder stats` as a person reads it: aligned labels, the funnel as a ladder.
+
+import { FETCHES_SAVED_DEFINITION, LINKS_NOT_FETCHED_DEFINITION, type CrawlStats } from './crawl-stats.js';
+
+const LABEL_WIDTH = 16;
+
+/** The lines of the plain report. */
+export function formatStats(stats: CrawlStats): string[] {
+  const { funnel, folded } = stats;
+  const width = String(Math.max(funnel.rawLinks, funnel.distinctStrings, 1)).length;
+  const count = (n: number): string => String(n).padStart(width);
+  const rows: [string, string][] = [
+    ['funnel', 'the comparison ladder (RFC 3986 §6.2), over the links with a target:'],
+    ['  raw links', `${count(funnel.rawLinks)}  links with a resolved target`],
+    ['  strings', `${count(funnel.distinctStrings)}  distinct target strings (fragment removed)`],
+    ['  syntax', `${count(funnel.distinctSyntax)}  distinct after syntax-based normalization (§6.2.2), ${folded.syntax} folded`],
+    ['  scheme', `${count(funnel.distinctScheme)}  distinct after scheme-based normalization (§6.2.3), ${folded.scheme} folded`],
+    ['  aliases', `${count(funnel.afterAliases)}  distinct after protocol-based aliases (§6.2.4), ${folded.protocol} folded`],
+    ['  unresolved', `${count(funnel.unresolved)}  links without a valid target`],
+    ['fetches saved', `${stats.fetchesSaved}  (${FETCHES_SAVED_DEFINITION})`],
+    ['links unfetched', `${stats.linksNotFetched}  (${LINKS_NOT_FETCHED_DEFINITION}; ${stats.fetches} fetches)`],
+    ['urls', String(stats.urls)],
+    ['aliases', `${total(stats.aliasesByEvidence)}  by evidence: ${list(stats.aliasesByEvidence)}`],
+    ['errors', `${total(stats.errorsByCode)}${total(stats.errorsByCode) === 0 ? '' : `  by code: ${list(stats.errorsByCode)}`}`],
+  ];
+  return rows.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
+}
+
+function total(counts: Readonly<Record<string, number>>): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}
+
+function list(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');
+}

@@ -1,0 +1,10 @@
+// Per-rung statistics of a crawl: the ladder funnel and what it saved.
+
+export {
+  collectStats,
+  FETCHES_SAVED_DEFINITION,
+  LINKS_NOT_FETCHED_DEFINITION,
+  type CrawlStats,
+  type FoldedByRung,
+} from './crawl-stats.js';
+export { formatStats } from './format-stats.js';

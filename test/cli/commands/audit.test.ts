@@ -1,0 +1,156 @@
+// `linkladder audit`, in-process: fixture sites (test/fixtures/audit) crawled with
+// `linkladder crawl` on 127.0.0.1, then audited in each format; exit codes.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPackageVersion } from '../../../src/cli/package-version.js';
+import { AUDIT_CODE_LIST } from '../../../src/report/index.js';
+import { loadFixtures, serveFixture } from '../../report/audit/fixture-site.js';
+import { jsonLines, run } from '../cli-harness.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-audit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const fixtures = loadFixtures();
+/** Database of each crawled fixture, and the origin it was served at. */
+const crawled = new Map<string, { db: string; origin: string }>();
+
+async function crawlFixture(name: string): Promise<{ db: string; origin: string }> {
+  const fixture = fixtures.find((f) => f.name === name);
+  if (fixture === undefined) throw new Error(`no fixture ${name}`);
+  const server = await serveFixture(fixture);
+  try {
+    const db = path.join(dir, `${name}.db`);
+    const result = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--retries', '0']);
+    expect(result.code).toBe(0);
+    return { db, origin: server.origin };
+  } finally {
+    await server.close();
+  }
+}
+
+beforeAll(async () => {
+  for (const name of ['clean', 'link-broken', 'link-redirect', 'href-not-fetchable', 'redirect-chain']) crawled.set(name, await crawlFixture(name));
+});
+
+const dbOf = (name: string): string => crawled.get(name)!.db;
+
+describe('linkladder audit: output', () => {
+  it('text: findings grouped by page, the counts, exit 1 for an error (the default --fail-on)', async () => {
+    const { db, origin } = crawled.get('link-broken')!;
+    const result = await run(['audit', '--db', db]);
+    expect(result.err).toEqual([]);
+    expect(result.code).toBe(1);
+    expect(result.out).toEqual([
+      `${origin}/`,
+      `  error    LINK_BROKEN  "missing.html" → ${origin}/missing.html`,
+      '           the target answered 404',
+      `  error    LINK_BROKEN  "gone" → ${origin}/gone`,
+      '           the target answered 410',
+      '',
+      '2 findings on 1 page: 2 errors, 0 warnings, 0 info',
+    ]);
+  });
+
+  it('text: "no findings" and exit 0 on the clean site', async () => {
+    const result = await run(['audit', '--db', dbOf('clean')]);
+    expect(result).toMatchObject({ code: 0, out: ['no findings'], err: [] });
+  });
+
+  it('json: one object per finding', async () => {
+    const { db, origin } = crawled.get('redirect-chain')!;
+    const result = await run(['audit', '--db', db, '--format', 'json']);
+    expect(result.code).toBe(0);
+    expect(jsonLines(result)).toEqual([
+      {
+        code: 'LINK_REDIRECT',
+        severity: 'warning',
+        page: `${origin}/`,
+        rawHref: 'first',
+        target: `${origin}/first`,
+        message: `the target redirects to ${origin}/third (2 hops): link to the final URL`,
+        detail: { finalUrl: `${origin}/third`, hops: 2 },
+      },
+      {
+        code: 'REDIRECT_CHAIN',
+        severity: 'warning',
+        page: `${origin}/first`,
+        rawHref: null,
+        target: `${origin}/third`,
+        message: `redirects 2 times before it reaches ${origin}/third: point the first hop at the last`,
+        detail: { hops: 2, finalUrl: `${origin}/third` },
+      },
+    ]);
+  });
+
+  it('csv: the header, then one record per finding', async () => {
+    const { db, origin } = crawled.get('link-redirect')!;
+    const result = await run(['audit', '--db', db, '--format', 'csv']);
+    expect(result.out).toEqual([
+      'severity,code,page,href,target,message,detail',
+      `warning,LINK_REDIRECT,${origin}/,old,${origin}/old,the target redirects to ${origin}/new (1 hop): link to the final URL,"{""finalUrl"":""${origin}/new"",""hops"":1}"`,
+    ]);
+  });
+
+  it('sarif: one log with the package version, every code a rule, the page as the location', async () => {
+    const { db, origin } = crawled.get('link-broken')!;
+    const result = await run(['audit', '--db', db, '--format', 'sarif']);
+    expect(result.code).toBe(1);
+    const log = JSON.parse(result.stdout) as {
+      version: string;
+      runs: { tool: { driver: { name: string; version: string; rules: { id: string }[] } }; results: Record<string, unknown>[] }[];
+    };
+    expect(log.version).toBe('2.1.0');
+    const [sarifRun] = log.runs;
+    expect(sarifRun?.tool.driver).toMatchObject({ name: 'linkladder', version: readPackageVersion() });
+    expect(sarifRun?.tool.driver.rules.map((r) => r.id)).toEqual(AUDIT_CODE_LIST);
+    expect(sarifRun?.results.map((r) => [r['ruleId'], r['level'], r['locations']])).toEqual([
+      ['LINK_BROKEN', 'error', [{ physicalLocation: { artifactLocation: { uri: `${origin}/` } } }]],
+      ['LINK_BROKEN', 'error', [{ physicalLocation: { artifactLocation: { uri: `${origin}/` } } }]],
+    ]);
+  });
+});
+
+describe('linkladder audit: exit codes', () => {
+  it('--fail-on warning fails on a warning; the default (error) does not', async () => {
+    expect((await run(['audit', '--db', dbOf('link-redirect')])).code).toBe(0);
+    expect((await run(['audit', '--db', dbOf('link-redirect'), '--fail-on', 'warning'])).code).toBe(1);
+    expect((await run(['audit', '--db', dbOf('link-redirect'), '--fail-on', 'error'])).code).toBe(0);
+  });
+
+  it('info findings never fail', async () => {
+    const result = await run(['audit', '--db', dbOf('href-not-fetchable'), '--fail-on', 'warning', '--format', 'json']);
+    expect(result.code).toBe(0);
+    expect(jsonLines(result)).toEqual([expect.objectContaining({ code: 'HREF_NOT_FETCHABLE', severity: 'info' })]);
+  });
+
+  it.each([
+    [['--format', 'xml'], "linkladder: error: option '--format <format>' argument 'xml' is invalid. Allowed choices are text, json, csv, sarif."],
+    [['--fail-on', 'info'], "linkladder: error: option '--fail-on <severity>' argument 'info' is invalid. Allowed choices are error, warning."],
+    [['--format'], "linkladder: error: option '--format <format>' argument missing"],
+    [['extra'], "linkladder: error: too many arguments for 'audit'. Expected 0 arguments but got 1."],
+    [['--bogus'], "linkladder: error: unknown option '--bogus'"],
+  ])('bad usage %j: exit 2, one line on stderr, nothing on stdout', async (args, line) => {
+    const result = await run(['audit', '--db', dbOf('clean'), ...args]);
+    expect(result).toMatchObject({ code: 2, out: [], err: [line] });
+  });
+
+  it('a database that does not exist: exit 3, one line naming it', async () => {
+    const missing = path.join(dir, 'nothing-here.db');
+    const result = await run(['audit', '--db', missing]);
+    expect(result.code).toBe(3);
+    expect(result.out).toEqual([]);
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toContain(missing);
+  });
+
+  it('--help describes the formats and the exit code', async () => {
+    const result = await run(['audit', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--format <format>');
+    expect(result.stdout).toContain('--fail-on <severity>');
+    expect(result.stdout).toContain('SARIF 2.1.0');
+  });
+});

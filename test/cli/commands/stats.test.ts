@@ -1,0 +1,60 @@
+// `linkladder stats`, in-process, on a small index built through the store.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../../src/store/index.js';
+import { run } from '../cli-harness.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-stats-'));
+const db = path.join(dir, 'index.db');
+
+beforeAll(() => {
+  const store = new SqliteStore({ path: db });
+  const [page] = store.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
+  const from = page!.urlId!;
+  // 6 links: 'http://h/a' twice (string), HTTP://h/a (syntax), http://h:80/a (scheme), /b, and /old.
+  const results = store.admit(
+    ['http://h/a', 'http://h/a', 'HTTP://h/a', 'http://h:80/a', 'http://h/b', 'http://h/old'].map((target) => ({ fromUrlId: from, rawHref: target, target })),
+  );
+  const old = results.at(-1)!.urlId!;
+  store.addAlias({ fromId: old, toId: results[4]!.urlId!, evidence: 'redirect', detail: '301' });
+  store.recordFetch({ urlId: from, outcome: 'done', startedAt: 0, status: 200 });
+  store.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('linkladder stats', () => {
+  it('--json: the funnel, what each rung folded, fetches saved with its definition, aliases and errors', async () => {
+    const result = await run(['stats', '--db', db, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const stats = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(stats).toMatchObject({
+      funnel: { rawLinks: 6, distinctStrings: 5, distinctSyntax: 4, distinctScheme: 3, afterAliases: 2, unresolved: 0 },
+      folded: { syntax: 1, scheme: 1, protocol: 1 },
+      fetchesSaved: 3,
+      linksNotFetched: 5,
+      fetches: 1,
+      aliasesByEvidence: { redirect: 1, 'content-location': 0, canonical: 0 },
+      errorsByCode: {},
+    });
+    expect(stats.definitions).toMatchObject({ fetchesSaved: expect.stringMatching(/^distinct target strings/) });
+  });
+
+  it('plain: the ladder, one rung a line, and what "fetches saved" means', async () => {
+    const result = await run(['stats', '--db', db]);
+    expect(result.code).toBe(0);
+    expect(result.out[1]).toBe('  raw links     6  links with a resolved target');
+    expect(result.out[5]).toBe('  aliases       2  distinct after protocol-based aliases (§6.2.4), 1 folded');
+    expect(result.out[7]).toMatch(/^fetches saved   3  \(distinct target strings .* minus distinct URLs after aliases: /);
+    expect(result.out.at(-2)).toBe('aliases         1  by evidence: redirect 1, content-location 0, canonical 0');
+    expect(result.out.at(-1)).toBe('errors          0');
+  });
+
+  it('a missing database: exit 3', async () => {
+    const result = await run(['stats', '--db', path.join(dir, 'missing.db')]);
+    expect(result.code).toBe(3);
+  });
+});

@@ -1,0 +1,364 @@
+// audit() against an in-memory IndexReader: the cases a crawl of a fixture site
+// does not reach easily (old indexes, cross-origin redirects, chains learned from
+// another URL's fetch, refusals of the crawl's own), ordering, streaming, options.
+
+import { describe, expect, it } from 'vitest';
+import { OptionError } from '../../../src/errors.js';
+import { audit, type AuditFinding } from '../../../src/report/index.js';
+import type { FetchRow, LinkRow, UrlRow, UrlState } from '../../../src/store/index.js';
+import { FakeReader, fetchRow, linkRow, urlRow } from '../support/fake-reader.js';
+
+const H = 'http://h';
+
+interface UrlSpec {
+  readonly id: number;
+  readonly path: string;
+  readonly state?: UrlState;
+  readonly aliasOf?: number;
+  /** Its last fetch (more fields than the defaults of `fetchRow`); none when absent. */
+  readonly fetch?: Partial<FetchRow>;
+  /** Earlier fetches, before `fetch`. */
+  readonly earlier?: readonly Partial<FetchRow>[];
+}
+
+type LinkSpec = Pick<LinkRow, 'fromUrlId' | 'rawHref'> & Partial<LinkRow>;
+
+/** A consistent fake index: each URL's last fetch is its last fetch row. */
+function index(urls: readonly UrlSpec[], links: readonly LinkSpec[]): FakeReader {
+  let fetchId = 0;
+  const fetches: FetchRow[] = [];
+  const urlRows: UrlRow[] = urls.map((spec) => {
+    let last: FetchRow | undefined;
+    for (const partial of [...(spec.earlier ?? []), ...(spec.fetch === undefined ? [] : [spec.fetch])]) {
+      last = fetchRow({ id: ++fetchId, urlId: spec.id, finalUrl: H + spec.path, ...partial });
+      fetches.push(last);
+    }
+    return urlRow({ id: spec.id, key: spec.path.includes('://') ? spec.path : H + spec.path, state: spec.state ?? (last === undefined ? 'queued' : 'done'), aliasOf: spec.aliasOf, lastFetch: last });
+  });
+  fetches.sort((a, b) => a.id - b.id);
+  const positions = new Map<number, number>();
+  const linkRows = links.map((spec) => {
+    const position = positions.get(spec.fromUrlId) ?? 0;
+    positions.set(spec.fromUrlId, position + 1);
+    return linkRow({ position, toUrlId: spec.metUrlId, metUrlId: undefined, ...spec });
+  });
+  return new FakeReader({ urls: urlRows, fetches, links: linkRows });
+}
+
+const codes = (findings: Iterable<AuditFinding>): string[] => [...findings].map((f) => f.code);
+const page = (body: Partial<FetchRow> = {}): Partial<FetchRow> => ({ status: 200, contentType: 'text/html', anchors: ['a'], ...body });
+
+describe('audit: targets as the crawl fetched them', () => {
+  it('a target the crawl refused to fetch itself (robots.txt, private address) is not broken', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page() },
+        { id: 2, path: '/private', state: 'failed', fetch: { status: undefined, contentType: undefined, errorCode: 'ERR_CRAWL_ROBOTS_DISALLOWED', durationMs: undefined } },
+        { id: 3, path: '/down', state: 'failed', fetch: { status: undefined, contentType: undefined, errorCode: 'ERR_FETCH_NETWORK' } },
+        { id: 4, path: '/queued' },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'private', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'down', metUrlId: 3 },
+        { fromUrlId: 1, rawHref: 'queued', metUrlId: 4 },
+      ],
+    );
+    expect([...audit(reader)]).toEqual([
+      expect.objectContaining({ code: 'LINK_BROKEN', rawHref: 'down', message: 'the target could not be fetched (ERR_FETCH_NETWORK)', detail: { errorCode: 'ERR_FETCH_NETWORK' } }),
+    ]);
+  });
+
+  it('a URL met only as a hop of another URL\'s redirect chain: the hops left from it, and the final URL', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page() },
+        // /c → /a → /b, fetched at /c: /a is an alias learned from that chain, with no fetch of its own.
+        { id: 2, path: '/c', state: 'alias', aliasOf: 4, fetch: { finalUrl: `${H}/b`, redirects: [{ from: `${H}/c`, to: `${H}/a`, status: 301 }, { from: `${H}/a`, to: `${H}/b`, status: 302 }] } },
+        { id: 3, path: '/a', state: 'alias', aliasOf: 4 },
+        { id: 4, path: '/b', fetch: page({ durationMs: undefined }) },
+      ],
+      [{ fromUrlId: 1, rawHref: 'a', metUrlId: 3, toUrlId: 4, rung: 'protocol', ladderRung: 'string' }],
+    );
+    const findings = [...audit(reader)];
+    expect(findings).toEqual([
+      expect.objectContaining({ code: 'LINK_REDIRECT', page: `${H}/`, rawHref: 'a', target: `${H}/a`, detail: { finalUrl: `${H}/b`, hops: 1 } }),
+      expect.objectContaining({ code: 'REDIRECT_CHAIN', page: `${H}/c`, detail: { hops: 2, finalUrl: `${H}/b` } }),
+    ]);
+  });
+
+  it('a redirect not followed because its target was fetched already: judged by that target', () => {
+    const stopped = (to: string): Partial<FetchRow> => ({ status: 301, contentType: undefined, finalUrl: `${H}/moved`, redirects: [{ from: `${H}/moved`, to: H + to, status: 301 }] });
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page() },
+        { id: 2, path: '/a', fetch: page({ anchors: ['yes'] }) },
+        { id: 3, path: '/moved', state: 'alias', aliasOf: 2, fetch: stopped('/a') },
+        { id: 4, path: '/missing', fetch: { status: 404 } },
+        // Not made an alias (say, the crawl did not): the redirect's target stands for it all the same.
+        { id: 5, path: '/moved-away', fetch: { ...stopped('/missing'), finalUrl: `${H}/moved-away`, redirects: [{ from: `${H}/moved-away`, to: `${H}/missing`, status: 308 }] } },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'moved#yes', fragment: 'yes', metUrlId: 3 },
+        { fromUrlId: 1, rawHref: 'moved#no', fragment: 'no', metUrlId: 3 },
+        { fromUrlId: 1, rawHref: 'moved-away', metUrlId: 5 },
+      ],
+    );
+    expect([...audit(reader)].map((f) => [f.code, f.rawHref, f.message, f.detail])).toEqual([
+      ['LINK_REDIRECT', 'moved#yes', `the target redirects to ${H}/a (1 hop): link to the final URL`, { finalUrl: `${H}/a`, hops: 1 }],
+      ['LINK_REDIRECT', 'moved#no', `the target redirects to ${H}/a (1 hop): link to the final URL`, { finalUrl: `${H}/a`, hops: 1 }],
+      ['LINK_FRAGMENT_MISSING', 'moved#no', 'no element with id or name "no" in the target page', { fragment: 'no' }],
+      ['LINK_BROKEN', 'moved-away', `the target answered 404 after 1 redirect to ${H}/missing`, { status: 404, hops: 1, finalUrl: `${H}/missing` }],
+    ]);
+  });
+
+  it('a redirect that ends in a 404 is a broken link, not a redirect', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page() },
+        { id: 2, path: '/old', state: 'alias', aliasOf: 3, fetch: { status: 404, finalUrl: `${H}/gone`, redirects: [{ from: `${H}/old`, to: `${H}/gone`, status: 301 }] } },
+        { id: 3, path: '/gone', fetch: { status: 404, durationMs: undefined } },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'old', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'gone', metUrlId: 3 },
+      ],
+    );
+    expect([...audit(reader)]).toEqual([
+      expect.objectContaining({ code: 'LINK_BROKEN', rawHref: 'old', message: `the target answered 404 after 1 redirect to ${H}/gone`, detail: { status: 404, hops: 1, finalUrl: `${H}/gone` } }),
+      expect.objectContaining({ code: 'LINK_BROKEN', rawHref: 'gone', message: 'the target answered 404', detail: { status: 404 } }),
+    ]);
+  });
+});
+
+describe('audit: fragments', () => {
+  it('are checked against the page the target stands for: after a redirect to another origin, after Content-Location', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page({ anchors: ['here'] }) },
+        // A redirect to another origin makes no alias: the anchors are the final URL's.
+        { id: 2, path: '/out', fetch: page({ finalUrl: 'http://other/in', redirects: [{ from: `${H}/out`, to: 'http://other/in', status: 302 }], anchors: ['x', 'café'] }) },
+        { id: 3, path: 'http://other/in', state: 'skipped' },
+        // /neg answered with Content-Location: /neg.en; /neg.en's fetch row is derived (no duration), its anchors are /neg's.
+        { id: 4, path: '/neg', state: 'alias', aliasOf: 5, fetch: page({ anchors: ['y'] }) },
+        { id: 5, path: '/neg.en', fetch: page({ durationMs: undefined, finalUrl: `${H}/neg`, anchors: [] }) },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'out#x', fragment: 'x', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'out#caf%C3%A9', fragment: 'caf%C3%A9', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'out#nope', fragment: 'nope', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'neg.en#y', fragment: 'y', metUrlId: 5 },
+        { fromUrlId: 1, rawHref: 'neg#y', fragment: 'y', metUrlId: 4 },
+        { fromUrlId: 1, rawHref: 'neg#z', fragment: 'z', metUrlId: 4 },
+        { fromUrlId: 1, rawHref: '#here', fragment: 'here', metUrlId: 1 },
+        { fromUrlId: 1, rawHref: '#top', fragment: 'top', metUrlId: 1 },
+        { fromUrlId: 1, rawHref: '#TOP', fragment: 'TOP', metUrlId: 1 },
+        { fromUrlId: 1, rawHref: '#', fragment: '', metUrlId: 1 },
+        { fromUrlId: 1, rawHref: '#:~:text=hello', fragment: ':~:text=hello', metUrlId: 1 },
+      ],
+    );
+    const missing = [...audit(reader)].filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
+    expect(missing.map((f) => [f.rawHref, f.target, f.detail])).toEqual([
+      ['out#nope', `${H}/out#nope`, { fragment: 'nope' }],
+      ['neg#z', `${H}/neg#z`, { fragment: 'z' }],
+    ]);
+  });
+
+  it('are not checked on a target that is not HTML, not 2xx or not fetched', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page() },
+        { id: 2, path: '/img.svg', fetch: page({ contentType: 'image/svg+xml', anchors: [] }) },
+        { id: 3, path: '/e', fetch: page({ status: 500, anchors: [] }) },
+        { id: 4, path: '/q' },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'img.svg#icon', fragment: 'icon', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'e#x', fragment: 'x', metUrlId: 3 },
+        { fromUrlId: 1, rawHref: 'q#x', fragment: 'x', metUrlId: 4 },
+      ],
+    );
+    expect(codes(audit(reader))).toEqual(['LINK_BROKEN']);
+  });
+
+  it('are not checked at all in an index crawled before anchors were recorded', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page({ anchors: [] }) },
+        { id: 2, path: '/a', fetch: page({ anchors: [] }) },
+      ],
+      [{ fromUrlId: 1, rawHref: 'a#x', fragment: 'x', metUrlId: 2 }],
+    );
+    expect(codes(audit(reader))).toEqual([]);
+  });
+});
+
+describe('audit: how links are written', () => {
+  const site = (links: readonly LinkSpec[], home = '/'): FakeReader =>
+    index(
+      [
+        { id: 1, path: home, fetch: page() },
+        { id: 2, path: '/a', fetch: page() },
+        { id: 3, path: 'https://h/a', state: 'skipped' },
+        { id: 4, path: 'http://h:8080/a', state: 'skipped' },
+        { id: 5, path: 'http://h/a?q', fetch: page() },
+      ],
+      links,
+    );
+
+  it('LINK_NOT_CANONICAL from the crawl\'s REF_FOLDED_* codes, else (an older index) from the ladder rung', () => {
+    const reader = site([
+      { fromUrlId: 1, rawHref: 'HTTP://h:80/a', metUrlId: 2, findings: ['REF_FOLDED_SCHEME'], ladderRung: 'string', baseLevel: 'base-element' },
+      { fromUrlId: 1, rawHref: '%61', metUrlId: 2, ladderRung: 'syntax' },
+      { fromUrlId: 1, rawHref: 'a', metUrlId: 2, ladderRung: 'string' },
+      { fromUrlId: 1, rawHref: 'x', metUrlId: 2, ladderRung: 'new' },
+    ]);
+    expect([...audit(reader)].map((f) => [f.code, f.rawHref, f.detail])).toEqual([
+      ['LINK_NOT_CANONICAL', 'HTTP://h:80/a', { rung: 'scheme', normalForm: `${H}/a` }],
+      ['LINK_NOT_CANONICAL', '%61', { rung: 'syntax', normalForm: `${H}/a` }],
+    ]);
+  });
+
+  it('LINK_MIXED_SCHEME both ways, on the same host only', () => {
+    const http = site([
+      { fromUrlId: 1, rawHref: 'https://h/a', metUrlId: 3 },
+      { fromUrlId: 1, rawHref: 'http://h:8080/a', metUrlId: 4 },
+    ]);
+    expect([...audit(http)].map((f) => [f.code, f.detail])).toEqual([['LINK_MIXED_SCHEME', { from: 'http', to: 'https' }]]);
+    const https = index(
+      [
+        { id: 1, path: 'https://h/', fetch: page() },
+        { id: 2, path: 'http://h/x', state: 'skipped' },
+      ],
+      [{ fromUrlId: 1, rawHref: 'http://h/x', metUrlId: 2 }],
+    );
+    expect([...audit(https)]).toEqual([
+      expect.objectContaining({ code: 'LINK_MIXED_SCHEME', message: expect.stringContaining('an https page links to http') as string, detail: { from: 'https', to: 'http' } }),
+    ]);
+  });
+
+  it('LINK_COULD_BE_RELATIVE: absolute and network-path hrefs to the own origin, where the base is the page', () => {
+    const reader = site([
+      { fromUrlId: 1, rawHref: 'http://h/a?q#f', metUrlId: 5, fragment: 'f' },
+      { fromUrlId: 1, rawHref: ' //h/a', metUrlId: 2 },
+      { fromUrlId: 1, rawHref: 'http://h/a', metUrlId: 2, baseLevel: 'base-element' },
+      { fromUrlId: 1, rawHref: 'http://h/a', metUrlId: 2, element: 'link', attribute: 'href' },
+      { fromUrlId: 1, rawHref: 'http://h/a', metUrlId: 2, element: 'http', attribute: 'link' },
+      { fromUrlId: 1, rawHref: 'http://h:8080/a', metUrlId: 4 },
+      { fromUrlId: 1, rawHref: '/a', metUrlId: 2 },
+    ]);
+    expect([...audit(reader)].map((f) => [f.code, f.rawHref, f.detail])).toEqual([
+      ['LINK_FRAGMENT_MISSING', 'http://h/a?q#f', { fragment: 'f' }],
+      ['LINK_COULD_BE_RELATIVE', 'http://h/a?q#f', { relative: '/a?q#f' }],
+      ['LINK_COULD_BE_RELATIVE', ' //h/a', { relative: '/a' }],
+    ]);
+  });
+
+  it('LINK_BASE_MODES_DIFFER, unless the protocol rung proved both targets one resource', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/p', state: 'alias', aliasOf: 2, fetch: page() },
+        { id: 2, path: '/p.en', fetch: page({ durationMs: undefined, finalUrl: `${H}/p` }) },
+        { id: 3, path: '/p.en?x', fetch: page() },
+      ],
+      [
+        { fromUrlId: 1, rawHref: '?x', metUrlId: 3, alternateTarget: `${H}/p?x` },
+        { fromUrlId: 1, rawHref: 'p.en', metUrlId: 2, alternateTarget: `${H}/p` },
+      ],
+    );
+    expect([...audit(reader)].map((f) => [f.code, f.rawHref, f.detail])).toEqual([['LINK_BASE_MODES_DIFFER', '?x', { alternateTarget: `${H}/p?x` }]]);
+  });
+
+  it('href findings in catalog order, HREF_INVALID with its URI error, and nothing about a target when there is none', () => {
+    const reader = site([
+      { fromUrlId: 1, rawHref: ' a\\b c', metUrlId: 2, findings: ['HREF_UNENCODED_CHARACTER', 'HREF_BACKSLASH', 'HREF_SURROUNDING_WHITESPACE'] },
+      { fromUrlId: 1, rawHref: 'http://a b/', findings: ['HREF_INVALID'], error: 'ERR_URI_BAD_HOST', rung: undefined, ladderRung: undefined },
+      { fromUrlId: 1, rawHref: '../../a', metUrlId: 2, findings: ['REF_ABOVE_ROOT', 'SOME_FUTURE_CODE'] },
+    ]);
+    expect([...audit(reader)].map((f) => [f.code, f.target, f.detail])).toEqual([
+      ['HREF_SURROUNDING_WHITESPACE', `${H}/a`, {}],
+      ['HREF_BACKSLASH', `${H}/a`, {}],
+      ['HREF_UNENCODED_CHARACTER', `${H}/a`, {}],
+      ['HREF_INVALID', undefined, { error: 'ERR_URI_BAD_HOST' }],
+      ['REF_ABOVE_ROOT', `${H}/a`, {}],
+    ]);
+  });
+});
+
+describe('audit: pages, order, options and streaming', () => {
+  it('page findings go to the page whose links they are (the final URL of a redirect), in catalog order, before its links', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page({ findings: ['BASE_CONTENT_BASE_USED', 'HTML_BASE_RELATIVE', 'BASE_HREF_RELATIVE', 'BASE_CONTENT_LOCATION_IGNORED'] }) },
+        { id: 2, path: '/lonely', fetch: page({ findings: ['HTML_REFRESH_INVALID'] }) },
+        { id: 3, path: '/r', state: 'alias', aliasOf: 4, fetch: page({ finalUrl: `${H}/t`, redirects: [{ from: `${H}/r`, to: `${H}/t`, status: 301 }], findings: ['HTML_BASE_IN_BODY'] }) },
+        { id: 4, path: '/t', fetch: page({ durationMs: undefined }) },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'r', metUrlId: 3 },
+        { fromUrlId: 4, rawHref: 'http://h/', metUrlId: 1 },
+      ],
+    );
+    expect([...audit(reader)].map((f) => [f.page, f.code])).toEqual([
+      [`${H}/`, 'HTML_BASE_RELATIVE'],
+      [`${H}/`, 'BASE_CONTENT_BASE_USED'],
+      [`${H}/`, 'LINK_REDIRECT'],
+      [`${H}/lonely`, 'HTML_REFRESH_INVALID'],
+      [`${H}/t`, 'HTML_BASE_IN_BODY'],
+      [`${H}/t`, 'LINK_COULD_BE_RELATIVE'],
+    ]);
+  });
+
+  it('minSeverity leaves out what is below it; a bad option throws at once', () => {
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page() },
+        { id: 2, path: '/x', fetch: page({ status: 404 }) },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'mailto:a@b', findings: ['HREF_NOT_FETCHABLE'] },
+        { fromUrlId: 1, rawHref: ' x', metUrlId: 2, findings: ['HREF_SURROUNDING_WHITESPACE'] },
+      ],
+    );
+    expect(codes(audit(reader))).toEqual(['HREF_NOT_FETCHABLE', 'HREF_SURROUNDING_WHITESPACE', 'LINK_BROKEN']);
+    expect(codes(audit(reader, { minSeverity: 'warning' }))).toEqual(['HREF_SURROUNDING_WHITESPACE', 'LINK_BROKEN']);
+    expect(codes(audit(reader, { minSeverity: 'error' }))).toEqual(['LINK_BROKEN']);
+    expect(() => audit(reader, { minSeverity: 'fatal' as never })).toThrow(OptionError);
+    expect(() => audit(reader, { minSeverity: 'fatal' as never })).toThrow('Expected `minSeverity` to be one of error, warning, info, got `fatal` (string)');
+  });
+
+  it('never prints a password', () => {
+    const reader = index(
+      [
+        { id: 1, path: 'http://u:secret@h/', fetch: page() },
+        { id: 2, path: 'http://u:secret@h/x', fetch: page({ status: 404 }) },
+      ],
+      [{ fromUrlId: 1, rawHref: 'http://u:secret@h/x', metUrlId: 2, findings: ['REF_FOLDED_SYNTAX'] }],
+    );
+    const text = JSON.stringify([...audit(reader)]);
+    expect(text).not.toContain('secret');
+    expect(text).toContain('http://u:***@h/x');
+  });
+
+  it('reads each list once, lazily, and streams the links: the first finding comes before the rest of the links are read', () => {
+    const pages = 1000;
+    let pulled = 0;
+    const urls = Array.from({ length: pages + 1 }, (_, i) => ({ id: i + 1, path: `/p${i}`, fetch: page() }));
+    const base = index(urls, []);
+    const reader = new FakeReader({
+      urls: () => base.urls(),
+      fetches: () => base.fetches(),
+      links: function* () {
+        for (let p = 1; p <= pages; p++) {
+          pulled++;
+          yield linkRow({ fromUrlId: p, position: 0, rawHref: ' x', toUrlId: p + 1, metUrlId: p + 1, findings: ['HREF_SURROUNDING_WHITESPACE'] });
+        }
+      },
+    });
+    const findings = audit(reader);
+    expect(reader.passes).toMatchObject({ urls: 0, links: 0, fetches: 0 });
+    expect(findings.next().value).toMatchObject({ page: `${H}/p0`, code: 'HREF_SURROUNDING_WHITESPACE' });
+    expect(pulled).toBeLessThanOrEqual(2);
+    expect([...findings]).toHaveLength(pages - 1);
+    expect(reader.passes).toMatchObject({ urls: 1, links: 1, fetches: 1, edges: 0, forms: 0, aliases: 0 });
+  });
+});
