@@ -245,9 +245,18 @@ export class SqliteStore implements IndexStore {
     return new SqliteIndexReader(this.#db, () => {});
   }
 
-  /** `PRAGMA integrity_check`: 'ok' or the problems found. */
+  /**
+   * `PRAGMA integrity_check`, plus what the schema does not enforce: that no key
+   * and no spelling is stored twice (migration 002 dropped their UNIQUE indexes;
+   * see docs/deviations.md). 'ok' or the problems found.
+   */
   integrityCheck(): string {
-    return (this.#db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('\n');
+    const problems = (this.#db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).filter((r) => r !== 'ok');
+    for (const [table, column] of [['url', 'key'], ['form', 'text']] as const) {
+      const twice = this.#db.prepare(`SELECT ${column} FROM ${table} GROUP BY ${column} HAVING count(*) > 1 LIMIT 5`).pluck().all() as string[];
+      for (const text of twice) problems.push(`${table}.${column} stored twice: ${text}`);
+    }
+    return problems.length === 0 ? 'ok' : problems.join('\n');
   }
 
   close(): void {

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore, openIndexReader, type AdmitEntry } from '../../src/store/index.js';
 
@@ -157,6 +158,19 @@ describe('SqliteStore keys in memory', () => {
 });
 
 describe('SqliteStore with other writers', () => {
+  it('DEVIATION(STYLE url.key UNIQUE): integrityCheck finds a key stored twice, which no index forbids', () => {
+    const file = scratchDb();
+    const store = new SqliteStore({ path: file });
+    store.admit([{ rawHref: 'http://site/', target: 'http://site/' }]);
+    store.close();
+    const raw = new Database(file);
+    raw.prepare(`INSERT INTO url (key, scheme, host, state, depth, first_seen) VALUES ('http://site/', 'http', 'site', 'queued', 0, 0)`).run();
+    raw.close();
+    const reopened = new SqliteStore({ path: file });
+    expect(reopened.integrityCheck()).toBe('url.key stored twice: http://site/');
+    reopened.close();
+  });
+
   it('sees what another connection admitted since its last transaction, so nothing is admitted twice', () => {
     const file = scratchDb();
     const first = new SqliteStore({ path: file });
@@ -168,6 +182,7 @@ describe('SqliteStore with other writers', () => {
     expect(again).toMatchObject({ urlId: home?.urlId, rung: 'syntax' });
     const [fromFirst] = first.admit([{ rawHref: 'http://SITE/', target: 'http://SITE/' }]);
     expect(fromFirst).toMatchObject({ urlId: home?.urlId, rung: 'string' }); // the form the second wrote
+    expect(first.integrityCheck()).toBe('ok');
     first.close();
     second.close();
   });
