@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer } from '../../../src/cli/demo/index.js';
+import { openIndexReader } from '../../../src/store/index.js';
 import { run } from '../cli-harness.js';
 
 const GOLDEN_DIR = fileURLToPath(new URL('../../fixtures/golden/', import.meta.url));
@@ -66,6 +67,46 @@ describe('golden files of the demo crawl', () => {
   it('stats, plain and --json', async () => {
     expectGolden('demo-stats.txt', await stdoutOf(['stats']));
     expectGolden('demo-stats.json', await stdoutOf(['stats', '--json']));
+  });
+
+  // Issue 4: "assert the exact link table (targets, base levels, rungs)". One line a
+  // link, in page order: the page, the href as written, element@attribute, the base
+  // level it resolved against, the target (after aliases) and its fragment, the rung
+  // it met the index at (and before aliases), its findings, and the other base
+  // mode's target where it differs.
+  it('the link table: every link with its target, base level and rung', () => {
+    const reader = openIndexReader(db);
+    try {
+      const keyOf = new Map<number, string>();
+      for (const url of reader.urls()) keyOf.set(url.id, url.key);
+      const lines = ['page\thref\tat\tbase\ttarget\trung\tladder\tfindings\talternate\terror'];
+      for (const link of reader.links()) {
+        const target = link.toUrlId === undefined ? '' : `${keyOf.get(link.toUrlId)}${link.fragment === undefined ? '' : `#${link.fragment}`}`;
+        lines.push(
+          [
+            keyOf.get(link.fromUrlId),
+            JSON.stringify(link.rawHref),
+            `${link.element ?? ''}@${link.attribute ?? ''}`,
+            link.baseLevel ?? '',
+            target,
+            link.rung ?? '',
+            link.ladderRung ?? '',
+            link.findings.join(' '),
+            link.alternateTarget ?? '',
+            link.error ?? '',
+          ].join('\t'),
+        );
+      }
+      const table = withoutPort(lines.join('\n') + '\n');
+      expectGolden('demo-links.tsv', table);
+      // The facts the issue names, checked directly as well as through the golden file.
+      expect(table).toContain('/base/in-body.html\t"intro.html"\ta@href\tbase-element\thttp://127.0.0.1:PORT/guide/intro.html\tnew\t');
+      expect(table).toContain('/manual/core.html\t"./"\ta@href\tcontent-location\thttp://127.0.0.1:PORT/manual/\tnew\t');
+      expect(table).toContain('/spellings.html\t"/%7Euser/"\ta@href\tretrieval\thttp://127.0.0.1:PORT/~user/\tsyntax\tsyntax\tREF_FOLDED_SYNTAX\t');
+      expect(table).toContain('/docs/\t"/docs"\ta@href\tretrieval\thttp://127.0.0.1:PORT/docs/\tprotocol\tstring\t');
+    } finally {
+      reader.close();
+    }
   });
 
   it('no timestamp and no port is left in any golden output', async () => {
