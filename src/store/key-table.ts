@@ -74,26 +74,37 @@ class TextArena {
   }
 }
 
+/** The slots of the table, one entry per slot in each array (0 in `ids`: empty). */
+interface Slots {
+  readonly hashes: Uint32Array;
+  readonly ids: Uint32Array;
+  /** Where the slot's text is in the arena, its length in bytes, and 1 when it is stored as ASCII. */
+  readonly addresses: Uint32Array;
+  readonly lengths: Uint32Array;
+  readonly ascii: Uint8Array;
+}
+
+function newSlots(count: number): Slots {
+  return {
+    hashes: new Uint32Array(count),
+    ids: new Uint32Array(count),
+    addresses: new Uint32Array(count),
+    lengths: new Uint32Array(count),
+    ascii: new Uint8Array(count),
+  };
+}
+
 export class KeyTable {
   readonly #arena = new TextArena();
+  #slots: Slots;
   #mask: number;
-  #hashes: Uint32Array;
-  #ids: Uint32Array;
-  // Where each slot's text is in the arena, and its length in bytes.
-  #addresses: Uint32Array;
-  #lengths: Uint32Array;
-  #ascii: Uint8Array;
   #size = 0;
 
   constructor(expected = 0) {
-    let slots = MIN_SLOTS;
-    while (slots < expected * 2) slots *= 2;
-    this.#mask = slots - 1;
-    this.#hashes = new Uint32Array(slots);
-    this.#ids = new Uint32Array(slots);
-    this.#addresses = new Uint32Array(slots);
-    this.#lengths = new Uint32Array(slots);
-    this.#ascii = new Uint8Array(slots);
+    let count = MIN_SLOTS;
+    while (count < expected * 2) count *= 2;
+    this.#slots = newSlots(count);
+    this.#mask = count - 1;
   }
 
   get size(): number {
@@ -103,11 +114,11 @@ export class KeyTable {
   /** The id stored for exactly `text`, or `undefined`. */
   get(text: string): number | undefined {
     const hash = hashText(text);
-    const ascii = isAscii(text);
-    const ids = this.#ids;
+    const ascii = isAscii(text) ? 1 : 0;
+    const { hashes, ids, addresses, lengths } = this.#slots;
     for (let slot = hash & this.#mask; ids[slot] !== EMPTY; slot = (slot + 1) & this.#mask) {
-      // An ASCII text and a UTF-16 one never meet: their stored lengths differ in kind.
-      if (this.#hashes[slot] === hash && this.#ascii[slot] === (ascii ? 1 : 0) && this.#arena.equals(this.#addresses[slot]!, this.#lengths[slot]!, text, ascii)) {
+      // An ASCII text and a UTF-16 one never meet, even where their bytes would.
+      if (hashes[slot] === hash && this.#slots.ascii[slot] === ascii && this.#arena.equals(addresses[slot]!, lengths[slot]!, text, ascii === 1)) {
         return ids[slot];
       }
     }
@@ -116,35 +127,31 @@ export class KeyTable {
 
   /** Remember that row `id` (≥ 1) holds `text`, which the table must not have yet. */
   add(text: string, id: number): void {
-    if ((this.#size + 1) * 2 > this.#ids.length) this.#grow();
+    if ((this.#size + 1) * 2 > this.#slots.ids.length) this.#grow();
     const ascii = isAscii(text);
     const [address, length] = this.#arena.add(text, ascii);
     this.#place(hashText(text), id, address, length, ascii ? 1 : 0);
     this.#size++;
   }
 
+  // Linear probing from the hash's slot to the first empty one.
   #place(hash: number, id: number, address: number, length: number, ascii: number): void {
-    const ids = this.#ids;
+    const slots = this.#slots;
     let slot = hash & this.#mask;
-    while (ids[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
-    this.#hashes[slot] = hash;
-    ids[slot] = id;
-    this.#addresses[slot] = address;
-    this.#lengths[slot] = length;
-    this.#ascii[slot] = ascii;
+    while (slots.ids[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
+    slots.hashes[slot] = hash;
+    slots.ids[slot] = id;
+    slots.addresses[slot] = address;
+    slots.lengths[slot] = length;
+    slots.ascii[slot] = ascii;
   }
 
   #grow(): void {
-    const [hashes, ids, addresses, lengths, ascii] = [this.#hashes, this.#ids, this.#addresses, this.#lengths, this.#ascii];
-    const slots = ids.length * 2;
-    this.#mask = slots - 1;
-    this.#hashes = new Uint32Array(slots);
-    this.#ids = new Uint32Array(slots);
-    this.#addresses = new Uint32Array(slots);
-    this.#lengths = new Uint32Array(slots);
-    this.#ascii = new Uint8Array(slots);
-    for (let slot = 0; slot < ids.length; slot++) {
-      if (ids[slot] !== EMPTY) this.#place(hashes[slot]!, ids[slot]!, addresses[slot]!, lengths[slot]!, ascii[slot]!);
+    const old = this.#slots;
+    this.#slots = newSlots(old.ids.length * 2);
+    this.#mask = old.ids.length * 2 - 1;
+    for (let slot = 0; slot < old.ids.length; slot++) {
+      if (old.ids[slot] !== EMPTY) this.#place(old.hashes[slot]!, old.ids[slot]!, old.addresses[slot]!, old.lengths[slot]!, old.ascii[slot]!);
     }
   }
 }
