@@ -2,14 +2,17 @@
 // Debian's packages: Graphviz renders the DOT; xmllint checks the GraphML is
 // well-formed XML and networkx (python3-networkx) reads it back as a graph.
 //
-// GraphML schema: no Debian package ships the GraphML XSD, and its files carry no
-// licence that lets us copy them here, so validation is by a reader of the format
-// (networkx parses keys, types and structure) rather than by XSD.
+// GraphML schema: no Debian package ships the official GraphML XSD, and its files
+// carry no licence that lets us copy them here. The export is validated by xmllint
+// against test/fixtures/graphml/graphml-structure.xsd, the structural layer of the
+// GraphML specification written down for these tests (ids, edge ends and data keys
+// checked as identity constraints), and read back by networkx.
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHVIZ, INSTALL_TIMEOUT_MS, NETWORKX, XMLLINT, ensureDebianTools, skipNotice } from '../support/system-tools.js';
@@ -17,6 +20,7 @@ import { exportText } from './export-text.js';
 import { SAMPLE_KEYS, sampleReader } from './sample-graph.js';
 
 const run = promisify(execFile);
+const GRAPHML_SCHEMA = fileURLToPath(new URL('../../fixtures/graphml/graphml-structure.xsd', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-graph-tools-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -84,6 +88,21 @@ describe('GraphML, read by xmllint and networkx', () => {
     const file = await writeExport('sample.graphml', 'graphml');
     const { stdout, stderr } = await run('xmllint', ['--noout', '--nonet', file]);
     expect(stdout + stderr).toBe('');
+  });
+
+  it('validates against the GraphML structure schema (xmllint --schema), and a dangling edge does not', async (context) => {
+    if (graphmlToolsMissing !== undefined) return context.skip(skipNotice('the schema validation of the GraphML export', graphmlToolsMissing));
+    for (const collapse of [false, true]) {
+      const file = await writeExport(`schema-${collapse}.graphml`, 'graphml', collapse);
+      const result = await run('xmllint', ['--noout', '--nonet', '--schema', GRAPHML_SCHEMA, file]);
+      expect(result.stderr.trim()).toBe(`${file} validates`);
+    }
+    const dangling = path.join(dir, 'dangling.graphml');
+    writeFileSync(
+      dangling,
+      '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="directed"><node id="a"/><edge source="a" target="b"/></graph></graphml>',
+    );
+    await expect(run('xmllint', ['--noout', '--nonet', '--schema', GRAPHML_SCHEMA, dangling])).rejects.toThrow(/keyref|fails to validate/);
   });
 
   it('networkx reads the graph: directed, every node with its typed data, every edge with its count', async (context) => {
