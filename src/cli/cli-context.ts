@@ -14,6 +14,16 @@ export interface CliIo {
   readonly stdout: Writable;
   readonly stderr: Writable;
   /**
+   * The environment: `crawl` reads its LINKLADDER_* settings from it.
+   * @default process.env
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The working directory: `config/default.json` and a relative `--config` are found from it.
+   * @default process.cwd()
+   */
+  readonly cwd?: string;
+  /**
    * Where Ctrl-C comes from, for the commands that stop cleanly on it (`crawl`, `demo`).
    * @default the process's SIGINT
    */
@@ -25,6 +35,8 @@ export interface CliContext {
   readonly io: CliIo;
   readonly out: LineWriter;
   readonly err: LineWriter;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
   /** Set by the action that ran: commander discards what an action returns. */
   exitCode: ExitCode;
 }

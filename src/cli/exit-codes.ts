@@ -10,7 +10,10 @@ export const EXIT_CODES = {
    * or `audit` found something at or above `--fail-on`.
    */
   INVALID: 1,
-  /** Bad command line: unknown command or option, missing argument, bad `--rung`, a bad crawl option, … Nothing was processed. */
+  /**
+   * Bad command line: unknown command or option, missing argument, bad `--rung`, a bad crawl option, an invalid
+   * config file or LINKLADDER_* variable (ERR_CONFIG_INVALID), … Nothing was processed.
+   */
   USAGE: 2,
   /** Reading stdin or writing output failed (a closed pipe included), the database could not be opened, migrated or written, or an internal error. */
   FAILURE: 3,

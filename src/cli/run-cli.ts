@@ -19,6 +19,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     io,
     out: new LineWriter(io.stdout),
     err: new LineWriter(io.stderr),
+    env: io.env ?? process.env,
+    cwd: io.cwd ?? process.cwd(),
     exitCode: EXIT_CODES.OK,
   };
   const code = await runProgram(argv, context);
@@ -47,8 +49,13 @@ async function reportFailure(error: unknown, context: CliContext): Promise<ExitC
     await writeQuietly(context, `linkladder: ${oneLine(message)}`);
     return EXIT_CODES.USAGE;
   }
+  // A config file or LINKLADDER_* variable that cannot be taken is bad usage too: nothing was done.
+  if (hasCode(error, 'ERR_CONFIG_INVALID')) {
+    await writeQuietly(context, `linkladder: error: ${oneLine(error.message)}`);
+    return EXIT_CODES.USAGE;
+  }
   // The reader of our output went away (`| head`): nobody is left to tell.
-  if (isBrokenPipe(error)) return EXIT_CODES.FAILURE;
+  if (hasCode(error, 'EPIPE')) return EXIT_CODES.FAILURE;
   await writeQuietly(context, `linkladder: error: ${error instanceof Error ? error.message : String(error)}`);
   return EXIT_CODES.FAILURE;
 }
@@ -58,8 +65,8 @@ function oneLine(message: string): string {
   return message.trim().replace(/\s*\n\s*/g, ' ');
 }
 
-function isBrokenPipe(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'EPIPE';
+function hasCode(error: unknown, code: string): error is Error & { code: string } {
+  return error instanceof Error && 'code' in error && error.code === code;
 }
 
 // If stderr itself is gone, the exit code still says what happened.

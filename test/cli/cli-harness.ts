@@ -21,6 +21,10 @@ export interface RunOptions {
   readonly stderr?: Writable;
   /** Where Ctrl-C comes from; by default none ever comes (the test process's SIGINT is left alone). */
   readonly onInterrupt?: InterruptSource;
+  /** The environment; by default an empty one (the test process's LINKLADDER_* variables are left out). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The working directory (where config/default.json is looked for); by default the test process's. */
+  readonly cwd?: string;
 }
 
 /** An interrupt source for tests: `interrupt()` is Ctrl-C. */
@@ -75,7 +79,14 @@ export async function run(argv: readonly string[], options: RunOptions = {}): Pr
   const stdout = options.stdout ?? new Sink();
   const stderr = options.stderr ?? new Sink();
   const onInterrupt = options.onInterrupt ?? new FakeInterrupts().source;
-  const code = await runCli(argv, { stdin: Readable.from(chunks), stdout, stderr, onInterrupt });
+  const code = await runCli(argv, {
+    stdin: Readable.from(chunks),
+    stdout,
+    stderr,
+    onInterrupt,
+    env: options.env ?? {},
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
   const stdoutText = stdout instanceof Sink ? stdout.text : '';
   const stderrText = stderr instanceof Sink ? stderr.text : '';
   return { code, stdout: stdoutText, stderr: stderrText, out: lines(stdoutText), err: lines(stderrText) };

@@ -1,11 +1,18 @@
 // End to end: the built executable, as a shell would run it.
 
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAIN, ensureBuilt } from './built-cli.js';
 
-function linkladder(args: readonly string[], stdin = ''): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [MAIN, ...args], { input: stdin, encoding: 'utf8', timeout: 20_000 });
+function linkladder(
+  args: readonly string[],
+  stdin = '',
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [MAIN, ...args], { input: stdin, encoding: 'utf8', timeout: 20_000, ...options });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -41,5 +48,27 @@ describe('the linkladder executable', () => {
       stdout: '',
       stderr: "linkladder: error: option '--rung <rung>' argument 'protocol' is invalid. Allowed choices are string, syntax, scheme.\n",
     });
+  });
+
+  it('linkladder crawl --config bad.json: one line, exit 2; the process environment and working directory are read', () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'linkladder-main-config-'));
+    try {
+      writeFileSync(path.join(cwd, 'bad.json'), JSON.stringify({ retries: -1, maxDepth: 'deep' }));
+      expect(linkladder(['crawl', 'http://127.0.0.1:9/', '--config', 'bad.json', '--allow-private'], '', { cwd })).toEqual({
+        status: 2,
+        stdout: '',
+        stderr:
+          'linkladder: error: invalid config file bad.json: `maxDepth`: Expected an integer >= 0, got `deep` (string); `retries`: Expected an integer >= 0, got `-1` (number)\n',
+      });
+      const env = { ...process.env, LINKLADDER_RETRIES: 'many' };
+      expect(linkladder(['crawl', 'http://127.0.0.1:9/', '--allow-private'], '', { cwd, env })).toEqual({
+        status: 2,
+        stdout: '',
+        stderr: 'linkladder: error: invalid LINKLADDER_* variables: `LINKLADDER_RETRIES=many`: Expected an integer >= 0\n',
+      });
+      expect(existsSync(path.join(cwd, 'data'))).toBe(false);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // `linkladder crawl`, in-process, against the demo server on 127.0.0.1.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -146,6 +146,8 @@ describe('linkladder crawl', () => {
     [['--base-mode', 'html5'], "error: option '--base-mode <mode>' argument 'html5' is invalid. Allowed choices are rfc3986, browser."],
     [['--include', '('], "error: option '--include <regex>' argument '(' is invalid. Invalid regular expression: /(/: Unterminated group."],
     [['--exclude', '[a'], "error: option '--exclude <regex>' argument '[a' is invalid. Invalid regular expression: /[a/: Unterminated character class."],
+    // The fetcher's check, made by the settings' schema now: it names the option and the value.
+    [['--user-agent', ''], "error: option '--user-agent <string>' argument '' is invalid. Expected a non-empty string without CR, LF or NUL."],
   ])('a bad option value (%j) is a usage error: one stderr line, exit 2, no database', async (args, message) => {
     const db = newDb();
     const result = await run(['crawl', 'http://127.0.0.1:9/', '--db', db, '--allow-private', ...args]);
@@ -157,7 +159,8 @@ describe('linkladder crawl', () => {
     [['ftp://example.com/'], /^linkladder: error: Expected `seeds` to hold absolute http\(s\) URLs with a host, got `ftp:\/\/example.com\/` \(string\)$/],
     [['/relative'], /^linkladder: error: Expected `seeds` to hold absolute http\(s\) URLs with a host, got `\/relative` \(string\)/],
     [['http://127.0.0.1:9/'], /^linkladder: error: Expected `seeds` to name public hosts unless `--allow-private` is true, got .*loopback/],
-    [['http://example.com/', '--user-agent', ''], /^linkladder: error: Expected `--user-agent` to be a non-empty string/],
+    // crawl()'s own OptionError at startup: a robots.txt product token the user-agent does not begin with.
+    [['http://example.com/', '--user-agent', '1bot'], /^linkladder: error: Expected `productToken` .* when `--user-agent` does not start with one/],
   ])("crawl()'s own OptionError at startup (%j) is a usage error too, before the database is created", async (args, message) => {
     const db = newDb();
     const result = await run(['crawl', ...args, '--db', db]);
@@ -249,5 +252,94 @@ describe('linkladder crawl', () => {
     // and is asked again: at most its redirect chain repeats, besides robots.txt.
     const repeats = check.repeated.filter(({ target }) => target !== ROBOTS);
     expect(repeats.reduce((n, { count }) => n + count - 1, 0)).toBeLessThanOrEqual(3);
+  });
+
+  describe('settings from a config file and LINKLADDER_* variables', () => {
+    let cwdCount = 0;
+    /** A working directory of its own; `defaultFile` becomes its config/default.json. */
+    function workdir(defaultFile?: unknown): string {
+      cwdCount++;
+      const cwd = path.join(dir, `cwd-${cwdCount}`);
+      mkdirSync(path.join(cwd, 'config'), { recursive: true });
+      if (defaultFile !== undefined) writeFileSync(path.join(cwd, 'config', 'default.json'), JSON.stringify(defaultFile));
+      return cwd;
+    }
+
+    it('default < config/default.json < LINKLADDER_* < flags, end to end (--max-pages)', async () => {
+      const server = await demoServer();
+      const cwd = workdir({ maxPages: 2, allowPrivate: true });
+      const requests = async (args: readonly string[], env: Record<string, string> = {}): Promise<string | undefined> => {
+        const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), ...args], { cwd, env });
+        expect(result.err).toEqual([]);
+        expect(result.code).toBe(0);
+        return result.out.find((line) => line.startsWith('requests'));
+      };
+      expect(await requests([])).toBe('requests    2 (retries included)');
+      expect(await requests([], { LINKLADDER_MAX_PAGES: '3' })).toBe('requests    3 (retries included)');
+      expect(await requests(['--max-pages', '4'], { LINKLADDER_MAX_PAGES: '3' })).toBe('requests    4 (retries included)');
+      // --config names another file: the default one is not read (allowPrivate is not set, so the seed is refused).
+      writeFileSync(path.join(cwd, 'other.json'), JSON.stringify({ maxPages: 1 }));
+      const refused = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--config', 'other.json'], { cwd });
+      expect(refused.code).toBe(2);
+      expect(refused.err[0]).toMatch(/to name public hosts unless `--allow-private` is true/);
+      expect(await requests(['--config', 'other.json', '--allow-private'])).toBe('requests    1 (retries included)');
+      // --no-allow-private turns off what the file turned on.
+      const off = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--no-allow-private'], { cwd });
+      expect(off.code).toBe(2);
+    });
+
+    it('LINKLADDER_JSON=true and LINKLADDER_ALLOW_PRIVATE=1 without any file', async () => {
+      const server = await demoServer();
+      const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--max-pages', '1'], {
+        cwd: workdir(),
+        env: { LINKLADDER_JSON: 'true', LINKLADDER_ALLOW_PRIVATE: '1' },
+      });
+      expect(result.code).toBe(0);
+      expect((jsonLines(result).at(-1) as { type: string }).type).toBe('summary');
+    });
+
+    it.each<[string, unknown, RegExp]>([
+      ['a bad value', { concurrency: 0, retries: 'two' }, /^linkladder: error: invalid config file bad\.json: `concurrency`: Expected an integer >= 1, got `0` \(number\); `retries`: Expected an integer >= 0, got `two` \(string\)$/],
+      ['an unknown key', { concurency: 8 }, /^linkladder: error: invalid config file bad\.json: unknown key `concurency` \(did you mean `concurrency`\?\)$/],
+      ['not JSON', '{"concurrency": 8,', /^linkladder: error: config file bad\.json is not JSON: /],
+    ])('--config bad.json with %s: ERR_CONFIG_INVALID, one stderr line, exit 2, no database', async (_, content, line) => {
+      const cwd = workdir();
+      writeFileSync(path.join(cwd, 'bad.json'), typeof content === 'string' ? content : JSON.stringify(content));
+      const db = newDb();
+      const result = await run(['crawl', 'http://127.0.0.1:9/', '--config', 'bad.json', '--db', db, '--allow-private'], { cwd });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.err).toHaveLength(1);
+      expect(result.err[0]).toMatch(line);
+      expect(existsSync(db)).toBe(false);
+    });
+
+    it('a missing --config file: one line, exit 2; a missing config/default.json is no error', async () => {
+      const cwd = workdir();
+      const missing = await run(['crawl', 'http://127.0.0.1:9/', '--config', 'missing.json', '--db', newDb(), '--allow-private'], { cwd });
+      expect(missing).toMatchObject({ code: 2, stdout: '' });
+      expect(missing.err).toHaveLength(1);
+      expect(missing.err[0]).toMatch(/^linkladder: error: cannot read config file missing\.json: ENOENT/);
+
+      const server = await demoServer();
+      const ok = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private', '--max-pages', '1'], { cwd: path.join(dir, 'no-such-dir') });
+      expect(ok.code).toBe(0);
+    });
+
+    it('an invalid config/default.json and an unknown LINKLADDER_* variable are usage errors too', async () => {
+      const fromFile = await run(['crawl', 'http://127.0.0.1:9/', '--db', newDb()], { cwd: workdir({ scope: 'planet' }) });
+      expect(fromFile.code).toBe(2);
+      expect(fromFile.err).toEqual([
+        'linkladder: error: invalid config file config/default.json: `scope`: Expected one of origin, host, domain, prefix, got `planet` (string)',
+      ]);
+      const fromEnv = await run(['crawl', 'http://127.0.0.1:9/', '--db', newDb()], {
+        cwd: workdir(),
+        env: { LINKLADDER_CONCURRENCY: '0', LINKLADDER_DEPTH: '2' },
+      });
+      expect(fromEnv.code).toBe(2);
+      expect(fromEnv.err).toEqual([
+        'linkladder: error: invalid LINKLADDER_* variables: `LINKLADDER_CONCURRENCY=0`: Expected an integer >= 1; `LINKLADDER_DEPTH` is not a setting (did you mean `LINKLADDER_MAX_DEPTH`?)',
+      ]);
+    });
   });
 });

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { BaseMode } from '../../src/base/index.js';
+import {
+  CRAWL_SETTINGS_DEFAULTS,
+  SETTINGS,
+  crawlSettingsSchema,
+  loadCrawlSettings,
+  type CrawlSettings,
+  type SettingKey,
+} from '../../src/config/index.js';
+import { CRAWL_DEFAULTS, type Scope } from '../../src/crawl/index.js';
+import { FETCHER_DEFAULTS } from '../../src/fetch/index.js';
+import { DEFAULT_DB_PATH } from '../../src/store/index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('the settings schema', () => {
+  it("has the lower layers' defaults", () => {
+    expect(CRAWL_SETTINGS_DEFAULTS).toEqual({
+      db: DEFAULT_DB_PATH,
+      baseMode: CRAWL_DEFAULTS.baseMode,
+      scope: CRAWL_DEFAULTS.scope,
+      include: [],
+      exclude: [],
+      maxDepth: null,
+      maxPages: null,
+      concurrency: CRAWL_DEFAULTS.concurrency,
+      perHost: CRAWL_DEFAULTS.perHostConcurrency,
+      delay: CRAWL_DEFAULTS.perHostDelayMs,
+      retries: CRAWL_DEFAULTS.retries,
+      userAgent: FETCHER_DEFAULTS.userAgent,
+      allowPrivate: CRAWL_DEFAULTS.allowPrivate,
+      json: false,
+    });
+    expect(crawlSettingsSchema.parse({})).toEqual(CRAWL_SETTINGS_DEFAULTS);
+  });
+
+  it('names each setting alike everywhere: key = the flag in camelCase, variable = LINKLADDER_ + the key in UPPER_SNAKE', () => {
+    expect(SETTINGS.map(({ key, flag, env, kind }) => [key, flag, env, kind])).toEqual([
+      ['db', '--db', 'LINKLADDER_DB', 'string'],
+      ['baseMode', '--base-mode', 'LINKLADDER_BASE_MODE', 'choice'],
+      ['scope', '--scope', 'LINKLADDER_SCOPE', 'choice'],
+      ['include', '--include', 'LINKLADDER_INCLUDE', 'list'],
+      ['exclude', '--exclude', 'LINKLADDER_EXCLUDE', 'list'],
+      ['maxDepth', '--max-depth', 'LINKLADDER_MAX_DEPTH', 'integer'],
+      ['maxPages', '--max-pages', 'LINKLADDER_MAX_PAGES', 'integer'],
+      ['concurrency', '--concurrency', 'LINKLADDER_CONCURRENCY', 'integer'],
+      ['perHost', '--per-host', 'LINKLADDER_PER_HOST', 'integer'],
+      ['delay', '--delay', 'LINKLADDER_DELAY', 'integer'],
+      ['retries', '--retries', 'LINKLADDER_RETRIES', 'integer'],
+      ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
+      ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
+      ['json', '--json', 'LINKLADDER_JSON', 'switch'],
+    ]);
+    expect(SETTINGS.find((setting) => setting.key === 'scope')?.choices).toEqual(['origin', 'host', 'domain', 'prefix']);
+  });
+
+  it('gives every setting a description and, but for switches, a flag argument', () => {
+    for (const setting of SETTINGS) {
+      expect(setting.meta.description, setting.key).not.toBe('');
+      expect(setting.meta.argument === undefined, setting.key).toBe(setting.kind === 'switch');
+    }
+  });
+
+  it('infers the types of the settings', () => {
+    expectTypeOf<SettingKey>().toEqualTypeOf<
+      'db' | 'baseMode' | 'scope' | 'include' | 'exclude' | 'maxDepth' | 'maxPages' | 'concurrency' | 'perHost' | 'delay' | 'retries' | 'userAgent' | 'allowPrivate' | 'json'
+    >();
+    expectTypeOf<CrawlSettings['baseMode']>().toEqualTypeOf<BaseMode>();
+    expectTypeOf<CrawlSettings['scope']>().toEqualTypeOf<Scope>();
+    expectTypeOf<CrawlSettings['include']>().toEqualTypeOf<readonly RegExp[]>();
+    expectTypeOf<CrawlSettings['maxDepth']>().toEqualTypeOf<number | null>();
+    expectTypeOf<CrawlSettings['concurrency']>().toEqualTypeOf<number>();
+    expectTypeOf<CrawlSettings['allowPrivate']>().toEqualTypeOf<boolean>();
+    expectTypeOf<CrawlSettings['db']>().toEqualTypeOf<string>();
+  });
+});
+
+describe('config/default.json', () => {
+  const text = readFileSync(new URL('../../config/default.json', import.meta.url), 'utf8');
+
+  it('writes out every setting, in the schema order', () => {
+    expect(Object.keys(JSON.parse(text) as object)).toEqual(SETTINGS.map((setting) => setting.key));
+  });
+
+  it("holds the schema's defaults: loaded as the config file, it changes nothing", async () => {
+    await expect(loadCrawlSettings({ cwd: ROOT, env: {} })).resolves.toEqual(CRAWL_SETTINGS_DEFAULTS);
+    expect(crawlSettingsSchema.parse(JSON.parse(text))).toEqual(CRAWL_SETTINGS_DEFAULTS);
+  });
+});
