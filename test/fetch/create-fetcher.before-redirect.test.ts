@@ -1,29 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createFetcher,
-  type BeforeRedirect,
-  type FetcherOptions,
-  type HttpFetcher,
-  type RedirectHop,
-} from '../../src/fetch/index.js';
-import { closeAll, onCleanup, startServer, type Handler } from './test-server.js';
+import type { BeforeRedirect, RedirectHop } from '../../src/fetch/index.js';
+import { closeAll, routes, startServer, testFetcher as fetcher } from './test-server.js';
 
 afterEach(closeAll);
-
-function fetcher(options?: FetcherOptions): HttpFetcher {
-  const created = createFetcher(options);
-  onCleanup(() => created.close());
-  return created;
-}
-
-/** Answer each path from a table: `[status, headers, body]`. */
-function routes(table: Record<string, readonly [number, Record<string, string>, string?]>): Handler {
-  return (request, response) => {
-    const route = table[request.url ?? ''] ?? [404, { 'content-type': 'text/html' }, 'not found'];
-    response.writeHead(route[0], route[1]);
-    response.end(route[2] ?? '');
-  };
-}
 
 const html = { 'content-type': 'text/html; charset=utf-8' };
 

@@ -1,15 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { createFetcher, type FetcherOptions, type HttpFetcher } from '../../src/fetch/index.js';
-import { closeAll, onCleanup, startRawServer, startServer, type TestServer } from './test-server.js';
+import { closeAll, startRawServer, startServer, testFetcher as fetcher, type TestServer } from './test-server.js';
 
 afterEach(closeAll);
-
-function fetcher(options?: FetcherOptions): HttpFetcher {
-  const created = createFetcher(options);
-  onCleanup(() => created.close());
-  return created;
-}
 
 /** A server that answers every request with these headers and bytes. */
 function serve(headers: OutgoingHttpHeaders, body: Buffer | string): Promise<TestServer> {

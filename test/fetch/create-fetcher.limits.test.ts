@@ -2,16 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { brotliCompressSync, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { createFetcher, type FetcherOptions, type HttpFetcher } from '../../src/fetch/index.js';
-import { closeAll, closedPort, onCleanup, startRawServer, startServer } from './test-server.js';
+import { createFetcher } from '../../src/fetch/index.js';
+import { closeAll, closedPort, startRawServer, startServer, testFetcher as fetcher } from './test-server.js';
 
 afterEach(closeAll);
-
-function fetcher(options?: FetcherOptions): HttpFetcher {
-  const created = createFetcher(options);
-  onCleanup(() => created.close());
-  return created;
-}
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -2,6 +2,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createFetcher, type FetcherOptions, type HttpFetcher } from '../../src/fetch/index.js';
 
 export type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -83,4 +84,20 @@ function listen(server: { listen(port: number, host: string, callback: () => voi
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
+}
+
+/** A fetcher closed when the test's servers are. */
+export function testFetcher(options?: FetcherOptions): HttpFetcher {
+  const created = createFetcher(options);
+  onCleanup(() => created.close());
+  return created;
+}
+
+/** Answer each path from a table: `[status, headers, body]`; 404 for the rest. */
+export function routes(table: Record<string, readonly [number, Record<string, string>, string?]>): Handler {
+  return (request, response) => {
+    const route = table[request.url ?? ''] ?? [404, { 'content-type': 'text/html' }, 'not found'];
+    response.writeHead(route[0], route[1]);
+    response.end(route[2] ?? '');
+  };
 }
