@@ -29,7 +29,7 @@ ${EXIT_CODES_HELP}`;
 export function createProgram(context: CliContext, version: string): Command {
   const program = new Command('linkladder')
     .description(
-      'RFC 3986 URI-references: parse, resolve, normalize and compare them; crawl into the index database, and explain it.',
+      'RFC 3986 URI-references: parse, resolve, normalize and compare them; crawl into the index database; explain, audit and report on it.',
     )
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print help')
@@ -48,12 +48,12 @@ export function createProgram(context: CliContext, version: string): Command {
   addCompareCommand(program, context);
   addCrawlCommand(program, context);
   addExplainCommand(program, context);
-  addDemoCommand(program, context);
-  addDbCommand(program, context);
+  addAuditCommand(program, context);
   addGraphCommand(program, context);
   addStatsCommand(program, context);
   addReportCommand(program, context);
-  addAuditCommand(program, context);
+  addDemoCommand(program, context);
+  addDbCommand(program, context);
   addHelpCommand(program);
   return program;
 }

@@ -66,10 +66,22 @@ export function addDemoCommand(program: Command, context: CliContext): void {
         if (isJson) await context.out.writeLine(toJsonLine({ type: 'request-log', requests: requests.length, ...check }));
         else for (const line of formatCheck(requests, check)) await context.out.writeLine(line);
         if (!check.isCorrect) context.exitCode = EXIT_CODES.INVALID;
+        else if (!isJson) for (const line of nextSteps(options.db)) await context.out.writeLine(line);
       } finally {
         await server.close();
       }
     });
+}
+
+/** What to look at next: the reports on the crawl just made. */
+function nextSteps(db: string): string[] {
+  const report = path.join(path.dirname(db), 'demo-report.html');
+  return [
+    `${'next'.padEnd(LABEL_WIDTH)}npx linkladder audit --db ${db}`,
+    `${''.padEnd(LABEL_WIDTH)}npx linkladder stats --db ${db}`,
+    `${''.padEnd(LABEL_WIDTH)}npx linkladder report --db ${db} --html ${report}`,
+    `${''.padEnd(LABEL_WIDTH)}npx linkladder explain --db ${db} <URL of the demo site>`,
+  ];
 }
 
 /** The database and the WAL files SQLite keeps beside it. */

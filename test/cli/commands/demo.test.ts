@@ -19,7 +19,15 @@ describe('linkladder demo', () => {
     expect(result.out[0]).toMatch(/^demo site {3}http:\/\/127\.0\.0\.1:\d+\/ \(33 resources\), index /);
     expect(result.out[1]).toBe('crawl       finished: the frontier is empty');
     expect(result.out).toContain('pages       22 fetched, 3 failed; 5 representations reused');
-    expect(result.out.at(-1)).toMatch(/^requests: \d+, each resource exactly once ✓ — \/server-error 3× \(a 5xx, retried\)$/);
+    const check = result.out.findIndex((line) => line.startsWith('requests: '));
+    expect(result.out[check]).toMatch(/^requests: \d+, each resource exactly once ✓ — \/server-error 3× \(a 5xx, retried\)$/);
+    // Then what to look at next: the reports on this crawl.
+    expect(result.out.slice(check + 1)).toEqual([
+      `next        npx linkladder audit --db ${db}`,
+      `            npx linkladder stats --db ${db}`,
+      `            npx linkladder report --db ${db} --html ${path.join(dir, 'demo-report.html')}`,
+      `            npx linkladder explain --db ${db} <URL of the demo site>`,
+    ]);
     const store = new SqliteStore({ path: db, mustExist: true });
     expect(store.stats().urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22 });
     store.close();
@@ -35,7 +43,7 @@ describe('linkladder demo', () => {
     writeFileSync(`${db}-wal`, '');
     const fresh = await run(['demo', '--db', db]);
     expect(fresh.code).toBe(0);
-    expect(fresh.out.at(-1)).toMatch(/each resource exactly once ✓/);
+    expect(fresh.out).toContainEqual(expect.stringMatching(/each resource exactly once ✓/));
     expect(existsSync(db)).toBe(true);
   });
 
