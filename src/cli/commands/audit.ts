@@ -11,8 +11,9 @@ import {
   type AuditFinding,
   type Severity,
 } from '../../report/index.js';
-import { DEFAULT_DB_PATH, openIndexReader } from '../../store/index.js';
+import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { readPackageVersion } from '../package-version.js';
 
@@ -38,23 +39,20 @@ Output:
 Exit code 1 when a finding at or above --fail-on exists (default: error), 0
 when none does; info findings never fail.`;
 
-interface AuditCommandOptions {
-  readonly db: string;
+interface AuditCommandOptions extends IndexPathOptions {
   readonly format: AuditFormat;
   readonly failOn: (typeof FAIL_ON)[number];
 }
 
 export function addAuditCommand(program: Command, context: CliContext): void {
-  program
-    .command('audit')
+  addIndexPathOptions(program.command('audit'))
     .summary('findings about the links of a crawl: broken, redirected, misresolved, …')
     .description('Audit the crawl in the index: broken links and redirects, hrefs browsers and RFC 3986 read differently, base chain problems, missing fragments.')
-    .option('--db <path>', 'the index database', DEFAULT_DB_PATH)
     .addOption(new Option('--format <format>', 'output format').choices(AUDIT_FORMATS).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or higher exists').choices(FAIL_ON).default('error'))
     .addHelpText('after', HELP)
     .action(async (options: AuditCommandOptions) => {
-      const reader = openIndexReader(options.db);
+      const reader = openIndexReader(await indexPath(options, context));
       let worst = -1;
       try {
         const findings = tap(audit(reader), (finding) => {

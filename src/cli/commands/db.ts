@@ -1,36 +1,33 @@
 // `linkladder db migrate|status|stats [--db PATH]`: the index database itself.
 
 import type { Command } from 'commander';
-import { DEFAULT_DB_PATH, readMigrationStatus, SqliteStore, type StoreStats } from '../../store/index.js';
+import { readMigrationStatus, SqliteStore, type StoreStats } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 
-interface DbOptions {
-  readonly db: string;
+interface DbOptions extends IndexPathOptions {
   readonly json?: boolean;
 }
-
-const DB_OPTION = ['--db <path>', 'the index database', DEFAULT_DB_PATH] as const;
 
 export function addDbCommand(program: Command, context: CliContext): void {
   const db = program.command('db').summary('migrate and inspect the index database').description('Migrate and inspect the index database.');
 
-  db.command('migrate')
+  addIndexPathOptions(db.command('migrate'))
     .description('Create the database if needed and apply every pending migration (migrations/NNN_name.sql).')
-    .option(...DB_OPTION)
     .action(async (options: DbOptions) => {
-      const store = new SqliteStore({ path: options.db });
+      const file = await indexPath(options, context);
+      const store = new SqliteStore({ path: file });
       const applied = store.appliedMigrations;
       store.close();
-      if (applied.length === 0) await context.out.writeLine(`${options.db}: up to date`);
-      for (const m of applied) await context.out.writeLine(`${options.db}: applied ${m.file}`);
+      if (applied.length === 0) await context.out.writeLine(`${file}: up to date`);
+      for (const m of applied) await context.out.writeLine(`${file}: applied ${m.file}`);
     });
 
-  db.command('status')
+  addIndexPathOptions(db.command('status'))
     .description('List the migrations and when each was applied, without changing the database.')
-    .option(...DB_OPTION)
     .option('--json', 'one JSON object per migration')
     .action(async (options: DbOptions) => {
-      for (const m of readMigrationStatus(options.db)) {
+      for (const m of readMigrationStatus(await indexPath(options, context))) {
         const version = String(m.version).padStart(3, '0');
         const appliedAt = m.appliedAt === undefined ? null : new Date(m.appliedAt).toISOString();
         await context.out.writeLine(
@@ -41,12 +38,11 @@ export function addDbCommand(program: Command, context: CliContext): void {
       }
     });
 
-  db.command('stats')
+  addIndexPathOptions(db.command('stats'))
     .description('URLs by state, links, how many links each rung of the ladder folded, aliases and fetches.')
-    .option(...DB_OPTION)
     .option('--json', 'one JSON object')
     .action(async (options: DbOptions) => {
-      const store = new SqliteStore({ path: options.db, mustExist: true, recoverClaims: false });
+      const store = new SqliteStore({ path: await indexPath(options, context), mustExist: true, recoverClaims: false });
       const stats = store.stats();
       store.close();
       const lines = options.json === true ? [JSON.stringify(stats)] : formatStats(stats);

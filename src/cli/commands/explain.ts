@@ -3,8 +3,9 @@
 import type { Command } from 'commander';
 import { explain, type Explanation } from '../../crawl/index.js';
 import { ERROR_MESSAGES, type ErrorCode } from '../../errors.js';
-import { DEFAULT_DB_PATH, type FetchRow, type UrlRecord } from '../../store/index.js';
+import type { FetchRow, UrlRecord } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { toJsonLine } from '../json-line.js';
 import { openStore } from '../open-store.js';
@@ -24,22 +25,19 @@ Output:
 Exit code 0 when the URL is in the index (at any rung), 1 when it is not
 (or is not an absolute URI).`;
 
-interface ExplainCommandOptions {
-  readonly db: string;
+interface ExplainCommandOptions extends IndexPathOptions {
   readonly json?: boolean;
 }
 
 export function addExplainCommand(program: Command, context: CliContext): void {
-  program
-    .command('explain')
+  addIndexPathOptions(program.command('explain'))
     .summary('why a URL was fetched, skipped or merged')
     .description('Say why the index fetched, skipped or merged a URL, from what the index holds.')
     .argument('<url>', 'an absolute URL, spelled any way (it is looked up by its key)')
-    .option('--db <path>', 'the index database', DEFAULT_DB_PATH)
     .option('--json', 'write the explanation as one JSON object')
     .addHelpText('after', HELP)
     .action(async (url: string, options: ExplainCommandOptions) => {
-      const store = openStore(options.db, { mustExist: true, inspect: true });
+      const store = openStore(await indexPath(options, context), { mustExist: true, inspect: true });
       let explanation: Explanation;
       try {
         explanation = explain(store, url);

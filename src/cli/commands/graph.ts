@@ -2,8 +2,9 @@
 
 import { Option, type Command } from 'commander';
 import { exportGraph, GRAPH_FORMATS, type GraphFormat } from '../../report/index.js';
-import { DEFAULT_DB_PATH, openIndexReader } from '../../store/index.js';
+import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { writeOutputFile } from './report.js';
 
 const HELP = `
@@ -25,25 +26,22 @@ Formats:
   graphml  GraphML with <key> declarations for every attribute
 Written as it is read: a graph of any size exports in bounded memory.`;
 
-interface GraphCommandOptions {
-  readonly db: string;
+interface GraphCommandOptions extends IndexPathOptions {
   readonly format: GraphFormat;
   readonly collapseAliases?: boolean;
   readonly out?: string;
 }
 
 export function addGraphCommand(program: Command, context: CliContext): void {
-  program
-    .command('graph')
+  addIndexPathOptions(program.command('graph'))
     .summary('export the link graph (csv, json, ndjson, dot, graphml)')
     .description('Export the link graph of the crawl in the index: canonical URLs as nodes, counted links as edges.')
-    .option('--db <path>', 'the index database', DEFAULT_DB_PATH)
     .addOption(new Option('--format <format>', 'the output format').choices(GRAPH_FORMATS).makeOptionMandatory())
     .option('--collapse-aliases', 'merge alias nodes into the URLs they stand for')
     .option('--out <file>', 'write to this file instead of stdout')
     .addHelpText('after', HELP)
     .action(async (options: GraphCommandOptions) => {
-      const reader = openIndexReader(options.db);
+      const reader = openIndexReader(await indexPath(options, context));
       try {
         const exportOptions = { format: options.format, collapseAliases: options.collapseAliases === true };
         if (options.out === undefined) await exportGraph(reader, context.io.stdout, exportOptions);

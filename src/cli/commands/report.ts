@@ -6,8 +6,9 @@ import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { audit, writeHtmlReport } from '../../report/index.js';
-import { DEFAULT_DB_PATH, openIndexReader } from '../../store/index.js';
+import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 
 const HELP = `
 The file needs nothing else: CSS, script, chart and data are inline, and its
@@ -17,21 +18,18 @@ the aliases and redirect chains, and an explorer of the link graph (pick a
 page, follow its links in and out), meant for sites of a few thousand pages.
 stdout gets one line: the file and what it holds.`;
 
-interface ReportCommandOptions {
-  readonly db: string;
+interface ReportCommandOptions extends IndexPathOptions {
   readonly html: string;
 }
 
 export function addReportCommand(program: Command, context: CliContext): void {
-  program
-    .command('report')
+  addIndexPathOptions(program.command('report'))
     .summary('write an HTML report of a crawl')
     .description('Write a self-contained HTML report of the crawl in the index: funnel, findings, aliases and redirects, link graph.')
-    .option('--db <path>', 'the index database', DEFAULT_DB_PATH)
     .requiredOption('--html <file>', 'the HTML file to write')
     .addHelpText('after', HELP)
     .action(async (options: ReportCommandOptions) => {
-      const reader = openIndexReader(options.db);
+      const reader = openIndexReader(await indexPath(options, context));
       try {
         // The page holds every finding, and counts them at its top: they are gathered first.
         const findings = [...audit(reader)];

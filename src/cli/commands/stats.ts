@@ -2,8 +2,9 @@
 
 import type { Command } from 'commander';
 import { collectStats, FETCHES_SAVED_DEFINITION, formatStats, LINKS_NOT_FETCHED_DEFINITION } from '../../report/index.js';
-import { DEFAULT_DB_PATH, openIndexReader } from '../../store/index.js';
+import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { toJsonLine } from '../json-line.js';
 
 const HELP = `
@@ -18,21 +19,18 @@ links unfetched   links with a target minus fetches: what a crawler without any
 --json writes one object: {"funnel","folded","fetchesSaved","linksNotFetched",
 "fetches","urls","aliasesByEvidence","errorsByCode","definitions"}.`;
 
-interface StatsCommandOptions {
-  readonly db: string;
+interface StatsCommandOptions extends IndexPathOptions {
   readonly json?: boolean;
 }
 
 export function addStatsCommand(program: Command, context: CliContext): void {
-  program
-    .command('stats')
+  addIndexPathOptions(program.command('stats'))
     .summary('the ladder funnel: what each rung folded and the fetches it saved')
     .description('Print the ladder funnel of the crawl in the index, the fetches it saved, aliases by evidence and errors by code.')
-    .option('--db <path>', 'the index database', DEFAULT_DB_PATH)
     .option('--json', 'write one JSON object')
     .addHelpText('after', HELP)
     .action(async (options: StatsCommandOptions) => {
-      const reader = openIndexReader(options.db);
+      const reader = openIndexReader(await indexPath(options, context));
       let lines: string[];
       try {
         const stats = collectStats(reader);

@@ -1,0 +1,33 @@
+// `--db PATH` and `--config FILE` for the commands that open an existing index
+// (explain, audit, graph, stats, report, db): the path is the flag's, else
+// LINKLADDER_DB's, else the config file's `db`, else data/linkladder.db — the same
+// precedence as `linkladder crawl`, so that every command finds the index a
+// config names.
+
+import { Option, type Command } from 'commander';
+import { DEFAULT_CONFIG_PATH, loadCrawlSettings } from '../config/index.js';
+import { DEFAULT_DB_PATH } from '../store/index.js';
+import type { CliContext } from './cli-context.js';
+
+export interface IndexPathOptions {
+  readonly db?: string;
+  readonly config?: string;
+}
+
+/** Add `--db` and `--config` to a command. */
+export function addIndexPathOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--db <path>', 'the index database').default(undefined, `${DEFAULT_DB_PATH}, or the config's "db"`))
+    .addOption(new Option('--config <file>', `a JSON config file whose "db" names the index (default: ${DEFAULT_CONFIG_PATH}, if it exists)`));
+}
+
+/** The index path the options, LINKLADDER_DB and the config file name; ERR_CONFIG_INVALID when a source is invalid. */
+export async function indexPath(options: IndexPathOptions, context: CliContext): Promise<string> {
+  const settings = await loadCrawlSettings({
+    configPath: options.config,
+    cwd: context.cwd,
+    env: context.env,
+    flags: options.db === undefined ? {} : { db: options.db },
+  });
+  return settings.db;
+}
