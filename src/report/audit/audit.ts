@@ -10,7 +10,7 @@ import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../store/index
 import { parseUriReference, percentDecodeUtf8, type UriReference } from '../../uri/index.js';
 import { AUDIT_CODE_LIST, AUDIT_CODES, SEVERITY_RANK, type AuditCode } from './codes.js';
 import { SEVERITIES, type AuditFinding, type Severity } from './finding.js';
-import { redactPassword } from './redact.js';
+import { redactPassword } from '../redact.js';
 
 export interface AuditOptions {
   /**

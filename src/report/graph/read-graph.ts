@@ -2,6 +2,7 @@
 // spellings, and (optionally) aliases merged into the URLs they stand for.
 
 import type { FormRow, IndexReader, UrlRow } from '../../store/index.js';
+import { redactPassword } from '../redact.js';
 import type { GraphEdge, GraphForm, GraphNode, GraphSource } from './graph-types.js';
 
 export interface ReadGraphOptions {
@@ -45,7 +46,8 @@ function* edgesOf(reader: IndexReader): Generator<GraphEdge> {
 }
 
 function toNode(url: UrlRow, forms: readonly GraphForm[]): GraphNode {
-  return { id: url.id, key: url.key, state: url.state, depth: url.depth, aliasOf: url.aliasOf, forms };
+  // DESIGN.md §4: keys keep userinfo as written, but no report prints a password.
+  return { id: url.id, key: redactPassword(url.key), state: url.state, depth: url.depth, aliasOf: url.aliasOf, forms };
 }
 
 function toEdge(from: number, to: number, edge: Pick<GraphEdge, 'element' | 'attribute' | 'count'>): GraphEdge {
@@ -70,7 +72,7 @@ export class FormCursor {
   takeFor(urlId: number): GraphForm[] {
     const forms: GraphForm[] = [];
     while (this.#next !== undefined && this.#next.urlId <= urlId) {
-      if (this.#next.urlId === urlId) forms.push({ text: this.#next.text, rung: this.#next.rung });
+      if (this.#next.urlId === urlId) forms.push({ text: redactPassword(this.#next.text), rung: this.#next.rung });
       this.#advance();
     }
     return forms;

@@ -6,6 +6,7 @@ import { describeValue, OptionError } from '../../errors.js';
 import type { IndexReader } from '../../store/index.js';
 import type { AuditFinding } from '../audit/finding.js';
 import { FormCursor } from '../graph/read-graph.js';
+import { redactPassword } from '../redact.js';
 import { StreamWriter } from '../graph/stream-writer.js';
 import { collectStats, type CrawlStats } from '../stats/crawl-stats.js';
 import { funnelChart } from './funnel-chart.js';
@@ -132,7 +133,8 @@ async function writeArray(out: StreamWriter, items: Iterable<unknown>, limit: nu
 
 function* aliasEntries(reader: IndexReader): Generator<Record<string, unknown>> {
   for (const alias of reader.aliases()) {
-    yield { from: alias.fromKey, to: alias.toKey, evidence: alias.evidence, detail: alias.detail ?? null };
+    const detail = alias.detail === undefined ? null : redactPassword(alias.detail);
+    yield { from: redactPassword(alias.fromKey), to: redactPassword(alias.toKey), evidence: alias.evidence, detail };
   }
 }
 
@@ -140,7 +142,8 @@ function* redirectChains(reader: IndexReader): Generator<Record<string, unknown>
   for (const fetch of reader.fetches()) {
     const [first] = fetch.redirects;
     if (first === undefined) continue;
-    yield { url: first.from, hops: fetch.redirects.map((hop) => ({ to: hop.to ?? null, status: hop.status })), errorCode: fetch.errorCode ?? null };
+    const hops = fetch.redirects.map((hop) => ({ to: hop.to === undefined ? null : redactPassword(hop.to), status: hop.status }));
+    yield { url: redactPassword(first.from), hops, errorCode: fetch.errorCode ?? null };
   }
 }
 
@@ -149,8 +152,8 @@ function* nodeEntries(reader: IndexReader): Generator<unknown[]> {
   const forms = new FormCursor(reader.forms());
   try {
     for (const url of reader.urls()) {
-      const texts = forms.takeFor(url.id).map((form) => form.text);
-      yield [url.id, url.key, url.state, url.depth, url.aliasOf ?? null, url.lastFetch?.status ?? null, texts];
+      const texts = forms.takeFor(url.id).map((form) => form.text); // redacted by the cursor
+      yield [url.id, redactPassword(url.key), url.state, url.depth, url.aliasOf ?? null, url.lastFetch?.status ?? null, texts];
     }
   } finally {
     forms.close();
@@ -167,7 +170,7 @@ function seedsTitle(reader: IndexReader): string {
   const seeds: string[] = [];
   for (const url of reader.urls()) {
     if (url.depth !== 0) break;
-    seeds.push(url.key);
+    seeds.push(redactPassword(url.key));
   }
   if (seeds.length === 0) return 'an empty index';
   return `crawl of ${seeds.join(', ')}`;
