@@ -95,11 +95,13 @@ export function explain(store: IndexStore, url: string, scope?: ExplainScope): E
     }).check(url);
     scopeVerdict = { isInScope: verdict === undefined, reason: verdict === undefined ? undefined : describeVerdict(verdict) };
   }
-  const history = row === undefined ? undefined : store.history(row.id);
+  // The history of each step of the chain, the URL itself first (read once each).
+  const histories = aliasChain.map((step) => store.history(step.id));
+  const history = histories[0];
   // Each step of the chain is proved by the alias row from that URL to the next.
-  const evidence = aliasChain.slice(0, -1).flatMap((step, i) => {
+  const evidence = aliasChain.slice(0, -1).flatMap((_step, i) => {
     const next = aliasChain[i + 1]!;
-    const rows = store.history(step.id)?.aliasesFrom ?? [];
+    const rows = histories[i]?.aliasesFrom ?? [];
     return rows.filter((a) => a.toId === next.id && a.evidence !== 'canonical').slice(0, 1);
   });
   const { verdict, reason } = describe(row, history, resource, evidence[0], scopeVerdict);

@@ -8,7 +8,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { NewLink } from './admitter.js';
 
 /** The JSON array of one link, in the column order the `link` view documents, trailing nulls left out. */
-export function encodeLink(link: NewLink): unknown[] {
+function encodeLink(link: NewLink): unknown[] {
   const fields: unknown[] = [
     link.toUrlId ?? null,
     link.rawHref,

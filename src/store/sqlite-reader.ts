@@ -61,16 +61,20 @@ export class SqliteIndexReader implements IndexReader {
   }
 
   funnel(): Funnel {
-    const sum = (where: string): number =>
-      (this.#db.prepare(`SELECT coalesce(sum(links), 0) FROM link_tally WHERE ${where}`).pluck().get() as number);
-    return {
-      rawLinks: sum(`rung <> 'none'`),
-      distinctStrings: sum(`ladder_rung IN ('new', 'syntax', 'scheme')`),
-      distinctSyntax: sum(`ladder_rung IN ('new', 'scheme')`),
-      distinctScheme: sum(`ladder_rung = 'new'`),
-      afterAliases: this.#db.prepare(`SELECT count(*) FROM url WHERE first_from IS NOT NULL AND state <> 'alias'`).pluck().get() as number,
-      unresolved: sum(`rung = 'none'`),
-    };
+    // One pass over link_tally, which holds a row per (rung, ladder rung) pair.
+    const tally = this.#db
+      .prepare(
+        `SELECT coalesce(sum(links) FILTER (WHERE rung <> 'none'), 0) AS rawLinks,
+                coalesce(sum(links) FILTER (WHERE ladder_rung IN ('new', 'syntax', 'scheme')), 0) AS distinctStrings,
+                coalesce(sum(links) FILTER (WHERE ladder_rung IN ('new', 'scheme')), 0) AS distinctSyntax,
+                coalesce(sum(links) FILTER (WHERE ladder_rung = 'new'), 0) AS distinctScheme,
+                coalesce(sum(links) FILTER (WHERE rung = 'none'), 0) AS unresolved
+         FROM link_tally`,
+      )
+      .get() as Omit<Funnel, 'afterAliases'>;
+    const afterAliases = this.#db.prepare(`SELECT count(*) FROM url WHERE first_from IS NOT NULL AND state <> 'alias'`).pluck().get() as number;
+    const { rawLinks, distinctStrings, distinctSyntax, distinctScheme, unresolved } = tally;
+    return { rawLinks, distinctStrings, distinctSyntax, distinctScheme, afterAliases, unresolved };
   }
 
   *urls(): IterableIterator<UrlRow> {
