@@ -39,10 +39,13 @@ function filesBytes(file: string): number {
   return ['', '-wal', '-shm'].reduce((sum, suffix) => sum + (existsSync(file + suffix) ? statSync(file + suffix).size : 0), 0);
 }
 
-/** Our store: each batch (one page's links, or several pages') in one admit, one transaction. */
-function runStore(shape: StreamShape, file: string): Outcome {
-  const store = new SqliteStore({ path: file });
-  const pageIds: number[] = [store.admit([{ rawHref: seedUrl(), target: seedUrl() }])[0]!.urlId!];
+/**
+ * Our store as the crawler uses it: one admit a page, units committed in groups
+ * (`maxLinks` links a transaction; 1 is a transaction a page).
+ */
+async function runStore(shape: StreamShape, file: string, maxLinks: number): Promise<Outcome> {
+  const store = new SqliteStore({ path: file, groupCommit: { maxLinks, maxMs: 60_000 } });
+  const pageIds: number[] = [(await store.admit([{ rawHref: seedUrl(), target: seedUrl() }]))[0]!.urlId!];
   const start = performance.now();
   let links = 0;
   for (const batch of linkBatches(shape)) {
@@ -55,15 +58,16 @@ function runStore(shape: StreamShape, file: string): Outcome {
       baseLevel: 'retrieval',
       depth: 1,
     }));
-    for (const result of store.admit(entries)) if (result.rung === 'new') pageIds.push(result.urlId!);
+    for (const result of await store.admit(entries)) if (result.rung === 'new') pageIds.push(result.urlId!);
     links += batch.length;
   }
+  await store.flush();
   const seconds = (performance.now() - start) / 1000;
-  const stats = store.stats();
-  store.close();
+  const stats = await store.stats();
+  await store.close();
   const urls = Object.values(stats.urlsByState).reduce((a, b) => a + b, 0);
-  const pages = shape.pagesPerBatch ?? 1;
-  return { contender: `linkladder admit (${pages} page${pages === 1 ? '' : 's'} a transaction)`, links, seconds, peakRssMb: peakRssMb(), dbBytes: filesBytes(file), urls, byRung: stats.linksByRung };
+  const group = maxLinks === 1 ? 'a transaction a page' : `${maxLinks} links a transaction`;
+  return { contender: `linkladder admit (${group})`, links, seconds, peakRssMb: peakRssMb(), dbBytes: filesBytes(file), urls, byRung: stats.linksByRung };
 }
 
 /** The floor for SQLite: the same batches, keys already computed, one unique index. */
@@ -108,15 +112,15 @@ function runGenerate(shape: StreamShape): Outcome {
   return { contender: 'generating the stream only', links, seconds: (performance.now() - start) / 1000, peakRssMb: peakRssMb() };
 }
 
-function child(args: string[]): void {
-  const [contender, links, urls, pagesPerBatch] = args;
-  const shape: StreamShape = { links: Number(links), urls: Number(urls), pagesPerBatch: Number(pagesPerBatch ?? 1) };
+async function child(args: string[]): Promise<void> {
+  const [contender, links, urls, maxLinks] = args;
+  const shape: StreamShape = { links: Number(links), urls: Number(urls) };
   const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-bench-'));
   const file = path.join(dir, 'bench.db');
   try {
     const outcome =
       contender === 'store'
-        ? runStore(shape, file)
+        ? await runStore(shape, file, Number(maxLinks ?? 1000))
         : contender === 'insert'
           ? runPlainInsert(shape, file)
           : contender === 'set'
@@ -128,9 +132,9 @@ function child(args: string[]): void {
   }
 }
 
-function runChild(contender: string, shape: StreamShape): Outcome {
+function runChild(contender: string, shape: StreamShape, maxLinks = 1000): Outcome {
   const self = fileURLToPath(import.meta.url);
-  const argv = [self, '--child', contender, String(shape.links), String(shape.urls), String(shape.pagesPerBatch ?? 1)];
+  const argv = [self, '--child', contender, String(shape.links), String(shape.urls), String(maxLinks)];
   const out = execFileSync(process.execPath, argv, {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
@@ -153,7 +157,7 @@ function report(outcomes: readonly Outcome[]): void {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') return child(args.slice(1));
   printEnvironment();
@@ -161,7 +165,7 @@ function main(): void {
     links: Number(process.env['LINKLADDER_BENCH_LINKS'] ?? 10_000_000),
     urls: Number(process.env['LINKLADDER_BENCH_URLS'] ?? 1_000_000),
   };
-  console.log(`\nstream: ${shape.links} links over ${shape.urls} URLs, 100 links a page, in one transaction a page`);
+  console.log(`\nstream: ${shape.links} links over ${shape.urls} URLs, 100 links a page, one admit a page, committed every 1000 links (as the crawler writes)`);
   const generate = runChild('generate', shape);
   const store = runChild('store', shape);
   const insert = runChild('insert', shape);
@@ -172,14 +176,14 @@ function main(): void {
   console.log(`  linkladder / INSERT OR IGNORE   ${(rate(store) / rate(insert)).toFixed(2)}×`);
   console.log(`  linkladder / Set                ${(rate(store) / rate(set)).toFixed(2)}×`);
   const met = (ok: boolean): string => (ok ? 'met' : 'NOT MET');
-  console.log(`  target ≥ 200k links/s: ${met(rate(store) >= 200_000)} (${(rate(store) / 1000).toFixed(0)}k)`);
+  console.log(`  target ≥ 300k links/s: ${met(rate(store) >= 300_000)} (${(rate(store) / 1000).toFixed(0)}k)`);
   console.log(`  target peak RSS ≤ 300 MB at ${store.urls} URLs: ${met(store.peakRssMb <= 300)} (${store.peakRssMb.toFixed(0)} MB)`);
 
-  // What batching pages into one transaction buys (the crawler writes one page a transaction).
-  const batched = runChild('store', { ...shape, pagesPerBatch: 10 });
-  console.log('\nten pages a transaction:');
-  report([batched]);
-  console.log(`  ratio to one page a transaction: ${(rate(batched) / rate(store)).toFixed(2)}×`);
+  // What committing in groups buys over a transaction a page.
+  const single = runChild('store', shape, 1);
+  console.log('\na transaction a page:');
+  report([single]);
+  console.log(`  group commit / a transaction a page: ${(rate(store) / rate(single)).toFixed(2)}×`);
 }
 
-main();
+await main();

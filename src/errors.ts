@@ -52,7 +52,7 @@ export const ERROR_MESSAGES = {
   ERR_STORE_MIGRATION_ALTERED: 'an applied migration file was changed after it was applied',
   ERR_STORE_MIGRATION_FAILED: 'a migration would leave the database inconsistent, and was rolled back',
   ERR_STORE_NOT_FOUND: 'no URL with that id in the index',
-  ERR_STORE_ASYNC_TRANSACTION: 'a transaction was given async work (a transaction never awaits)',
+  ERR_STORE_WRITE_FAILED: 'a commit of the index failed (disk full, locked, I/O error): the writes since the last commit are lost',
   // config — the settings of a command, from a config file and LINKLADDER_* variables
   ERR_CONFIG_INVALID: 'the configuration is invalid: a config file that cannot be read or holds an unknown key or a bad value, or such a LINKLADDER_* variable',
 } as const;

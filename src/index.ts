@@ -68,7 +68,7 @@ export {
 export { computeBaseChain, isSameDocumentReference, type BaseChain, type ResponseFacts } from './base/index.js';
 export { extractLinks, cleanHref } from './html/index.js';
 export type {
-  IndexStore,
+  IndexWriter,
   AdmitEntry,
   AdmitResult,
   AliasRecord,

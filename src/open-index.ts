@@ -1,6 +1,6 @@
 // Programmatic access to the dedup index.
 
-import { SqliteStore, type IndexStore, type SqliteStoreOptions } from './store/index.js';
+import { SqliteStore, type IndexWriter, type SqliteStoreOptions } from './store/index.js';
 
 export type OpenIndexOptions = SqliteStoreOptions;
 
@@ -8,6 +8,6 @@ export type OpenIndexOptions = SqliteStoreOptions;
  * Open (creating and migrating as needed) the SQLite index at `options.path`
  * (default `data/linkladder.db`; `:memory:` for a private one). Throws `StoreError`.
  */
-export function openIndex(options?: OpenIndexOptions): IndexStore {
+export function openIndex(options?: OpenIndexOptions): IndexWriter {
   return new SqliteStore(options);
 }

@@ -68,11 +68,11 @@ describe('public API', () => {
     expectTypeOf<UriReference['query']>().toEqualTypeOf<string | undefined>();
   });
 
-  it('openIndex gives an IndexStore', () => {
+  it('openIndex gives an IndexWriter', async () => {
     const store = api.openIndex({ path: ':memory:' });
-    expectTypeOf(store).toEqualTypeOf<api.IndexStore>();
-    expect(store.admit([{ rawHref: 'http://a/', target: 'http://a/' }])[0]).toMatchObject({ rung: 'new' });
-    store.close();
+    expectTypeOf(store).toEqualTypeOf<api.IndexWriter>();
+    expect((await store.admit([{ rawHref: 'http://a/', target: 'http://a/' }]))[0]).toMatchObject({ rung: 'new' });
+    await store.close();
   });
 
   it('parse returns a frozen record', () => {

@@ -60,6 +60,12 @@ export interface BaseChain extends BaseChoice {
   readonly findings: readonly BaseFinding[];
   /** What the other mode would settle on (see `baseLevelsDiffer`). */
   readonly alternate: BaseChoice;
+  /**
+   * The `Content-Location` header resolved against the retrieval URL, without
+   * fragment, in either mode: the URL whose representation the response says it
+   * is (RFC 9110 §8.7), read here once for the base and for protocol evidence.
+   */
+  readonly contentLocation: AbsoluteUri | undefined;
 }
 
 /**
@@ -83,7 +89,18 @@ export function computeBaseChain(facts: ResponseFacts, options?: BaseChainOption
     levels: Object.freeze(chosen.levels),
     findings: Object.freeze(chosen.findings),
     alternate: choice(otherMode, other),
+    contentLocation: contentLocationOf(facts),
   });
+}
+
+// RFC 9110 §8.7: a relative Content-Location is resolved against the target URI (the retrieval URL).
+function contentLocationOf(facts: ResponseFacts): AbsoluteUri | undefined {
+  if (!isPresent(facts.contentLocation) || !isPresent(facts.retrievalUrl)) return undefined;
+  const retrieval = parseBase(facts.retrievalUrl);
+  if (!retrieval.ok) return undefined;
+  const resolved = resolveValue(facts.contentLocation, retrieval.value);
+  if (resolved.kind !== 'resolved') return undefined;
+  return resolved.uri.fragment === undefined ? resolved.uri : { ...resolved.uri, fragment: undefined };
 }
 
 interface Walk {

@@ -48,7 +48,7 @@ export interface CrawlRun {
 export async function runCrawl(settings: CrawlRunSettings, context: CliContext): Promise<CrawlRun> {
   // robots.txt answers are kept in the index (RFC 9309 §2.4), once it is open.
   let index: SqliteStore | undefined;
-  const robotsCache: RobotsCache = { get: (origin) => index?.getRobots(origin), set: (origin, entry) => index?.setRobots(origin, entry) };
+  const robotsCache: RobotsCache = { get: (origin) => index?.robotsCache.get(origin), set: (origin, entry) => index?.robotsCache.set(origin, entry) };
   const clients = createClients(settings, robotsCache);
   if (clients instanceof Error) return await reportUsage(clients, context);
   const { fetcher, robots } = clients;
@@ -91,7 +91,7 @@ function checkOptions(settings: CrawlRunSettings, fetcher: Fetcher): Error | und
     if (hasCode(error, 'ERR_API_BAD_OPTION')) return error;
     throw error;
   } finally {
-    store.close();
+    void store.close();
   }
 }
 
@@ -123,7 +123,7 @@ async function crawlInto(store: SqliteStore, settings: CrawlRunSettings, clients
   } finally {
     unsubscribe();
     progress.clear();
-    store.close();
+    await store.close();
   }
   // stdout itself failed (a closed pipe): nothing more can be said there.
   if (failure !== undefined && events.failure !== undefined && failure.cause === events.failure) throw failure.cause;

@@ -6,7 +6,7 @@ import { OptionError, describeValue } from '../errors.js';
 import type { Fetcher, RobotsPolicy } from '../fetch/index.js';
 import { DEFAULT_FOLLOW, LINK_KINDS, isLinkKind, type LinkKind } from '../html/index.js';
 import { normalizeReference } from '../ladder/index.js';
-import type { IndexStore } from '../store/index.js';
+import type { IndexWriter } from '../store/index.js';
 import { parseBase, serialize } from '../uri/index.js';
 import type { CrawlEvent } from './crawl-summary.js';
 import { privateAddressOf } from './private-address.js';
@@ -32,7 +32,7 @@ export interface CrawlOptions {
   /** Where the crawl starts: absolute http(s) URLs, admitted at depth 0. */
   readonly seeds: string | readonly string[];
   /** The index: seen-set, frontier and evidence. A second crawl on the same index resumes. */
-  readonly store: IndexStore;
+  readonly store: IndexWriter;
   /** Fetches one URL, following redirects hop by hop. */
   readonly fetcher: Fetcher;
   /**
@@ -168,7 +168,7 @@ export const CRAWL_DEFAULTS = Object.freeze({
 export interface ValidCrawlOptions {
   /** The seeds at the scheme rung (RFC 3986 §6.2.3), fragments dropped. */
   readonly seeds: readonly string[];
-  readonly store: IndexStore;
+  readonly store: IndexWriter;
   readonly fetcher: Fetcher;
   readonly robots: RobotsPolicy | undefined;
   readonly concurrency: number;
@@ -250,7 +250,7 @@ export function validateCrawlOptions(options: CrawlOptions): ValidCrawlOptions {
   const allowPrivate = checkBoolean('allowPrivate', given.allowPrivate, CRAWL_DEFAULTS.allowPrivate);
   return Object.freeze({
     seeds: checkSeeds(given.seeds, allowPrivate),
-    store: checkObject<IndexStore>('store', given.store, ['admit', 'claim', 'recordFetch', 'addAlias', 'revokeAlias', 'getUrl', 'findUrl', 'stats'], 'an IndexStore'),
+    store: checkObject<IndexWriter>('store', given.store, ['admit', 'claim', 'recordFetch', 'addAlias', 'revokeAlias', 'getUrl', 'findUrl', 'stats'], 'an IndexWriter'),
     fetcher: checkObject<Fetcher>('fetcher', given.fetcher, ['fetch'], 'a Fetcher'),
     robots:
       given.robots === undefined

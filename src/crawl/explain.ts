@@ -2,7 +2,7 @@
 // from what the index holds.
 
 import { normalizeSyntax, resourceKey, type SyntacticRung } from '../ladder/index.js';
-import type { AliasRow, FetchRow, FirstLink, IndexStore, UrlHistory, UrlRecord } from '../store/index.js';
+import type { AliasRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawl-options.js';
 import { ScopeTest, describeVerdict, type Scope } from './scope.js';
@@ -52,7 +52,7 @@ export interface Explanation {
 }
 
 /** Why `url` was fetched, skipped or merged, from what `store` holds. Never throws on the URL. */
-export function explain(store: IndexStore, url: string, scope?: ExplainScope): Explanation {
+export async function explain(store: IndexWriter, url: string, scope?: ExplainScope): Promise<Explanation> {
   const parsed = parseUriReference(url);
   if (!parsed.ok || parsed.value.scheme === undefined) {
     return {
@@ -75,13 +75,13 @@ export function explain(store: IndexStore, url: string, scope?: ExplainScope): E
   const written = serialize({ ...parsed.value, fragment: undefined });
   const syntax = serialize({ ...normalizeSyntax(parsed.value), fragment: undefined });
   const spelling: SyntacticRung = written === key ? 'string' : syntax === key ? 'syntax' : 'scheme';
-  const row = store.findUrl(url);
+  const row = await store.findUrl(url);
   const aliasChain: UrlRecord[] = [];
   const seen = new Set<number>();
   for (let current = row; current !== undefined && !seen.has(current.id); ) {
     aliasChain.push(current);
     seen.add(current.id);
-    current = current.aliasOf === undefined ? undefined : store.getUrl(current.aliasOf);
+    current = current.aliasOf === undefined ? undefined : await store.getUrl(current.aliasOf);
   }
   const resource = aliasChain[aliasChain.length - 1];
   let scopeVerdict: Explanation['scope'];
@@ -96,7 +96,7 @@ export function explain(store: IndexStore, url: string, scope?: ExplainScope): E
     scopeVerdict = { isInScope: verdict === undefined, reason: verdict === undefined ? undefined : describeVerdict(verdict) };
   }
   // The history of each step of the chain, the URL itself first (read once each).
-  const histories = aliasChain.map((step) => store.history(step.id));
+  const histories = await Promise.all(aliasChain.map((step) => store.history(step.id)));
   const history = histories[0];
   // Each step of the chain is proved by the alias row from that URL to the next.
   const evidence = aliasChain.slice(0, -1).flatMap((_step, i) => {

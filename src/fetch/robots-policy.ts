@@ -158,30 +158,30 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
 
   /** The origin's robots.txt: from the RobotsCache while fresh there, else fetched (and stored). */
   async #obtain(origin: string): Promise<CacheEntry> {
-    const stored = this.#readStored(origin);
+    const stored = await this.#readStored(origin);
     if (stored !== undefined && this.#isFresh(stored.fetchedAt)) return this.#entryOf(origin, stored);
     const response = await this.#client.retrieve(`${origin}/robots.txt`, this.#policy);
     const facts = robotsFacts(response, robotsVerdict(response) === 'parsed');
-    this.#store(origin, facts);
+    await this.#store(origin, facts);
     return this.#entryOf(origin, facts);
   }
 
-  #readStored(origin: string): RobotsCacheEntry | undefined {
+  async #readStored(origin: string): Promise<RobotsCacheEntry | undefined> {
     const { cache, maxBytes } = this.#options;
     if (cache === undefined) return undefined;
     try {
-      return readRobotsCacheEntry(cache.get(origin), maxBytes);
+      return readRobotsCacheEntry(await cache.get(origin), maxBytes);
     } catch {
       return undefined;
     }
   }
 
-  #store(origin: string, facts: RobotsCacheEntry): void {
+  async #store(origin: string, facts: RobotsCacheEntry): Promise<void> {
     const { cache } = this.#options;
     // §2.3.1.4: unreachable says nothing of the file, only of the moment; the next run asks again.
     if (cache === undefined || robotsVerdict(facts) === 'unreachable') return;
     try {
-      cache.set(origin, facts);
+      await cache.set(origin, facts);
     } catch {
       // Not kept: the next run fetches it again. The decision stands.
     }

@@ -112,7 +112,7 @@ export interface RobotsCacheEntry {
  */
 export interface RobotsCache {
   /** The entry stored for `origin`, fresh or not (the policy judges its age), or `undefined`. */
-  get(origin: string): RobotsCacheEntry | undefined;
-  /** Store (replace) the entry of `origin`. */
-  set(origin: string, entry: RobotsCacheEntry): void;
+  get(origin: string): RobotsCacheEntry | undefined | Promise<RobotsCacheEntry | undefined>;
+  /** Store (replace) the entry of `origin`; a promise it returns is awaited (a `Map` is a RobotsCache too). */
+  set(origin: string, entry: RobotsCacheEntry): unknown;
 }

@@ -1,8 +1,9 @@
 // The dedup index: seen-set, frontier, link graph and protocol-rung evidence,
-// behind the IndexStore interface (SQLite by default, in memory for tests).
+// behind two contracts: IndexWriter for the crawl, IndexReader for reports
+// (SQLite by default, in memory for tests).
 
 export type {
-  IndexStore,
+  IndexWriter,
   AdmitEntry,
   AdmitResult,
   AliasRecord,
@@ -25,10 +26,11 @@ export type {
   EdgeRow,
   Funnel,
 } from './types.js';
-export { MATCH_RUNGS, URL_STATES } from './types.js';
+export { MATCH_RUNGS, URL_STATES, zeroCounts } from './types.js';
 export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, type SqliteStoreOptions } from './sqlite-store.js';
 export { openDatabase, readMigrationStatus } from './sqlite-database.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export { GROUP_COMMIT_DEFAULTS, type GroupCommitOptions } from './write-units.js';
 export {
   defaultMigrationsDir,
   loadMigrations,

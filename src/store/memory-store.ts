@@ -1,11 +1,12 @@
 // The IndexStore in plain Maps: for tests and short-lived use. It shares the
 // admitter with the SQLite store and passes the same contract tests.
 
-import type { RobotsCacheEntry } from '../fetch/index.js';
+import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';
 import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { StoreError } from '../errors.js';
 import { Admitter, type FormHit, type NewLink } from './admitter.js';
+import { WriteUnits, settled, type GroupCommitOptions, type TransactionSteps } from './write-units.js';
 import {
   MATCH_RUNGS,
   URL_STATES,
@@ -18,7 +19,7 @@ import {
   type FetchRow,
   type UrlHistory,
   type FetchRecord,
-  type IndexStore,
+  type IndexWriter,
   type StoreStats,
   type UrlRecord,
   type UrlState,
@@ -38,9 +39,11 @@ interface MemoryUrl {
 export interface MemoryStoreOptions {
   /** @default Date.now */
   readonly now?: () => number;
+  /** When units of work are committed together (here: when their undo log is dropped). */
+  readonly groupCommit?: GroupCommitOptions | undefined;
 }
 
-export class MemoryStore implements IndexStore {
+export class MemoryStore implements IndexWriter {
   readonly #urls: MemoryUrl[] = [];
   readonly #byKey = new Map<string, MemoryUrl>();
   readonly #forms = new Map<string, FormHit>();
@@ -51,10 +54,14 @@ export class MemoryStore implements IndexStore {
   readonly #now: () => number;
   readonly #admitter: Admitter;
 
-  // Undo steps of the batch being admitted, replayed backwards if it throws.
+  // Undo steps of the open group, replayed backwards to undo a unit (or the group) that failed.
   #undo: (() => void)[] = [];
-  // How many atomically() blocks are open: the undo log is kept until the outermost ends.
-  #depth = 0;
+  readonly #units: WriteUnits;
+  readonly #tx: IndexWriter;
+  readonly robotsCache: RobotsCache = {
+    get: (origin) => this.#robots.get(origin),
+    set: (origin, entry) => void this.#robots.set(origin, entry),
+  };
 
   constructor(options?: MemoryStoreOptions) {
     const now = (this.#now = options?.now ?? Date.now);
@@ -108,33 +115,119 @@ export class MemoryStore implements IndexStore {
       },
       { now },
     );
+    this.#units = new WriteUnits(this.#steps(), options?.groupCommit);
+    this.#tx = this.#writer();
   }
 
-  admit(batch: readonly AdmitEntry[]): AdmitResult[] {
-    return this.atomically(() => batch.map((entry) => this.#admitter.admit(entry)));
+  admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
+    return this.#units.run(() => this.#admit(batch));
   }
 
-  // Every change is undoable, so a batch or an atomically() block that throws
-  // leaves nothing behind (nested blocks undo to where they began).
-  atomically<T>(work: () => T): T {
+  claim(limit: number): Promise<ClaimedUrl[]> {
+    return this.#units.run(() => this.#claim(limit));
+  }
+
+  recordFetch(record: FetchRecord): Promise<void> {
+    return this.#units.run(() => this.#recordFetch(record));
+  }
+
+  addAlias(record: AliasRecord): Promise<void> {
+    return this.#units.run(() => this.#addAlias(record));
+  }
+
+  revokeAlias(fromId: number): Promise<void> {
+    return this.#units.run(() => this.#revokeAlias(fromId));
+  }
+
+  requeue(id: number): Promise<void> {
+    return this.#units.run(() => this.#requeue(id));
+  }
+
+  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
+    return this.#units.run(() => work(this.#tx));
+  }
+
+  flush(): Promise<void> {
+    return this.#units.flush();
+  }
+
+  getUrl(id: number): Promise<UrlRecord | undefined> {
+    return settled(() => this.#getUrl(id));
+  }
+
+  findUrl(uri: string): Promise<UrlRecord | undefined> {
+    return settled(() => this.#findUrl(uri));
+  }
+
+  history(id: number): Promise<UrlHistory | undefined> {
+    return settled(() => this.#history(id));
+  }
+
+  stats(): Promise<StoreStats> {
+    return settled(() => this.#stats());
+  }
+
+  async close(): Promise<void> {
+    await this.#units.flush();
+  }
+
+  // A call inside a unit is all or nothing too: undone to where it began if it throws.
+  #atomically<T>(work: () => T): T {
     const mark = this.#undo.length;
-    this.#depth++;
     try {
-      const result = work();
-      if (typeof (result as { then?: unknown } | undefined)?.then === 'function') {
-        throw new StoreError('ERR_STORE_ASYNC_TRANSACTION', 'store.atomically() was given async work: a transaction never awaits');
-      }
-      return result;
+      return work();
     } catch (error) {
-      for (const step of this.#undo.splice(mark).reverse()) step();
-      this.#admitter.forget();
+      this.#undoTo(mark);
       throw error;
-    } finally {
-      if (--this.#depth === 0) this.#undo = [];
     }
   }
 
-  requeue(id: number): void {
+  #undoTo(mark: number): void {
+    for (const step of this.#undo.splice(mark).reverse()) step();
+    this.#admitter.forget();
+  }
+
+  #admit(batch: readonly AdmitEntry[]): AdmitResult[] {
+    return this.#atomically(() => batch.map((entry) => this.#admitter.admit(entry)));
+  }
+
+  // Every change is undoable: a unit that throws leaves nothing behind; a group's log is dropped when it commits.
+  #steps(): TransactionSteps {
+    const marks: number[] = [];
+    return {
+      begin: () => {},
+      savepoint: () => marks.push(this.#undo.length),
+      release: () => marks.pop(),
+      rollbackUnit: () => this.#undoTo(marks.pop() ?? 0),
+      commit: () => {
+        this.#undo = [];
+      },
+      rollbackGroup: () => this.#undoTo(0),
+    };
+  }
+
+  // The unit's view of the store: the same calls, run at once (the unit holds the turn).
+  #writer(): IndexWriter {
+    const tx: IndexWriter = {
+      admit: (batch) => settled(() => this.#admit(batch)),
+      claim: (limit) => settled(() => this.#atomically(() => this.#claim(limit))),
+      recordFetch: (record) => settled(() => this.#atomically(() => this.#recordFetch(record))),
+      addAlias: (record) => settled(() => this.#atomically(() => this.#addAlias(record))),
+      revokeAlias: (fromId) => settled(() => this.#atomically(() => this.#revokeAlias(fromId))),
+      requeue: (id) => settled(() => this.#atomically(() => this.#requeue(id))),
+      getUrl: (id) => this.getUrl(id),
+      findUrl: (uri) => this.findUrl(uri),
+      transact: (work) => work(tx),
+      flush: () => Promise.resolve(),
+      stats: () => this.stats(),
+      history: (id) => this.history(id),
+      robotsCache: this.robotsCache,
+      close: () => Promise.reject(new StoreError('ERR_STORE_WRITE_FAILED', 'a unit of work cannot close the index')),
+    };
+    return tx;
+  }
+
+  #requeue(id: number): void {
     const row = this.#require(id);
     if (row.state === 'alias') return;
     const before = row.state;
@@ -142,8 +235,8 @@ export class MemoryStore implements IndexStore {
     row.state = 'queued';
   }
 
-  history(id: number): UrlHistory | undefined {
-    const url = this.getUrl(id);
+  #history(id: number): UrlHistory | undefined {
+    const url = this.#getUrl(id);
     const row = this.#urls[id - 1];
     if (url === undefined || row === undefined) return undefined;
     const from = row.firstFrom === undefined ? undefined : this.#urls[row.firstFrom - 1];
@@ -157,18 +250,18 @@ export class MemoryStore implements IndexStore {
     };
   }
 
-  claim(limit: number): ClaimedUrl[] {
+  #claim(limit: number): ClaimedUrl[] {
     return this.#urls
       .filter((u) => u.state === 'queued')
       .sort((a, b) => a.depth - b.depth || a.id - b.id)
       .slice(0, limit)
       .map((u) => {
-        u.state = 'fetching';
+        this.#setRow(u, 'fetching', u.aliasOf);
         return { id: u.id, key: u.key, depth: u.depth, host: u.host };
       });
   }
 
-  recordFetch(record: FetchRecord): void {
+  #recordFetch(record: FetchRecord): void {
     const row = this.#require(record.urlId);
     const before = row.state;
     this.#fetches.push({
@@ -193,7 +286,7 @@ export class MemoryStore implements IndexStore {
     if (row.state !== 'alias') row.state = record.outcome;
   }
 
-  addAlias(record: AliasRecord): void {
+  #addAlias(record: AliasRecord): void {
     const from = this.#require(record.fromId);
     const to = this.#require(record.toId);
     const key = `${record.fromId} ${record.evidence}`;
@@ -209,7 +302,7 @@ export class MemoryStore implements IndexStore {
     if (record.evidence !== 'canonical' && record.fromId !== record.toId) this.#setRow(from, 'alias', record.toId);
   }
 
-  revokeAlias(fromId: number): void {
+  #revokeAlias(fromId: number): void {
     const row = this.#require(fromId);
     for (const evidence of ['redirect', 'content-location'] as const) this.#setAlias(`${fromId} ${evidence}`, undefined);
     if (row.state === 'alias') this.#setRow(row, 'queued', undefined);
@@ -228,18 +321,18 @@ export class MemoryStore implements IndexStore {
     Object.assign(row, { state, aliasOf });
   }
 
-  getUrl(id: number): UrlRecord | undefined {
+  #getUrl(id: number): UrlRecord | undefined {
     const row = this.#urls[id - 1];
     return row && { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.aliasOf };
   }
 
-  findUrl(uri: string): UrlRecord | undefined {
+  #findUrl(uri: string): UrlRecord | undefined {
     const parsed = parseUriReference(uri);
     const row = parsed.ok ? this.#byKey.get(resourceKey(parsed.value)) : undefined;
-    return row && this.getUrl(row.id);
+    return row && this.#getUrl(row.id);
   }
 
-  stats(): StoreStats {
+  #stats(): StoreStats {
     const urlsByState = zeroCounts(URL_STATES);
     for (const u of this.#urls) urlsByState[u.state]++;
     const linksByRung = zeroCounts(MATCH_RUNGS);
@@ -253,15 +346,6 @@ export class MemoryStore implements IndexStore {
     return { urlsByState, links: this.#links.length, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches: this.#fetches.length };
   }
 
-  getRobots(origin: string): RobotsCacheEntry | undefined {
-    return this.#robots.get(origin);
-  }
-
-  setRobots(origin: string, entry: RobotsCacheEntry): void {
-    this.#robots.set(origin, entry);
-  }
-
-  close(): void {}
 
   #require(id: number): MemoryUrl {
     const row = this.#urls[id - 1];

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { Database as Db } from 'better-sqlite3';
 import { StoreError } from '../errors.js';
-import type { RobotsCacheEntry } from '../fetch/index.js';
+import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';
 import { resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { Admitter, type FormHit, type IndexBackend, type NewUrl } from './admitter.js';
@@ -13,6 +13,7 @@ import { KeyTable } from './key-table.js';
 import { LinkWriter } from './link-writer.js';
 import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
 import { openDatabase } from './sqlite-database.js';
+import { WriteUnits, settled, type GroupCommitOptions, type TransactionSteps } from './write-units.js';
 import { SqliteIndexReader, readStats } from './sqlite-reader.js';
 import {
   ALIAS_COLUMNS,
@@ -34,7 +35,7 @@ import type {
   ClaimedUrl,
   FetchRecord,
   IndexReader,
-  IndexStore,
+  IndexWriter,
   StoreStats,
   UrlHistory,
   UrlRecord,
@@ -62,6 +63,8 @@ export interface SqliteStoreOptions {
   readonly migrationsDir?: string;
   /** The clock (Unix ms). @default Date.now */
   readonly now?: () => number;
+  /** When units of work are committed together. @default { maxLinks: 1000, maxMs: 50 } */
+  readonly groupCommit?: GroupCommitOptions | undefined;
 }
 
 export const DEFAULT_DB_PATH = path.join('data', 'linkladder.db');
@@ -88,14 +91,17 @@ interface FormFound extends FormHit {
   readonly formId: number;
 }
 
-export class SqliteStore implements IndexStore {
+export class SqliteStore implements IndexWriter {
   readonly #db: Db;
   readonly #admitter: Admitter;
   readonly #aliases = new Map<number, number>();
   readonly #now: () => number;
   readonly #statements: ReturnType<typeof prepareStatements>;
   readonly #links: LinkWriter;
-  readonly #transaction: { immediate: (work: () => unknown) => unknown };
+  readonly #transaction: (work: () => unknown) => unknown;
+  readonly #units: WriteUnits;
+  readonly #tx: IndexWriter;
+  readonly robotsCache: RobotsCache;
   #keys: Keys | undefined;
   #dataVersion: number;
   /** The migrations this open applied (empty when the database was up to date). */
@@ -115,28 +121,78 @@ export class SqliteStore implements IndexStore {
     this.#dataVersion = this.#readDataVersion();
     this.#admitter = new Admitter(this.#backend(), { now: this.#now });
     this.#links = new LinkWriter(this.#db);
-    this.#transaction = this.#db.transaction((work: () => unknown) => {
-      this.#catchUpWithOtherWriters();
-      return work();
-    });
+    // Nested in a unit's group transaction, this is a savepoint: each call is all or nothing.
+    this.#transaction = this.#db.transaction((work: () => unknown) => work());
+    this.#units = new WriteUnits(this.#steps(), options?.groupCommit);
+    this.robotsCache = this.#robotsCache();
+    this.#tx = this.#writer();
   }
 
-  admit(batch: readonly AdmitEntry[]): AdmitResult[] {
+  admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
+    return this.#units.run(() => this.#admit(batch));
+  }
+
+  claim(limit: number): Promise<ClaimedUrl[]> {
+    return this.#units.run(() => this.#claim(limit));
+  }
+
+  recordFetch(record: FetchRecord): Promise<void> {
+    return this.#units.run(() => this.#recordFetch(record));
+  }
+
+  addAlias(record: AliasRecord): Promise<void> {
+    return this.#units.run(() => this.#addAlias(record));
+  }
+
+  revokeAlias(fromId: number): Promise<void> {
+    return this.#units.run(() => this.#revokeAlias(fromId));
+  }
+
+  requeue(id: number): Promise<void> {
+    return this.#units.run(() => this.#requeue(id));
+  }
+
+  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
+    return this.#units.run(() => work(this.#tx));
+  }
+
+  flush(): Promise<void> {
+    return this.#units.flush();
+  }
+
+  getUrl(id: number): Promise<UrlRecord | undefined> {
+    return settled(() => this.#getUrl(id));
+  }
+
+  findUrl(uri: string): Promise<UrlRecord | undefined> {
+    return settled(() => this.#findUrl(uri));
+  }
+
+  history(id: number): Promise<UrlHistory | undefined> {
+    return settled(() => this.#history(id));
+  }
+
+  stats(): Promise<StoreStats> {
+    return settled(() => readStats(this.#db));
+  }
+
+  #admit(batch: readonly AdmitEntry[]): AdmitResult[] {
     return this.#write(() => {
       const results = batch.map((entry) => this.#admitter.admit(entry));
       this.#links.flush();
+      this.#units.addLinks(batch.length);
       return results;
     });
   }
 
-  claim(limit: number): ClaimedUrl[] {
+  #claim(limit: number): ClaimedUrl[] {
     const rows = this.#write(() => this.#statements.claim.all({ limit }) as { id: number; key: string; depth: number; host: string | null }[]);
     return rows
       .map((r) => ({ id: r.id, key: r.key, depth: r.depth, host: r.host ?? undefined }))
       .sort((a, b) => a.depth - b.depth || a.id - b.id);
   }
 
-  recordFetch(record: FetchRecord): void {
+  #recordFetch(record: FetchRecord): void {
     const s = this.#statements;
     this.#write(() => {
       this.#requireUrl(record.urlId);
@@ -162,7 +218,7 @@ export class SqliteStore implements IndexStore {
     });
   }
 
-  addAlias(record: AliasRecord): void {
+  #addAlias(record: AliasRecord): void {
     const s = this.#statements;
     const makesAlias = record.evidence !== 'canonical' && record.fromId !== record.toId;
     this.#write(() => {
@@ -174,7 +230,7 @@ export class SqliteStore implements IndexStore {
     });
   }
 
-  revokeAlias(fromId: number): void {
+  #revokeAlias(fromId: number): void {
     const s = this.#statements;
     this.#write(() => {
       this.#requireUrl(fromId);
@@ -184,37 +240,27 @@ export class SqliteStore implements IndexStore {
     });
   }
 
-  requeue(id: number): void {
+  #requeue(id: number): void {
     this.#write(() => {
       this.#requireUrl(id);
       this.#statements.requeue.run({ id });
     });
   }
 
-  atomically<T>(work: () => T): T {
-    return this.#write(() => {
-      const result = work();
-      if (typeof (result as { then?: unknown } | undefined)?.then === 'function') {
-        throw new StoreError('ERR_STORE_ASYNC_TRANSACTION', 'store.atomically() was given async work: a transaction never awaits');
-      }
-      return result;
-    });
-  }
-
-  getUrl(id: number): UrlRecord | undefined {
+  #getUrl(id: number): UrlRecord | undefined {
     const row = this.#statements.getUrl.get({ id }) as UrlColumns | undefined;
     return row === undefined ? undefined : toUrlRecord(row);
   }
 
-  findUrl(uri: string): UrlRecord | undefined {
+  #findUrl(uri: string): UrlRecord | undefined {
     const parsed = parseUriReference(uri);
     if (!parsed.ok || parsed.value.scheme === undefined) return undefined;
     if (!this.#db.inTransaction) this.#catchUpWithOtherWriters();
     const id = this.#getKeys().urls.get(resourceKey(parsed.value));
-    return id === undefined ? undefined : this.getUrl(id);
+    return id === undefined ? undefined : this.#getUrl(id);
   }
 
-  history(id: number): UrlHistory | undefined {
+  #history(id: number): UrlHistory | undefined {
     const s = this.#statements;
     const row = s.getUrl.get({ id }) as UrlColumns | undefined;
     if (row === undefined) return undefined;
@@ -227,17 +273,39 @@ export class SqliteStore implements IndexStore {
     };
   }
 
-  stats(): StoreStats {
-    return readStats(this.#db);
+  // RFC 9309 §2.4: robots.txt answers kept across runs (a row is read back as untrusted input by the policy).
+  #robotsCache(): RobotsCache {
+    return {
+      get: (origin) => {
+        const entry = this.#statements.getRobots.get({ origin }) as string | undefined;
+        return entry === undefined ? undefined : (JSON.parse(entry) as RobotsCacheEntry);
+      },
+      set: (origin, entry) =>
+        this.#units.run(() => {
+          this.#write(() => this.#statements.putRobots.run({ origin, fetchedAt: entry.fetchedAt, entry: JSON.stringify(entry) }));
+        }),
+    };
   }
 
-  getRobots(origin: string): RobotsCacheEntry | undefined {
-    const entry = this.#statements.getRobots.get({ origin }) as string | undefined;
-    return entry === undefined ? undefined : (JSON.parse(entry) as RobotsCacheEntry);
-  }
-
-  setRobots(origin: string, entry: RobotsCacheEntry): void {
-    this.#write(() => this.#statements.putRobots.run({ origin, fetchedAt: entry.fetchedAt, entry: JSON.stringify(entry) }));
+  // The unit's view of the store: the same calls, run at once (the unit holds the turn).
+  #writer(): IndexWriter {
+    const tx: IndexWriter = {
+      admit: (batch) => settled(() => this.#admit(batch)),
+      claim: (limit) => settled(() => this.#claim(limit)),
+      recordFetch: (record) => settled(() => this.#recordFetch(record)),
+      addAlias: (record) => settled(() => this.#addAlias(record)),
+      revokeAlias: (fromId) => settled(() => this.#revokeAlias(fromId)),
+      requeue: (id) => settled(() => this.#requeue(id)),
+      getUrl: (id) => settled(() => this.#getUrl(id)),
+      findUrl: (uri) => settled(() => this.#findUrl(uri)),
+      transact: (work) => work(tx),
+      flush: () => Promise.resolve(),
+      stats: () => this.stats(),
+      history: (id) => this.history(id),
+      robotsCache: this.robotsCache,
+      close: () => Promise.reject(new StoreError('ERR_STORE_WRITE_FAILED', 'a unit of work cannot close the index')),
+    };
+    return tx;
   }
 
   /** Read the index for reports, on this store's connection. */
@@ -259,7 +327,18 @@ export class SqliteStore implements IndexStore {
     return problems.length === 0 ? 'ok' : problems.join('\n');
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    if (!this.#db.open) return;
+    try {
+      await this.#units.flush();
+    } finally {
+      this.#closeNow();
+    }
+  }
+
+  /** Close without committing what the open group holds (a reader's close; tests that play a crash). */
+  #closeNow(): void {
+    if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
     if (this.#db.open) this.#db.close();
   }
 
@@ -271,14 +350,40 @@ export class SqliteStore implements IndexStore {
    */
   #write<T>(work: () => T): T {
     try {
-      return this.#transaction.immediate(work) as T;
+      return this.#transaction(work) as T;
     } catch (error) {
-      this.#keys = undefined;
-      this.#links.discard();
-      this.#admitter.forget();
-      this.#loadAliases();
+      this.#forgetMemory();
       throw error;
     }
+  }
+
+  #forgetMemory(): void {
+    this.#keys = undefined;
+    this.#links.discard();
+    this.#admitter.forget();
+    this.#loadAliases();
+  }
+
+  // Units in savepoints of one IMMEDIATE transaction per group (write-units.ts).
+  #steps(): TransactionSteps {
+    const db = this.#db;
+    return {
+      begin: () => {
+        db.exec('BEGIN IMMEDIATE');
+        this.#catchUpWithOtherWriters();
+      },
+      savepoint: () => db.exec('SAVEPOINT unit'),
+      release: () => db.exec('RELEASE unit'),
+      rollbackUnit: () => {
+        db.exec('ROLLBACK TO unit; RELEASE unit');
+        this.#forgetMemory();
+      },
+      commit: () => db.exec('COMMIT'),
+      rollbackGroup: () => {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        this.#forgetMemory();
+      },
+    };
   }
 
   #readDataVersion(): number {
@@ -466,5 +571,5 @@ function prepareStatements(db: Db) {
 export function openIndexReader(file: string, options?: Pick<SqliteStoreOptions, 'migrationsDir'>): IndexReader {
   const store = new SqliteStore({ path: file, mustExist: true, recoverClaims: false, ...options });
   const reader = store.reader();
-  return Object.assign(reader, { close: () => store.close() });
+  return Object.assign(reader, { close: () => void store.close() });
 }

@@ -2,7 +2,7 @@
 // IndexStore and never learns that it is SQLite.
 
 import type { BaseLevel } from '../base/index.js';
-import type { RobotsCacheEntry } from '../fetch/index.js';
+import type { RobotsCache } from '../fetch/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 
 export type { BaseLevel };
@@ -129,41 +129,52 @@ export interface StoreStats {
   readonly fetches: number;
 }
 
-/** The dedup index: seen-set, frontier, link graph and protocol-rung evidence. */
-export interface IndexStore {
-  /** Admit a batch of links atomically: all of it is recorded, or none. */
-  admit(batch: readonly AdmitEntry[]): AdmitResult[];
+/**
+ * The crawl's side of the index (DESIGN.md §6): the seen-set, the frontier and
+ * protocol-rung evidence, written as the crawl learns them, and the few reads it
+ * makes while deciding. Async, so that a networked store can sit behind it.
+ *
+ * Writes run one at a time. Each call is a unit (all of it or nothing); `transact`
+ * makes one unit of several calls. Units are committed in groups (a thousand
+ * links, or 50 ms): a call resolves once its unit has run, and `flush()` once
+ * everything before it is committed.
+ */
+export interface IndexWriter {
+  /** Admit a batch of links as one unit. */
+  admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]>;
   /** Move up to `limit` queued URLs (shallowest first) to `fetching` and return them. */
-  claim(limit: number): ClaimedUrl[];
+  claim(limit: number): Promise<ClaimedUrl[]>;
   /** Record a fetch and move its URL to `done` or `failed`. */
-  recordFetch(record: FetchRecord): void;
+  recordFetch(record: FetchRecord): Promise<void>;
   /**
    * Record that `fromId` is `toId` (DESIGN.md §2, rung 4). `redirect` and
    * `content-location` make `fromId` an alias (links to it then name `toId`);
    * `canonical` is only recorded.
    */
-  addAlias(record: AliasRecord): void;
+  addAlias(record: AliasRecord): Promise<void>;
   /** Undo an alias of `fromId` (contradicting evidence) and queue it again. */
-  revokeAlias(fromId: number): void;
-  /** The URL with this id, if any. */
-  getUrl(id: number): UrlRecord | undefined;
-  /** The URL whose key is the scheme-rung form of `uri` (without fragment), if any. */
-  findUrl(uri: string): UrlRecord | undefined;
-  stats(): StoreStats;
-  /**
-   * Run `work` as one transaction: every store call inside it is recorded, or
-   * (when it throws) none is. Synchronous: `work` must not await.
-   */
-  atomically<T>(work: () => T): T;
+  revokeAlias(fromId: number): Promise<void>;
   /** Put a URL back on the frontier (`queued`), whatever its state; an alias stays one. */
-  requeue(id: number): void;
+  requeue(id: number): Promise<void>;
+  /** The URL with this id, if any. */
+  getUrl(id: number): Promise<UrlRecord | undefined>;
+  /** The URL whose key is the scheme-rung form of `uri` (without fragment), if any. */
+  findUrl(uri: string): Promise<UrlRecord | undefined>;
+  /**
+   * Run `work` as one unit: every call it makes through `tx` is recorded, or
+   * (when it throws) none is. `work` should await nothing but `tx`: the units
+   * after it wait for it.
+   */
+  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T>;
+  /** Commit every unit that has run. */
+  flush(): Promise<void>;
+  stats(): Promise<StoreStats>;
   /** What explains a URL: its first link, its fetches, the aliases from and to it. */
-  history(id: number): UrlHistory | undefined;
-  /** The robots.txt kept for an origin (RFC 9309 §2.4: the policy judges its age), if any. */
-  getRobots(origin: string): RobotsCacheEntry | undefined;
-  /** Keep (replace) the robots.txt of an origin, so that a resumed crawl need not ask again. */
-  setRobots(origin: string, entry: RobotsCacheEntry): void;
-  close(): void;
+  history(id: number): Promise<UrlHistory | undefined>;
+  /** robots.txt answers kept across runs (RFC 9309 §2.4), for the robots policy. */
+  readonly robotsCache: RobotsCache;
+  /** Flush, then close. */
+  close(): Promise<void>;
 }
 
 /** The link that first named a URL (DESIGN.md §5): where a crawl found it. */

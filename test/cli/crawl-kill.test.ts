@@ -63,13 +63,13 @@ function startCrawl(db: string, extra: readonly string[] = []): { child: ChildPr
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function integrityOf(db: string): { integrity: string; fetching: number; queued: number } {
+async function integrityOf(db: string): Promise<{ integrity: string; fetching: number; queued: number }> {
   const store = new SqliteStore({ path: db, mustExist: true });
   try {
-    const { fetching, queued } = store.stats().urlsByState;
+    const { fetching, queued } = (await store.stats()).urlsByState;
     return { integrity: store.integrityCheck(), fetching, queued };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -113,7 +113,7 @@ describe('a crawl killed with SIGKILL', () => {
     const extra = repeats.reduce((n, { count }) => n + count - 1, 0);
     expect(extra, JSON.stringify(repeats)).toBeLessThanOrEqual(kills.length * IN_FLIGHT_PER_KILL * LONGEST_CHAIN);
 
-    expect(integrityOf(db)).toEqual({ integrity: 'ok', fetching: 0, queued: 0 });
+    expect(await integrityOf(db)).toEqual({ integrity: 'ok', fetching: 0, queued: 0 });
   }, 60_000);
 
   it('SIGINT at the process level: exit 130 after the summary, nothing left claimed', async () => {
@@ -125,7 +125,7 @@ describe('a crawl killed with SIGKILL', () => {
     expect(ended).toMatchObject({ code: 130, signal: null, stderr: '' });
     expect(ended.stdout).toMatch(/^crawl {7}interrupted \(Ctrl-C\): claimed URLs requeued; run it again to resume$/m);
     expect(ended.stdout).toMatch(/^duration {4}/m);
-    const state = integrityOf(db);
+    const state = await integrityOf(db);
     expect(state).toMatchObject({ integrity: 'ok', fetching: 0 });
     expect(state.queued).toBeGreaterThan(0);
   }, 30_000);

@@ -3,10 +3,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { crawl, type CrawlEvent, type CrawlOptions, type EvidenceEvent } from '../../src/crawl/index.js';
-import { MemoryStore, SqliteStore, type IndexStore } from '../../src/store/index.js';
+import { MemoryStore, SqliteStore, type IndexWriter } from '../../src/store/index.js';
 import { FakeSite, page, type FakeResource } from './fake-site.js';
 
-const stores: [string, () => IndexStore][] = [
+const stores: [string, () => IndexWriter][] = [
   ['MemoryStore', () => new MemoryStore()],
   ['SqliteStore', () => new SqliteStore({ path: ':memory:' })],
 ];
@@ -17,7 +17,7 @@ function site(resources: Record<string, FakeResource>): Record<string, FakeResou
   return Object.fromEntries(Object.entries(resources).map(([path, resource]) => [S + path, resource]));
 }
 
-async function run(resources: Record<string, FakeResource>, store: IndexStore, options: Partial<CrawlOptions> = {}) {
+async function run(resources: Record<string, FakeResource>, store: IndexWriter, options: Partial<CrawlOptions> = {}) {
   const fetcher = new FakeSite(site(resources));
   const events: CrawlEvent[] = [];
   const summary = await crawl({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), ...options } as CrawlOptions);
@@ -82,25 +82,25 @@ describe.each(stores)('every resource fetched exactly once (%s)', (_name, open) 
     expect(summary.aliasesLearned).toEqual({ redirect: 2, 'content-location': 1, canonical: 0 });
     expect(summary.index.urlsByState.queued).toBe(0);
     expect(summary.index.urlsByState.fetching).toBe(0);
-    store.close();
+    await store.close();
   });
 
   it('records what the protocol rung learned: hops and negotiated URLs are aliases, their targets fetched', async () => {
     const store = open();
     await run(SPELLINGS, store);
-    const variant = store.findUrl(`${S}/doc/page.html.en`)!;
+    const variant = (await store.findUrl(`${S}/doc/page.html.en`))!;
     expect(variant.state).toBe('done');
-    expect(store.findUrl(`${S}/doc/page.html`)).toMatchObject({ state: 'alias', aliasOf: variant.id });
-    const dirSlash = store.findUrl(`${S}/dir/`)!;
+    expect(await store.findUrl(`${S}/doc/page.html`)).toMatchObject({ state: 'alias', aliasOf: variant.id });
+    const dirSlash = (await store.findUrl(`${S}/dir/`))!;
     expect(dirSlash.state).toBe('done');
-    expect(store.findUrl(`${S}/dir`)).toMatchObject({ state: 'alias', aliasOf: dirSlash.id });
-    expect(store.findUrl(`${S}/old`)).toMatchObject({ state: 'alias', aliasOf: store.findUrl(`${S}/a.html`)!.id });
+    expect(await store.findUrl(`${S}/dir`)).toMatchObject({ state: 'alias', aliasOf: dirSlash.id });
+    expect(await store.findUrl(`${S}/old`)).toMatchObject({ state: 'alias', aliasOf: (await store.findUrl(`${S}/a.html`))!.id });
     // Links met known URLs at every rung, protocol included.
-    const stats = store.stats();
+    const stats = await store.stats();
     expect(stats.linksByRung.syntax).toBeGreaterThan(0);
     expect(stats.linksByRung.scheme).toBeGreaterThan(0);
     expect(stats.linksByRung.protocol).toBeGreaterThan(0);
-    store.close();
+    await store.close();
   });
 
   it('a redirect to a URL fetched before: the crawler asks for neither again', async () => {
@@ -116,18 +116,18 @@ describe.each(stores)('every resource fetched exactly once (%s)', (_name, open) 
     expect(fetcher.calls.map((c) => c.slice(S.length))).toEqual(['/', '/target', '/moved']);
     // The server is not asked for /target a second time: the fetcher stops at the hop.
     expect(fetcher.requests.map((c) => c.slice(S.length))).toEqual(['/', '/target', '/moved']);
-    expect(store.findUrl(`${S}/moved`)).toMatchObject({ state: 'alias', aliasOf: store.findUrl(`${S}/target`)!.id });
-    store.close();
+    expect(await store.findUrl(`${S}/moved`)).toMatchObject({ state: 'alias', aliasOf: (await store.findUrl(`${S}/target`))!.id });
+    await store.close();
   });
 
   it('a redirect to a URL claimed but not yet fetched: that URL is settled, and skipped when its turn comes', async () => {
     const store = open();
     const { fetcher, summary } = await run({ '/': { body: page('/r', '/t') }, '/r': { redirect: '/t' }, '/t': { body: page('/') } }, store);
     expect(fetcher.calls.map((c) => c.slice(S.length))).toEqual(['/', '/r']);
-    expect(store.findUrl(`${S}/t`)?.state).toBe('done');
+    expect((await store.findUrl(`${S}/t`))?.state).toBe('done');
     expect(summary.representationsReused).toBe(1);
     expect(summary.index.urlsByState.fetching).toBe(0);
-    store.close();
+    await store.close();
   });
 
   it('a redirect chain A → B → C makes A and B aliases of C, and C is not fetched again', async () => {
@@ -143,10 +143,10 @@ describe.each(stores)('every resource fetched exactly once (%s)', (_name, open) 
     );
     expect(fetcher.calls.map((c) => c.slice(S.length))).toEqual(['/', '/a']);
     expect(summary.aliasesLearned.redirect).toBe(2);
-    const c = store.findUrl(`${S}/c`)!;
-    expect(store.findUrl(`${S}/a`)?.aliasOf).toBe(c.id);
-    expect(store.findUrl(`${S}/b`)?.aliasOf).toBe(c.id);
-    store.close();
+    const c = (await store.findUrl(`${S}/c`))!;
+    expect((await store.findUrl(`${S}/a`))?.aliasOf).toBe(c.id);
+    expect((await store.findUrl(`${S}/b`))?.aliasOf).toBe(c.id);
+    await store.close();
   });
 });
 
@@ -231,7 +231,7 @@ describe('lying evidence (DESIGN.md §4)', () => {
       expect(summary.aliasesLearned['content-location']).toBe(0);
       expect(summary.evidenceRejected).toBe(3);
       expect(events.filter((e): e is EvidenceEvent => e.type === 'evidence').every((e) => e.action === 'rejected')).toBe(true);
-      for (const path of ['/a', '/b', '/dir/c']) expect(store.findUrl(S + path)?.state).toBe('done');
+      for (const path of ['/a', '/b', '/dir/c']) expect((await store.findUrl(S + path))?.state).toBe('done');
     },
   );
 
@@ -251,8 +251,8 @@ describe('lying evidence (DESIGN.md §4)', () => {
     expect(fetcher.calls.map((c) => c.slice(S.length))).toEqual(['/', '/a', '/b', '/shared']);
     expect(summary.evidenceRevoked).toBe(1);
     expect(events.filter((e) => e.type === 'evidence').map((e) => (e as EvidenceEvent).action)).toEqual(['learned', 'revoked', 'rejected']);
-    for (const path of ['/a', '/b', '/shared']) expect(store.findUrl(S + path)).toMatchObject({ state: 'done', aliasOf: undefined });
-    expect(store.stats().aliasesByEvidence['content-location']).toBe(0);
+    for (const path of ['/a', '/b', '/shared']) expect(await store.findUrl(S + path)).toMatchObject({ state: 'done', aliasOf: undefined });
+    expect((await store.stats()).aliasesByEvidence['content-location']).toBe(0);
   });
 
   it('two responses that claim one URL with the same body both become its aliases', async () => {
@@ -283,8 +283,8 @@ describe('lying evidence (DESIGN.md §4)', () => {
     expect(summary.evidenceRejected).toBe(2);
     // https://site.test/go is in scope (host): its representation came with /go, so it is not fetched again,
     // and its links were read.
-    expect(store.findUrl('https://site.test/go')?.state).toBe('done');
-    expect(store.findUrl(`${S}/go`)?.state).toBe('done');
+    expect((await store.findUrl('https://site.test/go'))?.state).toBe('done');
+    expect((await store.findUrl(`${S}/go`))?.state).toBe('done');
     expect(fetcher.callCounts().get('https://site.test/go')).toBeUndefined();
     expect(fetcher.callCounts().get('https://site.test/x')).toBe(1);
   });
@@ -303,7 +303,7 @@ describe('canonical links and the Link header', () => {
     );
     expect(summary.aliasesLearned.canonical).toBe(2);
     expect(fetcher.calls.map((c) => c.slice(S.length))).toEqual(['/', '/canon', '/page?utm=1']);
-    expect(store.findUrl(`${S}/page?utm=1`)?.state).toBe('done');
+    expect((await store.findUrl(`${S}/page?utm=1`))?.state).toBe('done');
   });
 
   it('Link header references are recorded (resolved against the header base), followed when `link` is followed', async () => {
@@ -334,6 +334,6 @@ describe('hrefs written for browsers', () => {
     expect(summary.hrefFindings).toMatchObject({ HREF_SURROUNDING_WHITESPACE: 1, HREF_TAB_OR_NEWLINE: 1, HREF_UNENCODED_CHARACTER: 1, HREF_BACKSLASH: 1, HREF_INVALID: 1, HREF_NOT_FETCHABLE: 1 });
     const first = events.find((e) => e.type === 'page');
     expect(first?.type === 'page' && first.hrefFindings.map((f) => f.rawHref)).toEqual(['  /a b\t', '/a%20\nb', '\\a%20b', 'http://[bad/', 'javascript:void(0)']);
-    expect(store.stats().linksWithoutTarget).toBe(1);
+    expect((await store.stats()).linksWithoutTarget).toBe(1);
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { crawl, CrawlError, type CrawlEvent, type CrawlOptions, type ErrorEvent } from '../../src/crawl/index.js';
 import { OptionError, StoreError } from '../../src/errors.js';
-import { MemoryStore, SqliteStore, type IndexStore } from '../../src/store/index.js';
+import { MemoryStore, SqliteStore, type FetchRecord, type IndexWriter } from '../../src/store/index.js';
 import { FakeSite, fakeRobots, page, type FakeResource } from './fake-site.js';
 
 const S = 'http://site.test';
@@ -15,7 +15,7 @@ function site(resources: Record<string, FakeResource>, origin = S): Record<strin
 async function run(
   resources: Record<string, FakeResource>,
   options: Partial<CrawlOptions> = {},
-  store: IndexStore = new MemoryStore(),
+  store: IndexWriter = new MemoryStore(),
   fetcher = new FakeSite(site(resources)),
 ) {
   const events: CrawlEvent[] = [];
@@ -39,7 +39,7 @@ describe('scope', () => {
     const { fetcher, store } = await run(resources);
     expect(paths(fetcher)).toEqual(['/', '/in']);
     for (const url of ['http://other.test/x', 'https://site.test/secure', 'http://site.test:8080/port', 'mailto:a@b.test']) {
-      expect(store.findUrl(url)?.state, url).toBe('skipped');
+      expect((await store.findUrl(url))?.state, url).toBe('skipped');
     }
   });
 
@@ -68,8 +68,8 @@ describe('scope', () => {
       { include: [/^http:\/\/site\.test\/(a\/.*)?$/g], exclude: [/\/2$/] },
     );
     expect(paths(fetcher)).toEqual(['/', '/a/1']);
-    expect(store.findUrl(`${S}/a/2`)?.state).toBe('skipped');
-    expect(store.findUrl(`${S}/b/1`)?.state).toBe('skipped');
+    expect((await store.findUrl(`${S}/a/2`))?.state).toBe('skipped');
+    expect((await store.findUrl(`${S}/b/1`))?.state).toBe('skipped');
   });
 
   it('a link not followed becomes followed when a followed link names it', async () => {
@@ -79,7 +79,7 @@ describe('scope', () => {
       '/pic': { contentType: 'image/png' },
     });
     expect(paths(fetcher)).toEqual(['/', '/page', '/pic']);
-    expect(store.findUrl(`${S}/s.css`)?.state).toBe('skipped');
+    expect((await store.findUrl(`${S}/s.css`))?.state).toBe('skipped');
   });
 
   it('img, script and stylesheets are recorded, not followed', async () => {
@@ -88,7 +88,7 @@ describe('scope', () => {
     });
     expect(paths(fetcher)).toEqual(['/']);
     expect(summary.links).toBe(4);
-    for (const path of ['/pic.png', '/pic2.png', '/app.js', '/s.css']) expect(store.findUrl(S + path)?.state).toBe('skipped');
+    for (const path of ['/pic.png', '/pic2.png', '/app.js', '/s.css']) expect((await store.findUrl(S + path))?.state).toBe('skipped');
   });
 });
 
@@ -103,7 +103,7 @@ describe('depth and page limits', () => {
   it('maxDepth: links deeper than it are recorded, not followed', async () => {
     const { fetcher, store } = await run(chain, { maxDepth: 1 });
     expect(paths(fetcher)).toEqual(['/', '/1']);
-    expect(store.findUrl(`${S}/2`)).toMatchObject({ state: 'skipped', depth: 2 });
+    expect(await store.findUrl(`${S}/2`)).toMatchObject({ state: 'skipped', depth: 2 });
   });
 
   it('maxDepth 0 fetches the seeds only', async () => {
@@ -116,7 +116,7 @@ describe('depth and page limits', () => {
     const { fetcher, summary, store } = await run(many, { maxPages: 3 });
     expect(paths(fetcher)).toEqual(['/', '/a', '/b']);
     expect(summary.stoppedBy).toBe('max-pages');
-    expect(store.stats().urlsByState).toMatchObject({ queued: 3, fetching: 0 });
+    expect((await store.stats()).urlsByState).toMatchObject({ queued: 3, fetching: 0 });
   });
 });
 
@@ -129,7 +129,7 @@ describe('robots.txt', () => {
     );
     expect(paths(fetcher)).toEqual(['/', '/public']);
     expect(robots.asked).toContain(`${S}/private/x`);
-    expect(store.findUrl(`${S}/private/x`)?.state).toBe('failed');
+    expect((await store.findUrl(`${S}/private/x`))?.state).toBe('failed');
     expect(summary.errorsByCode).toEqual({ ERR_CRAWL_ROBOTS_DISALLOWED: 1 });
     expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'ERR_CRAWL_ROBOTS_DISALLOWED', outcome: 'permanent' });
   });
@@ -172,8 +172,8 @@ describe('private addresses (RFC 3986 §7.4)', () => {
       '/go': { status: 302, redirect: 'http://0x7f.1/admin' },
       'http://0x7f.1/admin': { body: page('/secret') },
     });
-    expect(store.findUrl(`${S}/go`)?.state).toBe('failed');
-    expect(store.findUrl('http://0x7f.1/admin')).toBeUndefined();
+    expect((await store.findUrl(`${S}/go`))?.state).toBe('failed');
+    expect(await store.findUrl('http://0x7f.1/admin')).toBeUndefined();
     expect(summary.errorsByCode).toEqual({ ERR_CRAWL_PRIVATE_ADDRESS: 1 });
   });
 });
@@ -205,7 +205,7 @@ describe.each([
     const counts = fetcher.callCounts();
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect([...counts.keys()].sort()).toEqual(['/', '/a', '/a1', '/a2', '/b', '/b1', '/c', '/c1'].map((p) => S + p).sort());
-    expect(store.stats().urlsByState).toMatchObject({ queued: 0, fetching: 0 });
+    expect((await store.stats()).urlsByState).toMatchObject({ queued: 0, fetching: 0 });
     // A third crawl has nothing to do.
     const third = await crawl({ seeds: `${S}/`, store, fetcher });
     expect(third.requests).toBe(0);
@@ -225,7 +225,7 @@ describe.each([
       },
     });
     expect(first.stoppedBy).toBe('signal');
-    expect(store.stats().urlsByState.fetching).toBe(0);
+    expect((await store.stats()).urlsByState.fetching).toBe(0);
     await crawl({ seeds: `${S}/`, store, fetcher });
     const counts = fetcher.callCounts();
     expect([...counts.entries()].filter(([, n]) => n > 1)).toEqual([]);
@@ -241,9 +241,9 @@ describe('retries and the outcome table', () => {
     );
     // One host: a retry goes to the front of its line, and the host waits out the backoff.
     expect(paths(fetcher)).toEqual(['/', '/flaky', '/flaky', '/flaky', '/down', '/down', '/down']);
-    expect(store.findUrl(`${S}/flaky`)?.state).toBe('done');
+    expect((await store.findUrl(`${S}/flaky`))?.state).toBe('done');
     // 503 every time: recorded as the last response was.
-    expect(store.findUrl(`${S}/down`)?.state).toBe('done');
+    expect((await store.findUrl(`${S}/down`))?.state).toBe('done');
     const retries = events.filter((e): e is ErrorEvent => e.type === 'error');
     expect(retries.map((e) => [e.code, e.attempt])).toEqual([
       ['ERR_FETCH_NETWORK', 1],
@@ -262,14 +262,14 @@ describe('retries and the outcome table', () => {
       { retries: 3, retryDelayMs: 1 },
     );
     expect(paths(fetcher)).toEqual(['/', '/tls', '/ok']);
-    expect(store.findUrl(`${S}/tls`)?.state).toBe('failed');
+    expect((await store.findUrl(`${S}/tls`))?.state).toBe('failed');
     expect(summary.errorsByCode).toEqual({ ERR_FETCH_TLS: 1 });
     expect(summary.pagesFailed).toBe(1);
   });
 
   it('a redirect loop is recorded as failed; its hops are not aliases', async () => {
     const { store, summary } = await run({ '/': { body: page('/l1') }, '/l1': { redirect: '/l2' }, '/l2': { redirect: '/l1' } });
-    expect(store.findUrl(`${S}/l1`)?.state).toBe('failed');
+    expect((await store.findUrl(`${S}/l1`))?.state).toBe('failed');
     expect(summary.errorsByCode).toEqual({ ERR_FETCH_REDIRECT_LOOP: 1 });
     expect(summary.aliasesLearned.redirect).toBe(0);
   });
@@ -280,8 +280,8 @@ describe('retries and the outcome table', () => {
       fetch: (url: string, signal?: AbortSignal) => (url.endsWith('/boom') ? Promise.reject(new Error('boom')) : inner.fetch(url, signal)),
     };
     const { store, summary } = await run({}, {}, new MemoryStore(), fetcher as unknown as FakeSite);
-    expect(store.findUrl(`${S}/boom`)?.state).toBe('failed');
-    expect(store.findUrl(`${S}/ok`)?.state).toBe('done');
+    expect((await store.findUrl(`${S}/boom`))?.state).toBe('failed');
+    expect((await store.findUrl(`${S}/ok`))?.state).toBe('done');
     expect(summary.errorsByCode).toEqual({ ERR_CRAWL_FETCHER_THREW: 1 });
   });
 });
@@ -290,12 +290,23 @@ describe('fatal errors', () => {
   it('the index failing stops the crawl: ERR_CRAWL_STOPPED with the cause and a summary', async () => {
     const store = new MemoryStore();
     let fetches = 0;
+    // The second fetch row the crawl records, inside its unit of work, fails.
+    const failingTx = (tx: IndexWriter): IndexWriter =>
+      new Proxy(tx, {
+        get(target, property) {
+          if (property === 'recordFetch') {
+            return (record: FetchRecord) => {
+              if (++fetches === 2) return Promise.reject(new StoreError('ERR_STORE_OPEN', 'disk gone'));
+              return target.recordFetch(record);
+            };
+          }
+          return Reflect.get(target, property) as unknown;
+        },
+      });
     const broken = new Proxy(store, {
       get(target, property) {
-        if (property === 'recordFetch') {
-          return () => {
-            if (++fetches === 2) throw new StoreError('ERR_STORE_OPEN', 'disk gone');
-          };
+        if (property === 'transact') {
+          return (work: (tx: IndexWriter) => Promise<unknown>) => target.transact((tx) => work(failingTx(tx)));
         }
         const value = Reflect.get(target, property) as unknown;
         return typeof value === 'function' ? value.bind(target) : value;

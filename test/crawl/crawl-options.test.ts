@@ -53,7 +53,7 @@ describe('crawl options', () => {
     [{ allowPrivate: 1 }, 'Expected `allowPrivate` to be a boolean, got `1` (number)'],
     [{ onEvent: 'log' }, 'Expected `onEvent` to be a function, got `log` (string)'],
     [{ signal: {} }, 'Expected `signal` to be an AbortSignal, got an object'],
-    [{ store: {} }, 'Expected `store` to be an IndexStore (with a `admit` method), got an object'],
+    [{ store: {} }, 'Expected `store` to be an IndexWriter (with a `admit` method), got an object'],
     [{ fetcher: undefined }, 'Expected `fetcher` to be a Fetcher (with a `fetch` method), got `undefined` (undefined)'],
     [{ robots: { isAllowed: () => true } }, 'Expected `robots` to be a RobotsPolicy (with a `crawlDelayMs` method), got an object'],
     [{ seeds: [] }, 'Expected `seeds` to be an absolute http(s) URL or a non-empty array of them, got an array'],
@@ -76,7 +76,7 @@ describe('crawl options', () => {
   it('crawl() rejects a bad option before doing anything', async () => {
     const store = new MemoryStore();
     await expect(crawl({ ...base(), store, concurrency: 0 })).rejects.toMatchObject({ code: 'ERR_API_BAD_OPTION' });
-    expect(store.stats().urlsByState.queued).toBe(0);
+    expect((await store.stats()).urlsByState.queued).toBe(0);
   });
 
   it('copies a global or sticky pattern without its state-keeping flag', () => {

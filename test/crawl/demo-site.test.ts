@@ -47,10 +47,10 @@ describe('the demo site', () => {
         ERR_FETCH_REDIRECT_LOOP: 1,
         ERR_FETCH_REDIRECT_WITHOUT_LOCATION: 1,
       });
-      expect(store.findUrl(`${server.origin}/manual/core.html`)?.state).toBe('alias');
-      expect(store.stats().urlsByState).toMatchObject({ queued: 0, fetching: 0 });
+      expect((await store.findUrl(`${server.origin}/manual/core.html`))?.state).toBe('alias');
+      expect((await store.stats()).urlsByState).toMatchObject({ queued: 0, fetching: 0 });
     } finally {
-      store.close();
+      await store.close();
       await Promise.all([fetcher.close(), robots.close()]);
     }
   });

@@ -20,7 +20,7 @@ async function crawled() {
 describe('explain', () => {
   it('a negotiated URL: merged into its variant, which was fetched with it', async () => {
     const store = await crawled();
-    const why = explain(store, 'HTTP://site.test:80/doc/page.html#top');
+    const why = await explain(store, 'HTTP://site.test:80/doc/page.html#top');
     expect(why).toMatchObject({ key: `${S}/doc/page.html`, spelling: 'scheme', verdict: 'merged', error: undefined });
     expect(why.aliasChain.map((u) => u.key)).toEqual([`${S}/doc/page.html`, `${S}/doc/page.html.en`]);
     expect(why.resource).toMatchObject({ key: `${S}/doc/page.html.en`, state: 'done' });
@@ -30,41 +30,41 @@ describe('explain', () => {
     expect(why.evidence).toEqual([expect.objectContaining({ evidence: 'content-location', detail: 'page.html.en' })]);
     expect(why.firstLink).toEqual({ fromUrlId: 1, fromKey: `${S}/`, rawHref: '/doc/page.html' });
     expect(why.fetches.map((f) => f.status)).toEqual([200]);
-    expect(explain(store, `${S}/doc/page.html.en`)).toMatchObject({ verdict: 'fetched', spelling: 'string' });
-    expect(explain(store, `${S}/doc/page%2Ehtml.en`)).toMatchObject({ verdict: 'fetched', spelling: 'syntax' });
-    store.close();
+    expect(await explain(store, `${S}/doc/page.html.en`)).toMatchObject({ verdict: 'fetched', spelling: 'string' });
+    expect(await explain(store, `${S}/doc/page%2Ehtml.en`)).toMatchObject({ verdict: 'fetched', spelling: 'syntax' });
+    await store.close();
   });
 
   it('a redirect, a 404, an unknown URL, an invalid one', async () => {
     const store = await crawled();
-    const old = explain(store, `${S}/old`);
+    const old = await explain(store, `${S}/old`);
     expect(old.verdict).toBe('merged');
     expect(old.reason).toMatch(/^merged into http:\/\/site\.test\/new: requested once, and the server answered with a redirect \(30\d\)/);
     expect(old.fetches[0]?.redirects).toEqual([{ from: `${S}/old`, to: `${S}/new`, status: expect.any(Number) }]);
-    expect(explain(store, `${S}/new`).reason).toMatch(/^fetched once, with another URL’s response \(status 200\)/);
-    expect(explain(store, `${S}/missing`)).toMatchObject({ verdict: 'fetched', reason: expect.stringMatching(/by a request of its own \(status 404\)/) });
-    expect(explain(store, `${S}/never`)).toMatchObject({ verdict: 'unknown', url: undefined, aliasChain: [] });
-    expect(explain(store, 'http://exa mple/')).toMatchObject({ verdict: 'unknown', error: 'ERR_URI_BAD_HOST' });
-    expect(explain(store, '/relative')).toMatchObject({ verdict: 'unknown', error: 'ERR_URI_NOT_ABSOLUTE' });
-    store.close();
+    expect((await explain(store, `${S}/new`)).reason).toMatch(/^fetched once, with another URL’s response \(status 200\)/);
+    expect(await explain(store, `${S}/missing`)).toMatchObject({ verdict: 'fetched', reason: expect.stringMatching(/by a request of its own \(status 404\)/) });
+    expect(await explain(store, `${S}/never`)).toMatchObject({ verdict: 'unknown', url: undefined, aliasChain: [] });
+    expect(await explain(store, 'http://exa mple/')).toMatchObject({ verdict: 'unknown', error: 'ERR_URI_BAD_HOST' });
+    expect(await explain(store, '/relative')).toMatchObject({ verdict: 'unknown', error: 'ERR_URI_NOT_ABSOLUTE' });
+    await store.close();
   });
 
   it('a skipped URL, with the scope when given', async () => {
     const store = await crawled();
-    expect(explain(store, 'http://other.test/').verdict).toBe('skipped');
-    const scoped = explain(store, 'http://other.test/', { seeds: [`${S}/`] });
+    expect((await explain(store, 'http://other.test/')).verdict).toBe('skipped');
+    const scoped = await explain(store, 'http://other.test/', { seeds: [`${S}/`] });
     expect(scoped.scope).toEqual({ isInScope: false, reason: "outside the crawl's scope (origin of the seeds)" });
     expect(scoped.reason).toBe("recorded, not fetched: outside the crawl's scope (origin of the seeds)");
-    const img = explain(store, `${S}/img.png`, { seeds: [`${S}/`] });
+    const img = await explain(store, `${S}/img.png`, { seeds: [`${S}/`] });
     expect(img).toMatchObject({ verdict: 'skipped', scope: { isInScope: true, reason: undefined } });
     expect(img.firstLink).toEqual({ fromUrlId: 1, fromKey: `${S}/`, rawHref: '/img.png' });
     expect(img.fetches).toEqual([]);
-    store.close();
+    await store.close();
   });
 
-  it('a queued URL', () => {
+  it('a queued URL', async () => {
     const store = new MemoryStore();
-    store.admit([{ rawHref: `${S}/`, target: `${S}/`, depth: 0 }]);
-    expect(explain(store, `${S}/`)).toMatchObject({ verdict: 'queued', reason: 'on the frontier at depth 0: the next crawl fetches it' });
+    await store.admit([{ rawHref: `${S}/`, target: `${S}/`, depth: 0 }]);
+    expect(await explain(store, `${S}/`)).toMatchObject({ verdict: 'queued', reason: 'on the frontier at depth 0: the next crawl fetches it' });
   });
 });

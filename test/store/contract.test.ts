@@ -1,10 +1,10 @@
-// One contract for every IndexStore: the SQLite store and the in-memory one must
+// One contract for every IndexWriter: the SQLite store and the in-memory one must
 // behave alike (STYLE.md "Store and migrations").
 
 import { describe, expect, it } from 'vitest';
-import { MemoryStore, SqliteStore, type AdmitEntry, type IndexStore } from '../../src/store/index.js';
+import { MemoryStore, SqliteStore, type AdmitEntry, type IndexWriter } from '../../src/store/index.js';
 
-const implementations: [string, () => IndexStore][] = [
+const implementations: [string, () => IndexWriter][] = [
   ['SqliteStore', () => new SqliteStore({ path: ':memory:', now: () => 1_700_000_000_000 })],
   ['MemoryStore', () => new MemoryStore({ now: () => 1_700_000_000_000 })],
 ];
@@ -20,24 +20,24 @@ const link = (fromUrlId: number, target: string, extra: Partial<AdmitEntry> = {}
   ...extra,
 });
 
-function seed(store: IndexStore, uri = 'http://host/'): number {
-  const [result] = store.admit([{ rawHref: uri, target: uri, depth: 0 }]);
+async function seed(store: IndexWriter, uri = 'http://host/'): Promise<number> {
+  const [result] = await store.admit([{ rawHref: uri, target: uri, depth: 0 }]);
   return result!.urlId!;
 }
 
-describe.each(implementations)('IndexStore contract: %s', (_name, open) => {
-  it('admits a seed as a new, queued URL and writes no link for it', () => {
+describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
+  it('admits a seed as a new, queued URL and writes no link for it', async () => {
     const store = open();
-    const [result] = store.admit([{ rawHref: 'http://host/', target: 'http://host/', depth: 0 }]);
+    const [result] = await store.admit([{ rawHref: 'http://host/', target: 'http://host/', depth: 0 }]);
     expect(result).toEqual({ urlId: 1, rung: 'new', isQueued: true, error: undefined });
-    expect(store.stats().links).toBe(0);
-    expect(store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined });
+    expect((await store.stats()).links).toBe(0);
+    expect(await store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined });
   });
 
-  it('reports the rung at which each spelling of one target met the index', () => {
+  it('reports the rung at which each spelling of one target met the index', async () => {
     const store = open();
-    const page = seed(store);
-    const results = store.admit([
+    const page = await seed(store);
+    const results = await store.admit([
       link(page, 'http://host/b.'),
       link(page, 'http://host/b.'), // string: the same string again
       link(page, 'http://host/a/../b.'), // resolution would have removed the dots; written raw it meets at syntax
@@ -52,16 +52,16 @@ describe.each(implementations)('IndexStore contract: %s', (_name, open) => {
     expect(results.map((r) => r.rung)).toEqual(['new', 'string', 'syntax', 'syntax', 'syntax', 'scheme', 'scheme', 'string', 'syntax', 'scheme']);
     expect(new Set(results.map((r) => r.urlId))).toEqual(new Set([2]));
     expect(results.map((r) => r.isQueued)).toEqual([true, false, false, false, false, false, false, false, false, false]);
-    const stats = store.stats();
+    const stats = await store.stats();
     expect(stats.links).toBe(10);
     expect(stats.linksByRung).toEqual({ new: 1, string: 2, syntax: 4, scheme: 3, protocol: 0 });
     expect(stats.urlsByState.queued).toBe(2);
   });
 
-  it('says string for the key itself, and syntax for a spelling that meets another spelling only there', () => {
+  it('says string for the key itself, and syntax for a spelling that meets another spelling only there', async () => {
     const store = open();
-    const page = seed(store);
-    const results = store.admit([
+    const page = await seed(store);
+    const results = await store.admit([
       link(page, 'HTTP://host:80/x'), // new; key http://host/x
       link(page, 'http://host/x'), // string: the key itself
       link(page, 'http://HOST:80/x'), // syntax: meets HTTP://host:80/x at http://host:80/x
@@ -70,10 +70,10 @@ describe.each(implementations)('IndexStore contract: %s', (_name, open) => {
     expect(results.map((r) => r.rung)).toEqual(['new', 'string', 'syntax', 'scheme']);
   });
 
-  it('records links that do not resolve, with their error, and queues nothing for them', () => {
+  it('records links that do not resolve, with their error, and queues nothing for them', async () => {
     const store = open();
-    const page = seed(store);
-    const results = store.admit([
+    const page = await seed(store);
+    const results = await store.admit([
       { fromUrlId: page, rawHref: 'http://a b/', target: undefined, error: 'ERR_URI_BAD_HOST' },
       { fromUrlId: page, rawHref: 'x', target: 'not a uri' },
       { fromUrlId: page, rawHref: 'rel', target: 'rel/ative' },
@@ -83,159 +83,163 @@ describe.each(implementations)('IndexStore contract: %s', (_name, open) => {
       { urlId: undefined, rung: undefined, isQueued: false, error: 'ERR_URI_BAD_PATH' },
       { urlId: undefined, rung: undefined, isQueued: false, error: 'ERR_URI_NOT_ABSOLUTE' },
     ]);
-    expect(store.stats().linksWithoutTarget).toBe(3);
+    expect((await store.stats()).linksWithoutTarget).toBe(3);
   });
 
-  it('records but does not queue what is not followed, and queues it once a followed link names it', () => {
+  it('records but does not queue what is not followed, and queues it once a followed link names it', async () => {
     const store = open();
-    const page = seed(store);
-    const [img] = store.admit([link(page, 'http://host/i.png', { follow: false, element: 'img', attribute: 'src' })]);
+    const page = await seed(store);
+    const [img] = await store.admit([link(page, 'http://host/i.png', { follow: false, element: 'img', attribute: 'src' })]);
     expect(img).toMatchObject({ rung: 'new', isQueued: false });
-    expect(store.getUrl(img!.urlId!)?.state).toBe('skipped');
-    expect(store.admit([link(page, 'http://host/i.png', { follow: false })])[0]).toMatchObject({ isQueued: false });
-    expect(store.admit([link(page, 'http://host/i.png')])[0]).toMatchObject({ rung: 'string', isQueued: true });
-    expect(store.getUrl(img!.urlId!)?.state).toBe('queued');
-    expect(store.admit([link(page, 'http://host/i.png')])[0]).toMatchObject({ isQueued: false });
+    expect((await store.getUrl(img!.urlId!))?.state).toBe('skipped');
+    expect((await store.admit([link(page, 'http://host/i.png', { follow: false })]))[0]).toMatchObject({ isQueued: false });
+    expect((await store.admit([link(page, 'http://host/i.png')]))[0]).toMatchObject({ rung: 'string', isQueued: true });
+    expect((await store.getUrl(img!.urlId!))?.state).toBe('queued');
+    expect((await store.admit([link(page, 'http://host/i.png')]))[0]).toMatchObject({ isQueued: false });
   });
 
-  it('claims shallowest first, records fetches, and never hands out a URL twice', () => {
+  it('claims shallowest first, records fetches, and never hands out a URL twice', async () => {
     const store = open();
-    const page = seed(store);
-    store.admit([link(page, 'http://host/deep', { depth: 3 }), link(page, 'http://host/a', { depth: 1 }), link(page, 'http://host/b', { depth: 1 })]);
-    const first = store.claim(2);
+    const page = await seed(store);
+    await store.admit([link(page, 'http://host/deep', { depth: 3 }), link(page, 'http://host/a', { depth: 1 }), link(page, 'http://host/b', { depth: 1 })]);
+    const first = await store.claim(2);
     expect(first.map((u) => u.key)).toEqual(['http://host/', 'http://host/a']);
     expect(first[0]).toEqual({ id: 1, key: 'http://host/', depth: 0, host: 'host' });
-    const second = store.claim(10);
+    const second = await store.claim(10);
     expect(second.map((u) => u.key)).toEqual(['http://host/b', 'http://host/deep']);
-    expect(store.claim(10)).toEqual([]);
-    store.recordFetch({ urlId: 1, outcome: 'done', startedAt: 1, durationMs: 5, status: 200, contentType: 'text/html', bytes: 10 });
-    store.recordFetch({ urlId: 2, outcome: 'failed', startedAt: 1, errorCode: 'ERR_FETCH_TIMEOUT' });
-    const stats = store.stats();
+    expect(await store.claim(10)).toEqual([]);
+    await store.recordFetch({ urlId: 1, outcome: 'done', startedAt: 1, durationMs: 5, status: 200, contentType: 'text/html', bytes: 10 });
+    await store.recordFetch({ urlId: 2, outcome: 'failed', startedAt: 1, errorCode: 'ERR_FETCH_TIMEOUT' });
+    const stats = await store.stats();
     expect(stats.fetches).toBe(2);
     expect(stats.urlsByState).toMatchObject({ done: 1, failed: 1, fetching: 2, queued: 0 });
   });
 
-  it('applies aliases: a later link to an aliased URL names its target and queues nothing', () => {
+  it('applies aliases: a later link to an aliased URL names its target and queues nothing', async () => {
     const store = open();
-    const page = seed(store);
-    const [a, b] = store.admit([link(page, 'http://host/dir'), link(page, 'http://host/dir/')]);
-    store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'redirect', detail: '301' });
-    expect(store.getUrl(a!.urlId!)).toMatchObject({ state: 'alias', aliasOf: b!.urlId });
-    const later = store.admit([link(page, 'http://host/dir'), link(page, 'http://HOST:80/dir'), link(page, 'http://host/dir/')]);
+    const page = await seed(store);
+    const [a, b] = await store.admit([link(page, 'http://host/dir'), link(page, 'http://host/dir/')]);
+    await store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'redirect', detail: '301' });
+    expect(await store.getUrl(a!.urlId!)).toMatchObject({ state: 'alias', aliasOf: b!.urlId });
+    const later = await store.admit([link(page, 'http://host/dir'), link(page, 'http://HOST:80/dir'), link(page, 'http://host/dir/')]);
     expect(later.map((r) => [r.urlId, r.rung, r.isQueued])).toEqual([
       [b!.urlId, 'protocol', false],
       [b!.urlId, 'protocol', false],
       [b!.urlId, 'string', false],
     ]);
-    expect(store.stats().aliasesByEvidence).toEqual({ redirect: 1, 'content-location': 0, canonical: 0 });
+    expect((await store.stats()).aliasesByEvidence).toEqual({ redirect: 1, 'content-location': 0, canonical: 0 });
   });
 
-  it('follows alias chains and is safe in a loop', () => {
+  it('follows alias chains and is safe in a loop', async () => {
     const store = open();
-    const page = seed(store);
-    const ids = store.admit(['x', 'y', 'z'].map((p) => link(page, `http://host/${p}`))).map((r) => r.urlId!);
-    store.addAlias({ fromId: ids[0]!, toId: ids[1]!, evidence: 'redirect' });
-    store.addAlias({ fromId: ids[1]!, toId: ids[2]!, evidence: 'content-location' });
-    expect(store.admit([link(page, 'http://host/x')])[0]).toMatchObject({ urlId: ids[2], rung: 'protocol' });
-    store.addAlias({ fromId: ids[2]!, toId: ids[0]!, evidence: 'redirect' });
-    expect(store.admit([link(page, 'http://host/y')])[0]).toMatchObject({ urlId: Math.min(...ids), rung: 'protocol' });
+    const page = await seed(store);
+    const ids = (await store.admit(['x', 'y', 'z'].map((p) => link(page, `http://host/${p}`)))).map((r) => r.urlId!);
+    await store.addAlias({ fromId: ids[0]!, toId: ids[1]!, evidence: 'redirect' });
+    await store.addAlias({ fromId: ids[1]!, toId: ids[2]!, evidence: 'content-location' });
+    expect((await store.admit([link(page, 'http://host/x')]))[0]).toMatchObject({ urlId: ids[2], rung: 'protocol' });
+    await store.addAlias({ fromId: ids[2]!, toId: ids[0]!, evidence: 'redirect' });
+    expect((await store.admit([link(page, 'http://host/y')]))[0]).toMatchObject({ urlId: Math.min(...ids), rung: 'protocol' });
   });
 
-  it('records canonical claims without following them, and revokes an alias', () => {
+  it('records canonical claims without following them, and revokes an alias', async () => {
     const store = open();
-    const page = seed(store);
-    const [a, b] = store.admit([link(page, 'http://host/p?utm=1'), link(page, 'http://host/p')]);
-    store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'canonical' });
-    expect(store.admit([link(page, 'http://host/p?utm=1')])[0]).toMatchObject({ urlId: a!.urlId, rung: 'string' });
-    store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'redirect' });
-    expect(store.admit([link(page, 'http://host/p?utm=1')])[0]).toMatchObject({ urlId: b!.urlId, rung: 'protocol' });
-    store.revokeAlias(a!.urlId!);
-    expect(store.getUrl(a!.urlId!)).toMatchObject({ state: 'queued', aliasOf: undefined });
-    expect(store.admit([link(page, 'http://host/p?utm=1')])[0]).toMatchObject({ urlId: a!.urlId, rung: 'string' });
-    expect(store.stats().aliasesByEvidence).toEqual({ redirect: 0, 'content-location': 0, canonical: 1 });
+    const page = await seed(store);
+    const [a, b] = await store.admit([link(page, 'http://host/p?utm=1'), link(page, 'http://host/p')]);
+    await store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'canonical' });
+    expect((await store.admit([link(page, 'http://host/p?utm=1')]))[0]).toMatchObject({ urlId: a!.urlId, rung: 'string' });
+    await store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'redirect' });
+    expect((await store.admit([link(page, 'http://host/p?utm=1')]))[0]).toMatchObject({ urlId: b!.urlId, rung: 'protocol' });
+    await store.revokeAlias(a!.urlId!);
+    expect(await store.getUrl(a!.urlId!)).toMatchObject({ state: 'queued', aliasOf: undefined });
+    expect((await store.admit([link(page, 'http://host/p?utm=1')]))[0]).toMatchObject({ urlId: a!.urlId, rung: 'string' });
+    expect((await store.stats()).aliasesByEvidence).toEqual({ redirect: 0, 'content-location': 0, canonical: 1 });
   });
 
-  it('finds a URL by any spelling of it', () => {
+  it('finds a URL by any spelling of it', async () => {
     const store = open();
-    seed(store, 'http://host/a%7Eb');
-    expect(store.findUrl('HTTP://host:80/a~b#frag')).toMatchObject({ id: 1, key: 'http://host/a~b' });
-    expect(store.findUrl('http://other/')).toBeUndefined();
-    expect(store.findUrl('not a uri')).toBeUndefined();
+    await seed(store, 'http://host/a%7Eb');
+    expect(await store.findUrl('HTTP://host:80/a~b#frag')).toMatchObject({ id: 1, key: 'http://host/a~b' });
+    expect(await store.findUrl('http://other/')).toBeUndefined();
+    expect(await store.findUrl('not a uri')).toBeUndefined();
   });
 
-  it('refuses a batch from an unknown page as a whole', () => {
+  it('refuses a batch from an unknown page as a whole', async () => {
     const store = open();
-    const page = seed(store);
-    expect(() => store.admit([link(page, 'http://host/ok'), link(999, 'http://host/bad')])).toThrow(
+    const page = await seed(store);
+    await expect(store.admit([link(page, 'http://host/ok'), link(999, 'http://host/bad')])).rejects.toThrow(
       expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
     );
-    expect(store.findUrl('http://host/ok')).toBeUndefined();
-    expect(store.stats().links).toBe(0);
+    expect(await store.findUrl('http://host/ok')).toBeUndefined();
+    expect((await store.stats()).links).toBe(0);
     // and the cache forgot the rolled-back URL
-    expect(store.admit([link(page, 'http://host/ok')])[0]).toMatchObject({ rung: 'new', isQueued: true });
-    expect(() => store.recordFetch({ urlId: 999, outcome: 'done', startedAt: 0 })).toThrow(
+    expect((await store.admit([link(page, 'http://host/ok')]))[0]).toMatchObject({ rung: 'new', isQueued: true });
+    await expect(store.recordFetch({ urlId: 999, outcome: 'done', startedAt: 0 })).rejects.toThrow(
       expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
     );
   });
 });
 
 describe.each(implementations)('ladder attribution of hrefs as a crawler resolves them: %s', (_name, open) => {
-  it('atomically: all the work of a block is recorded, or none when it throws', () => {
+  it('transact: all the work of a unit is recorded, or none when it throws', async () => {
     const store = open();
-    const page = seed(store);
-    expect(() =>
-      store.atomically(() => {
-        store.admit([link(page, 'http://host/lost')]);
-        store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+    const page = await seed(store);
+    await expect(
+      store.transact(async (tx) => {
+        await tx.admit([link(page, 'http://host/lost')]);
+        await tx.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
         throw new Error('crash in the middle of a page');
       }),
-    ).toThrow('crash in the middle');
-    expect(store.findUrl('http://host/lost')).toBeUndefined();
-    expect(store.getUrl(page)?.state).toBe('queued');
-    expect(store.stats()).toMatchObject({ links: 0, fetches: 0 });
+    ).rejects.toThrow('crash in the middle');
+    expect(await store.findUrl('http://host/lost')).toBeUndefined();
+    expect((await store.getUrl(page))?.state).toBe('queued');
+    expect(await store.stats()).toMatchObject({ links: 0, fetches: 0 });
     // The store still works, and a later admit of the same target is new again.
-    const [again] = store.admit([link(page, 'http://host/lost')]);
+    const [again] = await store.admit([link(page, 'http://host/lost')]);
     expect(again?.rung).toBe('new');
-    const value = store.atomically(() => {
-      store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+    const value = await store.transact(async (tx) => {
+      await tx.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
       return 42;
     });
     expect(value).toBe(42);
-    expect(store.getUrl(page)?.state).toBe('done');
-    expect(() => store.atomically(() => Promise.resolve(1))).toThrow(expect.objectContaining({ code: 'ERR_STORE_ASYNC_TRANSACTION' }));
+    expect((await store.getUrl(page))?.state).toBe('done');
+    // A unit that fails halfway through a call leaves the units before it.
+    await expect(store.transact((tx) => tx.recordFetch({ urlId: 999, outcome: 'done', startedAt: 1 }))).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
+    );
+    expect((await store.getUrl(page))?.state).toBe('done');
   });
 
-  it('requeues a URL in any state but alias', () => {
+  it('requeues a URL in any state but alias', async () => {
     const store = open();
-    const page = seed(store);
-    const [claimed] = store.claim(1);
+    const page = await seed(store);
+    const [claimed] = await store.claim(1);
     expect(claimed?.id).toBe(page);
-    store.requeue(page);
-    expect(store.getUrl(page)?.state).toBe('queued');
-    const [other] = store.admit([link(page, 'http://host/other')]);
-    store.addAlias({ fromId: other!.urlId!, toId: page, evidence: 'redirect' });
-    store.requeue(other!.urlId!);
-    expect(store.getUrl(other!.urlId!)?.state).toBe('alias');
-    expect(() => store.requeue(999)).toThrow(expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }));
+    await store.requeue(page);
+    expect((await store.getUrl(page))?.state).toBe('queued');
+    const [other] = await store.admit([link(page, 'http://host/other')]);
+    await store.addAlias({ fromId: other!.urlId!, toId: page, evidence: 'redirect' });
+    await store.requeue(other!.urlId!);
+    expect((await store.getUrl(other!.urlId!))?.state).toBe('alias');
+    await expect(store.requeue(999)).rejects.toThrow(expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }));
   });
 
-  it('keeps robots.txt per origin, replacing an older entry', () => {
-    const store = open();
-    expect(store.getRobots('http://host')).toBeUndefined();
-    store.setRobots('http://host', { fetchedAt: 1, status: 200, errorCode: undefined, body: 'User-agent: *\nDisallow: /x' });
-    store.setRobots('http://host', { fetchedAt: 2, status: 404, errorCode: undefined, body: undefined });
-    expect(store.getRobots('http://host')).toMatchObject({ fetchedAt: 2, status: 404 });
-    expect(store.getRobots('http://other')).toBeUndefined();
+  it('keeps robots.txt per origin, replacing an older entry', async () => {
+    const { robotsCache } = open();
+    expect(await robotsCache.get('http://host')).toBeUndefined();
+    await robotsCache.set('http://host', { fetchedAt: 1, status: 200, errorCode: undefined, body: 'User-agent: *\nDisallow: /x' });
+    await robotsCache.set('http://host', { fetchedAt: 2, status: 404, errorCode: undefined, body: undefined });
+    expect(await robotsCache.get('http://host')).toMatchObject({ fetchedAt: 2, status: 404 });
+    expect(await robotsCache.get('http://other')).toBeUndefined();
   });
 
-  it('keeps the history that explains a URL: its first link, its fetches and its aliases', () => {
+  it('keeps the history that explains a URL: its first link, its fetches and its aliases', async () => {
     const store = open();
-    const page = seed(store);
-    const [first] = store.admit([link(page, 'http://host/moved', { rawHref: 'moved' })]);
-    store.admit([link(page, 'http://host/moved', { rawHref: './moved' })]);
-    const [final] = store.admit([{ rawHref: 'http://host/new', target: 'http://host/new' }]);
+    const page = await seed(store);
+    const [first] = await store.admit([link(page, 'http://host/moved', { rawHref: 'moved' })]);
+    await store.admit([link(page, 'http://host/moved', { rawHref: './moved' })]);
+    const [final] = await store.admit([{ rawHref: 'http://host/new', target: 'http://host/new' }]);
     const moved = first!.urlId!;
-    store.recordFetch({
+    await store.recordFetch({
       urlId: moved,
       outcome: 'done',
       startedAt: 5,
@@ -246,8 +250,8 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
       findings: ['HTML_BASE_IN_BODY'],
       anchors: ['top', 'x'],
     });
-    store.addAlias({ fromId: moved, toId: final!.urlId!, evidence: 'redirect', detail: '301' });
-    const history = store.history(moved)!;
+    await store.addAlias({ fromId: moved, toId: final!.urlId!, evidence: 'redirect', detail: '301' });
+    const history = (await store.history(moved))!;
     expect(history.url.state).toBe('alias');
     expect(history.firstLink).toEqual({ fromUrlId: page, fromKey: 'http://host/', rawHref: 'moved' });
     expect(history.fetches).toHaveLength(1);
@@ -261,18 +265,18 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
     expect(history.aliasesFrom).toEqual([
       expect.objectContaining({ fromId: moved, fromKey: 'http://host/moved', toKey: 'http://host/new', evidence: 'redirect', detail: '301' }),
     ]);
-    expect(store.history(final!.urlId!)?.aliasesTo).toHaveLength(1);
-    expect(store.history(final!.urlId!)?.firstLink).toEqual({ fromUrlId: undefined, fromKey: undefined, rawHref: 'http://host/new' });
-    expect(store.history(999)).toBeUndefined();
+    expect((await store.history(final!.urlId!))?.aliasesTo).toHaveLength(1);
+    expect((await store.history(final!.urlId!))?.firstLink).toEqual({ fromUrlId: undefined, fromKey: undefined, rawHref: 'http://host/new' });
+    expect(await store.history(999)).toBeUndefined();
   });
 
   it('/a/../b, /B%2e, HTTP://HOST:80/b and //host/b#x against http://host/x', async () => {
     const { resolve } = await import('../../src/index.js');
     const store = open();
-    const page = seed(store, 'http://host/x');
+    const page = await seed(store, 'http://host/x');
     const base = 'http://host/x';
     const hrefs = ['b', '/a/../b', '/B%2e', '/B%2E', 'HTTP://HOST:80/b', '//host/b#x'];
-    const results = store.admit(hrefs.map((href) => ({ ...link(page, resolve(href, base)), rawHref: href })));
+    const results = await store.admit(hrefs.map((href) => ({ ...link(page, resolve(href, base)), rawHref: href })));
     expect(results.map((r) => r.rung)).toEqual([
       'new', // http://host/b
       'string', // §5.2 resolution already removed the dot segments: http://host/b
@@ -296,15 +300,16 @@ describe('SqliteStore recovery of claims', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-claims-'));
     const file = path.join(dir, 'x.db');
     const crawler = new SqliteStore({ path: file });
-    seed(crawler);
-    expect(crawler.claim(1)).toHaveLength(1);
+    await seed(crawler);
+    expect(await crawler.claim(1)).toHaveLength(1);
+    await crawler.flush(); // units are committed in groups: make the claim visible to another connection
     const inspector = new SqliteStore({ path: file, recoverClaims: false });
-    expect(inspector.stats().urlsByState.fetching).toBe(1);
-    inspector.close();
-    crawler.close();
+    expect((await inspector.stats()).urlsByState.fetching).toBe(1);
+    await inspector.close();
+    await crawler.close();
     const restarted = new SqliteStore({ path: file });
-    expect(restarted.stats().urlsByState).toMatchObject({ fetching: 0, queued: 1 });
-    restarted.close();
+    expect((await restarted.stats()).urlsByState).toMatchObject({ fetching: 0, queued: 1 });
+    await restarted.close();
     rmSync(dir, { recursive: true, force: true });
   });
 });

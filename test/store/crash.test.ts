@@ -41,9 +41,9 @@ describe('crash safety (SIGKILL while admitting)', () => {
 
       const store = new SqliteStore({ path: file });
       expect(store.integrityCheck()).toBe('ok');
-      expect(store.stats().urlsByState.fetching).toBe(0);
-      expect(store.stats().urlsByState.queued).toBe(queuedBefore + fetching);
-      store.close();
+      expect((await store.stats()).urlsByState.fetching).toBe(0);
+      expect((await store.stats()).urlsByState.queued).toBe(queuedBefore + fetching);
+      await store.close();
 
       const check = new Database(file, { readonly: true });
       const sizes = check

@@ -35,7 +35,7 @@ describe('migrations', () => {
     await expect(schemaOf(db)).toMatchFileSnapshot('./__snapshots__/schema.sql');
   });
 
-  it('records each migration with its sha256, and a second open is a no-op', () => {
+  it('records each migration with its sha256, and a second open is a no-op', async () => {
     const { db, migrations } = scratch();
     new SqliteStore({ path: db, migrationsDir: migrations }).close();
     const raw = new Database(db);
@@ -47,7 +47,7 @@ describe('migrations', () => {
     raw.close();
     const store = new SqliteStore({ path: db, migrationsDir: migrations });
     expect(store.appliedMigrations).toEqual([]);
-    store.close();
+    await store.close();
     expect(readMigrationStatus(db, migrations).every((m) => m.appliedAt !== undefined)).toBe(true);
     expect(readMigrationStatus(path.join(path.dirname(db), 'absent.db'), migrations)).toEqual(
       applied.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined })),
@@ -95,7 +95,7 @@ describe('migrations', () => {
     expect(() => loadMigrations(migrations)).toThrow(expect.objectContaining({ code: 'ERR_STORE_MIGRATION_NAME' }));
   });
 
-  it('002 moves the links of a 001 database into page rows, keeps every form, and learns each URL\'s first link', () => {
+  it('002 moves the links of a 001 database into page rows, keeps every form, and learns each URL\'s first link', async () => {
     const { dir, db, migrations } = scratch();
     const only001 = path.join(dir, 'only-001');
     cpSync(migrations, only001, { recursive: true });
@@ -116,13 +116,13 @@ describe('migrations', () => {
     const store = new SqliteStore({ path: db, migrationsDir: migrations });
     expect(store.appliedMigrations.map((m) => m.version)).toEqual(loadMigrations(migrations).slice(1).map((m) => m.version));
     expect(store.integrityCheck()).toBe('ok');
-    expect(store.history(2)?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'a' });
-    expect(store.history(3)?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'b' });
-    expect(store.stats()).toMatchObject({ links: 4, linksWithoutTarget: 1, linksByRung: { new: 2, syntax: 1 } });
+    expect((await store.history(2))?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'a' });
+    expect((await store.history(3))?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'b' });
+    expect(await store.stats()).toMatchObject({ links: 4, linksWithoutTarget: 1, linksByRung: { new: 2, syntax: 1 } });
     // The form survived, and keys are found without their old UNIQUE index.
-    expect(store.admit([{ fromUrlId: 1, rawHref: 'HTTP://h/a', target: 'HTTP://h/a' }])[0]).toMatchObject({ urlId: 2, rung: 'string' });
-    expect(store.admit([{ fromUrlId: 1, rawHref: 'b', target: 'http://h/b' }])[0]).toMatchObject({ urlId: 3, rung: 'string' });
-    store.close();
+    expect((await store.admit([{ fromUrlId: 1, rawHref: 'HTTP://h/a', target: 'HTTP://h/a' }]))[0]).toMatchObject({ urlId: 2, rung: 'string' });
+    expect((await store.admit([{ fromUrlId: 1, rawHref: 'b', target: 'http://h/b' }]))[0]).toMatchObject({ urlId: 3, rung: 'string' });
+    await store.close();
     const raw = new Database(db, { readonly: true });
     const after = raw
       .prepare('SELECT from_url, position, to_url, raw_href, fragment, element, attribute, base_level, rung, error FROM link WHERE position < 4 ORDER BY from_url, position')
@@ -131,11 +131,11 @@ describe('migrations', () => {
     expect(after).toEqual(before);
   });
 
-  it('creates the folder of the database, and says clearly when it cannot open it', () => {
+  it('creates the folder of the database, and says clearly when it cannot open it', async () => {
     const { dir } = scratch();
     const store = new SqliteStore({ path: path.join(dir, 'nested', 'deeper', 'x.db') });
     expect(store.integrityCheck()).toBe('ok');
-    store.close();
+    await store.close();
     writeFileSync(path.join(dir, 'a-file'), '');
     expect(() => new SqliteStore({ path: path.join(dir, 'a-file', 'x.db') })).toThrow(expect.objectContaining({ code: 'ERR_STORE_OPEN' }));
   });

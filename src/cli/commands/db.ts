@@ -18,7 +18,7 @@ export function addDbCommand(program: Command, context: CliContext): void {
       const file = await indexPath(options, context);
       const store = new SqliteStore({ path: file });
       const applied = store.appliedMigrations;
-      store.close();
+      await store.close();
       if (applied.length === 0) await context.out.writeLine(`${file}: up to date`);
       for (const m of applied) await context.out.writeLine(`${file}: applied ${m.file}`);
     });
@@ -43,8 +43,8 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .option('--json', 'one JSON object')
     .action(async (options: DbOptions) => {
       const store = new SqliteStore({ path: await indexPath(options, context), mustExist: true, recoverClaims: false });
-      const stats = store.stats();
-      store.close();
+      const stats = await store.stats();
+      await store.close();
       const lines = options.json === true ? [JSON.stringify(stats)] : formatStats(stats);
       for (const line of lines) await context.out.writeLine(line);
     });

@@ -40,9 +40,9 @@ export function addExplainCommand(program: Command, context: CliContext): void {
       const store = openStore(await indexPath(options, context), { mustExist: true, inspect: true });
       let explanation: Explanation;
       try {
-        explanation = explain(store, url);
+        explanation = await explain(store, url);
       } finally {
-        store.close();
+        await store.close();
       }
       const lines = options.json === true ? [toJsonLine(explanation)] : formatExplanation(explanation);
       for (const line of lines) await context.out.writeLine(line);

@@ -31,12 +31,12 @@ function newDb(): string {
   return path.join(dir, `crawl-${dbCount}.db`);
 }
 
-function statsOf(db: string): StoreStats {
+async function statsOf(db: string): Promise<StoreStats> {
   const store = new SqliteStore({ path: db, mustExist: true });
   try {
-    return store.stats();
+    return await store.stats();
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -58,7 +58,7 @@ describe('linkladder crawl', () => {
     expect(result.out.every((line) => line.length <= 80)).toBe(true);
     // One run: the whole index is this run, so no second duplicates line.
     expect(result.stdout).not.toContain('whole index');
-    const stats = statsOf(db);
+    const stats = await statsOf(db);
     expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
     expect(stats.aliasesByEvidence).toMatchObject({ redirect: 4, 'content-location': 2 });
   });
@@ -115,10 +115,10 @@ describe('linkladder crawl', () => {
     expect(targets.filter((target) => target.includes('user'))).toEqual([]); // /~user/ is depth 2
     const store = new SqliteStore({ path: db, mustExist: true });
     try {
-      expect(store.findUrl(`${server.origin}/manual/core.html`)?.state).toBe('skipped');
-      expect(store.findUrl(`${server.origin}/~user/`)?.state).toBe('skipped');
+      expect((await store.findUrl(`${server.origin}/manual/core.html`))?.state).toBe('skipped');
+      expect((await store.findUrl(`${server.origin}/~user/`))?.state).toBe('skipped');
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -196,7 +196,7 @@ describe('linkladder crawl', () => {
       locker.exec('ROLLBACK');
       locker.close();
     }
-    expect(statsOf(db).urlsByState.fetching).toBe(0);
+    expect((await statsOf(db)).urlsByState.fetching).toBe(0);
   }, 30_000);
 
   it('resumes: --max-pages 5, then a second run on the same database fetches the rest, each resource once over both', async () => {
@@ -206,7 +206,7 @@ describe('linkladder crawl', () => {
     expect(first.code).toBe(0);
     expect(first.out[0]).toBe('crawl       stopped at --max-pages: the rest stays queued; run it again to go on');
     expect(first.out).toContain('requests    5 (retries included)');
-    const between = statsOf(db).urlsByState;
+    const between = (await statsOf(db)).urlsByState;
     expect(between.fetching).toBe(0);
     expect(between.queued).toBeGreaterThan(0);
 
@@ -215,7 +215,7 @@ describe('linkladder crawl', () => {
     expect(second.out[0]).toBe('crawl       finished: the frontier is empty');
     // This run's links are not the whole index's any more.
     expect(second.stdout).toMatch(/^ {12}whole index: \d+ links met a known URL/m);
-    expect(statsOf(db).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
+    expect((await statsOf(db)).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
 
     // robots.txt is kept in the index (RFC 9309 §2.4: for up to 24 hours): the second run does not ask again.
     const check = checkRequestLog(server.requests);
@@ -238,7 +238,7 @@ describe('linkladder crawl', () => {
     expect(stopped.out[0]).toBe('crawl       interrupted (Ctrl-C): claimed URLs requeued; run it again to resume');
     expect(stopped.stdout).toMatch(/^duration/m);
     expect(interrupts.listeners).toBe(0);
-    const between = statsOf(db).urlsByState;
+    const between = (await statsOf(db)).urlsByState;
     expect(between.fetching).toBe(0);
     expect(between.queued).toBeGreaterThan(0);
     const before = server.requests.length;

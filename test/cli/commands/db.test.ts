@@ -32,11 +32,11 @@ describe('linkladder db', () => {
   it('stats counts URLs by state, links folded by rung, aliases and fetches', async () => {
     const db = path.join(dir, 'stats.db');
     const store = new SqliteStore({ path: db });
-    const [page] = store.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
-    store.admit(
+    const [page] = await store.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
+    await store.admit(
       ['http://h/a', 'http://h/a', 'HTTP://h/a', 'http://h:80/a', 'http://h/b'].map((target) => ({ fromUrlId: page!.urlId!, rawHref: target, target })),
     );
-    store.close();
+    await store.close();
     const plain = await runInProcess(['db', 'stats', '--db', db]);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain('urls     3  (queued 3,');

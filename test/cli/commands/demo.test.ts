@@ -29,8 +29,8 @@ describe('linkladder demo', () => {
       `            npx linkladder explain --db ${db} <URL of the demo site>`,
     ]);
     const store = new SqliteStore({ path: db, mustExist: true });
-    expect(store.stats().urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22 });
-    store.close();
+    expect((await store.stats()).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22 });
+    await store.close();
   });
 
   it('starts afresh: an earlier database is deleted first, unless --keep', async () => {

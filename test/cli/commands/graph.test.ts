@@ -11,19 +11,19 @@ const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-graph-'));
 const db = path.join(dir, 'index.db');
 
 /** http://h/ links to /a twice (two spellings), to /old, and /old redirected to /new. */
-beforeAll(() => {
+beforeAll(async () => {
   const store = new SqliteStore({ path: db });
-  const [home] = store.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
+  const [home] = await store.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
   const homeId = home!.urlId!;
-  const [a, , old] = store.admit([
+  const [a, , old] = await store.admit([
     { fromUrlId: homeId, rawHref: '/a', target: 'http://h/a', element: 'a', attribute: 'href' },
     { fromUrlId: homeId, rawHref: 'HTTP://h/a', target: 'HTTP://h/a', element: 'a', attribute: 'href' },
     { fromUrlId: homeId, rawHref: '/old', target: 'http://h/old', element: 'a', attribute: 'href' },
   ]);
-  const [moved] = store.admit([{ rawHref: 'http://h/new', target: 'http://h/new' }]);
-  store.addAlias({ fromId: old!.urlId!, toId: moved!.urlId!, evidence: 'redirect', detail: '301' });
-  store.admit([{ fromUrlId: a!.urlId!, rawHref: '/new', target: 'http://h/new', element: 'a', attribute: 'href' }]);
-  store.close();
+  const [moved] = await store.admit([{ rawHref: 'http://h/new', target: 'http://h/new' }]);
+  await store.addAlias({ fromId: old!.urlId!, toId: moved!.urlId!, evidence: 'redirect', detail: '301' });
+  await store.admit([{ fromUrlId: a!.urlId!, rawHref: '/new', target: 'http://h/new', element: 'a', attribute: 'href' }]);
+  await store.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,18 +10,18 @@ import { run } from '../cli-harness.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-stats-'));
 const db = path.join(dir, 'index.db');
 
-beforeAll(() => {
+beforeAll(async () => {
   const store = new SqliteStore({ path: db });
-  const [page] = store.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
+  const [page] = await store.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
   const from = page!.urlId!;
   // 6 links: 'http://h/a' twice (string), HTTP://h/a (syntax), http://h:80/a (scheme), /b, and /old.
-  const results = store.admit(
+  const results = await store.admit(
     ['http://h/a', 'http://h/a', 'HTTP://h/a', 'http://h:80/a', 'http://h/b', 'http://h/old'].map((target) => ({ fromUrlId: from, rawHref: target, target })),
   );
   const old = results.at(-1)!.urlId!;
-  store.addAlias({ fromId: old, toId: results[4]!.urlId!, evidence: 'redirect', detail: '301' });
-  store.recordFetch({ urlId: from, outcome: 'done', startedAt: 0, status: 200 });
-  store.close();
+  await store.addAlias({ fromId: old, toId: results[4]!.urlId!, evidence: 'redirect', detail: '301' });
+  await store.recordFetch({ urlId: from, outcome: 'done', startedAt: 0, status: 200 });
+  await store.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

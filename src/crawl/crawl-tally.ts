@@ -1,0 +1,130 @@
+// What one crawl() did: its counts, the events it reports as it goes, and the
+// summary at the end. Injected into the loop and the pipeline, so that neither
+// keeps counters of its own.
+
+import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
+import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
+import type { CrawlEvent, CrawlSummary, StopReason } from './crawl-summary.js';
+
+export interface CrawlTallyOptions {
+  readonly onEvent: ((event: CrawlEvent) => void) | undefined;
+  /** Called when `onEvent` throws: the crawl stops. */
+  readonly onEventError: (error: unknown) => void;
+  readonly now: () => number;
+}
+
+export class CrawlTally {
+  readonly #options: CrawlTallyOptions;
+  readonly #startedAt: number;
+  requests = 0;
+  fetched = 0;
+  failed = 0;
+  reused = 0;
+  links = 0;
+  queued = 0;
+  rejected = 0;
+  revoked = 0;
+  /** URLs waiting on the frontier: read from the index at the start, then kept from this run's counts. */
+  frontier = 0;
+  readonly linksByRung: Record<MatchRung, number> = zeroCounts(MATCH_RUNGS);
+  readonly aliases: Record<AliasEvidence, number> = zeroCounts(ALIAS_EVIDENCE);
+  readonly errors: Record<string, number> = {};
+  readonly hrefFindings: Record<string, number> = {};
+
+  constructor(options: CrawlTallyOptions) {
+    this.#options = options;
+    this.#startedAt = options.now();
+  }
+
+  emit(event: CrawlEvent): void {
+    const onEvent = this.#options.onEvent;
+    if (onEvent === undefined) return;
+    try {
+      onEvent(event);
+    } catch (error) {
+      this.#options.onEventError(error);
+    }
+  }
+
+  /** URLs that an admission or a requeue put on the frontier. */
+  addQueued(results: readonly AdmitResult[]): number {
+    let queued = 0;
+    for (const result of results) if (result.isQueued) queued++;
+    this.frontier += queued;
+    return queued;
+  }
+
+  /** A page's links were admitted. */
+  addLinks(results: readonly AdmitResult[]): number {
+    for (const result of results) if (result.rung !== undefined) this.linksByRung[result.rung]++;
+    this.links += results.length;
+    const queued = this.addQueued(results);
+    this.queued += queued;
+    return queued;
+  }
+
+  countError(code: string): void {
+    this.errors[code] = (this.errors[code] ?? 0) + 1;
+  }
+
+  countHrefFinding(code: string): void {
+    this.hrefFindings[code] = (this.hrefFindings[code] ?? 0) + 1;
+  }
+
+  learned(evidence: AliasEvidence, from: string, to: string, detail: string): void {
+    this.aliases[evidence]++;
+    this.emit({ type: 'evidence', action: 'learned', evidence, from, to, detail, reason: undefined });
+  }
+
+  rejectedEvidence(evidence: AliasEvidence, from: string, to: string, detail: string, reason: string): void {
+    this.rejected++;
+    this.emit({ type: 'evidence', action: 'rejected', evidence, from, to, detail, reason });
+  }
+
+  revokedEvidence(evidence: AliasEvidence, from: string, to: string, reason: string): void {
+    this.revoked++;
+    this.emit({ type: 'evidence', action: 'revoked', evidence, from, to, detail: undefined, reason });
+  }
+
+  progress(inFlight: number): void {
+    this.emit({
+      type: 'progress',
+      requests: this.requests,
+      fetched: this.fetched,
+      failed: this.failed,
+      queued: Math.max(0, this.frontier),
+      inFlight,
+    });
+  }
+
+  summary(stoppedBy: StopReason, index: StoreStats | undefined): CrawlSummary {
+    return {
+      stoppedBy,
+      requests: this.requests,
+      pagesFetched: this.fetched,
+      pagesFailed: this.failed,
+      representationsReused: this.reused,
+      links: this.links,
+      linksByRung: { ...this.linksByRung },
+      queued: this.queued,
+      aliasesLearned: { ...this.aliases },
+      evidenceRejected: this.rejected,
+      evidenceRevoked: this.revoked,
+      errorsByCode: { ...this.errors },
+      hrefFindings: { ...this.hrefFindings },
+      index: index ?? emptyStats(),
+      durationMs: this.#options.now() - this.#startedAt,
+    };
+  }
+}
+
+function emptyStats(): StoreStats {
+  return {
+    urlsByState: zeroCounts(URL_STATES),
+    links: 0,
+    linksByRung: zeroCounts(MATCH_RUNGS),
+    linksWithoutTarget: 0,
+    aliasesByEvidence: zeroCounts(ALIAS_EVIDENCE),
+    fetches: 0,
+  };
+}

@@ -1,0 +1,35 @@
+// A response as the index records it: the one place a FetchedResponse becomes a FetchRecord.
+
+import type { FetchedResponse } from '../fetch/index.js';
+import type { FetchRecord } from '../store/index.js';
+
+/**
+ * The fetch row of `urlId` from `response`. `asOwn`: the URL's own request (its
+ * duration, redirects and attempts are recorded); otherwise the URL got another
+ * URL's response (the end of a redirect chain, a Content-Location) and the row
+ * has none of those — which is what tells the two apart in the index.
+ */
+export function fetchRecordOf(
+  urlId: number,
+  response: FetchedResponse,
+  outcome: FetchRecord['outcome'],
+  request: { readonly attempts: number; readonly errorCode?: string | undefined } | undefined,
+): FetchRecord {
+  const record: FetchRecord = {
+    urlId,
+    outcome,
+    startedAt: response.startedAt,
+    status: response.status,
+    contentType: response.contentType,
+    bytes: response.bytes,
+    errorCode: request?.errorCode ?? response.errorCode,
+    finalUrl: response.finalUrl,
+  };
+  if (request === undefined) return record;
+  return {
+    ...record,
+    durationMs: response.durationMs,
+    redirects: response.hops.map((hop) => ({ from: hop.from, to: hop.to, status: hop.status })),
+    attempts: request.attempts,
+  };
+}
