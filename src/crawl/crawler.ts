@@ -124,10 +124,11 @@ class Crawler {
 
   // Claim enough to keep every slot busy, never past the maxPages budget: a URL is
   // claimed only when it will be requested (or found settled), so a crawl stopped
-  // by maxPages leaves nothing in `fetching`.
+  // by maxPages leaves nothing in `fetching`. Claims come in batches of at least
+  // `concurrency`, not one for each settled URL.
   async #refill(): Promise<void> {
     const room = this.#o.concurrency * 2 - this.#claims.waiting.size;
-    if (room <= 0) return;
+    if (room < this.#o.concurrency) return;
     const budget = this.#o.maxPages - this.#committed;
     if (budget <= 0) {
       this.#isBudgetSpent = true;
@@ -146,12 +147,15 @@ class Crawler {
       this.#isDirty = false;
       return;
     }
-    const timer = new AbortController();
     const woken = new Promise<void>((resolve) => {
       this.#wake = resolve;
     });
-    await Promise.race(wait === undefined ? [woken] : [woken, this.#o.sleep(wait, timer.signal)]);
-    timer.abort();
+    if (wait === undefined) await woken;
+    else {
+      const timer = new AbortController();
+      await Promise.race([woken, this.#o.sleep(wait, timer.signal)]);
+      timer.abort();
+    }
     this.#wake = undefined;
     this.#isDirty = false;
   }

@@ -171,13 +171,12 @@ export class MemoryStore implements IndexWriter {
     await this.#units.flush();
   }
 
-  // A call inside a unit is all or nothing too: undone to where it began if it throws.
-  #atomically<T>(work: () => T): T {
-    const mark = this.#undo.length;
+  // A call inside a unit, which is undone as a whole when the call throws.
+  #call<T>(work: () => T): T {
     try {
       return work();
     } catch (error) {
-      this.#undoTo(mark);
+      this.#units.failUnit(error);
       throw error;
     }
   }
@@ -188,7 +187,7 @@ export class MemoryStore implements IndexWriter {
   }
 
   #admit(batch: readonly AdmitEntry[]): AdmitResult[] {
-    return this.#atomically(() => batch.map((entry) => this.#admitter.admit(entry)));
+    return this.#call(() => batch.map((entry) => this.#admitter.admit(entry)));
   }
 
   // Every change is undoable: a unit that throws leaves nothing behind; a group's log is dropped when it commits.
@@ -210,11 +209,11 @@ export class MemoryStore implements IndexWriter {
   #writer(): IndexWriter {
     const tx: IndexWriter = {
       admit: (batch) => settled(() => this.#admit(batch)),
-      claim: (limit) => settled(() => this.#atomically(() => this.#claim(limit))),
-      recordFetch: (record) => settled(() => this.#atomically(() => this.#recordFetch(record))),
-      addAlias: (record) => settled(() => this.#atomically(() => this.#addAlias(record))),
-      revokeAlias: (fromId) => settled(() => this.#atomically(() => this.#revokeAlias(fromId))),
-      requeue: (id) => settled(() => this.#atomically(() => this.#requeue(id))),
+      claim: (limit) => settled(() => this.#call(() => this.#claim(limit))),
+      recordFetch: (record) => settled(() => this.#call(() => this.#recordFetch(record))),
+      addAlias: (record) => settled(() => this.#call(() => this.#addAlias(record))),
+      revokeAlias: (fromId) => settled(() => this.#call(() => this.#revokeAlias(fromId))),
+      requeue: (id) => settled(() => this.#call(() => this.#requeue(id))),
       getUrl: (id) => this.getUrl(id),
       findUrl: (uri) => this.findUrl(uri),
       transact: (work) => work(tx),

@@ -98,7 +98,6 @@ export class SqliteStore implements IndexWriter {
   readonly #now: () => number;
   readonly #statements: ReturnType<typeof prepareStatements>;
   readonly #links: LinkWriter;
-  readonly #transaction: (work: () => unknown) => unknown;
   readonly #units: WriteUnits;
   readonly #tx: IndexWriter;
   readonly robotsCache: RobotsCache;
@@ -121,8 +120,6 @@ export class SqliteStore implements IndexWriter {
     this.#dataVersion = this.#readDataVersion();
     this.#admitter = new Admitter(this.#backend(), { now: this.#now });
     this.#links = new LinkWriter(this.#db);
-    // Nested in a unit's group transaction, this is a savepoint: each call is all or nothing.
-    this.#transaction = this.#db.transaction((work: () => unknown) => work());
     this.#units = new WriteUnits(this.#steps(), options?.groupCommit);
     this.robotsCache = this.#robotsCache();
     this.#tx = this.#writer();
@@ -348,11 +345,12 @@ export class SqliteStore implements IndexWriter {
    * pending links) may name rows that were rolled back: it is dropped, to be read
    * again.
    */
+  // Inside a unit, which the caller rolls back as a whole when this throws.
   #write<T>(work: () => T): T {
     try {
-      return this.#transaction(work) as T;
+      return work();
     } catch (error) {
-      this.#forgetMemory();
+      this.#units.failUnit(error);
       throw error;
     }
   }
@@ -367,18 +365,26 @@ export class SqliteStore implements IndexWriter {
   // Units in savepoints of one IMMEDIATE transaction per group (write-units.ts).
   #steps(): TransactionSteps {
     const db = this.#db;
+    const [begin, savepoint, release, rollbackTo, commit] = [
+      'BEGIN IMMEDIATE',
+      'SAVEPOINT unit',
+      'RELEASE unit',
+      'ROLLBACK TO unit',
+      'COMMIT',
+    ].map((sql) => db.prepare(sql));
     return {
       begin: () => {
-        db.exec('BEGIN IMMEDIATE');
+        begin!.run();
         this.#catchUpWithOtherWriters();
       },
-      savepoint: () => db.exec('SAVEPOINT unit'),
-      release: () => db.exec('RELEASE unit'),
+      savepoint: () => savepoint!.run(),
+      release: () => release!.run(),
       rollbackUnit: () => {
-        db.exec('ROLLBACK TO unit; RELEASE unit');
+        rollbackTo!.run();
+        release!.run();
         this.#forgetMemory();
       },
-      commit: () => db.exec('COMMIT'),
+      commit: () => commit!.run(),
       rollbackGroup: () => {
         if (db.inTransaction) db.exec('ROLLBACK');
         this.#forgetMemory();

@@ -46,6 +46,8 @@ export class WriteUnits {
   #timer: NodeJS.Timeout | undefined;
   /** A commit failed: the units of its group are lost, and so is every later write. */
   #failure: unknown;
+  /** A call of the running unit failed: the unit is rolled back even if its work goes on. */
+  #unitFailure: { readonly error: unknown } | undefined;
 
   constructor(steps: TransactionSteps, options?: GroupCommitOptions) {
     this.#steps = steps;
@@ -58,10 +60,15 @@ export class WriteUnits {
     return this.#enqueue(async () => {
       this.#open();
       this.#steps.savepoint();
+      this.#unitFailure = undefined;
       let value: T;
       try {
         value = await work();
+        // (Set by failUnit while the work ran: the compiler cannot see that.)
+        const failed = this.#unitFailure as { readonly error: unknown } | undefined;
+        if (failed !== undefined) throw failed.error;
       } catch (error) {
+        this.#unitFailure = undefined;
         this.#steps.rollbackUnit();
         throw error;
       }
@@ -69,6 +76,14 @@ export class WriteUnits {
       if (this.#links >= this.#maxLinks) this.#commit();
       return value;
     });
+  }
+
+  /**
+   * A call of the running unit failed part way: the whole unit is rolled back
+   * (with this error) even if its work catches it, so no call is half recorded.
+   */
+  failUnit(error: unknown): void {
+    this.#unitFailure ??= { error };
   }
 
   /** Count links written by the running unit (they make the group due). */

@@ -184,7 +184,8 @@ describe('linkladder crawl', () => {
     const db = newDb();
     const running = run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--delay', '50']);
     await untilRequests(server, 4);
-    const locker = new Database(db);
+    // The crawl holds the write lock while a group of units is open (50 ms at most): wait for a gap.
+    const locker = new Database(db, { timeout: 20_000 });
     locker.exec('BEGIN EXCLUSIVE');
     try {
       const result = await running;
