@@ -1,7 +1,7 @@
 // The data of `linkladder explain <url>`: why a URL was fetched, skipped or merged,
 // from what the index holds.
 
-import { normalizeSyntax, resourceKey, type SyntacticRung } from '../ladder/index.js';
+import { normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
 import type { AliasRow, FetchRow, FirstLink, IndexStore, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawl-options.js';
@@ -76,13 +76,20 @@ export function explain(store: IndexStore, url: string, scope?: ExplainScope): E
   const syntax = serialize({ ...normalizeSyntax(parsed.value), fragment: undefined });
   const spelling: SyntacticRung = written === key ? 'string' : syntax === key ? 'syntax' : 'scheme';
   const row = store.findUrl(url);
-  const aliasChain: UrlRecord[] = [];
-  const seen = new Set<number>();
-  for (let current = row; current !== undefined && !seen.has(current.id); ) {
-    aliasChain.push(current);
-    seen.add(current.id);
-    current = current.aliasOf === undefined ? undefined : store.getUrl(current.aliasOf);
-  }
+  // RFC 3986 §6.2.4: the chain from the URL to the one that stands for it (a cycle
+  // ends at its least id: the one rule of walkAliases), each step read once.
+  const records = new Map<number, UrlRecord>();
+  if (row !== undefined) records.set(row.id, row);
+  const recordOf = (id: number): UrlRecord | undefined => {
+    if (!records.has(id)) {
+      const record = store.getUrl(id);
+      if (record !== undefined) records.set(id, record);
+    }
+    return records.get(id);
+  };
+  const walk = row === undefined ? undefined : walkAliases(row.id, (id) => recordOf(id)?.aliasOf);
+  const ids = walk === undefined ? [] : walk.path.slice(0, walk.path.indexOf(walk.end) + 1);
+  const aliasChain = ids.map((id) => records.get(id)).filter((record) => record !== undefined);
   const resource = aliasChain[aliasChain.length - 1];
   let scopeVerdict: Explanation['scope'];
   if (scope !== undefined) {

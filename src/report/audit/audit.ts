@@ -5,7 +5,7 @@
 
 import { LINK_HEADER_ELEMENT } from '../../crawl/index.js';
 import { describeValue, OptionError } from '../../errors.js';
-import { resourceKey } from '../../ladder/index.js';
+import { AliasEnds, resourceKey } from '../../ladder/index.js';
 import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../store/index.js';
 import { parseUriReference, percentDecodeUtf8, type UriReference } from '../../uri/index.js';
 import { AUDIT_CODE_LIST, AUDIT_CODES, SEVERITY_RANK, type AuditCode } from './codes.js';
@@ -132,7 +132,7 @@ class IndexFacts {
   readonly #anchors = new Map<number, Set<string>>();
   /** Ends of classes one of whose URLs was fetched as HTML with a 2xx status. */
   readonly #htmlEnds = new Set<number>();
-  readonly #ends = new Map<number, number>();
+  readonly #ends = new AliasEnds<number>((id) => this.#nextOf(id));
   readonly #hasAnchors: boolean;
 
   constructor(reader: IndexReader) {
@@ -320,38 +320,18 @@ class IndexFacts {
 
   /**
    * RFC 3986 §6.2.4: the URL whose representation `id` stands for — its alias chain
-   * followed (redirect, Content-Location), then the final URL of its own last request
-   * (a redirect to another origin makes no alias). A loop ends at its least id, as
-   * the admitter has it, so every URL of one class has the same end.
+   * followed (redirect, Content-Location), then the URL its own last request stood
+   * for (a redirect to another origin makes no alias). A cycle ends at its least id
+   * (the one rule of `walkAliases`), so every URL of one class has the same end.
    */
   #endOf(id: number): number {
-    const known = this.#ends.get(id);
-    if (known !== undefined) return known;
-    const path: number[] = [];
-    let current = id;
-    let end: number | undefined;
-    for (;;) {
-      const seenAt = path.indexOf(current);
-      if (seenAt !== -1) {
-        end = Math.min(...path.slice(seenAt));
-        break;
-      }
-      const cached = this.#ends.get(current);
-      if (cached !== undefined) {
-        end = cached;
-        break;
-      }
-      path.push(current);
-      const url = this.#urls.get(current);
-      const next = url?.aliasOf ?? (url?.last?.isOwnRequest === true ? this.#idOf(url.last.finalUrl) : undefined);
-      if (next === undefined || next === current) {
-        end = current;
-        break;
-      }
-      current = next;
-    }
-    for (const member of path) this.#ends.set(member, end);
-    return end;
+    return this.#ends.endOf(id);
+  }
+
+  #nextOf(id: number): number | undefined {
+    const url = this.#urls.get(id);
+    const next = url?.aliasOf ?? (url?.last?.isOwnRequest === true ? this.#idOf(url.last.finalUrl) : undefined);
+    return next === id ? undefined : next;
   }
 }
 
