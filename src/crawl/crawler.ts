@@ -274,6 +274,7 @@ class Crawler {
       finalUrl: response?.finalUrl,
       redirects: response?.hops.map((hop) => ({ from: hop.from, to: hop.to, status: hop.status })),
       attempts: attempt,
+      representsUrlId: claimed.id,
     });
     this.#failed++;
     this.#count(this.#errors, code);
@@ -306,6 +307,7 @@ class Crawler {
       finalUrl: response.finalUrl,
       redirects: response.hops.map((hop) => ({ from: hop.from, to: hop.to, status: hop.status })),
       attempts: attempt,
+      representsUrlId: claimed.id,
     };
     // The caller runs this in one store transaction: a crash before it commits leaves
     // the URL in `fetching` with nothing of its page recorded, and the index requeues
@@ -325,7 +327,9 @@ class Crawler {
       }
     }
     // For the audit: what the page itself does wrong, and the fragments it can be the target of.
-    this.#store.recordFetch(details === undefined ? record : { ...record, findings: details.pageFindings, anchors: details.anchors });
+    // The response stands for the representation of the URL its redirects ended at (#pageOf).
+    const represented = { ...record, representsUrlId: page.id };
+    this.#store.recordFetch(details === undefined ? represented : { ...represented, findings: details.pageFindings, anchors: details.anchors });
     this.#fetched++;
     if (response.errorCode !== undefined) this.#count(this.#errors, response.errorCode);
     this.#emit({
@@ -423,6 +427,7 @@ class Crawler {
       bytes: response.bytes,
       errorCode: response.errorCode,
       finalUrl: response.finalUrl,
+      representsUrlId: id,
     };
     this.#store.recordFetch(record);
     this.#reused++;

@@ -185,6 +185,7 @@ export class MemoryStore implements IndexStore {
       redirects: record.redirects ?? [],
       findings: record.findings ?? [],
       anchors: record.anchors ?? [],
+      representsUrlId: record.representsUrlId,
     });
     this.#undo.push(() => {
       this.#fetches.pop();

@@ -5,7 +5,7 @@ import type { AliasRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } 
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id,
   (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
    FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
 
@@ -22,6 +22,7 @@ export interface FetchColumns {
   attempts: number;
   findings: string | null;
   anchors: string | null;
+  represents_url_id: number | null;
   redirects: string;
 }
 
@@ -41,6 +42,7 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     redirects: hops.map(([from, to, status]): RedirectHop => ({ from, to: to ?? undefined, status })),
     findings: row.findings === null ? [] : (JSON.parse(row.findings) as string[]),
     anchors: row.anchors === null ? [] : (JSON.parse(row.anchors) as string[]),
+    representsUrlId: row.represents_url_id ?? undefined,
   };
 }
 

@@ -148,6 +148,30 @@ describe.each(stores)('every resource fetched exactly once (%s)', (_name, open) 
     expect(store.findUrl(`${S}/b`)?.aliasOf).toBe(c.id);
     store.close();
   });
+
+  it('each fetch row says which URL it stands for: the end of its redirects, its own URL, or the URL requested', async () => {
+    const store = open();
+    await run(
+      {
+        '/': { body: page('/a', '/gone', '/neg') },
+        '/a': { redirect: '/c' },
+        '/c': { body: page() },
+        '/neg': { headers: { 'Content-Location': 'neg.en' }, body: page() },
+      },
+      store,
+    );
+    const id = (path: string): number => store.findUrl(S + path)!.id;
+    const represents = (path: string) => store.history(id(path))?.fetches.map((f) => f.representsUrlId);
+    expect(represents('/')).toEqual([id('/')]);
+    // A's request ended at C: it stands for C's representation, and C's row (from that response) for C.
+    expect(represents('/a')).toEqual([id('/c')]);
+    expect(represents('/c')).toEqual([id('/c')]);
+    // A 404 is a response of its own URL; Content-Location makes an alias, not another representation.
+    expect(represents('/gone')).toEqual([id('/gone')]);
+    expect(represents('/neg')).toEqual([id('/neg')]);
+    expect(represents('/neg.en')).toEqual([id('/neg.en')]);
+    store.close();
+  });
 });
 
 describe('RFC 3986 base chain against browser mode', () => {

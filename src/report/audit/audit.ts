@@ -37,6 +37,8 @@ interface FetchFacts {
    * (the end of a redirect chain, a Content-Location), which has no duration.
    */
   readonly isOwnRequest: boolean;
+  /** The URL whose representation the fetch stands for, as the crawl recorded it (`undefined` before migration 003). */
+  readonly representsUrlId: number | undefined;
 }
 
 interface UrlInfo {
@@ -149,14 +151,15 @@ class IndexFacts {
               hops: f.redirects.length,
               isStoppedRedirect: f.redirects.length > 0 && isRedirectStatus(f.status) && f.errorCode === undefined,
               isOwnRequest: f.durationMs !== undefined,
+              representsUrlId: f.representsUrlId,
             };
       this.#urls.set(url.id, { key: url.key, state: url.state, aliasOf: url.aliasOf, last });
       this.#idByKey.set(url.key, url.id);
     }
     const anchorsByOwner = new Map<number, Set<string>>();
     for (const row of reader.fetches()) {
-      // The representation is that of the final URL (after redirects), whose links these are.
-      const owner = this.#idOf(row.finalUrl) ?? row.urlId;
+      // The representation the fetch stands for, whose links and anchors these are.
+      const owner = row.representsUrlId ?? this.#idOf(row.finalUrl) ?? row.urlId;
       if (row.anchors.length > 0) addAll(anchorsByOwner, owner, row.anchors);
       if (row.findings.length > 0) addAll(this.#pageCodes, owner, row.findings);
       const n = row.redirects.length;
@@ -330,8 +333,18 @@ class IndexFacts {
 
   #nextOf(id: number): number | undefined {
     const url = this.#urls.get(id);
-    const next = url?.aliasOf ?? (url?.last?.isOwnRequest === true ? this.#idOf(url.last.finalUrl) : undefined);
+    const next = url?.aliasOf ?? (url?.last === undefined ? undefined : this.#representedBy(url.last));
     return next === id ? undefined : next;
+  }
+
+  /**
+   * The URL a fetch stands for, as the crawl recorded it; for an index crawled before
+   * it was recorded (migration 003), derived as the crawl would have: a request of
+   * its own stands for where it led, a row made from another response for itself.
+   */
+  #representedBy(last: FetchFacts): number | undefined {
+    if (last.representsUrlId !== undefined) return last.representsUrlId;
+    return last.isOwnRequest ? this.#idOf(last.finalUrl) : undefined;
   }
 }
 

@@ -163,6 +163,29 @@ describe('audit: fragments', () => {
     ]);
   });
 
+  it('reads which URL each fetch stands for from the index, not from its final URL', () => {
+    // As the crawl records it since migration 003; the final URLs here would say otherwise.
+    const elsewhere = 'http://elsewhere/';
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page({ anchors: ['here'], representsUrlId: 1 }) },
+        { id: 2, path: '/out', fetch: page({ finalUrl: elsewhere, redirects: [{ from: `${H}/out`, to: 'http://other/in', status: 302 }], anchors: ['x'], representsUrlId: 3 }) },
+        { id: 3, path: 'http://other/in', state: 'skipped' },
+        { id: 4, path: '/neg', state: 'alias', aliasOf: 5, fetch: page({ finalUrl: elsewhere, anchors: ['y'], representsUrlId: 4 }) },
+        { id: 5, path: '/neg.en', fetch: page({ durationMs: undefined, finalUrl: elsewhere, anchors: [], representsUrlId: 5 }) },
+        { id: 6, path: elsewhere, fetch: page({ anchors: ['x', 'y', 'nope', 'z'], representsUrlId: 6 }) },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'out#x', fragment: 'x', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'out#nope', fragment: 'nope', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'neg.en#y', fragment: 'y', metUrlId: 5 },
+        { fromUrlId: 1, rawHref: 'neg#z', fragment: 'z', metUrlId: 4 },
+      ],
+    );
+    const missing = [...audit(reader)].filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
+    expect(missing.map((f) => f.rawHref)).toEqual(['out#nope', 'neg#z']);
+  });
+
   it('are not checked on a target that is not HTML, not 2xx or not fetched', () => {
     const reader = index(
       [
