@@ -1,5 +1,6 @@
 // SQL fragments and row conversions shared by the SQLite store and its reader.
 
+import { currentFindingCodes } from '../findings.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { AliasRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } from './types.js';
 
@@ -40,7 +41,8 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     finalUrl: row.final_url ?? undefined,
     attempts: row.attempts,
     redirects: hops.map(([from, to, status]): RedirectHop => ({ from, to: to ?? undefined, status })),
-    findings: row.findings === null ? [] : (JSON.parse(row.findings) as string[]),
+    // An index written before a code was retired holds it: read as the code that replaced it.
+    findings: row.findings === null ? [] : currentFindingCodes(JSON.parse(row.findings) as string[]),
     anchors: row.anchors === null ? [] : (JSON.parse(row.anchors) as string[]),
     representsUrlId: row.represents_url_id ?? undefined,
   };

@@ -62,8 +62,8 @@ const REDIRECT_LOOP = 'ERR_FETCH_REDIRECT_LOOP';
 const ABSOLUTE_HREF = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Link codes whose finding is the code itself (src/html cleanHref), in catalog order. */
 const HREF_CODES = AUDIT_CODE_LIST.filter((code) => code.startsWith('HREF_'));
-/** Page codes (src/html, src/base), in catalog order. */
-const PAGE_CODES = AUDIT_CODE_LIST.filter((code) => AUDIT_CODES[code].subject === 'page');
+/** Codes the crawl records on fetch rows (src/html, src/base) that the audit reports as they are, in catalog order. */
+const PAGE_CODES = AUDIT_CODE_LIST.filter((code) => AUDIT_CODES[code].recordedOn === 'fetch');
 
 /**
  * Audit the crawl behind `reader`: each finding has a stable code (docs/audit.md),

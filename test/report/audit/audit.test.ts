@@ -311,7 +311,7 @@ describe('audit: pages, order, options and streaming', () => {
   it('page findings go to the page whose links they are (the final URL of a redirect), in catalog order, before its links', () => {
     const reader = index(
       [
-        { id: 1, path: '/', fetch: page({ findings: ['BASE_CONTENT_BASE_USED', 'HTML_BASE_RELATIVE', 'BASE_HREF_RELATIVE', 'BASE_CONTENT_LOCATION_IGNORED'] }) },
+        { id: 1, path: '/', fetch: page({ findings: ['BASE_CONTENT_BASE_USED', 'BASE_HREF_RELATIVE', 'BASE_CONTENT_LOCATION_IGNORED'] }) },
         { id: 2, path: '/lonely', fetch: page({ findings: ['HTML_REFRESH_INVALID'] }) },
         { id: 3, path: '/r', state: 'alias', aliasOf: 4, fetch: page({ finalUrl: `${H}/t`, redirects: [{ from: `${H}/r`, to: `${H}/t`, status: 301 }], findings: ['HTML_BASE_IN_BODY'] }) },
         { id: 4, path: '/t', fetch: page({ durationMs: undefined }) },
@@ -322,7 +322,7 @@ describe('audit: pages, order, options and streaming', () => {
       ],
     );
     expect([...audit(reader)].map((f) => [f.page, f.code])).toEqual([
-      [`${H}/`, 'HTML_BASE_RELATIVE'],
+      [`${H}/`, 'BASE_HREF_RELATIVE'],
       [`${H}/`, 'BASE_CONTENT_BASE_USED'],
       [`${H}/`, 'LINK_REDIRECT'],
       [`${H}/lonely`, 'HTML_REFRESH_INVALID'],
