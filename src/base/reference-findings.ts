@@ -2,22 +2,19 @@
 // reference as written: findings for the audit, never exceptions (STYLE.md Errors).
 // https://www.rfc-editor.org/rfc/rfc3986#section-5.2.4
 
+import { FINDINGS, findingCodesWith, type FindingCode } from '../findings.js';
 import { normalizeSyntax, resourceKey } from '../ladder/index.js';
 import { hasDotSegments, mergePaths, removeDotSegments, serialize, type AbsoluteUri, type UriReference } from '../uri/index.js';
 
-/** Every code `referenceFindings` returns, with a one-line explanation. Codes are stable. */
-export const REFERENCE_FINDINGS = {
-  REF_ABOVE_ROOT:
-    'the reference has more ".." segments than its base has segments to climb: RFC 3986 §5.2.4 remove_dot_segments drops the extra ones',
-  REF_FOLDED_SYNTAX:
-    'the reference names its target in a spelling that only syntax-based normalization (RFC 3986 §6.2.2) turns into the normal form',
-  REF_FOLDED_SCHEME:
-    'the reference names its target in a spelling that only scheme-based normalization (RFC 3986 §6.2.3) turns into the normal form',
-} as const;
+export type ReferenceFindingCode = Extract<FindingCode, `REF_${string}`>;
 
-export type ReferenceFindingCode = keyof typeof REFERENCE_FINDINGS;
+/** Every code `referenceFindings` returns, in catalog order (src/findings.ts has their summaries). */
+export const REFERENCE_FINDING_CODES: readonly ReferenceFindingCode[] = findingCodesWith('REF_');
 
-export const REFERENCE_FINDING_CODES = Object.keys(REFERENCE_FINDINGS) as readonly ReferenceFindingCode[];
+/** Each code with its one-line summary (a view of the catalog, not a second registry). */
+export const REFERENCE_FINDINGS: Readonly<Record<ReferenceFindingCode, string>> = Object.fromEntries(
+  REFERENCE_FINDING_CODES.map((code) => [code, FINDINGS[code].summary]),
+) as Record<ReferenceFindingCode, string>;
 
 const SLASH = 0x2f;
 const DOT = 0x2e;
@@ -86,7 +83,7 @@ export function pathToRemoveDotsFrom(R: UriReference, Base: AbsoluteUri): string
 
 /**
  * The findings about reference `R` (a valid URI-reference, cleaned as browsers
- * clean it) resolved against `Base` into `T`, in the order of `REFERENCE_FINDINGS`:
+ * clean it) resolved against `Base` into `T`, in the order of `REFERENCE_FINDING_CODES`:
  *
  * - `REF_ABOVE_ROOT` when §5.2.4 dropped ".." segments above the root (`../../../g`
  *   from `/b/c/d;p`): the link works by accident, and resolvers that keep the ".."

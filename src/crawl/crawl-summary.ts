@@ -37,7 +37,7 @@ export interface CrawlSummary {
   readonly evidenceRevoked: number;
   /** Recorded failures and cut responses by code (`ERR_FETCH_*`, `ERR_CRAWL_*`). */
   readonly errorsByCode: Readonly<Record<string, number>>;
-  /** Browser-style href fixes by finding code (`HREF_*`), for the audit. */
+  /** Browser-style href fixes by finding code (`HREF_*` of the findings catalog, src/findings.ts), for the audit. */
   readonly hrefFindings: Readonly<Record<string, number>>;
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
   readonly index: StoreStats;
@@ -71,7 +71,7 @@ export interface PageEvent {
   readonly baseLevelsDiffer: boolean;
   /** Hrefs that were cleaned up or unusable, with their finding codes. */
   readonly hrefFindings: readonly HrefFindingReport[];
-  /** Findings about the page and its base chain (`HTML_*`, `BASE_*`). */
+  /** Findings about the page and its base chain (`HTML_*`, `BASE_*` of the findings catalog, src/findings.ts). */
   readonly pageFindings: readonly string[];
   /** The request ended with a code but kept a response (a cut body). */
   readonly errorCode: string | undefined;

@@ -1,7 +1,7 @@
 // The data of `linkladder explain <url>`: why a URL was fetched, skipped or merged,
 // from what the index holds.
 
-import { normalizeSyntax, resourceKey, type SyntacticRung } from '../ladder/index.js';
+import { normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
 import type { AliasRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawl-options.js';
@@ -76,13 +76,16 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const syntax = serialize({ ...normalizeSyntax(parsed.value), fragment: undefined });
   const spelling: SyntacticRung = written === key ? 'string' : syntax === key ? 'syntax' : 'scheme';
   const row = await store.findUrl(url);
-  const aliasChain: UrlRecord[] = [];
-  const seen = new Set<number>();
-  for (let current = row; current !== undefined && !seen.has(current.id); ) {
-    aliasChain.push(current);
-    seen.add(current.id);
+  // RFC 3986 §6.2.4: the chain from the URL to the one that stands for it, each
+  // step read once, then walked by the one rule of walkAliases (a cycle ends at its least id).
+  const records = new Map<number, UrlRecord>();
+  for (let current = row; current !== undefined && !records.has(current.id); ) {
+    records.set(current.id, current);
     current = current.aliasOf === undefined ? undefined : await store.getUrl(current.aliasOf);
   }
+  const walk = row === undefined ? undefined : walkAliases(row.id, (id) => records.get(id)?.aliasOf);
+  const ids = walk === undefined ? [] : walk.path.slice(0, walk.path.indexOf(walk.end) + 1);
+  const aliasChain = ids.map((id) => records.get(id)).filter((record) => record !== undefined);
   const resource = aliasChain[aliasChain.length - 1];
   let scopeVerdict: Explanation['scope'];
   if (scope !== undefined) {

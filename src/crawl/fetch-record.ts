@@ -7,7 +7,9 @@ import type { FetchRecord } from '../store/index.js';
  * The fetch row of `urlId` from `response`. `asOwn`: the URL's own request (its
  * duration, redirects and attempts are recorded); otherwise the URL got another
  * URL's response (the end of a redirect chain, a Content-Location) and the row
- * has none of those — which is what tells the two apart in the index.
+ * has none of those — which is what tells the two apart in the index. The row
+ * stands for `urlId`'s representation unless the caller says otherwise (a
+ * redirect chain's response stands for the URL it ended at).
  */
 export function fetchRecordOf(
   urlId: number,
@@ -24,6 +26,7 @@ export function fetchRecordOf(
     bytes: response.bytes,
     errorCode: request?.errorCode ?? response.errorCode,
     finalUrl: response.finalUrl,
+    representsUrlId: urlId,
   };
   if (request === undefined) return record;
   return {

@@ -134,7 +134,7 @@ export class UrlPipeline {
   async #recordFailure(tx: IndexWriter, claimed: ClaimedUrl, attempt: number, code: string, response: FetchedResponse | undefined): Promise<void> {
     const record =
       response === undefined
-        ? { urlId: claimed.id, outcome: 'failed' as const, startedAt: this.#o.now(), errorCode: code, attempts: attempt }
+        ? { urlId: claimed.id, outcome: 'failed' as const, startedAt: this.#o.now(), errorCode: code, attempts: attempt, representsUrlId: claimed.id }
         : fetchRecordOf(claimed.id, response, 'failed', { attempts: attempt, errorCode: code });
     await tx.recordFetch(record);
     this.#tally.failed++;
@@ -168,8 +168,10 @@ export class UrlPipeline {
         queued = await this.#admitLinks(tx, page, details);
       }
     }
-    // For the audit: what the page itself does wrong, and the fragments it can be the target of.
-    await tx.recordFetch(details === undefined ? record : { ...record, findings: details.pageFindings, anchors: details.anchors });
+    // For the audit: which URL's representation this is, what the page itself does
+    // wrong, and the fragments it can be the target of.
+    const represented = { ...record, representsUrlId: page.id };
+    await tx.recordFetch(details === undefined ? represented : { ...represented, findings: details.pageFindings, anchors: details.anchors });
     this.#tally.fetched++;
     if (response.errorCode !== undefined) this.#tally.countError(response.errorCode);
     this.#tally.emit({

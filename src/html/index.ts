@@ -2,14 +2,7 @@
 // hold URLs (srcset, meta refresh), the HTTP Link header, and the browser-style
 // clean-up of hrefs. No I/O; never throws on bad markup or bad input.
 
-export {
-  HTML_FINDINGS,
-  type FindingSeverity,
-  type FindingSpec,
-  type HtmlFindingCode,
-  type HrefFindingCode,
-  type PageFindingCode,
-} from './findings.js';
+export { HTML_FINDINGS, HTML_FINDING_CODES, type HtmlFindingCode, type HrefFindingCode, type PageFindingCode } from './findings.js';
 export {
   cleanHref,
   NOT_FETCHABLE_SCHEMES,

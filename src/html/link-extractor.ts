@@ -232,8 +232,8 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
       this.#findings.push({ code: 'HTML_BASE_REPEATED', offset });
       return;
     }
+    // A relative href is the base chain's finding (BASE_HREF_RELATIVE, RFC 3986 §5.1.1), not recorded here too.
     this.#base = { raw: href, offset };
-    if (!hasScheme(href)) this.#findings.push({ code: 'HTML_BASE_RELATIVE', offset });
   }
 
   // HTML §4.2.5.3: <meta http-equiv=refresh> (the keyword is ASCII case-insensitive).
@@ -269,10 +269,4 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
     this.#references.push(reference);
     this.#config.onReference?.(reference);
   }
-}
-
-// Whether an href, read as the WHATWG URL parser reads it (surrounding C0 controls
-// and spaces, and every tab and newline, ignored), starts with a scheme.
-function hasScheme(href: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(href.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, ''));
 }

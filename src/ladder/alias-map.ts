@@ -2,6 +2,8 @@
 // only a server can prove, kept as directed edges `from → to` with their evidence.
 // Learning them belongs to the crawler; this map only stores and follows them.
 
+import { walkAliases } from './alias-walk.js';
+
 /** What proved an alias. */
 export type AliasEvidence = 'redirect' | 'content-location' | 'canonical';
 
@@ -20,7 +22,7 @@ export interface AliasResolution {
   readonly key: string;
   /** The edges followed, in order (empty when `key` has no alias). */
   readonly chain: readonly AliasEdge[];
-  /** Whether the chain came back on itself; then `key` is the least key of the cycle. */
+  /** Whether the chain ran into a cycle; then `key` is the least key of the cycle (`walkAliases`). */
   readonly isCycle: boolean;
 }
 
@@ -67,24 +69,20 @@ export class AliasMap {
     return this.#edges.values();
   }
 
-  /** Follow the followed kinds of edges from `key` to the end of the chain; cycle-safe. */
+  /**
+   * Follow the followed kinds of edges from `key` to the key that stands for it;
+   * cycle-safe, with the one cycle rule of `walkAliases` (the least key of the cycle).
+   */
   resolve(key: string): AliasResolution {
-    const chain: AliasEdge[] = [];
-    const seen = new Set<string>([key]);
-    let current = key;
-    for (;;) {
-      const edge = this.#edges.get(current);
-      if (edge === undefined || !this.#follow.has(edge.evidence)) return { key: current, chain, isCycle: false };
-      chain.push(edge);
-      if (seen.has(edge.to)) {
-        // A loop (A → B → A): every member is one resource; name it by its least key.
-        const cycleStart = chain.findIndex((e) => e.from === edge.to);
-        const members = chain.slice(cycleStart).map((e) => e.from);
-        const least = members.reduce((a, b) => (b < a ? b : a));
-        return { key: least, chain, isCycle: true };
-      }
-      seen.add(edge.to);
-      current = edge.to;
-    }
+    const walk = walkAliases(key, (from) => this.#followed(from)?.to);
+    // Every node of a cycle has an edge; otherwise the last node has none.
+    const from = walk.isCycle ? walk.path : walk.path.slice(0, -1);
+    const chain = from.map((node) => this.#followed(node)!);
+    return { key: walk.end, chain, isCycle: walk.isCycle };
+  }
+
+  #followed(from: string): AliasEdge | undefined {
+    const edge = this.#edges.get(from);
+    return edge !== undefined && this.#follow.has(edge.evidence) ? edge : undefined;
   }
 }

@@ -22,3 +22,4 @@ export {
   type AliasMapOptions,
   type AliasResolution,
 } from './alias-map.js';
+export { walkAliases, AliasEnds, type AliasNode, type AliasWalk } from './alias-walk.js';

@@ -4,7 +4,7 @@
 // Shared by every IndexStore: they differ only in the IndexBackend below.
 
 import { StoreError } from '../errors.js';
-import { normalizeScheme, normalizeSyntax } from '../ladder/index.js';
+import { normalizeScheme, normalizeSyntax, walkAliases } from '../ladder/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import type { AdmitEntry, AdmitResult, MatchRung } from './types.js';
 
@@ -231,18 +231,11 @@ export class Admitter {
   }
 
   // RFC 3986 §6.2.4: a URL the server proved to be another names that other one.
-  // Chains are followed; a loop (A → B → A) names its least id (the first seen).
+  // Chains are followed; a cycle names its least id (the one rule of walkAliases).
   #followAliases(match: Match, follow: boolean, depth: number): Match {
-    let target = this.#backend.aliasTarget(match.known.urlId);
-    if (target === undefined) return match;
-    const seen = new Set<number>([match.known.urlId]);
-    let current = match.known.urlId;
-    while (target !== undefined && !seen.has(target)) {
-      seen.add(target);
-      current = target;
-      target = this.#backend.aliasTarget(current);
-    }
-    if (target !== undefined) current = Math.min(...seen);
+    const walk = walkAliases(match.known.urlId, (id) => this.#backend.aliasTarget(id));
+    if (walk.path.length === 1) return match;
+    const current = walk.end;
     const known = this.#known(current);
     let isQueued = false;
     if (follow && !known.isFollowed) isQueued = this.#backend.followSkipped(current, depth);

@@ -277,6 +277,7 @@ export class MemoryStore implements IndexWriter {
       redirects: record.redirects ?? [],
       findings: record.findings ?? [],
       anchors: record.anchors ?? [],
+      representsUrlId: record.representsUrlId,
     });
     this.#undo.push(() => {
       this.#fetches.pop();

@@ -2,7 +2,7 @@
 // cursor, so a million-link index is read in bounded memory.
 
 import type { Database as Db, Statement } from 'better-sqlite3';
-import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
+import { ALIAS_EVIDENCE, AliasEnds, type AliasEvidence } from '../ladder/index.js';
 import {
   ALIAS_COLUMNS,
   FETCH_COLUMNS,
@@ -173,7 +173,9 @@ export class SqliteIndexReader implements IndexReader {
     };
   }
 
-  // RFC 3986 §6.2.4: where each alias chain ends; a loop ends at its least id, as in the admitter.
+  // RFC 3986 §6.2.4: where each alias chain ends, by the one rule of walkAliases
+  // (a cycle ends at its least id), as the admitter has it. The walk is done here,
+  // not in a recursive SQL query, so that there is one cycle rule to read.
   #fillAliasEnds(): void {
     const next = new Map<number, number>();
     for (const [id, to] of this.#db.prepare(`SELECT id, alias_of FROM url WHERE state = 'alias'`).raw(true).iterate() as Iterable<[number, number]>) {
@@ -182,17 +184,8 @@ export class SqliteIndexReader implements IndexReader {
     this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS linkladder_alias_end (id INTEGER PRIMARY KEY, target INTEGER NOT NULL)');
     this.#db.exec('DELETE FROM temp.linkladder_alias_end');
     const insert = this.#db.prepare('INSERT INTO temp.linkladder_alias_end (id, target) VALUES (?, ?)');
-    for (const id of next.keys()) {
-      const seen = new Set<number>([id]);
-      let current = id;
-      let target = next.get(id);
-      while (target !== undefined && !seen.has(target)) {
-        seen.add(target);
-        current = target;
-        target = next.get(current);
-      }
-      insert.run(id, target === undefined ? current : Math.min(...seen));
-    }
+    const ends = new AliasEnds<number>((id) => next.get(id));
+    for (const id of next.keys()) insert.run(id, ends.endOf(id));
   }
 }
 

@@ -1,11 +1,12 @@
 // SQL fragments and row conversions shared by the SQLite store and its reader.
 
+import { currentFindingCodes } from '../findings.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { AliasRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } from './types.js';
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id,
   (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
    FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
 
@@ -22,6 +23,7 @@ export interface FetchColumns {
   attempts: number;
   findings: string | null;
   anchors: string | null;
+  represents_url_id: number | null;
   redirects: string;
 }
 
@@ -39,8 +41,10 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     finalUrl: row.final_url ?? undefined,
     attempts: row.attempts,
     redirects: hops.map(([from, to, status]): RedirectHop => ({ from, to: to ?? undefined, status })),
-    findings: row.findings === null ? [] : (JSON.parse(row.findings) as string[]),
+    // An index written before a code was retired holds it: read as the code that replaced it.
+    findings: row.findings === null ? [] : currentFindingCodes(JSON.parse(row.findings) as string[]),
     anchors: row.anchors === null ? [] : (JSON.parse(row.anchors) as string[]),
+    representsUrlId: row.represents_url_id ?? undefined,
   };
 }
 

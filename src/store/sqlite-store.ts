@@ -206,6 +206,7 @@ export class SqliteStore implements IndexWriter {
           attempts: record.attempts ?? 1,
           findings: jsonList(record.findings),
           anchors: jsonList(record.anchors),
+          representsUrlId: record.representsUrlId ?? null,
         }).lastInsertRowid,
       );
       (record.redirects ?? []).forEach((hop, index) =>
@@ -544,8 +545,8 @@ function prepareStatements(db: Db) {
     ),
     requeue: db.prepare(`UPDATE url SET state = 'queued' WHERE id = :id AND state <> 'alias'`),
     insertFetch: db.prepare(
-      `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors)
-       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors)`,
+      `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id)
+       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors, :representsUrlId)`,
     ),
     insertRedirect: db.prepare(
       'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',

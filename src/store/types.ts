@@ -102,6 +102,11 @@ export interface FetchRecord {
   readonly findings?: readonly string[] | undefined;
   /** The ids and anchor names of the page: what its URL's fragments may point to. */
   readonly anchors?: readonly string[] | undefined;
+  /**
+   * The URL whose representation this fetch stands for: the end of its redirect
+   * chain (the URL the chain stopped at, when it was not followed), else `urlId`.
+   */
+  readonly representsUrlId?: number | undefined;
 }
 
 export interface AliasRecord {
@@ -199,6 +204,11 @@ export interface FetchRow {
   readonly redirects: readonly RedirectHop[];
   readonly findings: readonly string[];
   readonly anchors: readonly string[];
+  /**
+   * The URL whose representation this fetch stands for (`FetchRecord.representsUrlId`);
+   * `undefined` in rows written before it was recorded (migration 003).
+   */
+  readonly representsUrlId: number | undefined;
 }
 
 export interface AliasRow {

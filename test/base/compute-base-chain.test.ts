@@ -561,4 +561,15 @@ describe('computeBaseChain (RFC 3986 §5.1)', () => {
       }),
     );
   });
+
+  it('BASE_HREF_RELATIVE: a relative <base href>, however it is written (the one record of that fact)', () => {
+    for (const href of ['/docs/', '../x', '//cdn.example/', ' sub/ ']) {
+      expect(computeBaseChain({ retrievalUrl: PAGE, baseElementHref: href }).findings.map((f) => f.code), href).toEqual(['BASE_HREF_RELATIVE']);
+    }
+    for (const href of ['http://a/', ' HTTPS://a/', 'urn:x']) {
+      expect(computeBaseChain({ retrievalUrl: PAGE, baseElementHref: href }).findings.map((f) => f.code), href).toEqual([]);
+    }
+    // Not a relative reference at all (RFC 3986 §4.2: a colon in the first segment), as the link extractor once said it was.
+    expect(computeBaseChain({ retrievalUrl: PAGE, baseElementHref: '1http://x/' }).findings.map((f) => f.code)).toEqual(['BASE_HREF_INVALID']);
+  });
 });

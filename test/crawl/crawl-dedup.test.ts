@@ -148,6 +148,30 @@ describe.each(stores)('every resource fetched exactly once (%s)', (_name, open) 
     expect((await store.findUrl(`${S}/b`))?.aliasOf).toBe(c.id);
     await store.close();
   });
+
+  it('each fetch row says which URL it stands for: the end of its redirects, its own URL, or the URL requested', async () => {
+    const store = open();
+    await run(
+      {
+        '/': { body: page('/a', '/gone', '/neg') },
+        '/a': { redirect: '/c' },
+        '/c': { body: page() },
+        '/neg': { headers: { 'Content-Location': 'neg.en' }, body: page() },
+      },
+      store,
+    );
+    const id = async (path: string): Promise<number> => (await store.findUrl(S + path))!.id;
+    const represents = async (path: string) => (await store.history(await id(path)))?.fetches.map((f) => f.representsUrlId);
+    expect(await represents('/')).toEqual([await id('/')]);
+    // A's request ended at C: it stands for C's representation, and C's row (from that response) for C.
+    expect(await represents('/a')).toEqual([await id('/c')]);
+    expect(await represents('/c')).toEqual([await id('/c')]);
+    // A 404 is a response of its own URL; Content-Location makes an alias, not another representation.
+    expect(await represents('/gone')).toEqual([await id('/gone')]);
+    expect(await represents('/neg')).toEqual([await id('/neg')]);
+    expect(await represents('/neg.en')).toEqual([await id('/neg.en')]);
+    await store.close();
+  });
 });
 
 describe('RFC 3986 base chain against browser mode', () => {

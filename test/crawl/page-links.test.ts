@@ -70,7 +70,7 @@ describe('pageLinks: findings on each entry', () => {
 
   it('the page-level findings and the anchors (ids and <a name>) of the page', () => {
     const result = links('http://h/', '<base href="/d/"><base href="/e/"><h1 id="top1">t</h1><a name="n1" href="#top1">x</a><p id="">e</p>');
-    expect(result.pageFindings).toEqual(['HTML_BASE_RELATIVE', 'HTML_BASE_REPEATED', 'BASE_HREF_RELATIVE']);
+    expect(result.pageFindings).toEqual(['HTML_BASE_REPEATED', 'BASE_HREF_RELATIVE']);
     expect([...result.anchors].sort()).toEqual(['n1', 'top1']);
   });
 

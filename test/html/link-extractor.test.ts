@@ -132,7 +132,6 @@ describe('createLinkExtractor: the all-kinds fixture', () => {
     });
     const lateBase = offsetOf(html, '<base href="http://other.example/">');
     expect(result.findings).toEqual([
-      { code: 'HTML_BASE_RELATIVE', offset: offsetOf(html, '<base href="/docs/">') },
       { code: 'HTML_CANONICAL_REPEATED', offset: offsetOf(html, '<link rel="canonical"') },
       { code: 'HTML_REFRESH_INVALID', offset: offsetOf(html, '<meta http-equiv="refresh" content="soon') },
       { code: 'HTML_BASE_IN_BODY', offset: lateBase },
@@ -291,11 +290,8 @@ describe('createLinkExtractor: <base> and the body', () => {
     expect(result.findings).toEqual([]);
   });
 
-  it('a relative <base href> is reported, however it is written', () => {
-    for (const href of ['', '/docs/', '../x', '//cdn.example/', '1http://x/']) {
-      expect(findings(`<base href="${href}">`), href).toEqual(['HTML_BASE_RELATIVE']);
-    }
-    for (const href of ['http://a/', ' HTTPS://a/', 'ht&#9;tp://a/', 'urn:x']) {
+  it('a relative <base href> is left to the base chain (BASE_HREF_RELATIVE): one fact, recorded once', () => {
+    for (const href of ['', '/docs/', '../x', '//cdn.example/', '1http://x/', 'http://a/', ' HTTPS://a/', 'ht&#9;tp://a/', 'urn:x']) {
       expect(findings(`<base href="${href}">`), href).toEqual([]);
     }
   });

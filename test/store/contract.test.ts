@@ -115,6 +115,16 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     expect(stats.urlsByState).toMatchObject({ done: 1, failed: 1, fetching: 2, queued: 0 });
   });
 
+  it('keeps which URL each fetch stands for, as the crawler says it', async () => {
+    const store = open();
+    const page = await seed(store);
+    const [moved] = await store.admit([link(page, 'http://host/moved')]);
+    await store.recordFetch({ urlId: moved!.urlId!, outcome: 'done', startedAt: 1, status: 200, finalUrl: 'http://host/', representsUrlId: page });
+    await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+    expect((await store.history(moved!.urlId!))?.fetches.map((f) => f.representsUrlId)).toEqual([page]);
+    expect((await store.history(page))?.fetches.map((f) => f.representsUrlId)).toEqual([undefined]);
+  });
+
   it('applies aliases: a later link to an aliased URL names its target and queues nothing', async () => {
     const store = open();
     const page = await seed(store);

@@ -5,7 +5,7 @@
 
 import { LINK_HEADER_ELEMENT } from '../../crawl/index.js';
 import { describeValue, OptionError } from '../../errors.js';
-import { resourceKey } from '../../ladder/index.js';
+import { AliasEnds, resourceKey } from '../../ladder/index.js';
 import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../store/index.js';
 import { parseUriReference, percentDecodeUtf8, type UriReference } from '../../uri/index.js';
 import { AUDIT_CODE_LIST, AUDIT_CODES, SEVERITY_RANK, type AuditCode } from './codes.js';
@@ -37,6 +37,8 @@ interface FetchFacts {
    * (the end of a redirect chain, a Content-Location), which has no duration.
    */
   readonly isOwnRequest: boolean;
+  /** The URL whose representation the fetch stands for, as the crawl recorded it (`undefined` before migration 003). */
+  readonly representsUrlId: number | undefined;
 }
 
 interface UrlInfo {
@@ -60,8 +62,8 @@ const REDIRECT_LOOP = 'ERR_FETCH_REDIRECT_LOOP';
 const ABSOLUTE_HREF = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Link codes whose finding is the code itself (src/html cleanHref), in catalog order. */
 const HREF_CODES = AUDIT_CODE_LIST.filter((code) => code.startsWith('HREF_'));
-/** Page codes (src/html, src/base), in catalog order. */
-const PAGE_CODES = AUDIT_CODE_LIST.filter((code) => AUDIT_CODES[code].subject === 'page');
+/** Codes the crawl records on fetch rows (src/html, src/base) that the audit reports as they are, in catalog order. */
+const PAGE_CODES = AUDIT_CODE_LIST.filter((code) => AUDIT_CODES[code].recordedOn === 'fetch');
 
 /**
  * Audit the crawl behind `reader`: each finding has a stable code (docs/audit.md),
@@ -132,7 +134,7 @@ class IndexFacts {
   readonly #anchors = new Map<number, Set<string>>();
   /** Ends of classes one of whose URLs was fetched as HTML with a 2xx status. */
   readonly #htmlEnds = new Set<number>();
-  readonly #ends = new Map<number, number>();
+  readonly #ends = new AliasEnds<number>((id) => this.#nextOf(id));
   readonly #hasAnchors: boolean;
 
   constructor(reader: IndexReader) {
@@ -149,14 +151,15 @@ class IndexFacts {
               hops: f.redirects.length,
               isStoppedRedirect: f.redirects.length > 0 && isRedirectStatus(f.status) && f.errorCode === undefined,
               isOwnRequest: f.durationMs !== undefined,
+              representsUrlId: f.representsUrlId,
             };
       this.#urls.set(url.id, { key: url.key, state: url.state, aliasOf: url.aliasOf, last });
       this.#idByKey.set(url.key, url.id);
     }
     const anchorsByOwner = new Map<number, Set<string>>();
     for (const row of reader.fetches()) {
-      // The representation is that of the final URL (after redirects), whose links these are.
-      const owner = this.#idOf(row.finalUrl) ?? row.urlId;
+      // The representation the fetch stands for, whose links and anchors these are.
+      const owner = row.representsUrlId ?? this.#idOf(row.finalUrl) ?? row.urlId;
       if (row.anchors.length > 0) addAll(anchorsByOwner, owner, row.anchors);
       if (row.findings.length > 0) addAll(this.#pageCodes, owner, row.findings);
       const n = row.redirects.length;
@@ -320,38 +323,28 @@ class IndexFacts {
 
   /**
    * RFC 3986 §6.2.4: the URL whose representation `id` stands for — its alias chain
-   * followed (redirect, Content-Location), then the final URL of its own last request
-   * (a redirect to another origin makes no alias). A loop ends at its least id, as
-   * the admitter has it, so every URL of one class has the same end.
+   * followed (redirect, Content-Location), then the URL its own last request stood
+   * for (a redirect to another origin makes no alias). A cycle ends at its least id
+   * (the one rule of `walkAliases`), so every URL of one class has the same end.
    */
   #endOf(id: number): number {
-    const known = this.#ends.get(id);
-    if (known !== undefined) return known;
-    const path: number[] = [];
-    let current = id;
-    let end: number | undefined;
-    for (;;) {
-      const seenAt = path.indexOf(current);
-      if (seenAt !== -1) {
-        end = Math.min(...path.slice(seenAt));
-        break;
-      }
-      const cached = this.#ends.get(current);
-      if (cached !== undefined) {
-        end = cached;
-        break;
-      }
-      path.push(current);
-      const url = this.#urls.get(current);
-      const next = url?.aliasOf ?? (url?.last?.isOwnRequest === true ? this.#idOf(url.last.finalUrl) : undefined);
-      if (next === undefined || next === current) {
-        end = current;
-        break;
-      }
-      current = next;
-    }
-    for (const member of path) this.#ends.set(member, end);
-    return end;
+    return this.#ends.endOf(id);
+  }
+
+  #nextOf(id: number): number | undefined {
+    const url = this.#urls.get(id);
+    const next = url?.aliasOf ?? (url?.last === undefined ? undefined : this.#representedBy(url.last));
+    return next === id ? undefined : next;
+  }
+
+  /**
+   * The URL a fetch stands for, as the crawl recorded it; for an index crawled before
+   * it was recorded (migration 003), derived as the crawl would have: a request of
+   * its own stands for where it led, a row made from another response for itself.
+   */
+  #representedBy(last: FetchFacts): number | undefined {
+    if (last.representsUrlId !== undefined) return last.representsUrlId;
+    return last.isOwnRequest ? this.#idOf(last.finalUrl) : undefined;
   }
 }
 

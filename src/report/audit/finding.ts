@@ -1,12 +1,12 @@
 // What the audit says about a crawl: one finding per problem, with a stable code.
 
-export type Severity = 'error' | 'warning' | 'info';
+import type { Severity } from '../../findings.js';
 
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+export { SEVERITIES, type Severity } from '../../findings.js';
 
 /** One thing the audit found, on one page (or about the site as a whole). */
 export interface AuditFinding {
-  /** Stable code, e.g. `LINK_BROKEN`; documented in docs/audit.md. */
+  /** Stable code of the findings catalog (src/findings.ts), e.g. `LINK_BROKEN`; documented in docs/audit.md. */
   readonly code: string;
   readonly severity: Severity;
   /** The page the finding is on (its URL key); `undefined` for a site-wide finding. */

@@ -1,6 +1,7 @@
 // The link graph of an index, streamed from its reader: URLs joined with their
 // spellings, and (optionally) aliases merged into the URLs they stand for.
 
+import { AliasEnds } from '../../ladder/index.js';
 import type { FormRow, IndexReader, UrlRow } from '../../store/index.js';
 import { redactPassword } from '../redact.js';
 import type { GraphEdge, GraphForm, GraphNode, GraphSource } from './graph-types.js';
@@ -113,8 +114,10 @@ function indexAliases(reader: IndexReader): AliasIndex {
   }
   const targetOf = new Map<number, number>();
   const formsOf = new Map<number, GraphForm[]>();
+  // RFC 3986 §6.2.4: where each chain ends, a cycle at its least id (the one rule of walkAliases).
+  const ends = new AliasEnds<number>((id) => directTarget.get(id));
   for (const [aliasId, forms] of aliasForms) {
-    const target = endOfChain(aliasId, directTarget);
+    const target = ends.endOf(aliasId);
     if (target === aliasId) continue;
     targetOf.set(aliasId, target);
     const merged = formsOf.get(target) ?? [];
@@ -122,22 +125,6 @@ function indexAliases(reader: IndexReader): AliasIndex {
     formsOf.set(target, merged);
   }
   return { targetOf, formsOf };
-}
-
-/**
- * Follow alias links to the URL that stands for itself. A cycle (which contradicting
- * evidence should have revoked) has no such URL: its smallest id stands for it.
- */
-function endOfChain(id: number, directTarget: ReadonlyMap<number, number>): number {
-  const path = [id];
-  for (let current = id; ; ) {
-    const next = directTarget.get(current);
-    if (next === undefined) return current;
-    const cycleStart = path.indexOf(next);
-    if (cycleStart >= 0) return Math.min(...path.slice(cycleStart));
-    path.push(next);
-    current = next;
-  }
 }
 
 function* collapsedNodes(reader: IndexReader, aliases: AliasIndex): Generator<GraphNode> {

@@ -163,6 +163,29 @@ describe('audit: fragments', () => {
     ]);
   });
 
+  it('reads which URL each fetch stands for from the index, not from its final URL', () => {
+    // As the crawl records it since migration 003; the final URLs here would say otherwise.
+    const elsewhere = 'http://elsewhere/';
+    const reader = index(
+      [
+        { id: 1, path: '/', fetch: page({ anchors: ['here'], representsUrlId: 1 }) },
+        { id: 2, path: '/out', fetch: page({ finalUrl: elsewhere, redirects: [{ from: `${H}/out`, to: 'http://other/in', status: 302 }], anchors: ['x'], representsUrlId: 3 }) },
+        { id: 3, path: 'http://other/in', state: 'skipped' },
+        { id: 4, path: '/neg', state: 'alias', aliasOf: 5, fetch: page({ finalUrl: elsewhere, anchors: ['y'], representsUrlId: 4 }) },
+        { id: 5, path: '/neg.en', fetch: page({ durationMs: undefined, finalUrl: elsewhere, anchors: [], representsUrlId: 5 }) },
+        { id: 6, path: elsewhere, fetch: page({ anchors: ['x', 'y', 'nope', 'z'], representsUrlId: 6 }) },
+      ],
+      [
+        { fromUrlId: 1, rawHref: 'out#x', fragment: 'x', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'out#nope', fragment: 'nope', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'neg.en#y', fragment: 'y', metUrlId: 5 },
+        { fromUrlId: 1, rawHref: 'neg#z', fragment: 'z', metUrlId: 4 },
+      ],
+    );
+    const missing = [...audit(reader)].filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
+    expect(missing.map((f) => f.rawHref)).toEqual(['out#nope', 'neg#z']);
+  });
+
   it('are not checked on a target that is not HTML, not 2xx or not fetched', () => {
     const reader = index(
       [
@@ -288,7 +311,7 @@ describe('audit: pages, order, options and streaming', () => {
   it('page findings go to the page whose links they are (the final URL of a redirect), in catalog order, before its links', () => {
     const reader = index(
       [
-        { id: 1, path: '/', fetch: page({ findings: ['BASE_CONTENT_BASE_USED', 'HTML_BASE_RELATIVE', 'BASE_HREF_RELATIVE', 'BASE_CONTENT_LOCATION_IGNORED'] }) },
+        { id: 1, path: '/', fetch: page({ findings: ['BASE_CONTENT_BASE_USED', 'BASE_HREF_RELATIVE', 'BASE_CONTENT_LOCATION_IGNORED'] }) },
         { id: 2, path: '/lonely', fetch: page({ findings: ['HTML_REFRESH_INVALID'] }) },
         { id: 3, path: '/r', state: 'alias', aliasOf: 4, fetch: page({ finalUrl: `${H}/t`, redirects: [{ from: `${H}/r`, to: `${H}/t`, status: 301 }], findings: ['HTML_BASE_IN_BODY'] }) },
         { id: 4, path: '/t', fetch: page({ durationMs: undefined }) },
@@ -299,7 +322,7 @@ describe('audit: pages, order, options and streaming', () => {
       ],
     );
     expect([...audit(reader)].map((f) => [f.page, f.code])).toEqual([
-      [`${H}/`, 'HTML_BASE_RELATIVE'],
+      [`${H}/`, 'BASE_HREF_RELATIVE'],
       [`${H}/`, 'BASE_CONTENT_BASE_USED'],
       [`${H}/`, 'LINK_REDIRECT'],
       [`${H}/lonely`, 'HTML_REFRESH_INVALID'],

@@ -158,6 +158,7 @@ export function fetchRow(row: Pick<FetchRow, 'id' | 'urlId'> & Partial<FetchRow>
     redirects: [],
     findings: [],
     anchors: [],
+    representsUrlId: undefined,
     ...row,
   };
 }

@@ -34,7 +34,7 @@ CREATE TABLE fetch (
   bytes        INTEGER,
   error_code   TEXT,
   final_url    TEXT
-, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT) STRICT;
+, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id)) STRICT;
 
 CREATE TABLE "form" (
   id     INTEGER PRIMARY KEY,
