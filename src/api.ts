@@ -117,7 +117,9 @@ const librarySettingsSchema = crawlSettingsSchema.omit({ json: true });
  * with its `@default` on `crawlOptionsSchema`), and what a crawl may be given instead
  * of what it opens itself.
  */
-export interface CrawlOptions extends CrawlSettingsOf<z.input<typeof librarySettingsSchema>> {
+export interface CrawlOptions
+  extends CrawlSettingsOf<z.input<typeof librarySettingsSchema>>,
+    Pick<CrawlRuntime, 'signal' | 'onEvent' | 'now' | 'sleep'> {
   /**
    * The index to crawl into, instead of opening the SQLite one at `db`. Left open.
    * @default the SQLite index at `db`, created if needed, resumed if it holds a crawl, closed at the end
@@ -134,14 +136,6 @@ export interface CrawlOptions extends CrawlSettingsOf<z.input<typeof librarySett
    * @default createRobotsPolicy({ userAgent, cache: the index }), closed at the end
    */
   readonly robots?: RobotsPolicy | false | undefined;
-  /** @default undefined — stops the crawl; see `CrawlRuntime.signal` */
-  readonly signal?: CrawlRuntime['signal'];
-  /** @default undefined — each crawl event; see `CrawlRuntime.onEvent` */
-  readonly onEvent?: CrawlRuntime['onEvent'];
-  /** @default Date.now */
-  readonly now?: CrawlRuntime['now'];
-  /** @default setTimeout of node:timers/promises */
-  readonly sleep?: CrawlRuntime['sleep'];
 }
 
 /** The options of crawl() that are not data, in the order messages list them. */

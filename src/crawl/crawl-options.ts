@@ -57,7 +57,7 @@ export interface CrawlOptions extends CrawlSettingsInput, CrawlRuntime {
 }
 
 /** The defaults of the runtime options that have one. */
-const RUNTIME_DEFAULTS = Object.freeze({
+const RUNTIME_DEFAULTS: Required<Omit<CrawlRuntime, 'store' | 'fetcher'>> = Object.freeze({
   robots: undefined,
   signal: undefined,
   onEvent: undefined,
@@ -66,7 +66,7 @@ const RUNTIME_DEFAULTS = Object.freeze({
 });
 
 /** The options of crawl() that are not data, in the order messages list them. */
-const RUNTIME_KEYS = ['seeds', 'store', 'fetcher', 'robots', 'signal', 'onEvent', 'now', 'sleep'] as const satisfies readonly (keyof CrawlOptions)[];
+const RUNTIME_KEYS: readonly string[] = ['seeds', 'store', 'fetcher', ...Object.keys(RUNTIME_DEFAULTS)];
 
 /** The default of every option that has one: the schema's, then the runtime's. */
 export const CRAWL_DEFAULTS = Object.freeze({ ...freezeLists(crawlOptionsSchema.parse({})), ...RUNTIME_DEFAULTS });
@@ -76,16 +76,9 @@ export type CrawlSeeds = readonly string[] & { readonly [seedsChecked]: true };
 declare const seedsChecked: unique symbol;
 
 /** Options checked once; every field set. */
-export interface ValidCrawlOptions extends CrawlSettingsData {
+export interface ValidCrawlOptions extends CrawlSettingsData, Required<CrawlRuntime> {
   /** The seeds at the scheme rung (RFC 3986 §6.2.3), fragments dropped. */
   readonly seeds: readonly string[];
-  readonly store: IndexStore;
-  readonly fetcher: Fetcher;
-  readonly robots: RobotsPolicy | undefined;
-  readonly signal: AbortSignal | undefined;
-  readonly onEvent: ((event: CrawlEvent) => void) | undefined;
-  readonly now: () => number;
-  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** What this module returned: checked already, so crawl() takes it as it is. */

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { CRAWL_DEFAULTS, crawl, crawlOptionsOf, validateCrawlOptions, validateSeeds, type CrawlOptions } from '../../src/crawl/index.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { CRAWL_DEFAULTS, crawl, crawlOptionsOf, validateCrawlOptions, validateSeeds, type CrawlOptions, type ValidCrawlOptions } from '../../src/crawl/index.js';
+import type { RobotsPolicy } from '../../src/fetch/index.js';
 import { OptionError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { FakeSite } from './fake-site.js';
@@ -110,5 +111,15 @@ describe('crawl options', () => {
     expect(() => crawlOptionsOf(CRAWL_DEFAULTS, seeds, { store: new MemoryStore(), fetcher: {} as never })).toThrow(
       'Expected `fetcher` to be a Fetcher (with a `fetch` method), got an object',
     );
+  });
+
+  it('derives the types from the schema: what callers write, and what the crawler reads', () => {
+    expectTypeOf<CrawlOptions['maxDepth']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<CrawlOptions['include']>().toEqualTypeOf<readonly (string | RegExp)[] | undefined>();
+    expectTypeOf<ValidCrawlOptions['maxDepth']>().toEqualTypeOf<number>();
+    expectTypeOf<ValidCrawlOptions['include']>().toEqualTypeOf<readonly RegExp[]>();
+    expectTypeOf<ValidCrawlOptions['perHostConcurrency']>().toEqualTypeOf<number>();
+    expectTypeOf<ValidCrawlOptions['robots']>().toEqualTypeOf<RobotsPolicy | undefined>();
+    expectTypeOf<ValidCrawlOptions['now']>().toEqualTypeOf<() => number>();
   });
 });
