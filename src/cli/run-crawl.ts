@@ -1,6 +1,7 @@
 // One crawl from the command line, shared by `crawl` and `demo`: the index, the
 // fetcher and robots.txt, Ctrl-C, progress, events and the summary.
 
+import { SETTINGS } from '../config/index.js';
 import {
   CRAWL_DEFAULTS,
   CrawlError,
@@ -12,7 +13,6 @@ import {
   type CrawlSettingsData,
   type CrawlSummary,
 } from '../crawl/index.js';
-import { SETTINGS } from '../config/index.js';
 import {
   createFetcher,
   createRobotsPolicy,
