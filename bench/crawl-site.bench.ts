@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       const fetcher = createFetcher({ userAgent: 'linkladder-bench' });
       const robots = createRobotsPolicy({ userAgent: 'linkladder-bench' });
       const outcome = await measure('linkladder crawl', site, shape, async () => {
-        const summary = await crawl({ seeds: `${site.origin}/`, store, fetcher, robots, allowPrivate: true, concurrency, perHostConcurrency: concurrency });
+        const summary = await crawl(`${site.origin}/`, { store, fetcher, robots, allowPrivate: true, concurrency, perHostConcurrency: concurrency });
         return summary.pagesFetched;
       });
       store.close();

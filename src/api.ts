@@ -1,7 +1,22 @@
 // The library API: throwing forms of the core for ordinary use, and the
-// result-returning `try*` forms beside them for hot loops and untrusted input.
+// result-returning `try*` forms beside them for hot loops and untrusted input; and
+// crawl(seed, options), which opens what `linkladder crawl` opens.
 
+import type { z } from 'zod';
+import { crawlSettingsSchema } from './config/index.js';
+import {
+  RENAMED_CRAWL_OPTIONS,
+  crawl as crawlValid,
+  crawlOptionsOf,
+  parseOptionData,
+  validateSeeds,
+  type CrawlRuntime,
+  type CrawlSettingsOf,
+  type CrawlSummary,
+} from './crawl/index.js';
 import { OptionError, UriError, describeValue } from './errors.js';
+import { checkOptionsObject, createFetcher, createRobotsPolicy, type Fetcher, type RobotsPolicy } from './fetch/index.js';
+import { SqliteStore, type IndexWriter } from './store/index.js';
 import {
   mapIriToUri,
   parseUriReference,
@@ -92,3 +107,98 @@ export function tryIriToUri(iri: string): Result<string> {
 export function iriToUri(iri: string): string {
   return unwrap(mapIriToUri(iri), { iri });
 }
+
+/** The options of `crawl()`: `linkladder crawl`'s settings but `json`, by the same names, and what is injected. */
+const librarySettingsSchema = crawlSettingsSchema.omit({ json: true });
+
+/**
+ * The options of `crawl(seed, options)`: the data options of `linkladder crawl` by
+ * the same names and with the same defaults (README's options table; each documented
+ * with its `@default` on `crawlOptionsSchema`), and what a crawl may be given instead
+ * of what it opens itself.
+ */
+export interface CrawlOptions
+  extends CrawlSettingsOf<z.input<typeof librarySettingsSchema>>,
+    Pick<CrawlRuntime, 'signal' | 'onEvent' | 'now' | 'sleep'> {
+  /**
+   * The index to crawl into, instead of opening the SQLite one at `db`. Left open.
+   * @default the SQLite index at `db`, created if needed, resumed if it holds a crawl, closed at the end
+   */
+  readonly store?: IndexWriter | undefined;
+  /**
+   * Fetches each URL, instead of the HTTP fetcher with `userAgent`. Left open.
+   * @default createFetcher({ userAgent }), closed at the end
+   */
+  readonly fetcher?: Fetcher | undefined;
+  /**
+   * robots.txt, instead of the policy for `userAgent` (cached in the index, as the CLI
+   * does); `false` does not consult it. Left open.
+   * @default createRobotsPolicy({ userAgent, cache: the index }), closed at the end
+   */
+  readonly robots?: RobotsPolicy | false | undefined;
+}
+
+/** The options of crawl() that are not data, in the order messages list them. */
+const LIBRARY_RUNTIME_KEYS = ['store', 'fetcher', 'robots', 'signal', 'onEvent', 'now', 'sleep'] as const satisfies readonly (keyof CrawlOptions)[];
+
+const LIBRARY_RENAMED: Readonly<Record<string, string>> = Object.freeze({
+  ...Object.fromEntries(Object.entries(RENAMED_CRAWL_OPTIONS).filter(([, to]) => to in librarySettingsSchema.shape)),
+  path: 'db',
+  dbPath: 'db',
+});
+
+/**
+ * Crawl from `seed` (absolute http(s) URLs) with the defaults of `linkladder crawl`:
+ * into the SQLite index at `db` (`data/linkladder.db`; a second crawl resumes), with
+ * the HTTP fetcher and robots.txt for `userAgent`. What it opens it closes; what it
+ * is given (`store`, `fetcher`, `robots`) it leaves open. A bad option throws
+ * `OptionError` before anything is opened; a crawl that fails throws `CrawlError`
+ * (with the summary of what was done).
+ */
+export async function crawl(seed: string | readonly string[], options?: CrawlOptions): Promise<CrawlSummary> {
+  const given = checkOptionsObject(options);
+  const settings = parseOptionData(librarySettingsSchema, given, LIBRARY_RUNTIME_KEYS, LIBRARY_RENAMED);
+  if (given.store !== undefined && given.db !== undefined) {
+    throw new OptionError('Expected one of `store` and `db`, got both: `db` is the path of the index crawl() opens itself');
+  }
+  if (given.robots !== undefined && given.robots !== false && (typeof given.robots !== 'object' || given.robots === null)) {
+    throw new OptionError(`Expected \`robots\` to be a RobotsPolicy or false, got ${describeValue(given.robots)}`);
+  }
+  const seeds = validateSeeds(seed, settings.allowPrivate);
+  const closing: (() => unknown)[] = [];
+  try {
+    let store = given.store as IndexWriter | undefined;
+    if (store === undefined) {
+      const index = new SqliteStore({ path: settings.db });
+      closing.push(() => index.close());
+      store = index;
+    }
+    let fetcher = given.fetcher as Fetcher | undefined;
+    if (fetcher === undefined) {
+      const http = createFetcher({ userAgent: settings.userAgent });
+      closing.push(() => http.close());
+      fetcher = http;
+    }
+    let robots = given.robots === false ? undefined : (given.robots as RobotsPolicy | undefined);
+    if (robots === undefined && given.robots !== false) {
+      // robots.txt answers are kept in the index (RFC 9309 §2.4), as the CLI keeps them.
+      const policy = createRobotsPolicy({ userAgent: settings.userAgent, cache: store.robotsCache });
+      closing.push(() => policy.close());
+      robots = policy;
+    }
+    const runtime: CrawlRuntime = {
+      store,
+      fetcher,
+      robots,
+      signal: given.signal as CrawlRuntime['signal'],
+      onEvent: given.onEvent as CrawlRuntime['onEvent'],
+      ...(given.now === undefined ? {} : { now: given.now as NonNullable<CrawlRuntime['now']> }),
+      ...(given.sleep === undefined ? {} : { sleep: given.sleep as NonNullable<CrawlRuntime['sleep']> }),
+    };
+    return await crawlValid(crawlOptionsOf(settings, seeds, runtime));
+  } finally {
+    // The clients first, the index last: what the crawl wrote stays written.
+    for (const close of closing.reverse()) await close();
+  }
+}
+

@@ -1,5 +1,9 @@
 // linkladder's library API. Everything not exported here is internal.
+// In reading order: the URI core (RFC 3986), the comparison ladder (§6.2), the base
+// chain and link extraction, the index, the crawler (and its fetcher), the reports,
+// and the errors.
 
+// ── The URI core: parse, resolve, normalize, compare (RFC 3986, RFC 3987) ──
 export {
   parse,
   tryParse,
@@ -26,6 +30,8 @@ export {
   type UriSyntaxError,
   type ErrorSubject,
 } from './uri/index.js';
+
+// ── The ladder: rungs, schemes and the protocol rung's aliases (§6.2) ──
 export {
   RUNGS,
   SCHEMES,
@@ -43,30 +49,14 @@ export {
   type AliasMapOptions,
   type AliasResolution,
 } from './ladder/index.js';
-export { openIndex, type OpenIndexOptions } from './open-index.js';
-export {
-  crawl,
-  explain,
-  CrawlError,
-  type CrawlOptions,
-  type CrawlSummary,
-  type CrawlEvent,
-  type Explanation,
-} from './crawl/index.js';
-export {
-  createFetcher,
-  createRobotsPolicy,
-  type Fetcher,
-  type FetchedResponse,
-  type FetcherOptions,
-  type FetchCallOptions,
-  type BeforeRedirect,
-  type RobotsPolicy,
-  type RobotsCache,
-  type RobotsCacheEntry,
-} from './fetch/index.js';
+
+// ── Pages: the base URI chain (§5.1) and the links of an HTML page ──
 export { computeBaseChain, isSameDocumentReference, type BaseChain, type ResponseFacts } from './base/index.js';
 export { extractLinks, cleanHref } from './html/index.js';
+
+// ── The index: the dedup store a crawl writes, and its read-only view ──
+export { openIndex, type OpenIndexOptions } from './open-index.js';
+export { openIndexReader } from './store/index.js';
 export type {
   IndexWriter,
   AdmitEntry,
@@ -90,7 +80,24 @@ export type {
   FormRow,
   Funnel,
 } from './store/index.js';
-export { openIndexReader } from './store/index.js';
+
+// ── The crawler: crawl(seed, options), as `linkladder crawl`; its fetcher and robots.txt ──
+export { crawl, type CrawlOptions } from './api.js';
+export { explain, CrawlError, type CrawlSummary, type CrawlEvent, type Explanation } from './crawl/index.js';
+export {
+  createFetcher,
+  createRobotsPolicy,
+  type Fetcher,
+  type FetchedResponse,
+  type FetcherOptions,
+  type FetchCallOptions,
+  type BeforeRedirect,
+  type RobotsPolicy,
+  type RobotsCache,
+  type RobotsCacheEntry,
+} from './fetch/index.js';
+
+// ── Reports on a crawl's index: audit, graph, statistics, HTML ──
 export {
   audit,
   formatAuditText,
@@ -108,6 +115,8 @@ export {
   type CrawlStats,
   type HtmlReportOptions,
 } from './report/index.js';
+
+// ── Errors: one base class, stable codes (docs/errors.md) ──
 export {
   ERROR_MESSAGES,
   LinkladderError,

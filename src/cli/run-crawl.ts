@@ -1,7 +1,18 @@
 // One crawl from the command line, shared by `crawl` and `demo`: the index, the
 // fetcher and robots.txt, Ctrl-C, progress, events and the summary.
 
-import { CrawlError, crawl, validateCrawlOptions, type CrawlEvent, type CrawlOptions, type CrawlSummary } from '../crawl/index.js';
+import { SETTINGS } from '../config/index.js';
+import {
+  CRAWL_DEFAULTS,
+  CrawlError,
+  crawl,
+  crawlOptionsOf,
+  validateSeeds,
+  type CrawlEvent,
+  type CrawlSeeds,
+  type CrawlSettingsData,
+  type CrawlSummary,
+} from '../crawl/index.js';
 import {
   createFetcher,
   createRobotsPolicy,
@@ -10,7 +21,7 @@ import {
   type HttpRobotsPolicy,
   type RobotsCache,
 } from '../fetch/index.js';
-import { MemoryStore, type SqliteStore } from '../store/index.js';
+import type { SqliteStore } from '../store/index.js';
 import { processInterrupts, type CliContext } from './cli-context.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { formatSummary, summaryJson } from './format-summary.js';
@@ -19,8 +30,12 @@ import type { LineWriter } from './line-writer.js';
 import { openStore } from './open-store.js';
 import { ProgressLine, isTerminal } from './progress-line.js';
 
-/** The options of crawl() that come from the command line; the rest is this module's. */
-export type CrawlTuning = Omit<CrawlOptions, 'seeds' | 'store' | 'fetcher' | 'robots' | 'signal' | 'onEvent' | 'now' | 'sleep'>;
+/**
+ * crawl()'s data options, checked already (the config layer parsed them with the
+ * schema); those not given keep their defaults. The crawl command passes all its
+ * settings (those that are not crawl()'s are left out), demo a few of its own.
+ */
+export type CrawlTuning = Partial<CrawlSettingsData>;
 
 export interface CrawlRunSettings {
   readonly seeds: readonly string[];
@@ -53,11 +68,12 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
   if (clients instanceof Error) return await reportUsage(clients, context);
   const { fetcher, robots } = clients;
   try {
-    const usage = checkOptions(settings, fetcher);
-    if (usage !== undefined) return await reportUsage(usage, context);
+    // The seeds are the one input not checked yet: before the database is touched.
+    const seeds = checkSeeds(settings);
+    if (seeds instanceof Error) return await reportUsage(seeds, context);
     // A store that fails to open throws on to run-cli: one line, exit 3.
     index = openStore(settings.dbPath);
-    return await crawlInto(index, settings, { fetcher, robots }, context);
+    return await crawlInto(index, seeds, settings, { fetcher, robots }, context);
   } finally {
     await Promise.all([fetcher.close(), robots.close()]);
   }
@@ -81,21 +97,16 @@ function createClients(settings: CrawlRunSettings, cache: RobotsCache): Clients 
   }
 }
 
-/** crawl()'s own validation, run against a throwaway index so that a bad seed creates no database file. */
-function checkOptions(settings: CrawlRunSettings, fetcher: Fetcher): Error | undefined {
-  const store = new MemoryStore();
+function checkSeeds(settings: CrawlRunSettings): CrawlSeeds | Error {
   try {
-    validateCrawlOptions({ ...settings.tuning, seeds: settings.seeds, store, fetcher });
-    return undefined;
+    return validateSeeds(settings.seeds, settings.tuning.allowPrivate ?? CRAWL_DEFAULTS.allowPrivate);
   } catch (error) {
     if (hasCode(error, 'ERR_API_BAD_OPTION')) return error;
     throw error;
-  } finally {
-    void store.close();
   }
 }
 
-async function crawlInto(store: SqliteStore, settings: CrawlRunSettings, clients: Clients, context: CliContext): Promise<CrawlRun> {
+async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlRunSettings, clients: Clients, context: CliContext): Promise<CrawlRun> {
   const { io, out } = context;
   const progress = new ProgressLine(io.stderr, { isEnabled: isTerminal(io.stderr), now: Date.now });
   const events = new EventOutput(out, settings.isJson);
@@ -104,18 +115,18 @@ async function crawlInto(store: SqliteStore, settings: CrawlRunSettings, clients
   let summary: CrawlSummary;
   let failure: CrawlError | undefined;
   try {
-    summary = await crawl({
-      ...settings.tuning,
-      seeds: settings.seeds,
-      store,
-      fetcher: settings.isJson ? events.gate(clients.fetcher) : clients.fetcher,
-      robots: clients.robots,
-      signal: interrupt.signal,
-      onEvent: (event) => {
-        if (event.type === 'progress') progress.update(event);
-        events.write(event);
-      },
-    });
+    summary = await crawl(
+      crawlOptionsOf({ ...CRAWL_DEFAULTS, ...settings.tuning }, seeds, {
+        store,
+        fetcher: settings.isJson ? events.gate(clients.fetcher) : clients.fetcher,
+        robots: clients.robots,
+        signal: interrupt.signal,
+        onEvent: (event) => {
+          if (event.type === 'progress') progress.update(event);
+          events.write(event);
+        },
+      }),
+    );
   } catch (error) {
     if (!(error instanceof CrawlError) || error.summary === undefined) throw error;
     failure = error;
@@ -184,24 +195,14 @@ function untilAborted(promise: Promise<void>, signal: AbortSignal | undefined): 
   });
 }
 
-/** crawl()'s option names in its messages, and the flags that set them. */
-const FLAGS: Readonly<Record<string, string>> = {
-  allowPrivate: '--allow-private',
-  baseMode: '--base-mode',
-  maxDepth: '--max-depth',
-  maxPages: '--max-pages',
-  perHostConcurrency: '--per-host',
-  perHostDelayMs: '--delay',
-  retries: '--retries',
-  concurrency: '--concurrency',
-  userAgent: '--user-agent',
-  include: '--include',
-  exclude: '--exclude',
-  scope: '--scope',
-};
+/** crawl()'s option names in its messages, and the flags that set them: the same names. */
+const FLAGS: ReadonlyMap<string, string> = new Map(SETTINGS.map((setting) => [setting.key, setting.flag]));
 
 async function reportUsage(error: Error, context: CliContext): Promise<CrawlRun> {
-  const message = oneLine(error.message).replace(/`(\w+)`/g, (quoted, name: string) => (FLAGS[name] === undefined ? quoted : `\`${FLAGS[name]}\``));
+  const message = oneLine(error.message).replace(/`(\w+)`/g, (quoted, name: string) => {
+    const flag = FLAGS.get(name);
+    return flag === undefined ? quoted : `\`${flag}\``;
+  });
   await context.err.writeLine(`linkladder: error: ${message}`);
   return { exitCode: EXIT_CODES.USAGE, summary: undefined };
 }

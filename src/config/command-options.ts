@@ -4,6 +4,7 @@
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { z } from 'zod';
+import { RENAMED_CRAWL_OPTIONS } from '../crawl/index.js';
 import { DEFAULT_CONFIG_PATH } from './load-config.js';
 import type { CrawlSettings } from './schema.js';
 import { SETTINGS, fromText, plainText, type Setting } from './settings.js';
@@ -26,7 +27,25 @@ export function settingOptions(): Option[] {
     `${CONFIG_OPTION.flag} <${CONFIG_OPTION.argument.toLowerCase()}>`,
     `a JSON file of settings (see below); a missing one is an error (default: ${DEFAULT_CONFIG_PATH}, if it exists)`,
   );
-  return [config, ...SETTINGS.flatMap(optionsOf)];
+  return [config, ...SETTINGS.flatMap(optionsOf), ...formerOptions()];
+}
+
+/**
+ * The flags of names that are not settings but were (`--per-host`, `--delay`) or are
+ * elsewhere (`--depth`): hidden, each refuses its value and names the flag to use.
+ */
+function formerOptions(): Option[] {
+  const flagOf = (key: string): string => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  return Object.entries(RENAMED_CRAWL_OPTIONS).flatMap(([former, key]) => {
+    const setting = SETTINGS.find((candidate) => candidate.key === key);
+    if (setting === undefined) return [];
+    const message = `${flagOf(former)} is not an option; use ${setting.flag}.`;
+    return [
+      new Option(`${flagOf(former)} <value>`).hideHelp().argParser(() => {
+        throw new InvalidArgumentError(message);
+      }),
+    ];
+  });
 }
 
 function optionsOf(setting: Setting): Option[] {
@@ -50,9 +69,12 @@ function parserOf(setting: Setting): (text: string) => unknown {
   return (text) => checked(setting.schema, fromText(setting, text));
 }
 
-/** A repeatable option: each use adds one item to what the command line gave so far (not to a file's list). */
+/** A repeatable option: each use adds one item to what the command line gave so far (not to the default or a file's list). */
 function appendTo(setting: Setting): (text: string, previous: unknown) => unknown {
-  return (text, previous) => [...(Array.isArray(previous) ? (previous as unknown[]) : []), ...(checked(setting.schema, fromText(setting, text)) as unknown[])];
+  return (text, previous) => {
+    const given = Array.isArray(previous) && previous !== setting.defaultValue ? (previous as unknown[]) : [];
+    return [...given, ...(checked(setting.schema, fromText(setting, text)) as unknown[])];
+  };
 }
 
 function checked(schema: z.ZodType, value: unknown): unknown {

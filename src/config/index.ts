@@ -2,7 +2,7 @@
 // defaults < config file < LINKLADDER_* variables < flags, deep-frozen, and the
 // commander options and README table generated from the same schema.
 
-export { crawlSettingsSchema, SETTING_META, type CrawlSettings, type SettingKey, type SettingMeta } from './schema.js';
+export { crawlSettingsSchema, dbSetting, userAgentSetting, type CrawlSettings, type SettingKey } from './schema.js';
 export { SETTINGS, CRAWL_SETTINGS_DEFAULTS, ENV_PREFIX, fromText, plainText, type Setting, type SettingKind } from './settings.js';
 export { loadCrawlSettings, DEFAULT_CONFIG_PATH, type ConfigSources } from './load-config.js';
 export { settingOptions, givenSettings, CONFIG_OPTION } from './command-options.js';

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { RENAMED_CRAWL_OPTIONS, describeOptionIssue } from '../crawl/index.js';
 import { describeValue } from '../errors.js';
 import { ConfigError } from './config-error.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -21,15 +22,9 @@ export const DEFAULT_CONFIG_PATH = 'config/default.json';
  */
 const FOREIGN_ENV = /^LINKLADDER_(?:CORPUS_DIR$|BENCH_)/;
 
-/** Names people reach for (crawl()'s option names, the flag itself), and the setting or flag to use. */
+/** Names people reach for (other crawlers' options, former flags), and the setting to use. */
 const RENAMED: Readonly<Record<string, string>> = {
-  perHostConcurrency: 'perHost',
-  perHostDelayMs: 'delay',
-  delayMs: 'delay',
-  maxRetries: 'retries',
-  depth: 'maxDepth',
-  limit: 'maxPages',
-  base: 'baseMode',
+  ...RENAMED_CRAWL_OPTIONS,
   dbPath: 'db',
   database: 'db',
 };
@@ -89,21 +84,8 @@ async function readConfigFile(configPath: string | undefined, cwd: string): Prom
 
 function describeFileIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
   if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `unknown key \`${key}\`${suggestion(key, 'key')}`);
-  const value = valueAt(input, issue.path);
-  const got = `, got ${describeValue(value)}`;
-  if (issue.path.length === 0) return [`${issue.message}${got}`];
-  return [`\`${pathLabel(issue.path)}\`: ${issue.message}${got}`];
-}
-
-/** `include[1]`. */
-function pathLabel(at: readonly PropertyKey[]): string {
-  return at.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('');
-}
-
-function valueAt(input: unknown, at: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const part of at) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[part] : undefined;
-  return value;
+  if (issue.path.length === 0) return [`${issue.message}, got ${describeValue(input)}`];
+  return [describeOptionIssue(issue, input)];
 }
 
 function readEnv(env: Readonly<Record<string, string | undefined>>): Partial<CrawlSettings> {
@@ -130,7 +112,7 @@ function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'invalid';
 }
 
-/** ` (did you mean `perHost`?)`, or nothing when no setting is close. */
+/** ` (did you mean `perHostConcurrency`?)`, or nothing when no setting is close. */
 function suggestion(name: string, as: 'key' | 'env'): string {
   const bare = as === 'env' ? name.slice(ENV_PREFIX.length) : name;
   if (as === 'env' && bare === 'CONFIG') return ' (the config file is given with --config)';

@@ -4,7 +4,8 @@
 
 import { z } from 'zod';
 import { deepFreeze } from './deep-freeze.js';
-import { SETTING_META, crawlSettingsSchema, type CrawlSettings, type SettingKey, type SettingMeta } from './schema.js';
+import { SETTING_META, type SettingMeta } from '../crawl/index.js';
+import { crawlSettingsSchema, type CrawlSettings, type SettingKey } from './schema.js';
 
 /**
  * How a value is written as text (a flag's argument, a variable): `integer` in
@@ -16,9 +17,9 @@ export type SettingKind = 'string' | 'choice' | 'integer' | 'list' | 'switch';
 export interface Setting {
   /** The key in a config file, and the name in `CrawlSettings`. */
   readonly key: SettingKey;
-  /** `--per-host`. */
+  /** `--per-host-concurrency`. */
   readonly flag: string;
-  /** `LINKLADDER_PER_HOST`. */
+  /** `LINKLADDER_PER_HOST_CONCURRENCY`. */
   readonly env: string;
   readonly kind: SettingKind;
   /** A choice's values; empty for the other kinds. */
@@ -55,13 +56,21 @@ export const SETTINGS: readonly Setting[] = freezeEach(
 );
 
 function kindOf(key: string, schema: z.ZodType): SettingKind {
-  const value = schema instanceof z.ZodNullable ? (schema.unwrap() as z.ZodType) : schema;
+  const value = valueSchemaOf(schema);
   if (value instanceof z.ZodBoolean) return 'switch';
   if (value instanceof z.ZodEnum) return 'choice';
   if (value instanceof z.ZodNumber) return 'integer';
   if (value instanceof z.ZodArray) return 'list';
   if (value instanceof z.ZodString) return 'string';
   throw new Error(`src/config/schema.ts: the setting \`${key}\` has a type the config layer cannot write as text`);
+}
+
+/** What a value is written as: the input of a transform, the first form of a union (`maxDepth`: an integer, or null). */
+function valueSchemaOf(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodPipe) return valueSchemaOf(schema.in as z.ZodType);
+  if (schema instanceof z.ZodUnion) return valueSchemaOf(schema.options[0] as z.ZodType);
+  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional) return valueSchemaOf(schema.unwrap() as z.ZodType);
+  return schema;
 }
 
 function freezeEach(list: Setting[]): readonly Setting[] {

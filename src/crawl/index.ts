@@ -1,15 +1,32 @@
 // The crawler: p-queue scheduling with per-host limits, scope, depth, resume,
-// protocol-rung evidence and progress events, over an IndexStore and a Fetcher.
+// protocol-rung evidence and progress events, over an IndexWriter and a Fetcher.
 
 export { crawl } from './crawler.js';
 export {
   CRAWL_DEFAULTS,
-  CONTENT_LOCATION_POLICIES,
+  crawlOptionsOf,
   validateCrawlOptions,
-  type ContentLocationPolicy,
+  validateSeeds,
   type CrawlOptions,
+  type CrawlRuntime,
+  type CrawlSeeds,
   type ValidCrawlOptions,
 } from './crawl-options.js';
+export {
+  CONTENT_LOCATION_POLICIES,
+  RENAMED_CRAWL_OPTIONS,
+  SETTING_META,
+  crawlOptionsSchema,
+  integerAtLeast,
+  isOn,
+  oneOf,
+  type ContentLocationPolicy,
+  type CrawlSettingsData,
+  type CrawlSettingsInput,
+  type CrawlSettingsOf,
+  type SettingMeta,
+} from './crawl-settings.js';
+export { describeOptionIssue, optionPath, parseOptionData, valueAt } from './option-issues.js';
 export type {
   CrawlEvent,
   CrawlSummary,

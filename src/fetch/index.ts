@@ -77,3 +77,5 @@ export { decodeHtml, type DecodedText } from './decode-body.js';
 export { CONTENT_CODINGS, parseContentEncoding } from './read-body.js';
 export { resolveLocation, toRequestTarget, FETCHED_SCHEMES, type RequestTarget } from './request-target.js';
 export { classifyError } from './classify-error.js';
+// Checks every options object of the library shares (the crawler's too).
+export { checkFunction, checkKnownKeys, checkOptionsObject } from './option-checks.js';

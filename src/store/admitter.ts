@@ -1,7 +1,7 @@
 // Admitting a link: the RFC 3986 §6.2 ladder climbed cheapest-first. A target
 // string seen before costs one in-memory lookup; only an unseen string pays
 // for normalization, then one lookup per rung until one meets a known URL.
-// Shared by every IndexStore: they differ only in the IndexBackend below.
+// Shared by every store: they differ only in the IndexBackend below.
 
 import { StoreError } from '../errors.js';
 import { normalizeScheme, normalizeSyntax, walkAliases } from '../ladder/index.js';

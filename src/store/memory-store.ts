@@ -1,4 +1,4 @@
-// The IndexStore in plain Maps: for tests and short-lived use. It shares the
+// The IndexWriter in plain Maps: for tests and short-lived use. It shares the
 // admitter with the SQLite store and passes the same contract tests.
 
 import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';

@@ -1,6 +1,7 @@
-// The IndexStore on SQLite (better-sqlite3). Every write is one IMMEDIATE
-// transaction; keys are found through in-memory hash tables (key-table.ts) kept
-// in step with other writers by PRAGMA data_version.
+// The IndexWriter on SQLite (better-sqlite3). Units of work are savepoints of one
+// IMMEDIATE transaction per group (write-units.ts); keys are found through
+// in-memory hash tables (key-table.ts) kept in step with other writers by PRAGMA
+// data_version, read when a group begins.
 
 import path from 'node:path';
 import type { Database as Db } from 'better-sqlite3';

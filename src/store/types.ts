@@ -1,5 +1,5 @@
-// The index behind an interface (DESIGN.md §6): the crawler talks to an
-// IndexStore and never learns that it is SQLite.
+// The index behind two contracts (DESIGN.md §6): the crawler writes through an
+// IndexWriter and reports read through an IndexReader; neither learns that it is SQLite.
 
 import type { BaseLevel } from '../base/index.js';
 import type { RobotsCache } from '../fetch/index.js';

@@ -18,7 +18,7 @@ import { ROBOTS, untilRequests } from './demo-crawl.js';
  */
 const LONGEST_CHAIN = 3;
 
-/** One host, `--per-host` 1 (the default): at most one fetch in flight when a kill comes. */
+/** One host, `--per-host-concurrency` 1 (the default): at most one fetch in flight when a kill comes. */
 const IN_FLIGHT_PER_KILL = 1;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-kill-'));
@@ -78,21 +78,21 @@ describe('a crawl killed with SIGKILL', () => {
     const db = path.join(dir, 'killed.db');
     const start = server.requests.length;
     // Three points: as a request arrives (likely in flight), 15 ms after one (likely
-    // between the response and its records, or waiting for --delay), and 40 ms after.
+    // between the response and its records, or waiting for --per-host-delay-ms), and 40 ms after.
     const kills = [
       { afterRequests: 3, thenMs: 0 },
       { afterRequests: 6, thenMs: 15 },
       { afterRequests: 5, thenMs: 40 },
     ];
     for (const kill of kills) {
-      const { child, exit } = startCrawl(db, ['--delay', '20']);
+      const { child, exit } = startCrawl(db, ['--per-host-delay-ms', '20']);
       await untilRequests(server, server.requests.length + kill.afterRequests);
       await sleep(kill.thenMs);
       child.kill('SIGKILL');
       const ended = await exit;
       expect(ended, 'the crawl ended before it was killed: kill sooner').toMatchObject({ signal: 'SIGKILL' });
     }
-    const { exit } = startCrawl(db, ['--delay', '20']);
+    const { exit } = startCrawl(db, ['--per-host-delay-ms', '20']);
     const last = await exit;
     expect(last.stderr).toBe('');
     expect(last.code).toBe(0);
@@ -118,7 +118,7 @@ describe('a crawl killed with SIGKILL', () => {
 
   it('SIGINT at the process level: exit 130 after the summary, nothing left claimed', async () => {
     const db = path.join(dir, 'interrupted.db');
-    const { child, exit } = startCrawl(db, ['--delay', '50']);
+    const { child, exit } = startCrawl(db, ['--per-host-delay-ms', '50']);
     await untilRequests(server, server.requests.length + 4);
     child.kill('SIGINT');
     const ended = await exit;

@@ -58,7 +58,7 @@ describe('the linkladder executable', () => {
         status: 2,
         stdout: '',
         stderr:
-          'linkladder: error: invalid config file bad.json: `maxDepth`: Expected an integer >= 0, got `deep` (string); `retries`: Expected an integer >= 0, got `-1` (number)\n',
+          'linkladder: error: invalid config file bad.json: Expected `maxDepth` to be an integer >= 0, got `deep` (string); Expected `retries` to be an integer >= 0, got `-1` (number)\n',
       });
       const env = { ...process.env, LINKLADDER_RETRIES: 'many' };
       expect(linkladder(['crawl', 'http://127.0.0.1:9/', '--allow-private'], '', { cwd, env })).toEqual({

@@ -59,14 +59,30 @@ describe('the options generated from the schema', () => {
   it.each([
     [['--max-pages', '-1'], "error: option '--max-pages <n>' argument '-1' is invalid. Expected an integer >= 0."],
     [['--concurrency', '0'], "error: option '--concurrency <n>' argument '0' is invalid. Expected an integer >= 1."],
-    [['--per-host', '99999999999999999999'], "error: option '--per-host <n>' argument '99999999999999999999' is invalid. Expected an integer >= 1."],
-    [['--delay', '1e3'], "error: option '--delay <ms>' argument '1e3' is invalid. Expected an integer >= 0."],
+    [
+      ['--per-host-concurrency', '99999999999999999999'],
+      "error: option '--per-host-concurrency <n>' argument '99999999999999999999' is invalid. Expected an integer >= 1.",
+    ],
+    [['--per-host-delay-ms', '1e3'], "error: option '--per-host-delay-ms <ms>' argument '1e3' is invalid. Expected an integer >= 0."],
+    [['--follow', 'anchor'], "error: option '--follow <kind>' argument 'anchor' is invalid. Expected one of navigation, frame, refresh, link, resource, form, cite."],
     [['--scope', 'planet'], "error: option '--scope <scope>' argument 'planet' is invalid. Allowed choices are origin, host, domain, prefix."],
     [['--include', '('], "error: option '--include <regex>' argument '(' is invalid. Invalid regular expression: /(/: Unterminated group."],
     [['--user-agent', 'a\nb'], "error: option '--user-agent <string>' argument 'a\nb' is invalid. Expected a non-empty string without CR, LF or NUL."],
     [['--db', ''], "error: option '--db <path>' argument '' is invalid. Expected a non-empty path."],
   ])('checks each value with the schema: %j', (args, message) => {
     expect(usageError(args)).toBe(message);
+  });
+
+  it.each([
+    [['--per-host', '2'], "error: option '--per-host <value>' argument '2' is invalid. --per-host is not an option; use --per-host-concurrency."],
+    [['--delay', '50'], "error: option '--delay <value>' argument '50' is invalid. --delay is not an option; use --per-host-delay-ms."],
+    [['--depth', '3'], "error: option '--depth <value>' argument '3' is invalid. --depth is not an option; use --max-depth."],
+  ])('a former or foreign flag names the one to use: %j', (args, message) => {
+    expect(usageError(args)).toBe(message);
+  });
+
+  it('--follow collects each kind; each use replaces the default list', () => {
+    expect(given(['--follow', 'navigation', '--follow', 'link'])).toEqual({ follow: ['navigation', 'link'] });
   });
 
   it('--help shows the schema defaults and the choices', () => {

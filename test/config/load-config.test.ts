@@ -51,8 +51,10 @@ describe('loadCrawlSettings: where each setting comes from', () => {
     ['scope', 'host', 'LINKLADDER_SCOPE', 'domain', 'domain', 'prefix'],
     ['maxPages', 10, 'LINKLADDER_MAX_PAGES', '20', 20, 30],
     ['maxDepth', 3, 'LINKLADDER_MAX_DEPTH', '0', 0, 1],
-    ['perHost', 2, 'LINKLADDER_PER_HOST', '3', 3, 4],
-    ['delay', 100, 'LINKLADDER_DELAY', '200', 200, 300],
+    ['perHostConcurrency', 2, 'LINKLADDER_PER_HOST_CONCURRENCY', '3', 3, 4],
+    ['perHostDelayMs', 100, 'LINKLADDER_PER_HOST_DELAY_MS', '200', 200, 300],
+    ['retryDelayMs', 10, 'LINKLADDER_RETRY_DELAY_MS', '20', 20, 30],
+    ['contentLocationAlias', 'off', 'LINKLADDER_CONTENT_LOCATION_ALIAS', 'same-origin', 'same-origin', 'negotiated'],
     ['retries', 0, 'LINKLADDER_RETRIES', '5', 5, 1],
     ['userAgent', 'file-bot', 'LINKLADDER_USER_AGENT', 'env-bot/1.0', 'env-bot/1.0', 'flag-bot'],
     ['db', 'file.db', 'LINKLADDER_DB', 'env.db', 'env.db', 'flag.db'],
@@ -104,9 +106,9 @@ describe('loadCrawlSettings: where each setting comes from', () => {
     expect((await load({ cwd: root, configPath: path.join(cwd, 'crawl.json') })).concurrency).toBe(3);
   });
 
-  it('null is no limit for maxDepth and maxPages, and a file may set it', async () => {
+  it('null is no limit for maxDepth and maxPages (JSON has no Infinity), and a file may set it', async () => {
     const settings = await load({ cwd: workdir({ maxDepth: null, maxPages: null }) });
-    expect(settings).toMatchObject({ maxDepth: null, maxPages: null });
+    expect(settings).toMatchObject({ maxDepth: Infinity, maxPages: Infinity });
   });
 
   it('tolerates a UTF-8 byte order mark', async () => {
@@ -143,13 +145,13 @@ describe('loadCrawlSettings: the result', () => {
 
 describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
   it('an unknown key in the file, named with the file, with the setting meant', async () => {
-    const error = await failure({ cwd: workdir({ concurency: 8, maxdepth: 2, perHostConcurrency: 2, frobnicate: true }) });
+    const error = await failure({ cwd: workdir({ concurency: 8, maxdepth: 2, perHost: 2, frobnicate: true }) });
     expect(error.source).toBe('config/default.json');
     expect(error.message).toMatch(/^invalid config file config\/default\.json: /);
     expect(error.issues).toEqual([
       'unknown key `concurency` (did you mean `concurrency`?)',
       'unknown key `maxdepth` (did you mean `maxDepth`?)',
-      'unknown key `perHostConcurrency` (did you mean `perHost`?)',
+      'unknown key `perHost` (did you mean `perHostConcurrency`?)',
       'unknown key `frobnicate`',
     ]);
     for (const issue of error.issues) expect(error.message).toContain(issue);
@@ -162,7 +164,8 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
       retries: '2',
       maxDepth: -1,
       maxPages: 1.5,
-      delay: Infinity, // JSON.stringify writes null
+      perHostDelayMs: Infinity, // JSON.stringify writes null
+      follow: ['navigation', 'anchor'],
       scope: 'planet',
       include: ['ok', '('],
       exclude: '/private/',
@@ -174,17 +177,18 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
     expect(error.source).toBe('bad.json');
     expect(error.message).toMatch(/^invalid config file bad\.json: /);
     expect(error.issues).toEqual([
-      '`db`: Expected a non-empty path, got `42` (number)',
-      '`scope`: Expected one of origin, host, domain, prefix, got `planet` (string)',
-      '`include[1]`: Invalid regular expression: /(/: Unterminated group, got `(` (string)',
-      '`exclude`: Expected an array of regular expressions (strings), got `/private/` (string)',
-      '`maxDepth`: Expected an integer >= 0, got `-1` (number)',
-      '`maxPages`: Expected an integer >= 0, got `1.5` (number)',
-      '`concurrency`: Expected an integer >= 1, got `0` (number)',
-      '`delay`: Expected an integer >= 0, got `null`',
-      '`retries`: Expected an integer >= 0, got `2` (string)',
-      '`userAgent`: Expected a non-empty string without CR, LF or NUL, got `` (string)',
-      '`allowPrivate`: Expected true or false, got `yes` (string)',
+      'Expected `db` to be a non-empty path, got `42` (number)',
+      'Expected `scope` to be one of origin, host, domain, prefix, got `planet` (string)',
+      'Expected `include[1]` to be valid, got `(` (string): Invalid regular expression: /(/: Unterminated group',
+      'Expected `exclude` to be an array of regular expressions (RegExp or strings), got `/private/` (string)',
+      'Expected `follow[1]` to be one of navigation, frame, refresh, link, resource, form, cite, got `anchor` (string)',
+      'Expected `maxDepth` to be an integer >= 0, got `-1` (number)',
+      'Expected `maxPages` to be an integer >= 0, got `1.5` (number)',
+      'Expected `concurrency` to be an integer >= 1, got `0` (number)',
+      'Expected `perHostDelayMs` to be an integer >= 0, got `null`',
+      'Expected `retries` to be an integer >= 0, got `2` (string)',
+      'Expected `allowPrivate` to be true or false, got `yes` (string)',
+      'Expected `userAgent` to be a non-empty string without CR, LF or NUL, got `` (string)',
     ]);
   });
 
@@ -215,14 +219,14 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
   it('a LINKLADDER_* variable that is no setting, named, with the one meant', async () => {
     const error = await failure({
       cwd: workdir(),
-      env: { LINKLADDER_CONCURENCY: '8', LINKLADDER_FROB: '1', LINKLADDER_CONFIG: 'x.json', LINKLADDER_PER_HOST_CONCURRENCY: '2' },
+      env: { LINKLADDER_CONCURENCY: '8', LINKLADDER_FROB: '1', LINKLADDER_CONFIG: 'x.json', LINKLADDER_PER_HOST: '2' },
     });
     expect(error.source).toBe('environment');
     expect(error.issues).toEqual([
       '`LINKLADDER_CONCURENCY` is not a setting (did you mean `LINKLADDER_CONCURRENCY`?)',
       '`LINKLADDER_CONFIG` is not a setting (the config file is given with --config)',
       '`LINKLADDER_FROB` is not a setting',
-      '`LINKLADDER_PER_HOST_CONCURRENCY` is not a setting (did you mean `LINKLADDER_PER_HOST`?)',
+      '`LINKLADDER_PER_HOST` is not a setting (did you mean `LINKLADDER_PER_HOST_CONCURRENCY`?)',
     ]);
     expect(error.message).toBe(`invalid LINKLADDER_* variables: ${error.issues.join('; ')}`);
   });
@@ -248,6 +252,6 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
 
   it('a bad file fails even when the variables and flags set every key it gets wrong', async () => {
     const error = await failure({ cwd: workdir({ concurrency: 0 }), env: { LINKLADDER_CONCURRENCY: '2' }, flags: { concurrency: 3 } });
-    expect(error.issues).toEqual(['`concurrency`: Expected an integer >= 1, got `0` (number)']);
+    expect(error.issues).toEqual(['Expected `concurrency` to be an integer >= 1, got `0` (number)']);
   });
 });

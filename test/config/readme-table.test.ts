@@ -29,7 +29,7 @@ describe("README's crawl options table", () => {
     expect(rows).toHaveLength(SETTINGS.length + 1);
     expect(rows[0]).toMatch(/^\| `--config FILE` \| — \| — \| `config\/default.json` if it exists \|/);
     expect(rows).toContain(
-      '| `--per-host N` | `perHost` | `LINKLADDER_PER_HOST` | 1 | requests in flight at once to one host |',
+      '| `--per-host-concurrency N` | `perHostConcurrency` | `LINKLADDER_PER_HOST_CONCURRENCY` | 1 | requests in flight at once to one host |',
     );
     expect(rows).toContain(
       '| `--base-mode` | `baseMode` | `LINKLADDER_BASE_MODE` | `rfc3986` | the base URI chain: `rfc3986` uses `Content-Location` (§5.1.2), `browser` does not |',

@@ -10,7 +10,7 @@ import {
   type CrawlSettings,
   type SettingKey,
 } from '../../src/config/index.js';
-import { CRAWL_DEFAULTS, type Scope } from '../../src/crawl/index.js';
+import { CRAWL_DEFAULTS, crawlOptionsSchema, type Scope } from '../../src/crawl/index.js';
 import { FETCHER_DEFAULTS } from '../../src/fetch/index.js';
 import { DEFAULT_DB_PATH } from '../../src/store/index.js';
 
@@ -24,14 +24,17 @@ describe('the settings schema', () => {
       scope: CRAWL_DEFAULTS.scope,
       include: [],
       exclude: [],
-      maxDepth: null,
-      maxPages: null,
+      follow: ['navigation', 'frame', 'refresh'],
+      maxDepth: Infinity,
+      maxPages: Infinity,
       concurrency: CRAWL_DEFAULTS.concurrency,
-      perHost: CRAWL_DEFAULTS.perHostConcurrency,
-      delay: CRAWL_DEFAULTS.perHostDelayMs,
+      perHostConcurrency: CRAWL_DEFAULTS.perHostConcurrency,
+      perHostDelayMs: CRAWL_DEFAULTS.perHostDelayMs,
       retries: CRAWL_DEFAULTS.retries,
-      userAgent: FETCHER_DEFAULTS.userAgent,
+      retryDelayMs: CRAWL_DEFAULTS.retryDelayMs,
+      contentLocationAlias: CRAWL_DEFAULTS.contentLocationAlias,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
+      userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
     expect(crawlSettingsSchema.parse({})).toEqual(CRAWL_SETTINGS_DEFAULTS);
@@ -44,17 +47,28 @@ describe('the settings schema', () => {
       ['scope', '--scope', 'LINKLADDER_SCOPE', 'choice'],
       ['include', '--include', 'LINKLADDER_INCLUDE', 'list'],
       ['exclude', '--exclude', 'LINKLADDER_EXCLUDE', 'list'],
+      ['follow', '--follow', 'LINKLADDER_FOLLOW', 'list'],
       ['maxDepth', '--max-depth', 'LINKLADDER_MAX_DEPTH', 'integer'],
       ['maxPages', '--max-pages', 'LINKLADDER_MAX_PAGES', 'integer'],
       ['concurrency', '--concurrency', 'LINKLADDER_CONCURRENCY', 'integer'],
-      ['perHost', '--per-host', 'LINKLADDER_PER_HOST', 'integer'],
-      ['delay', '--delay', 'LINKLADDER_DELAY', 'integer'],
+      ['perHostConcurrency', '--per-host-concurrency', 'LINKLADDER_PER_HOST_CONCURRENCY', 'integer'],
+      ['perHostDelayMs', '--per-host-delay-ms', 'LINKLADDER_PER_HOST_DELAY_MS', 'integer'],
       ['retries', '--retries', 'LINKLADDER_RETRIES', 'integer'],
-      ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
+      ['retryDelayMs', '--retry-delay-ms', 'LINKLADDER_RETRY_DELAY_MS', 'integer'],
+      ['contentLocationAlias', '--content-location-alias', 'LINKLADDER_CONTENT_LOCATION_ALIAS', 'choice'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
+      ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
     expect(SETTINGS.find((setting) => setting.key === 'scope')?.choices).toEqual(['origin', 'host', 'domain', 'prefix']);
+  });
+
+  it("holds crawl()'s options by their names, with crawl()'s defaults: one schema extended, not a copy", () => {
+    for (const key of Object.keys(crawlOptionsSchema.shape)) {
+      expect(crawlSettingsSchema.shape[key as SettingKey], key).toBe(crawlOptionsSchema.shape[key as keyof typeof crawlOptionsSchema.shape]);
+      expect(CRAWL_SETTINGS_DEFAULTS[key as SettingKey], key).toEqual(CRAWL_DEFAULTS[key as keyof typeof CRAWL_DEFAULTS]);
+    }
+    expect(SETTINGS.map((setting) => setting.key).filter((key) => !(key in crawlOptionsSchema.shape))).toEqual(['db', 'userAgent', 'json']);
   });
 
   it('gives every setting a description and, but for switches, a flag argument', () => {
@@ -66,12 +80,28 @@ describe('the settings schema', () => {
 
   it('infers the types of the settings', () => {
     expectTypeOf<SettingKey>().toEqualTypeOf<
-      'db' | 'baseMode' | 'scope' | 'include' | 'exclude' | 'maxDepth' | 'maxPages' | 'concurrency' | 'perHost' | 'delay' | 'retries' | 'userAgent' | 'allowPrivate' | 'json'
+      | 'db'
+      | 'baseMode'
+      | 'scope'
+      | 'include'
+      | 'exclude'
+      | 'follow'
+      | 'maxDepth'
+      | 'maxPages'
+      | 'concurrency'
+      | 'perHostConcurrency'
+      | 'perHostDelayMs'
+      | 'retries'
+      | 'retryDelayMs'
+      | 'contentLocationAlias'
+      | 'allowPrivate'
+      | 'userAgent'
+      | 'json'
     >();
     expectTypeOf<CrawlSettings['baseMode']>().toEqualTypeOf<BaseMode>();
     expectTypeOf<CrawlSettings['scope']>().toEqualTypeOf<Scope>();
     expectTypeOf<CrawlSettings['include']>().toEqualTypeOf<readonly RegExp[]>();
-    expectTypeOf<CrawlSettings['maxDepth']>().toEqualTypeOf<number | null>();
+    expectTypeOf<CrawlSettings['maxDepth']>().toEqualTypeOf<number>();
     expectTypeOf<CrawlSettings['concurrency']>().toEqualTypeOf<number>();
     expectTypeOf<CrawlSettings['allowPrivate']>().toEqualTypeOf<boolean>();
     expectTypeOf<CrawlSettings['db']>().toEqualTypeOf<string>();

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { CRAWL_DEFAULTS, crawl, validateCrawlOptions, type CrawlOptions } from '../../src/crawl/index.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { CRAWL_DEFAULTS, crawl, crawlOptionsOf, validateCrawlOptions, validateSeeds, type CrawlOptions, type ValidCrawlOptions } from '../../src/crawl/index.js';
+import type { RobotsPolicy } from '../../src/fetch/index.js';
 import { OptionError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { FakeSite } from './fake-site.js';
@@ -43,14 +44,17 @@ describe('crawl options', () => {
     [{ concurrency: 1.5 }, 'Expected `concurrency` to be an integer >= 1, got `1.5` (number)'],
     [{ perHostConcurrency: '2' }, 'Expected `perHostConcurrency` to be an integer >= 1, got `2` (string)'],
     [{ perHostDelayMs: -1 }, 'Expected `perHostDelayMs` to be an integer >= 0, got `-1` (number)'],
-    [{ maxDepth: -1 }, 'Expected `maxDepth` to be an integer >= 0 or Infinity, got `-1` (number)'],
-    [{ maxPages: NaN }, 'Expected `maxPages` to be an integer >= 0 or Infinity, got `NaN` (number)'],
+    [{ maxDepth: -1 }, 'Expected `maxDepth` to be an integer >= 0, got `-1` (number)'],
+    [{ maxPages: NaN }, 'Expected `maxPages` to be an integer >= 0, got `NaN` (number)'],
     [{ scope: 'site' }, 'Expected `scope` to be one of origin, host, domain, prefix, got `site` (string)'],
     [{ baseMode: 'html' }, 'Expected `baseMode` to be one of rfc3986, browser, got `html` (string)'],
     [{ contentLocationAlias: true }, 'Expected `contentLocationAlias` to be one of negotiated, same-origin, off, got `true` (boolean)'],
-    [{ follow: ['anchor'] }, 'Expected `follow` to be an array of navigation, frame, refresh, link, resource, form, cite, got an array'],
-    [{ include: ['x'] }, 'Expected `include` to be an array of RegExp, got an array'],
-    [{ allowPrivate: 1 }, 'Expected `allowPrivate` to be a boolean, got `1` (number)'],
+    [{ follow: ['anchor'] }, 'Expected `follow[0]` to be one of navigation, frame, refresh, link, resource, form, cite, got `anchor` (string)'],
+    [{ follow: 'navigation' }, 'Expected `follow` to be an array of navigation, frame, refresh, link, resource, form, cite, got `navigation` (string)'],
+    [{ include: [3] }, 'Expected `include[0]` to be a regular expression (a RegExp or a string), got `3` (number)'],
+    [{ exclude: ['ok', '('] }, 'Expected `exclude[1]` to be valid, got `(` (string): Invalid regular expression: /(/: Unterminated group'],
+    [{ concurrency: 0, retries: -1 }, 'Expected `concurrency` to be an integer >= 1, got `0` (number); Expected `retries` to be an integer >= 0, got `-1` (number)'],
+    [{ allowPrivate: 1 }, 'Expected `allowPrivate` to be true or false, got `1` (number)'],
     [{ onEvent: 'log' }, 'Expected `onEvent` to be a function, got `log` (string)'],
     [{ signal: {} }, 'Expected `signal` to be an AbortSignal, got an object'],
     [{ store: {} }, 'Expected `store` to be an IndexWriter (with a `admit` method), got an object'],
@@ -66,6 +70,7 @@ describe('crawl options', () => {
     ],
     [{ depth: 3 }, 'Option `depth` is not supported; use `maxDepth`'],
     [{ delay: 3 }, 'Option `delay` is not supported; use `perHostDelayMs`'],
+    [{ perHost: 3 }, 'Option `perHost` is not supported; use `perHostConcurrency`'],
     [{ wat: 3 }, /^Unknown option `wat`; the options are `seeds`, `store`/],
   ])('%o → %s', (extra, message) => {
     const options = { ...base(), ...extra } as unknown as CrawlOptions;
@@ -82,5 +87,39 @@ describe('crawl options', () => {
   it('copies a global or sticky pattern without its state-keeping flag', () => {
     const valid = validateCrawlOptions({ ...base(), exclude: [/a/gi, /b/y] });
     expect(valid.exclude.map((p) => p.flags)).toEqual(['i', '']);
+  });
+
+  it('takes patterns as strings too, and null or Infinity as no limit', () => {
+    const valid = validateCrawlOptions({ ...base(), include: ['^http://example\\.com/a', /b/], maxDepth: null, maxPages: Infinity });
+    expect(valid.include.map((p) => p.source)).toEqual(['^http:\\/\\/example\\.com\\/a', 'b']);
+    expect(valid).toMatchObject({ maxDepth: Infinity, maxPages: Infinity });
+  });
+
+  it('validates once: what it returned passes again as it is', () => {
+    const valid = validateCrawlOptions(base());
+    expect(validateCrawlOptions(valid)).toBe(valid);
+    // A copy is not trusted: it is checked again.
+    expect(validateCrawlOptions({ ...valid })).not.toBe(valid);
+  });
+
+  it('crawlOptionsOf takes settings checked elsewhere and checks only the runtime', () => {
+    const seeds = validateSeeds('http://example.com/#x', false);
+    expect(seeds).toEqual(['http://example.com/']);
+    const valid = crawlOptionsOf({ ...CRAWL_DEFAULTS, concurrency: 2 }, seeds, { store: new MemoryStore(), fetcher: new FakeSite({}) });
+    expect(valid).toMatchObject({ concurrency: 2, seeds: ['http://example.com/'], robots: undefined });
+    expect(validateCrawlOptions(valid)).toBe(valid);
+    expect(() => crawlOptionsOf(CRAWL_DEFAULTS, seeds, { store: new MemoryStore(), fetcher: {} as never })).toThrow(
+      'Expected `fetcher` to be a Fetcher (with a `fetch` method), got an object',
+    );
+  });
+
+  it('derives the types from the schema: what callers write, and what the crawler reads', () => {
+    expectTypeOf<CrawlOptions['maxDepth']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<CrawlOptions['include']>().toEqualTypeOf<readonly (string | RegExp)[] | undefined>();
+    expectTypeOf<ValidCrawlOptions['maxDepth']>().toEqualTypeOf<number>();
+    expectTypeOf<ValidCrawlOptions['include']>().toEqualTypeOf<readonly RegExp[]>();
+    expectTypeOf<ValidCrawlOptions['perHostConcurrency']>().toEqualTypeOf<number>();
+    expectTypeOf<ValidCrawlOptions['robots']>().toEqualTypeOf<RobotsPolicy | undefined>();
+    expectTypeOf<ValidCrawlOptions['now']>().toEqualTypeOf<() => number>();
   });
 });

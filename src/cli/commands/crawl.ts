@@ -1,9 +1,9 @@
 // `linkladder crawl <seed...>`: crawl into the index database, resuming what it holds.
 
 import type { Command } from 'commander';
-import { givenSettings, loadCrawlSettings, settingOptions, type CrawlSettings } from '../../config/index.js';
+import { givenSettings, loadCrawlSettings, settingOptions } from '../../config/index.js';
 import type { CliContext } from '../cli-context.js';
-import { runCrawl, type CrawlTuning } from '../run-crawl.js';
+import { runCrawl } from '../run-crawl.js';
 
 const HELP = `
 On a database that holds a crawl, it resumes: seeds already known are not
@@ -22,8 +22,9 @@ the summary is printed, exit code 130. Page errors (404, timeouts, robots.txt)
 are recorded in the index and do not change the exit code.
 
 Settings: each option above is also a key of a JSON config file (--config
-FILE, else config/default.json when it exists) and a LINKLADDER_* variable
-(--per-host N is "perHost": N and LINKLADDER_PER_HOST=N). Lowest first: the
+FILE, else config/default.json when it exists), a LINKLADDER_* variable and
+an option of the library's crawl() (--per-host-concurrency N is
+"perHostConcurrency": N and LINKLADDER_PER_HOST_CONCURRENCY=N). Lowest first: the
 defaults, the file, the variables, the flags. An unknown key or variable, or
 a bad value, is a usage error (ERR_CONFIG_INVALID, exit 2).`;
 
@@ -39,25 +40,10 @@ export function addCrawlCommand(program: Command, context: CliContext): void {
     // Defaults < config file < LINKLADDER_* variables < the flags given; a bad source throws ERR_CONFIG_INVALID (exit 2).
     const settings = await loadCrawlSettings({ configPath: options.config, cwd: context.cwd, env: context.env, flags: givenSettings(command) });
     const run = await runCrawl(
-      { seeds, dbPath: settings.db, userAgent: settings.userAgent, isJson: settings.json, tuning: tuningOf(settings) },
+      // The settings are crawl()'s options by the same names, checked once, here: runCrawl takes them as they are.
+      { seeds, dbPath: settings.db, userAgent: settings.userAgent, isJson: settings.json, tuning: settings },
       context,
     );
     context.exitCode = run.exitCode;
   });
-}
-
-function tuningOf(settings: CrawlSettings): CrawlTuning {
-  return {
-    baseMode: settings.baseMode,
-    scope: settings.scope,
-    include: settings.include,
-    exclude: settings.exclude,
-    ...(settings.maxDepth === null ? {} : { maxDepth: settings.maxDepth }),
-    ...(settings.maxPages === null ? {} : { maxPages: settings.maxPages }),
-    concurrency: settings.concurrency,
-    perHostConcurrency: settings.perHost,
-    perHostDelayMs: settings.delay,
-    retries: settings.retries,
-    allowPrivate: settings.allowPrivate,
-  };
 }

@@ -137,7 +137,8 @@ describe('linkladder crawl', () => {
     [['--max-pages', 'abc'], "error: option '--max-pages <n>' argument 'abc' is invalid. Expected an integer >= 0."],
     [['--max-pages', '-1'], "error: option '--max-pages <n>' argument '-1' is invalid. Expected an integer >= 0."],
     [['--concurrency', '0'], "error: option '--concurrency <n>' argument '0' is invalid. Expected an integer >= 1."],
-    [['--delay', '1.5'], "error: option '--delay <ms>' argument '1.5' is invalid. Expected an integer >= 0."],
+    [['--per-host-delay-ms', '1.5'], "error: option '--per-host-delay-ms <ms>' argument '1.5' is invalid. Expected an integer >= 0."],
+    [['--delay', '50'], "error: option '--delay <value>' argument '50' is invalid. --delay is not an option; use --per-host-delay-ms."],
     [['--retries', '-1'], "error: option '--retries <n>' argument '-1' is invalid. Expected an integer >= 0."],
     [['--retries', 'two'], "error: option '--retries <n>' argument 'two' is invalid. Expected an integer >= 0."],
     [['--retries', '1.5'], "error: option '--retries <n>' argument '1.5' is invalid. Expected an integer >= 0."],
@@ -182,7 +183,7 @@ describe('linkladder crawl', () => {
   it('the index fails mid-crawl (another connection holds the write lock): the summary, one error line, exit 3', async () => {
     const server = await demoServer();
     const db = newDb();
-    const running = run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--delay', '50']);
+    const running = run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--per-host-delay-ms', '50']);
     await untilRequests(server, 4);
     // The crawl holds the write lock while a group of units is open (50 ms at most): wait for a gap.
     const locker = new Database(db, { timeout: 20_000 });
@@ -227,7 +228,7 @@ describe('linkladder crawl', () => {
     const server = await demoServer();
     const db = newDb();
     const interrupts = new FakeInterrupts();
-    const running = run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--delay', '50'], {
+    const running = run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--per-host-delay-ms', '50'], {
       onInterrupt: interrupts.source,
     });
     await untilRequests(server, 6);
@@ -300,7 +301,7 @@ describe('linkladder crawl', () => {
     });
 
     it.each<[string, unknown, RegExp]>([
-      ['a bad value', { concurrency: 0, retries: 'two' }, /^linkladder: error: invalid config file bad\.json: `concurrency`: Expected an integer >= 1, got `0` \(number\); `retries`: Expected an integer >= 0, got `two` \(string\)$/],
+      ['a bad value', { concurrency: 0, retries: 'two' }, /^linkladder: error: invalid config file bad\.json: Expected `concurrency` to be an integer >= 1, got `0` \(number\); Expected `retries` to be an integer >= 0, got `two` \(string\)$/],
       ['an unknown key', { concurency: 8 }, /^linkladder: error: invalid config file bad\.json: unknown key `concurency` \(did you mean `concurrency`\?\)$/],
       ['not JSON', '{"concurrency": 8,', /^linkladder: error: config file bad\.json is not JSON: /],
     ])('--config bad.json with %s: ERR_CONFIG_INVALID, one stderr line, exit 2, no database', async (_, content, line) => {
@@ -331,7 +332,7 @@ describe('linkladder crawl', () => {
       const fromFile = await run(['crawl', 'http://127.0.0.1:9/', '--db', newDb()], { cwd: workdir({ scope: 'planet' }) });
       expect(fromFile.code).toBe(2);
       expect(fromFile.err).toEqual([
-        'linkladder: error: invalid config file config/default.json: `scope`: Expected one of origin, host, domain, prefix, got `planet` (string)',
+        'linkladder: error: invalid config file config/default.json: Expected `scope` to be one of origin, host, domain, prefix, got `planet` (string)',
       ]);
       const fromEnv = await run(['crawl', 'http://127.0.0.1:9/', '--db', newDb()], {
         cwd: workdir(),

@@ -1,0 +1,249 @@
+// The settings of a crawl as one zod schema: the single source of crawl()'s option
+// names, types, defaults and checks, which the config layer extends with the command
+// line's own (db, userAgent, json) for flags, LINKLADDER_* variables, the config file
+// and README's options table (STYLE.md "Options", "Config").
+//
+// Each check's message is a sentence of its own ("Expected an integer >= 1"): the
+// boundary that reports it adds the name and the value it was given.
+
+import { z } from 'zod';
+import { BASE_MODES } from '../base/index.js';
+import { DEFAULT_FOLLOW, LINK_KINDS, type LinkKind } from '../html/index.js';
+import { SCOPES } from './scope.js';
+
+/** How README and --help present a setting: what the schema does not say. */
+export interface SettingMeta {
+  /** The flag's value, as README writes it (`PATH`, `N`); lower-cased in --help (`<path>`). A switch has none. */
+  readonly argument?: string;
+  /** What it does, in README's words (Markdown: `code`, **bold**); --help shows it without the marks. */
+  readonly description: string;
+  /** The default as README and --help show it, where the value itself does not say it well. */
+  readonly defaultText?: string;
+}
+
+/** Each setting's presentation, keyed by the setting's field schema. */
+export const SETTING_META = z.registry<SettingMeta>();
+
+/**
+ * Which `Content-Location` values (RFC 9110 §8.7) make the URL asked for an alias of
+ * the one named (DESIGN.md §2 rung 4). Evidence from another origin never counts.
+ * - `negotiated`: only the pattern of content negotiation — a variant in the same
+ *   directory whose last segment extends the one asked for (`page.html` →
+ *   `page.html.en`, `page` → `page.en.html`), or any file in it for a directory
+ *   (`/manual/` → `/manual/index.html.en`). A server that sends `Content-Location: /`
+ *   on every page then makes nothing an alias (DESIGN.md §4).
+ * - `same-origin`: any URL of the same origin, checked only by contradiction (two
+ *   responses that claim to be one URL with different bodies revoke the aliases).
+ * - `off`: Content-Location makes no alias (it still plays its part in the base chain).
+ */
+export const CONTENT_LOCATION_POLICIES = ['negotiated', 'same-origin', 'off'] as const;
+
+export type ContentLocationPolicy = (typeof CONTENT_LOCATION_POLICIES)[number];
+
+export function integerAtLeast(min: number) {
+  const error = `Expected an integer >= ${min}`;
+  return z.int({ error }).min(min, { error });
+}
+
+/** An integer >= 0, or no limit: `Infinity`, or `null` (JSON has no Infinity). Parsed to a number. */
+function limit() {
+  const error = 'Expected an integer >= 0';
+  return z.union([integerAtLeast(0), z.literal(Infinity), z.null()], { error }).transform((value) => value ?? Infinity);
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `Expected one of ${values.join(', ')}` });
+}
+
+export const isOn = z.boolean({ error: 'Expected true or false' });
+
+/**
+ * A regular expression: a RegExp, or its source as a string (JavaScript syntax, no
+ * flags), compiled once, here. A global or sticky RegExp keeps state between
+ * `test()` calls, so it is copied without those flags.
+ */
+const pattern = z
+  .union([z.instanceof(RegExp), z.string()], { error: 'Expected a regular expression (a RegExp or a string)' })
+  .transform((value, context) => {
+    if (value instanceof RegExp) return /[gy]/.test(value.flags) ? new RegExp(value.source, value.flags.replace(/[gy]/g, '')) : value;
+    try {
+      return new RegExp(value);
+    } catch (error) {
+      // V8 says what is wrong: "Invalid regular expression: /(/: Unterminated group".
+      context.issues.push({ code: 'custom', message: error instanceof Error ? error.message : String(error), input: value });
+      return z.NEVER;
+    }
+  });
+
+const patterns = z.array(pattern, { error: 'Expected an array of regular expressions (RegExp or strings)' });
+
+const linkKinds = z.array(oneOf(LINK_KINDS as readonly LinkKind[] as [LinkKind, ...LinkKind[]]), {
+  error: `Expected an array of ${LINK_KINDS.join(', ')}`,
+});
+
+/** The settings of a crawl (every option of crawl() that is data), in the order of --help and README. */
+export const crawlOptionsSchema = z.object({
+  /**
+   * The base URI chain (DESIGN.md §3): `rfc3986` uses Content-Location, `browser` does not.
+   * @default 'rfc3986'
+   */
+  baseMode: oneOf(BASE_MODES)
+    .default('rfc3986')
+    .register(SETTING_META, {
+      argument: 'MODE',
+      description: 'the base URI chain: `rfc3986` uses `Content-Location` (§5.1.2), `browser` does not',
+    }),
+  /**
+   * How far from the seeds the crawl goes: the same `origin` as a seed, the same
+   * `host` (any scheme or port), its `domain` (and subdomains), or a path `prefix`.
+   * @default 'origin'
+   */
+  scope: oneOf(SCOPES)
+    .default('origin')
+    .register(SETTING_META, {
+      argument: 'SCOPE',
+      description: 'same origin as a seed, same `host` (any scheme or port), `domain` (and subdomains), or path `prefix`',
+    }),
+  /**
+   * When not empty, a URL is followed only if one of these matches it (tested
+   * against its key: the RFC 3986 §6.2.3 scheme-rung form, without fragment).
+   * RegExps, or their sources as strings.
+   * @default []
+   */
+  include: patterns.default(() => []).register(SETTING_META, {
+    argument: 'REGEX',
+    defaultText: 'none',
+    description: 'follow only URLs (their keys) that one such pattern matches; repeatable',
+  }),
+  /**
+   * A URL that one of these matches is recorded, not followed.
+   * @default []
+   */
+  exclude: patterns
+    .default(() => [])
+    .register(SETTING_META, { argument: 'REGEX', defaultText: 'none', description: 'record, never follow, URLs a pattern matches; repeatable' }),
+  /**
+   * The kinds of reference followed; every reference is recorded anyway. `link`
+   * covers `<link href>` and the HTTP `Link` header.
+   * @default ['navigation', 'frame', 'refresh']
+   */
+  follow: linkKinds.default(() => [...DEFAULT_FOLLOW]).register(SETTING_META, {
+    argument: 'KIND',
+    defaultText: DEFAULT_FOLLOW.map((kind) => `\`${kind}\``).join(', '),
+    description: `the kinds of link followed (${LINK_KINDS.map((kind) => `\`${kind}\``).join(', ')}); every link is recorded; repeatable`,
+  }),
+  /**
+   * Links deeper than this (seeds are depth 0) are recorded, not followed.
+   * `Infinity` or `null`: no limit.
+   * @default Infinity
+   */
+  maxDepth: limit()
+    .default(Infinity)
+    .register(SETTING_META, {
+      argument: 'N',
+      defaultText: 'no limit',
+      description: 'follow links up to depth N (seeds are 0); deeper ones are recorded',
+    }),
+  /**
+   * Stop after this many URLs were requested (retries of one URL count once); the
+   * rest stays queued for the next run. `Infinity` or `null`: no limit.
+   * @default Infinity
+   */
+  maxPages: limit()
+    .default(Infinity)
+    .register(SETTING_META, {
+      argument: 'N',
+      defaultText: 'no limit',
+      description: 'stop after requesting N URLs; the rest stays queued for the next run',
+    }),
+  /**
+   * Fetches in flight at once, over all hosts.
+   * @default 4
+   */
+  concurrency: integerAtLeast(1).default(4).register(SETTING_META, { argument: 'N', description: 'requests in flight at once' }),
+  /**
+   * Fetches in flight at once to one host.
+   * @default 1
+   */
+  perHostConcurrency: integerAtLeast(1)
+    .default(1)
+    .register(SETTING_META, { argument: 'N', description: 'requests in flight at once to one host' }),
+  /**
+   * Least time between the starts of two requests to one host, in ms; a larger
+   * robots.txt Crawl-delay wins.
+   * @default 0
+   */
+  perHostDelayMs: integerAtLeast(0)
+    .default(0)
+    .register(SETTING_META, {
+      argument: 'MS',
+      description: 'least time between two requests to one host (a larger robots.txt `Crawl-delay` wins)',
+    }),
+  /**
+   * How many times a transient failure (a timeout, a network error, 429, 503 …) is
+   * tried again, within the same claim, before it is recorded.
+   * @default 2
+   */
+  retries: integerAtLeast(0)
+    .default(2)
+    .register(SETTING_META, {
+      argument: 'N',
+      description: 'times a transient failure (5xx, 429, network error, timeout) is tried again, with backoff',
+    }),
+  /**
+   * The first retry's backoff in ms, doubled for each next one; a longer
+   * `Retry-After` wins (at most 60 s). The host waits, other hosts go on.
+   * @default 1000
+   */
+  retryDelayMs: integerAtLeast(0)
+    .default(1000)
+    .register(SETTING_META, { argument: 'MS', description: 'the first retry waits this long, each next one twice as long (a longer `Retry-After` wins)' }),
+  /**
+   * Which Content-Location values make an alias (see `CONTENT_LOCATION_POLICIES`).
+   * @default 'negotiated'
+   */
+  contentLocationAlias: oneOf(CONTENT_LOCATION_POLICIES)
+    .default('negotiated')
+    .register(SETTING_META, {
+      argument: 'POLICY',
+      description:
+        'which `Content-Location` makes an alias: a `negotiated` variant (`page` → `page.en.html`), any `same-origin` URL, or none (`off`)',
+    }),
+  /**
+   * Follow links to loopback, private and link-local addresses and `localhost`
+   * (compared numerically: `0x7f.1`, `2130706433`, `[::1]`).
+   * @default false
+   */
+  allowPrivate: isOn.default(false).register(SETTING_META, {
+    description: 'allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …)',
+  }),
+});
+
+/** `T` with read-only fields and lists. */
+export type CrawlSettingsOf<T> = { readonly [K in keyof T]: ReadonlyList<T[K]> };
+type ReadonlyList<V> = V extends readonly (infer E)[] ? readonly E[] : V;
+
+/** The data options of crawl() as a caller writes them: each optional. */
+export type CrawlSettingsInput = CrawlSettingsOf<z.input<typeof crawlOptionsSchema>>;
+
+type ParsedSettings = z.output<typeof crawlOptionsSchema>;
+
+/** The data options of one crawl, every one set and checked. */
+export type CrawlSettingsData = CrawlSettingsOf<ParsedSettings>;
+
+/** Names people reach for (other crawlers' options, this tool's former flags), and the option that does it. */
+export const RENAMED_CRAWL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
+  seed: 'seeds',
+  urls: 'seeds',
+  maxConcurrency: 'concurrency',
+  hostConcurrency: 'perHostConcurrency',
+  perHost: 'perHostConcurrency',
+  delay: 'perHostDelayMs',
+  delayMs: 'perHostDelayMs',
+  depth: 'maxDepth',
+  limit: 'maxPages',
+  maxRequests: 'maxPages',
+  base: 'baseMode',
+  mode: 'baseMode',
+  maxRetries: 'retries',
+});

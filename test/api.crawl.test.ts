@@ -1,0 +1,126 @@
+// crawl(seed, options): one call, the defaults of `linkladder crawl` — the SQLite
+// index, the HTTP fetcher, robots.txt — and what it opens it closes.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { OptionError, crawl, openIndex, type CrawlOptions, type CrawlSummary } from '../src/index.js';
+import { CRAWL_SETTINGS_DEFAULTS } from '../src/config/index.js';
+import { MemoryStore, SqliteStore } from '../src/store/index.js';
+import { FakeSite } from './crawl/fake-site.js';
+
+const PAGES: Readonly<Record<string, string>> = {
+  '/': '<a href="a">a</a> <a href="./b">b</a> <a href="/private/x">x</a>',
+  '/a': '<a href="/">home</a> <a href="b#top">b</a>',
+  '/b': 'no links',
+  '/private/x': 'never fetched',
+};
+
+let server: Server;
+let origin: string;
+const requests: { readonly url: string; readonly userAgent: string | undefined }[] = [];
+const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-api-crawl-'));
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    requests.push({ url: request.url ?? '', userAgent: request.headers['user-agent'] });
+    if (request.url === '/robots.txt') {
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
+      return;
+    }
+    const body = PAGES[request.url ?? ''];
+    if (body === undefined) response.writeHead(404).end();
+    else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('crawl(seed, options)', () => {
+  it('crawls in one call with the CLI defaults: the SQLite index at `db`, the HTTP fetcher, robots.txt', async () => {
+    const db = path.join(dir, 'one-call.db');
+    requests.length = 0;
+    const summary = await crawl(`${origin}/`, { db, allowPrivate: true });
+    expect(summary).toMatchObject({ pagesFetched: 3, stoppedBy: 'frontier-empty' });
+    // robots.txt was asked for and obeyed, with the default user-agent on every request.
+    expect(requests.map((request) => request.url).sort()).toEqual(['/', '/a', '/b', '/robots.txt']);
+    expect(new Set(requests.map((request) => request.userAgent))).toEqual(new Set([CRAWL_SETTINGS_DEFAULTS.userAgent]));
+    // The index was closed (it opens again) and keeps the crawl and robots.txt (RFC 9309 §2.4), as the CLI's does.
+    const index = new SqliteStore({ path: db });
+    expect((await index.stats()).urlsByState.done).toBe(3);
+    expect(await index.robotsCache.get(origin)).toBeDefined();
+    await index.close();
+  });
+
+  it('resumes on the same index: nothing is fetched twice, and robots.txt comes from the index', async () => {
+    const db = path.join(dir, 'resume.db');
+    await crawl([`${origin}/`], { db, allowPrivate: true, maxPages: 1, userAgent: 'api-test/1.0' });
+    requests.length = 0;
+    const summary = await crawl(`${origin}/`, { db, allowPrivate: true, userAgent: 'api-test/1.0' });
+    expect(summary.pagesFetched).toBe(2);
+    expect(requests.map((request) => request.url).sort()).toEqual(['/a', '/b']);
+    expect(requests.every((request) => request.userAgent === 'api-test/1.0')).toBe(true);
+  });
+
+  it('leaves open what it was given: store, fetcher, robots (false: not consulted)', async () => {
+    const store = new MemoryStore();
+    const fetcher = new FakeSite({ 'http://example.com/': { body: '<a href="/p">p</a>' }, 'http://example.com/p': { body: '' } });
+    const summary = await crawl('http://example.com/', { store, fetcher, robots: false, concurrency: 2, perHostConcurrency: 2 });
+    expect(summary.pagesFetched).toBe(2);
+    expect((await store.stats()).urlsByState.done).toBe(2);
+    await store.close();
+  });
+
+  it('crawls into an index from openIndex()', async () => {
+    const store = openIndex({ path: ':memory:' });
+    const fetcher = new FakeSite({ 'http://example.com/': { body: '' } });
+    await crawl('http://example.com/', { store, fetcher, robots: false });
+    expect((await store.stats()).urlsByState.done).toBe(1);
+    await store.close();
+  });
+
+  it.each<[string, unknown, string | RegExp]>([
+    ['a bad value', { concurrency: 0 }, 'Expected `concurrency` to be an integer >= 1, got `0` (number)'],
+    ['a bad pattern', { exclude: ['('] }, 'Expected `exclude[0]` to be valid, got `(` (string): Invalid regular expression: /(/: Unterminated group'],
+    ['a former name', { perHost: 2 }, 'Option `perHost` is not supported; use `perHostConcurrency`'],
+    ['an unknown option', { seeds: ['http://example.com/'] }, /^Unknown option `seeds`; the options are `store`, `fetcher`, `robots`/],
+    ['both store and db', { store: new MemoryStore() }, 'Expected one of `store` and `db`, got both'],
+    ['a bad robots', { robots: true }, 'Expected `robots` to be a RobotsPolicy or false, got `true` (boolean)'],
+    ['a CLI-only setting', { json: true }, /^Unknown option `json`/],
+  ])('%s: OptionError before anything is opened', async (_, extra, message) => {
+    const db = path.join(dir, 'never.db');
+    const options = { db, ...(extra as object) } as CrawlOptions;
+    await expect(crawl('http://example.com/', options)).rejects.toThrow(OptionError);
+    await expect(crawl('http://example.com/', options)).rejects.toThrow(message);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('a bad seed, or a private one without allowPrivate: OptionError, no index file', async () => {
+    const db = path.join(dir, 'never-seed.db');
+    await expect(crawl('/relative', { db })).rejects.toMatchObject({ code: 'ERR_API_BAD_OPTION' });
+    await expect(crawl(`${origin}/`, { db })).rejects.toThrow(/to name public hosts unless `allowPrivate` is true/);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('has the documented signature; its options are the settings of `linkladder crawl` by name', () => {
+    expectTypeOf(crawl).parameters.toEqualTypeOf<[seed: string | readonly string[], options?: CrawlOptions]>();
+    expectTypeOf(crawl).returns.toEqualTypeOf<Promise<CrawlSummary>>();
+    expectTypeOf<CrawlOptions['concurrency']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<CrawlOptions['perHostDelayMs']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<CrawlOptions['maxDepth']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<CrawlOptions['include']>().toEqualTypeOf<readonly (string | RegExp)[] | undefined>();
+    expectTypeOf<CrawlOptions['scope']>().toEqualTypeOf<'origin' | 'host' | 'domain' | 'prefix' | undefined>();
+    expectTypeOf<CrawlOptions['db']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<CrawlOptions['robots']>().toEqualTypeOf<import('../src/index.js').RobotsPolicy | false | undefined>();
+    expectTypeOf<CrawlOptions>().not.toHaveProperty('json');
+    expectTypeOf<CrawlOptions>().not.toHaveProperty('seeds');
+  });
+});
