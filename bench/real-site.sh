@@ -79,7 +79,7 @@ http {
   fastcgi_temp_path $work/nginx/tmp/fastcgi;
   uwsgi_temp_path $work/nginx/tmp/uwsgi;
   scgi_temp_path $work/nginx/tmp/scgi;
-  log_format bench '\$status \$request_uri';
+  log_format bench '\$status \$request_uri \$connection';
   access_log $work/nginx/logs/access.log bench;
   sendfile on;
   server {
@@ -142,17 +142,17 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 column_median() { cat "$work/$1".*/figures | awk -v c="$2" '{ print $c }' | median; }
 
 echo
-printf '%-11s %8s %8s %9s %9s %9s %10s %10s\n' tool 'cpu s' 'wall s' 'rss MB' requests 'distinct' 'max/url' 'non-200'
+printf '%-11s %8s %8s %9s %9s %9s %8s %8s %12s\n' tool 'cpu s' 'wall s' 'rss MB' requests 'distinct' 'max/url' 'non-200' 'connections'
 for tool in wget linkladder; do
   cat "$work/$tool".*/requests >"$work/$tool.all"
   last="$work/$tool.$rounds/requests"
-  printf '%-11s %8.2f %8.2f %9.1f %9d %9d %10d %10d\n' "$tool" \
+  printf '%-11s %8.2f %8.2f %9.1f %9d %9d %8d %8d %12d\n' "$tool" \
     "$(column_median "$tool" 3)" "$(column_median "$tool" 4)" "$(column_median "$tool" 6)" \
     "$(wc -l <"$last")" "$(awk '{ print $2 }' "$last" | sort -u | wc -l)" \
     "$(awk '{ print $2 }' "$last" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')" \
-    "$(awk '$1 != 200' "$last" | wc -l)"
+    "$(awk '$1 != 200' "$last" | wc -l)" "$(awk '{ print $3 }' "$last" | sort -u | wc -l)"
 done
-echo "(cpu, wall, rss: medians over $rounds rounds; requests, distinct, max/url, non-200: the last round's, from nginx's access log)"
+echo "(cpu, wall, rss: medians over $rounds rounds; requests, distinct, max/url, non-200, connections: the last round's, from nginx's access log)"
 
 wget_cpu="$(column_median wget 3)"
 ladder_cpu="$(column_median linkladder 3)"
