@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# Issue 9, "a real site": serve the HTML tree of a Debian documentation package with
+# nginx on 127.0.0.1 and crawl it with `wget -r -np` and with linkladder, each under
+# `/usr/bin/time -v`, in alternating rounds. Prints per tool the median CPU seconds
+# (user+sys), median wall seconds, peak RSS, the requests nginx logged, and the
+# linkladder/wget ratio of CPU seconds (target: <= 2.00). Also checks that
+# linkladder requested every resource at most once.
+#
+#   npm run build && bash bench/real-site.sh
+#
+# Settings (environment):
+#   REAL_SITE_ROUNDS   rounds, each one crawl per tool             (default 3)
+#   REAL_SITE_PACKAGE  Debian package of the tree, for the notice  (default postgresql-doc-15)
+#   REAL_SITE_ROOT     the directory to serve                      (default /usr/share/doc/$REAL_SITE_PACKAGE/html)
+#   REAL_SITE_SEED     the page to start from, inside the root     (default index.html)
+#   REAL_SITE_FLAGS    more linkladder crawl flags, e.g. "--concurrency 8 --per-host 8"
+#   REAL_SITE_PROFILE  a directory: after the rounds, one more linkladder crawl under
+#                      node --cpu-prof writes its .cpuprofile there, and its summary is
+#                      printed (dist/bench/real-site.profile.js)
+#
+# Where nginx, wget, /usr/bin/time or the tree is missing, it prints a notice and exits 0.
+# Nothing outside 127.0.0.1 is contacted: both crawlers are confined to the tree's prefix.
+
+set -euo pipefail
+
+rounds="${REAL_SITE_ROUNDS:-3}"
+package="${REAL_SITE_PACKAGE:-postgresql-doc-15}"
+root="${REAL_SITE_ROOT:-/usr/share/doc/$package/html}"
+seed_page="${REAL_SITE_SEED:-index.html}"
+read -r -a extra_flags <<<"${REAL_SITE_FLAGS:-}"
+profile_dir="${REAL_SITE_PROFILE:-}"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cli="$repo/dist/src/cli/main.js"
+
+skip() {
+  echo "real-site: skipped: $1"
+  exit 0
+}
+
+nginx_bin="$(command -v nginx || true)"
+[ -n "$nginx_bin" ] || { [ -x /usr/sbin/nginx ] && nginx_bin=/usr/sbin/nginx; } || true
+[ -n "$nginx_bin" ] || skip "nginx is not installed (apt-get install nginx)"
+command -v wget >/dev/null || skip "wget is not installed (apt-get install wget)"
+[ -x /usr/bin/time ] || skip "/usr/bin/time is not installed (apt-get install time)"
+[ -f "$root/$seed_page" ] || skip "no tree at $root/$seed_page (apt-get install $package, or set REAL_SITE_ROOT)"
+if [ ! -f "$cli" ]; then
+  echo "real-site: $cli is missing; run npm run build first" >&2
+  exit 1
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/linkladder-real-site.XXXXXX")"
+nginx_pid=""
+cleanup() {
+  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
+    kill -QUIT "$nginx_pid" 2>/dev/null || true
+    wait "$nginx_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port="$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+mime_types=/etc/nginx/mime.types
+[ -f "$mime_types" ] || mime_types=""
+mkdir -p "$work/nginx/tmp" "$work/nginx/logs"
+cat >"$work/nginx/nginx.conf" <<EOF
+daemon off;
+master_process on;
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/logs/error.log;
+events { worker_connections 256; }
+http {
+  ${mime_types:+include $mime_types;}
+  default_type application/octet-stream;
+  client_body_temp_path $work/nginx/tmp/body;
+  proxy_temp_path $work/nginx/tmp/proxy;
+  fastcgi_temp_path $work/nginx/tmp/fastcgi;
+  uwsgi_temp_path $work/nginx/tmp/uwsgi;
+  scgi_temp_path $work/nginx/tmp/scgi;
+  log_format bench '\$status \$request_uri \$connection';
+  access_log $work/nginx/logs/access.log bench;
+  sendfile on;
+  server {
+    listen 127.0.0.1:$port;
+    location /site/ { alias $root/; }
+  }
+}
+EOF
+"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log" &
+nginx_pid=$!
+seed="http://127.0.0.1:$port/site/$seed_page"
+for _ in $(seq 50); do
+  wget -q -O /dev/null "$seed" 2>/dev/null && break
+  kill -0 "$nginx_pid" 2>/dev/null || { cat "$work/nginx/logs/error.log" >&2; echo "real-site: nginx did not start" >&2; exit 1; }
+  sleep 0.1
+done
+access_log="$work/nginx/logs/access.log"
+: >"$access_log"
+
+pages="$(find "$root" -name '*.html' | wc -l)"
+echo "real-site: $root ($pages .html files) on $seed; $rounds rounds; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "  wget:       wget -r -np -l inf -q -P <tmp> $seed"
+echo "  linkladder: node $cli crawl $seed --db <tmp>/index.db --scope prefix --allow-private --per-host 1${extra_flags[*]:+ ${extra_flags[*]}}"
+
+# One crawl: time it, then keep this crawl's slice of the access log.
+run_one() { # tool round
+  local tool=$1 round=$2 out="$work/$1.$2" before
+  mkdir -p "$out"
+  before="$(wc -l <"$access_log")"
+  case "$tool" in
+    wget)
+      /usr/bin/time -v -o "$out/time" wget -r -np -l inf -q -P "$out/files" "$seed" || true
+      ;;
+    linkladder)
+      /usr/bin/time -v -o "$out/time" node "$cli" crawl "$seed" --db "$out/index.db" \
+        --scope prefix --allow-private --per-host 1 "${extra_flags[@]}" >"$out/summary" 2>"$out/stderr" ||
+        { echo "real-site: linkladder crawl failed:" >&2; cat "$out/stderr" "$out/summary" >&2; exit 1; }
+      ;;
+  esac
+  tail -n +"$((before + 1))" "$access_log" >"$out/requests"
+  awk -v tool="$tool" -v round="$round" '
+    /User time/ { user = $NF } /System time/ { sys = $NF } /Maximum resident/ { rss = $NF }
+    /Elapsed \(wall clock\)/ { n = split($NF, p, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
+    END { printf "%s %d %.2f %.2f %.2f %.1f\n", tool, round, user + sys, wall, user, rss / 1024 }
+  ' "$out/time" >"$out/figures"
+  rm -rf "$out/files" "$out/index.db" "$out/index.db-wal" "$out/index.db-shm"
+}
+
+for round in $(seq "$rounds"); do
+  if [ $((round % 2)) -eq 1 ]; then order="wget linkladder"; else order="linkladder wget"; fi
+  for tool in $order; do
+    run_one "$tool" "$round"
+    read -r _ _ cpu wall _ rss <"$work/$tool.$round/figures"
+    printf '  round %d %-10s cpu %6.2f s  wall %6.2f s  rss %6.1f MB  requests %d\n' \
+      "$round" "$tool" "$cpu" "$wall" "$rss" "$(wc -l <"$work/$tool.$round/requests")"
+  done
+done
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+column_median() { cat "$work/$1".*/figures | awk -v c="$2" '{ print $c }' | median; }
+
+echo
+printf '%-11s %8s %8s %9s %9s %9s %8s %8s %12s\n' tool 'cpu s' 'wall s' 'rss MB' requests 'distinct' 'max/url' 'non-200' 'connections'
+for tool in wget linkladder; do
+  cat "$work/$tool".*/requests >"$work/$tool.all"
+  last="$work/$tool.$rounds/requests"
+  printf '%-11s %8.2f %8.2f %9.1f %9d %9d %8d %8d %12d\n' "$tool" \
+    "$(column_median "$tool" 3)" "$(column_median "$tool" 4)" "$(column_median "$tool" 6)" \
+    "$(wc -l <"$last")" "$(awk '{ print $2 }' "$last" | sort -u | wc -l)" \
+    "$(awk '{ print $2 }' "$last" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')" \
+    "$(awk '$1 != 200' "$last" | wc -l)" "$(awk '{ print $3 }' "$last" | sort -u | wc -l)"
+done
+echo "(cpu, wall, rss: medians over $rounds rounds; requests, distinct, max/url, non-200, connections: the last round's, from nginx's access log)"
+
+wget_cpu="$(column_median wget 3)"
+ladder_cpu="$(column_median linkladder 3)"
+ratio="$(awk -v a="$ladder_cpu" -v b="$wget_cpu" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
+verdict="$(awk -v r="$ratio" 'BEGIN { print (r <= 2) ? "met" : "not met" }')"
+echo
+echo "cpu ratio linkladder/wget: $ratio (target <= 2.00: $verdict)"
+
+awk '{ print $2 }' "$work/wget.$rounds/requests" | sort -u >"$work/wget.urls"
+awk '{ print $2 }' "$work/linkladder.$rounds/requests" | sort -u >"$work/linkladder.urls"
+only_wget="$(comm -23 "$work/wget.urls" "$work/linkladder.urls")"
+only_ladder="$(comm -13 "$work/wget.urls" "$work/linkladder.urls")"
+echo "urls only wget requested: $(printf '%s' "$only_wget" | grep -c . || true)${only_wget:+ ($(echo "$only_wget" | head -5 | tr '\n' ' '))}"
+echo "urls only linkladder requested: $(printf '%s' "$only_ladder" | grep -c . || true)${only_ladder:+ ($(echo "$only_ladder" | head -5 | tr '\n' ' '))}"
+
+repeats=0
+for round in $(seq "$rounds"); do
+  n="$(awk '{ print $2 }' "$work/linkladder.$round/requests" | sort | uniq -d | wc -l)"
+  if [ "$n" -gt 0 ]; then
+    echo "linkladder round $round requested $n URLs more than once:" \
+      "$(awk '{ print $2 }' "$work/linkladder.$round/requests" | sort | uniq -d | head -5 | tr '\n' ' ')"
+    repeats=$((repeats + n))
+  fi
+done
+if [ "$repeats" -eq 0 ]; then
+  echo "linkladder requested each resource at most once in every round"
+fi
+
+if [ -n "$profile_dir" ]; then
+  mkdir -p "$profile_dir"
+  profile_dir="$(cd "$profile_dir" && pwd)"
+  echo
+  echo "profiling one more linkladder crawl into $profile_dir"
+  node --cpu-prof --cpu-prof-dir "$profile_dir" --cpu-prof-name real-site.cpuprofile "$cli" crawl "$seed" \
+    --db "$work/profile.db" --scope prefix --allow-private --per-host 1 "${extra_flags[@]}" >/dev/null
+  node "$repo/dist/bench/real-site.profile.js" "$profile_dir/real-site.cpuprofile" 15
+fi
+[ "$repeats" -eq 0 ]
