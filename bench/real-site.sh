@@ -13,7 +13,7 @@
 #   REAL_SITE_PACKAGE  Debian package of the tree, for the notice  (default postgresql-doc-15)
 #   REAL_SITE_ROOT     the directory to serve                      (default /usr/share/doc/$REAL_SITE_PACKAGE/html)
 #   REAL_SITE_SEED     the page to start from, inside the root     (default index.html)
-#   REAL_SITE_FLAGS    more linkladder crawl flags, e.g. "--concurrency 8 --per-host 8"
+#   REAL_SITE_FLAGS    more linkladder crawl flags, e.g. "--concurrency 8 --per-host-concurrency 8"
 #   REAL_SITE_PROFILE  a directory: after the rounds, one more linkladder crawl under
 #                      node --cpu-prof writes its .cpuprofile there, and its summary is
 #                      printed (dist/bench/real-site.profile.js)
@@ -102,7 +102,7 @@ access_log="$work/nginx/logs/access.log"
 pages="$(find "$root" -name '*.html' | wc -l)"
 echo "real-site: $root ($pages .html files) on $seed; $rounds rounds; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  wget:       wget -r -np -l inf -q -P <tmp> $seed"
-echo "  linkladder: node $cli crawl $seed --db <tmp>/index.db --scope prefix --allow-private --per-host 1${extra_flags[*]:+ ${extra_flags[*]}}"
+echo "  linkladder: node $cli crawl $seed --db <tmp>/index.db --scope prefix --allow-private --per-host-concurrency 1${extra_flags[*]:+ ${extra_flags[*]}}"
 
 # One crawl: time it, then keep this crawl's slice of the access log.
 run_one() { # tool round
@@ -115,7 +115,7 @@ run_one() { # tool round
       ;;
     linkladder)
       /usr/bin/time -v -o "$out/time" node "$cli" crawl "$seed" --db "$out/index.db" \
-        --scope prefix --allow-private --per-host 1 "${extra_flags[@]}" >"$out/summary" 2>"$out/stderr" ||
+        --scope prefix --allow-private --per-host-concurrency 1 "${extra_flags[@]}" >"$out/summary" 2>"$out/stderr" ||
         { echo "real-site: linkladder crawl failed:" >&2; cat "$out/stderr" "$out/summary" >&2; exit 1; }
       ;;
   esac
@@ -187,7 +187,7 @@ if [ -n "$profile_dir" ]; then
   echo
   echo "profiling one more linkladder crawl into $profile_dir"
   node --cpu-prof --cpu-prof-dir "$profile_dir" --cpu-prof-name real-site.cpuprofile "$cli" crawl "$seed" \
-    --db "$work/profile.db" --scope prefix --allow-private --per-host 1 "${extra_flags[@]}" >/dev/null
+    --db "$work/profile.db" --scope prefix --allow-private --per-host-concurrency 1 "${extra_flags[@]}" >/dev/null
   node "$repo/dist/bench/real-site.profile.js" "$profile_dir/real-site.cpuprofile" 15
 fi
 [ "$repeats" -eq 0 ]
