@@ -30,11 +30,54 @@ export function normalizeReference(ref: UriReference, rung: SyntacticRung): UriR
  * RFC 3986 §6.1, §6.2.4: the key that names the resource — the scheme-rung form
  * without its fragment (a fragment is not sent to the server), then followed
  * through the alias map when one is given.
+ *
+ * The one key function: seeds, redirect targets and resolved links are all keyed
+ * by it. For every absolute URI `u` and base `b`, `resourceKey(u)` equals
+ * `resourceKey(resolve(u, b))` and `normalize(u)` without its fragment (a property
+ * test holds it; see the §5.2.4 DEVIATION in src/uri/remove-dot-segments.ts).
  */
 export function resourceKey(ref: UriReference, aliases?: AliasMap): string {
   const normalized = normalizeReference(ref, 'scheme');
   const key = serialize(normalized.fragment === undefined ? normalized : { ...normalized, fragment: undefined });
   return aliases ? aliases.resolve(key).key : key;
+}
+
+/** `resourceKey` of a URI given as text, or `undefined` when it is no absolute URI (§4.3). */
+export function resourceKeyOf(uri: string): string | undefined {
+  const parsed = parseUriReference(uri);
+  return parsed.ok && parsed.value.scheme !== undefined ? resourceKey(parsed.value) : undefined;
+}
+
+/**
+ * A target's forms on the ladder (RFC 3986 §6.2.1–§6.2.3), all without fragment:
+ * what an index needs to admit it without parsing or normalizing again.
+ */
+export interface LadderForms {
+  /** §6.2.1: the URI as written (serialized, RFC 3986 §5.3). */
+  readonly string: string;
+  /** §6.2.2: the syntax-rung form. */
+  readonly syntax: string;
+  /** §6.2.3: the scheme-rung form — `resourceKey` without aliases. */
+  readonly key: string;
+  /** The scheme and host of the key form. */
+  readonly scheme: string;
+  readonly host: string | undefined;
+  /** The scheme-rung components (fragment kept, if any), for scope tests. */
+  readonly keyReference: UriReference;
+}
+
+/**
+ * The ladder forms of an absolute URI; `string` is given when the caller already
+ * serialized it (without fragment). `key` is `resourceKey(uri)`.
+ */
+export function ladderForms(uri: UriReference & { readonly scheme: string }, string?: string): LadderForms {
+  const bare = uri.fragment === undefined ? uri : { ...uri, fragment: undefined };
+  const text = string ?? serialize(bare);
+  const syntaxRef = normalizeSyntax(uri);
+  const syntax = syntaxRef === uri ? text : serialize(syntaxRef.fragment === undefined ? syntaxRef : { ...syntaxRef, fragment: undefined });
+  const schemeRef = normalizeScheme(syntaxRef);
+  const key = schemeRef === syntaxRef ? syntax : serialize(schemeRef.fragment === undefined ? schemeRef : { ...schemeRef, fragment: undefined });
+  return { string: text, syntax, key, scheme: schemeRef.scheme!, host: schemeRef.host, keyReference: schemeRef };
 }
 
 /** Check options once, at the API boundary. */

@@ -1,0 +1,151 @@
+// One page's references, resolved against its RFC 3986 §5.1 base (§5.2) into the
+// record every later step reads: target, key, fragment, same-document flag (§4.4),
+// resolution findings and the target under the other base mode. Built once per
+// page; each reference is parsed once, by the caller, and never parsed again.
+
+import { ladderForms, resourceKey, type LadderForms } from '../ladder/index.js';
+import {
+  ReferenceResolver,
+  parseUriReference,
+  serialize,
+  type AbsoluteUri,
+  type UriReference,
+} from '../uri/index.js';
+import type { BaseChoice } from './compute-base-chain.js';
+import { referenceFindings, type ReferenceFindingCode } from './reference-findings.js';
+
+/** What one reference on the page resolves to. */
+export interface ResolvedReference {
+  /** The reference as parsed (RFC 3986 §4.1 `R`). */
+  readonly reference: UriReference;
+  /** Its target URI (§5.2.2 `T`), fragment included. */
+  readonly target: AbsoluteUri;
+  /**
+   * What the link points at, as text with its fragment: `T` serialized (§5.3), or,
+   * for a same-document reference, the page's URL with `T`'s fragment.
+   */
+  readonly targetText: string;
+  /** The resource key of `targetText` (scheme rung, no fragment; `resourceKey`). */
+  readonly key: string;
+  /** The ladder forms of `targetText` without its fragment; `undefined` only when the page URL is no URI. */
+  readonly forms: LadderForms | undefined;
+  readonly fragment: string | undefined;
+  /** RFC 3986 §4.4: the target minus its fragment is the base, or the page itself. */
+  readonly isSameDocument: boolean;
+  /** What resolving says about the reference as written (`REF_*`). */
+  readonly findings: readonly ReferenceFindingCode[];
+  /** The target under the other base mode, when it names another resource (DESIGN.md §3). */
+  readonly alternateTarget: string | undefined;
+}
+
+const NO_FINDINGS: readonly ReferenceFindingCode[] = Object.freeze([]);
+
+/** One base choice, bound: its resolver and the key of the base itself. */
+interface BoundBase {
+  readonly resolver: ReferenceResolver;
+  readonly baseKey: string;
+  readonly baseText: string;
+}
+
+function bind(choice: BaseChoice | undefined): BoundBase | undefined {
+  if (choice?.base === undefined) return undefined;
+  const resolver = new ReferenceResolver(choice.base);
+  return { resolver, baseKey: resourceKey(resolver.base), baseText: choice.baseText ?? serialize(resolver.base) };
+}
+
+/**
+ * The resolver of one page: bound to the base its mode chose (and to the other
+ * mode's base, for `alternateTarget`) and to the page's own URL. Pure: the same
+ * reference always gives the same record.
+ */
+export class PageResolver {
+  readonly #main: BoundBase | undefined;
+  readonly #other: BoundBase | undefined;
+  readonly #pageUrl: string;
+  readonly #pageKey: string | undefined;
+  readonly #pageForms: LadderForms | undefined;
+
+  /**
+   * @param choice the base chosen for the page (`BaseChain`), with the other mode's
+   *   choice as `alternate` when there is one.
+   * @param pageUrl the retrieval URL: where same-document references point.
+   */
+  constructor(choice: BaseChoice & { readonly alternate?: BaseChoice | undefined }, pageUrl: string) {
+    this.#main = bind(choice);
+    const other = choice.alternate;
+    this.#other = other !== undefined && other.baseText !== choice.baseText ? bind(other) : undefined;
+    this.#pageUrl = pageUrl;
+    const page = parseUriReference(pageUrl);
+    if (page.ok && page.value.scheme !== undefined) {
+      const pageRef = page.value as AbsoluteUri;
+      this.#pageForms = pageRef.fragment === undefined ? ladderForms(pageRef, pageUrl) : ladderForms(pageRef);
+      this.#pageKey = this.#pageForms.key;
+    }
+  }
+
+  /** Whether the page has a base at all (§5.1); without one, `resolve` gives `undefined`. */
+  get hasBase(): boolean {
+    return this.#main !== undefined;
+  }
+
+  /** The key of the page's URL (`resourceKey`), or `undefined` when it is no absolute URI. */
+  get pageKey(): string | undefined {
+    return this.#pageKey;
+  }
+
+  /** RFC 3986 §5.2 and §4.4 for the parsed reference `R`; `undefined` when the page has no base. */
+  resolve(R: UriReference): ResolvedReference | undefined {
+    const main = this.#main;
+    if (main === undefined) return undefined;
+    // RFC 3986 §5.2.2
+    const T = main.resolver.resolve(R);
+    const fragment = T.fragment;
+    const bare = fragment === undefined ? T : { ...T, fragment: undefined };
+    const text = serialize(bare);
+    const forms = ladderForms(T, text);
+    const refCodes = referenceFindings(R, main.resolver.base, T, forms.key);
+    const findings = refCodes.length === 0 ? NO_FINDINGS : refCodes;
+    // RFC 3986 §4.4: the base minus its fragment, or the page itself (a <base href>
+    // elsewhere does not make a link to the page another document).
+    if (forms.key === main.baseKey || forms.key === this.#pageKey) {
+      const targetText = fragment === undefined ? this.#pageUrl : `${this.#pageUrl}#${fragment}`;
+      const key = this.#pageKey ?? forms.key;
+      return {
+        reference: R,
+        target: T,
+        targetText,
+        key,
+        forms: this.#pageForms,
+        fragment,
+        isSameDocument: true,
+        findings,
+        alternateTarget: this.#alternateOf(R, key),
+      };
+    }
+    return {
+      reference: R,
+      target: T,
+      targetText: fragment === undefined ? text : `${text}#${fragment}`,
+      key: forms.key,
+      forms,
+      fragment,
+      isSameDocument: false,
+      findings,
+      alternateTarget: this.#alternateOf(R, forms.key),
+    };
+  }
+
+  // DESIGN.md §3: the target under the other base mode's chain, when it names
+  // another resource (compared by key, RFC 3986 §6.2.3).
+  #alternateOf(R: UriReference, key: string): string | undefined {
+    const other = this.#other;
+    if (other === undefined) return undefined;
+    const T = other.resolver.resolve(R);
+    const otherKey = resourceKey(T);
+    if (otherKey === other.baseKey || otherKey === this.#pageKey) {
+      if ((this.#pageKey ?? otherKey) === key) return undefined;
+      return T.fragment === undefined ? this.#pageUrl : `${this.#pageUrl}#${T.fragment}`;
+    }
+    return otherKey === key ? undefined : serialize(T);
+  }
+}
