@@ -3,9 +3,11 @@
 // resolution findings and the target under the other base mode. Built once per
 // page; each reference is parsed once, by the caller, and never parsed again.
 
-import { ladderForms, resourceKey, type LadderForms } from '../ladder/index.js';
+import { ladderForms, normalKeyPrefix, resourceKey, type LadderForms } from '../ladder/index.js';
 import {
   ReferenceResolver,
+  hasDotSegments,
+  mergePaths,
   parseUriReference,
   serialize,
   type AbsoluteUri,
@@ -45,13 +47,48 @@ interface BoundBase {
   readonly resolver: ReferenceResolver;
   readonly baseKey: string;
   readonly baseText: string;
+  /** `normalKeyPrefix` of the base: relative references in normal form are keyed by concatenation. */
+  readonly keyPrefix: string | undefined;
+  /** Whether the base path is its own normal form (no "%", no dot segment), for references with an empty path. */
+  readonly isBasePathNormal: boolean;
+  /** How many segments the §5.2.3 merge prefix has: how many ".." a relative path may climb. */
+  readonly directoryDepth: number;
 }
 
 function bind(choice: BaseChoice | undefined): BoundBase | undefined {
   if (choice?.base === undefined) return undefined;
   const resolver = new ReferenceResolver(choice.base);
-  return { resolver, baseKey: resourceKey(resolver.base), baseText: choice.baseText ?? serialize(resolver.base) };
+  const path = resolver.base.path;
+  return {
+    resolver,
+    baseKey: resourceKey(resolver.base),
+    baseText: choice.baseText ?? serialize(resolver.base),
+    keyPrefix: normalKeyPrefix(resolver.base),
+    isBasePathNormal: path.indexOf('%') === -1 && !hasDotSegments(path),
+    directoryDepth: countSlashes(mergePaths(resolver.base, '')) - 1,
+  };
 }
+
+function countSlashes(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('/'); i !== -1; i = text.indexOf('/', i + 1)) count++;
+  return count;
+}
+
+/**
+ * Whether a relative path merged under a directory of `depth` segments may have
+ * ".." above the root (RFC 3986 §5.2.4; REF_ABOVE_ROOT): not when it holds no
+ * more ".." than the directory has segments (a false "yes" only costs the full check).
+ */
+function mayClimbAboveRoot(path: string, depth: number): boolean {
+  let count = 0;
+  for (let i = path.indexOf('..'); i !== -1; i = path.indexOf('..', i + 2)) {
+    if (++count > depth) return true;
+  }
+  return false;
+}
+
+const SLASH = 0x2f;
 
 /**
  * The resolver of one page: bound to the base its mode chose (and to the other
@@ -100,28 +137,38 @@ export class PageResolver {
     // RFC 3986 §5.2.2
     const T = main.resolver.resolve(R);
     const fragment = T.fragment;
-    const bare = fragment === undefined ? T : { ...T, fragment: undefined };
-    const text = serialize(bare);
-    const forms = ladderForms(T, text);
-    const refCodes = referenceFindings(R, main.resolver.base, T, forms.key);
-    const findings = refCodes.length === 0 ? NO_FINDINGS : refCodes;
+    const isRelative = R.scheme === undefined && R.host === undefined;
+    if (isRelative && R.path === '' && R.query === undefined) {
+      // "" and "#x": T minus its fragment is the base itself (§4.4), whatever the base.
+      return this.#sameDocument(R, T, this.#emptyPathFindings(main, R, T));
+    }
+    let forms: LadderForms;
+    let findings: readonly ReferenceFindingCode[];
+    const prefix = main.keyPrefix;
+    const { path, query } = T;
+    if (
+      isRelative &&
+      prefix !== undefined &&
+      path !== '' &&
+      path.indexOf('%') === -1 &&
+      (query === undefined || query.indexOf('%') === -1) &&
+      (R.path !== '' || main.isBasePathNormal)
+    ) {
+      // §6.2.2–§6.2.3 leave T as it is (see normalKeyPrefix): its text is its key.
+      const text = query === undefined ? prefix + path : `${prefix}${path}?${query}`;
+      forms = { string: text, syntax: text, key: text, scheme: T.scheme, host: T.host, keyReference: T };
+      // A reference spelling its target in normal form has no REF_FOLDED_*; only ".." can be above the root.
+      const isPlain = R.path === '' || R.path === path || (R.path.charCodeAt(0) !== SLASH && !mayClimbAboveRoot(R.path, main.directoryDepth));
+      findings = isPlain ? NO_FINDINGS : referenceFindings(R, main.resolver.base, T, text);
+    } else {
+      forms = ladderForms(T, serialize(fragment === undefined ? T : { ...T, fragment: undefined }));
+      const refCodes = referenceFindings(R, main.resolver.base, T, forms.key);
+      findings = refCodes.length === 0 ? NO_FINDINGS : refCodes;
+    }
     // RFC 3986 §4.4: the base minus its fragment, or the page itself (a <base href>
     // elsewhere does not make a link to the page another document).
-    if (forms.key === main.baseKey || forms.key === this.#pageKey) {
-      const targetText = fragment === undefined ? this.#pageUrl : `${this.#pageUrl}#${fragment}`;
-      const key = this.#pageKey ?? forms.key;
-      return {
-        reference: R,
-        target: T,
-        targetText,
-        key,
-        forms: this.#pageForms,
-        fragment,
-        isSameDocument: true,
-        findings,
-        alternateTarget: this.#alternateOf(R, key),
-      };
-    }
+    if (forms.key === main.baseKey || forms.key === this.#pageKey) return this.#sameDocument(R, T, findings, forms.key);
+    const text = forms.string;
     return {
       reference: R,
       target: T,
@@ -131,8 +178,34 @@ export class PageResolver {
       fragment,
       isSameDocument: false,
       findings,
-      alternateTarget: this.#alternateOf(R, forms.key),
+      alternateTarget: this.#other === undefined ? undefined : this.#alternateOf(R, forms.key),
     };
+  }
+
+  #sameDocument(R: UriReference, T: AbsoluteUri, findings: readonly ReferenceFindingCode[], targetKey?: string): ResolvedReference {
+    const fragment = T.fragment;
+    const key = this.#pageKey ?? targetKey ?? this.#main!.baseKey;
+    return {
+      reference: R,
+      target: T,
+      targetText: fragment === undefined ? this.#pageUrl : `${this.#pageUrl}#${fragment}`,
+      key,
+      forms: this.#pageForms,
+      fragment,
+      isSameDocument: true,
+      findings,
+      alternateTarget: this.#other === undefined ? undefined : this.#alternateOf(R, key),
+    };
+  }
+
+  // The findings of "" and "#x" depend on the base alone: computed once.
+  #emptyPathCodes: readonly ReferenceFindingCode[] | undefined;
+  #emptyPathFindings(main: BoundBase, R: UriReference, T: AbsoluteUri): readonly ReferenceFindingCode[] {
+    if (this.#emptyPathCodes === undefined) {
+      const codes = referenceFindings(R, main.resolver.base, T);
+      this.#emptyPathCodes = codes.length === 0 ? NO_FINDINGS : Object.freeze(codes);
+    }
+    return this.#emptyPathCodes;
   }
 
   // DESIGN.md §3: the target under the other base mode's chain, when it names

@@ -166,13 +166,11 @@ export interface LinkRecord {
 /**
  * The hrefs of one page, each turned into one `LinkRecord`: cleaned (one parse,
  * in `cleanHref`), resolved against the page's base chain (`PageResolver`), keyed.
- * Built once per page and base chain. A page repeats its hrefs (a table of
- * contents, a header and a footer); each distinct one is resolved once, and its
- * record (never changed after) is handed out again.
+ * Built once per page and base chain. (Reusing the record of an href the page
+ * repeats was measured slower: the kept records outlive the young generation.)
  */
 export class LinkResolver {
   readonly #resolver: PageResolver;
-  readonly #known = new Map<string, LinkRecord>();
   /** Which level of the chain gave the base (`AdmitEntry.baseLevel`). */
   readonly baseLevel: BaseChain['level'];
 
@@ -182,15 +180,6 @@ export class LinkResolver {
   }
 
   resolve(raw: string): LinkRecord {
-    let record = this.#known.get(raw);
-    if (record === undefined) {
-      record = this.#resolveNew(raw);
-      this.#known.set(raw, record);
-    }
-    return record;
-  }
-
-  #resolveNew(raw: string): LinkRecord {
     const cleaned = cleanHref(raw);
     const hrefCodes = cleaned.findings.length === 0 ? NO_CODES : Object.freeze(cleaned.findings.map((f) => f.code));
     const R = cleaned.reference;

@@ -11,6 +11,7 @@ export {
   resourceKey,
   resourceKeyOf,
   ladderForms,
+  normalKeyPrefix,
   type LadderForms,
   tryNormalize,
   validateNormalizeOptions,

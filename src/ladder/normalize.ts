@@ -1,10 +1,11 @@
 // RFC 3986 §6.2: a URI's key at each rung of the comparison ladder.
 
 import { OptionError, describeValue } from '../errors.js';
-import { parseUriReference, serialize, ok, type Result, type UriReference } from '../uri/index.js';
+import { parseUriReference, serialize, ok, type AbsoluteUri, type Result, type UriReference } from '../uri/index.js';
 import type { AliasMap } from './alias-map.js';
 import { RUNGS, isRung, type Rung, type SyntacticRung } from './rung.js';
 import { normalizeScheme } from './scheme-normalize.js';
+import { lookupScheme } from './scheme-registry.js';
 import { normalizeSyntax } from './syntax-normalize.js';
 
 export interface NormalizeOptions {
@@ -78,6 +79,25 @@ export function ladderForms(uri: UriReference & { readonly scheme: string }, str
   const schemeRef = normalizeScheme(syntaxRef);
   const key = schemeRef === syntaxRef ? syntax : serialize(schemeRef.fragment === undefined ? schemeRef : { ...schemeRef, fragment: undefined });
   return { string: text, syntax, key, scheme: schemeRef.scheme!, host: schemeRef.host, keyReference: schemeRef };
+}
+
+/**
+ * What the keys of `base`'s neighbours start with: `scheme://authority` as the
+ * scheme rung writes it, when `base`'s scheme and authority are already in normal
+ * form and its scheme has no path rule. Then every URI with that scheme and
+ * authority, a path that is not empty and holds no "%" and no dot segment, and a
+ * query without "%", is its own key: `resourceKey(u) = prefix + path [ "?" query ]`.
+ * `undefined` when that does not hold (no authority, `HTTP://`, a default port, …).
+ * A resolver bound to a page's base uses it to key relative references without
+ * normalizing each one (RFC 3986 §6.2.2–§6.2.3 have nothing to change there).
+ */
+export function normalKeyPrefix(base: AbsoluteUri): string | undefined {
+  if (base.host === undefined) return undefined;
+  const spec = lookupScheme(base.scheme);
+  if (spec?.normalizePath !== undefined) return undefined;
+  const probe: AbsoluteUri = { ...base, path: '/', query: undefined, fragment: undefined };
+  const forms = ladderForms(probe);
+  return forms.key === forms.string ? forms.key.slice(0, -1) : undefined;
 }
 
 /** Check options once, at the API boundary. */
