@@ -41,6 +41,7 @@ export interface ResolvedReference {
 }
 
 const NO_FINDINGS: readonly ReferenceFindingCode[] = Object.freeze([]);
+const SLASH = 0x2f;
 
 /** One base choice, bound: its resolver and the key of the base itself. */
 interface BoundBase {
@@ -65,13 +66,16 @@ function bind(choice: BaseChoice | undefined): BoundBase | undefined {
     baseText: choice.baseText ?? serialize(resolver.base),
     keyPrefix: normalKeyPrefix(resolver.base),
     isBasePathNormal: path.indexOf('%') === -1 && !hasDotSegments(path),
-    directoryDepth: countSlashes(mergePaths(resolver.base, '')) - 1,
+    directoryDepth: depthOf(mergePaths(resolver.base, '')),
   };
 }
 
-function countSlashes(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('/'); i !== -1; i = text.indexOf('/', i + 1)) count++;
+// The segments of a directory ("/a/b/" has 2); -1 when its own dot segments or a
+// rootless form make counting no proof (the full check then runs).
+function depthOf(directory: string): number {
+  if (directory.charCodeAt(0) !== SLASH || hasDotSegments(directory)) return -1;
+  let count = -1;
+  for (let i = directory.indexOf('/'); i !== -1; i = directory.indexOf('/', i + 1)) count++;
   return count;
 }
 
@@ -81,14 +85,13 @@ function countSlashes(text: string): number {
  * more ".." than the directory has segments (a false "yes" only costs the full check).
  */
 function mayClimbAboveRoot(path: string, depth: number): boolean {
+  if (depth < 0) return true;
   let count = 0;
   for (let i = path.indexOf('..'); i !== -1; i = path.indexOf('..', i + 2)) {
     if (++count > depth) return true;
   }
   return false;
 }
-
-const SLASH = 0x2f;
 
 /**
  * The resolver of one page: bound to the base its mode chose (and to the other
