@@ -73,6 +73,9 @@ export function parseUriReference(input: string): Result<UriReference> {
   const n = input.length;
   let scheme: string | undefined;
   let p = 0;
+  // Where the path scan may start: a run of scheme characters that ends without ":"
+  // is the start of a path, and every scheme character is a path character too.
+  let scanned = 0;
 
   // §3.1 scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":"
   if (n > 0 && isAlpha(input.charCodeAt(0))) {
@@ -85,6 +88,8 @@ export function parseUriReference(input: string): Result<UriReference> {
     if (i < n && input.charCodeAt(i) === COLON) {
       scheme = input.slice(0, i);
       p = i + 1;
+    } else {
+      scanned = i;
     }
   }
 
@@ -134,7 +139,7 @@ export function parseUriReference(input: string): Result<UriReference> {
   const pathStart = p;
   if (scheme === undefined && host === undefined && p < n && input.charCodeAt(p) !== SLASH) {
     // §4.2 path-noscheme: the first segment may not hold a ":" (it would read as a scheme).
-    const stop = scanRun(input, p, n, SEGMENT_NZ_NC);
+    const stop = scanRun(input, scanned, n, SEGMENT_NZ_NC);
     if (input.charCodeAt(stop) === COLON) return fail('ERR_URI_BAD_SCHEME', stop);
     p = stop;
   }

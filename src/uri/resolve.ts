@@ -2,7 +2,7 @@
 
 import { fail, failIn, ok, type Result } from './result.js';
 import { parseUriReference } from './parse.js';
-import { removeDotSegments } from './remove-dot-segments.js';
+import { hasDotSegments, removeDotSegments } from './remove-dot-segments.js';
 import type { AbsoluteUri, UriReference } from './uri-reference.js';
 
 export interface ResolveOptions {
@@ -119,11 +119,13 @@ export class ReferenceResolver {
   readonly #options: ResolveOptions | undefined;
   /** RFC 3986 §5.2.3: what a relative-path reference's path is appended to. */
   readonly #directory: string;
+  readonly #isDirectoryDotFree: boolean;
 
   constructor(base: AbsoluteUri, options?: ResolveOptions) {
     this.base = base.fragment === undefined ? base : { ...base, fragment: undefined };
     this.#options = options?.strict === false ? options : undefined;
     this.#directory = mergePaths(this.base, '');
+    this.#isDirectoryDotFree = !hasDotSegments(this.#directory);
   }
 
   /** A resolver for `base` (a string), or the reason it is no base. */
@@ -144,7 +146,11 @@ export class ReferenceResolver {
       path = Base.path;
       query = R.query !== undefined ? R.query : Base.query;
     } else {
-      path = removeDotSegments(R.path.charCodeAt(0) === 0x2f ? R.path : this.#directory + R.path);
+      if (R.path.charCodeAt(0) === 0x2f) path = removeDotSegments(R.path);
+      // §5.2.3 merge: the directory ends in "/", so the merged path has a dot
+      // segment only where the directory or the reference has one.
+      else if (this.#isDirectoryDotFree && !hasDotSegments(R.path)) path = this.#directory + R.path;
+      else path = removeDotSegments(this.#directory + R.path);
       query = R.query;
     }
     const T: AbsoluteUri = {
