@@ -50,8 +50,12 @@ interface BoundBase {
   readonly baseText: string;
   /** `normalKeyPrefix` of the base: relative references in normal form are keyed by concatenation. */
   readonly keyPrefix: string | undefined;
-  /** Whether the base path is its own normal form (no "%", no dot segment), for references with an empty path. */
+  /** Whether the base path is its own normal form (not empty, no "%", no dot segment), for references with an empty path. */
   readonly isBasePathNormal: boolean;
+  /** Whether the base query holds no "%" (`undefined` counts). */
+  readonly isBaseQueryPercentFree: boolean;
+  /** Whether the §5.2.3 merge prefix holds no "%". */
+  readonly isDirectoryPercentFree: boolean;
   /** How many segments the §5.2.3 merge prefix has: how many ".." a relative path may climb. */
   readonly directoryDepth: number;
 }
@@ -65,9 +69,24 @@ function bind(choice: BaseChoice | undefined): BoundBase | undefined {
     baseKey: resourceKey(resolver.base),
     baseText: choice.baseText ?? serialize(resolver.base),
     keyPrefix: normalKeyPrefix(resolver.base),
-    isBasePathNormal: path.indexOf('%') === -1 && !hasDotSegments(path),
+    isBasePathNormal: path !== '' && path.indexOf('%') === -1 && !hasDotSegments(path),
+    isBaseQueryPercentFree: resolver.base.query === undefined || resolver.base.query.indexOf('%') === -1,
+    isDirectoryPercentFree: mergePaths(resolver.base, '').indexOf('%') === -1,
     directoryDepth: depthOf(mergePaths(resolver.base, '')),
   };
+}
+
+/**
+ * Whether the target of the relative reference `R` (no scheme, no authority) has a
+ * path that is not empty and holds no "%", and a query without "%" (RFC 3986
+ * §5.2.2: the path is the base's, R's with dots removed, or R's merged under the
+ * base directory; the query is R's or, with an empty path, maybe the base's).
+ */
+function isPercentFree(R: UriReference, main: BoundBase): boolean {
+  if (R.query !== undefined ? R.query.indexOf('%') !== -1 : R.path === '' && !main.isBaseQueryPercentFree) return false;
+  if (R.path === '') return main.isBasePathNormal;
+  if (R.path.indexOf('%') !== -1) return false;
+  return R.path.charCodeAt(0) === SLASH || main.isDirectoryPercentFree;
 }
 
 // The segments of a directory ("/a/b/" has 2); -1 when its own dot segments or a
@@ -149,14 +168,9 @@ export class PageResolver {
     let findings: readonly ReferenceFindingCode[];
     const prefix = main.keyPrefix;
     const { path, query } = T;
-    if (
-      isRelative &&
-      prefix !== undefined &&
-      path !== '' &&
-      path.indexOf('%') === -1 &&
-      (query === undefined || query.indexOf('%') === -1) &&
-      (R.path !== '' || main.isBasePathNormal)
-    ) {
+    // Whether T's path and query hold no "%", judged from R's (flat) text and the base's:
+    // T's path may be a fresh concatenation that reading would flatten.
+    if (isRelative && prefix !== undefined && isPercentFree(R, main)) {
       // §6.2.2–§6.2.3 leave T as it is (see normalKeyPrefix): its text is its key.
       const text = query === undefined ? prefix + path : `${prefix}${path}?${query}`;
       forms = { string: text, syntax: text, key: text, scheme: T.scheme, host: T.host, keyReference: T };

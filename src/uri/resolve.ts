@@ -162,6 +162,8 @@ export class ReferenceResolver {
       query,
       fragment: R.fragment,
     };
-    return path.charCodeAt(0) === 0x2f && path.charCodeAt(1) === 0x2f ? guardPathWithoutAuthority(T) : T;
+    // Only a base without authority can give a path that needs the guard (and reading
+    // a merged path here would flatten it before anyone needs its characters).
+    return Base.host === undefined ? guardPathWithoutAuthority(T) : T;
   }
 }
