@@ -12,9 +12,11 @@
 // Every contender's key is flattened (charCodeAt of its last character) inside the
 // timed loop, as in uri-resolve.bench.ts.
 
-import { computeBaseChain, PageResolver } from '../src/base/index.js';
+import { computeBaseChain, isSameDocumentReference, PageResolver } from '../src/base/index.js';
 import { LinkResolver } from '../src/crawl/page-links.js';
 import { cleanHref } from '../src/html/index.js';
+import { resourceKey, resourceKeyOf } from '../src/ladder/index.js';
+import { resolveReference, serialize } from '../src/uri/index.js';
 import { loadHrefPairs, requireUrlCorpusDir, type HrefPair } from './support/corpus.js';
 import { measureThroughput, printEnvironment, printRatio } from './support/measure.js';
 
@@ -99,6 +101,23 @@ function printCrossCheck(pages: readonly Page[], pairCount: number): void {
   let same = 0;
   for (let i = 0; i < Math.min(perPage.length, node.length); i++) if (perPage[i] === node[i]) same++;
   console.log(`\nrecords: ${perPage.length} of ${pairCount} hrefs resolved; target === new URL(href, base).href for ${same} (same position)`);
+  // The records must say what the string steps say, one at a time (cleaned text, §5.2, key, §4.4).
+  let k = 0;
+  for (const page of pages) {
+    const pageKey = resourceKeyOf(page.base);
+    for (const href of page.hrefs) {
+      const cleaned = cleanHref(href).cleaned;
+      if (cleaned === undefined) continue;
+      const T = resolveReference(cleaned, page.base);
+      if (!T.ok) continue;
+      const key = resourceKey(T.value);
+      const isSame = isSameDocumentReference(cleaned, page.base) || key === pageKey;
+      const target = isSame ? (T.value.fragment === undefined ? page.base : `${page.base}#${T.value.fragment}`) : serialize(T.value);
+      if (perPage[k] !== target) throw new Error(`record ${k} (${JSON.stringify(href)} on ${page.base}): ${perPage[k]} ≠ ${target}`);
+      k++;
+    }
+  }
+  console.log(`  every record's target equals the string steps' (cleanHref, resolveReference, resourceKey, isSameDocumentReference)`);
 }
 
 function profile(pages: readonly Page[], pairCount: number, passes = 30): void {
