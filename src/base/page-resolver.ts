@@ -178,7 +178,7 @@ export class PageResolver {
       const isPlain = R.path === '' || R.path === path || (R.path.charCodeAt(0) !== SLASH && !mayClimbAboveRoot(R.path, main.directoryDepth));
       findings = isPlain ? NO_FINDINGS : referenceFindings(R, main.resolver.base, T, text);
     } else {
-      forms = ladderForms(T, serialize(fragment === undefined ? T : { ...T, fragment: undefined }));
+      forms = ladderForms(T);
       const refCodes = referenceFindings(R, main.resolver.base, T, forms.key);
       findings = refCodes.length === 0 ? NO_FINDINGS : refCodes;
     }

@@ -1,7 +1,7 @@
 // RFC 3986 §6.2: a URI's key at each rung of the comparison ladder.
 
 import { OptionError, describeValue } from '../errors.js';
-import { parseUriReference, serialize, ok, type AbsoluteUri, type Result, type UriReference } from '../uri/index.js';
+import { parseUriReference, serialize, serializeWithoutFragment, ok, type AbsoluteUri, type Result, type UriReference } from '../uri/index.js';
 import type { AliasMap } from './alias-map.js';
 import { RUNGS, isRung, type Rung, type SyntacticRung } from './rung.js';
 import { normalizeScheme } from './scheme-normalize.js';
@@ -38,8 +38,7 @@ export function normalizeReference(ref: UriReference, rung: SyntacticRung): UriR
  * test holds it; see the §5.2.4 DEVIATION in src/uri/remove-dot-segments.ts).
  */
 export function resourceKey(ref: UriReference, aliases?: AliasMap): string {
-  const normalized = normalizeReference(ref, 'scheme');
-  const key = serialize(normalized.fragment === undefined ? normalized : { ...normalized, fragment: undefined });
+  const key = serializeWithoutFragment(normalizeReference(ref, 'scheme'));
   return aliases ? aliases.resolve(key).key : key;
 }
 
@@ -72,12 +71,11 @@ export interface LadderForms {
  * serialized it (without fragment). `key` is `resourceKey(uri)`.
  */
 export function ladderForms(uri: UriReference & { readonly scheme: string }, string?: string): LadderForms {
-  const bare = uri.fragment === undefined ? uri : { ...uri, fragment: undefined };
-  const text = string ?? serialize(bare);
+  const text = string ?? serializeWithoutFragment(uri);
   const syntaxRef = normalizeSyntax(uri);
-  const syntax = syntaxRef === uri ? text : serialize(syntaxRef.fragment === undefined ? syntaxRef : { ...syntaxRef, fragment: undefined });
+  const syntax = syntaxRef === uri ? text : serializeWithoutFragment(syntaxRef);
   const schemeRef = normalizeScheme(syntaxRef);
-  const key = schemeRef === syntaxRef ? syntax : serialize(schemeRef.fragment === undefined ? schemeRef : { ...schemeRef, fragment: undefined });
+  const key = schemeRef === syntaxRef ? syntax : serializeWithoutFragment(schemeRef);
   return { string: text, syntax, key, scheme: schemeRef.scheme!, host: schemeRef.host, keyReference: schemeRef };
 }
 
