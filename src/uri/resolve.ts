@@ -119,19 +119,42 @@ export class ReferenceResolver {
   readonly #options: ResolveOptions | undefined;
   /** RFC 3986 §5.2.3: what a relative-path reference's path is appended to. */
   readonly #directory: string;
-  readonly #isDirectoryDotFree: boolean;
+  /**
+   * When the merge prefix starts with "/" and has no dot segment: it and each of
+   * its ancestors, `/a/b/`, `/a/`, `/` — where leading "../" of a reference lead.
+   */
+  readonly #ancestors: readonly string[] | undefined;
 
   constructor(base: AbsoluteUri, options?: ResolveOptions) {
     this.base = base.fragment === undefined ? base : { ...base, fragment: undefined };
     this.#options = options?.strict === false ? options : undefined;
     this.#directory = mergePaths(this.base, '');
-    this.#isDirectoryDotFree = !hasDotSegments(this.#directory);
+    this.#ancestors = ancestorsOf(this.#directory);
   }
 
   /** A resolver for `base` (a string), or the reason it is no base. */
   static forBase(base: string, options?: ResolveOptions): Result<ReferenceResolver> {
     const parsed = parseBase(base);
     return parsed.ok ? ok(new ReferenceResolver(parsed.value, options)) : failIn(parsed.error, 'base');
+  }
+
+  // RFC 3986 §5.2.3 merge then §5.2.4 remove_dot_segments, for a relative path
+  // under a dot-free directory: its leading "../" and "./" climb the directory (never
+  // above "/", as rule C has it); if no other dot segment follows, the rest is
+  // appended as it is. Anything else takes the general algorithm.
+  #mergeUnderDotFreeDirectory(referencePath: string, ancestors: readonly string[]): string {
+    let i = 0;
+    let up = 0;
+    for (;;) {
+      if (referencePath.startsWith('../', i)) {
+        up++;
+        i += 3;
+      } else if (referencePath.startsWith('./', i)) i += 2;
+      else break;
+    }
+    const rest = i === 0 ? referencePath : referencePath.slice(i);
+    if (hasDotSegments(rest)) return removeDotSegments(this.#directory + referencePath);
+    return ancestors[Math.min(up, ancestors.length - 1)]! + rest;
   }
 
   /** RFC 3986 §5.2.2: the target URI of the parsed reference `R`, as `transformReference` gives it. */
@@ -149,7 +172,7 @@ export class ReferenceResolver {
       if (R.path.charCodeAt(0) === 0x2f) path = removeDotSegments(R.path);
       // §5.2.3 merge: the directory ends in "/", so the merged path has a dot
       // segment only where the directory or the reference has one.
-      else if (this.#isDirectoryDotFree && !hasDotSegments(R.path)) path = this.#directory + R.path;
+      else if (this.#ancestors !== undefined) path = this.#mergeUnderDotFreeDirectory(R.path, this.#ancestors);
       else path = removeDotSegments(this.#directory + R.path);
       query = R.query;
     }
@@ -166,4 +189,15 @@ export class ReferenceResolver {
     // a merged path here would flatten it before anyone needs its characters).
     return Base.host === undefined ? guardPathWithoutAuthority(T) : T;
   }
+}
+
+function ancestorsOf(directory: string): string[] | undefined {
+  if (directory.charCodeAt(0) !== 0x2f || hasDotSegments(directory)) return undefined;
+  const ancestors = [directory];
+  let end = directory.length - 1;
+  while (end > 0) {
+    end = directory.lastIndexOf('/', end - 1);
+    ancestors.push(directory.slice(0, end + 1));
+  }
+  return ancestors;
 }
