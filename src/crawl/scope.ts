@@ -2,6 +2,7 @@
 // the private-address guard. Decided once per URL, when a link to it is admitted;
 // an out-of-scope URL is recorded (`skipped`), never fetched.
 
+import type { ResolvedReference } from '../base/index.js';
 import { normalizeReference, type LadderForms } from '../ladder/index.js';
 import { parseUriReference, serialize, type UriReference } from '../uri/index.js';
 import { privateAddressOf, type PrivateAddress } from './private-address.js';
@@ -76,6 +77,11 @@ export class ScopeTest {
   /** As `check`, for a target whose ladder forms are known (a resolved link): nothing is parsed or normalized. */
   checkForms(forms: LadderForms): ScopeVerdict | undefined {
     return this.checkParsed(forms.keyReference, forms.key);
+  }
+
+  /** As `check`, for a link's record (`PageContext.mayFollow`'s second argument). */
+  checkLink(link: ResolvedReference): ScopeVerdict | undefined {
+    return link.forms === undefined ? this.check(link.targetText) : this.checkForms(link.forms);
   }
 
   /**
