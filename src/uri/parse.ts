@@ -108,8 +108,10 @@ export function parseUriReference(input: string): Result<UriReference> {
       hostStart = i + 1;
       i = input.charCodeAt(hostStart) === OPEN_BRACKET ? hostStart : scanRun(input, hostStart, n, REG_NAME);
     } else {
-      // No "@": the run is host [ ":" port ]; a reg-name holds no ":".
-      i = scanRun(input, start, i, REG_NAME);
+      // No "@": the run is host [ ":" port ]. A reg-name holds no ":" and is otherwise
+      // made of the userinfo's characters (§3.2.1, §3.2.2), so it ends at the first ":".
+      const colon = input.indexOf(':', start);
+      if (colon !== -1 && colon < i) i = colon;
     }
     let end = -1;
     if (i === hostStart && input.charCodeAt(i) === OPEN_BRACKET) {
