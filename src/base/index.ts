@@ -20,6 +20,7 @@ export {
 } from './compute-base-chain.js';
 export { baseLevelsDiffer } from './base-levels-differ.js';
 export { isSameDocumentReference } from './same-document.js';
+export { PageResolver, type ResolvedReference } from './page-resolver.js';
 export { isAsciiWhitespace } from './ascii-whitespace.js';
 export {
   REFERENCE_FINDINGS,

@@ -6,19 +6,17 @@
 // resolution findings, and its target under the other base mode.
 
 import {
+  PageResolver,
   baseLevelsDiffer,
   computeBaseChain,
-  isSameDocumentReference,
-  referenceFindings,
   type BaseChain,
-  type BaseChoice,
   type BaseMode,
+  type ResolvedReference,
 } from '../base/index.js';
 import type { FetchedResponse } from '../fetch/index.js';
 import { cleanHref, extractLinks, parseLinkHeader, type LinkKind } from '../html/index.js';
-import { resourceKey } from '../ladder/index.js';
+import { resourceKeyOf } from '../ladder/index.js';
 import type { AdmitEntry } from '../store/index.js';
-import { parseUriReference, serialize, transformReference, type AbsoluteUri, type UriReference } from '../uri/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
 
 const NO_CODES: readonly string[] = Object.freeze([]);
@@ -37,8 +35,12 @@ export interface PageContext {
   readonly baseMode: BaseMode;
   /** The kinds followed; `link` covers the HTTP Link header too. */
   readonly follow: readonly LinkKind[];
-  /** Whether a resolved target (absolute, with its fragment) may be followed: scope, depth, private addresses. */
-  readonly mayFollow: (target: string) => boolean;
+  /**
+   * Whether a resolved target may be followed: scope, depth, private addresses.
+   * `target` is the absolute URI with its fragment; `link` is its record, whose
+   * `forms` answer without parsing `target` again (`ScopeTest.checkForms`).
+   */
+  readonly mayFollow: (target: string, link: ResolvedReference) => boolean;
 }
 
 export interface PageLinks {
@@ -70,74 +72,34 @@ export function pageLinks(response: FetchedResponse, page: PageContext): PageLin
   };
   const options = { mode: page.baseMode };
   const chain = computeBaseChain({ ...facts, baseElementHref: extracted?.base?.raw }, options);
-  const pageKey = keyOf(page.url);
   const hrefFindings: HrefFindingReport[] = [];
   const entries: AdmitEntry[] = [];
   let canonicalIndex: number | undefined;
 
-  const add = (raw: string, element: string, attribute: string, isFollowed: boolean, base: BaseChain): void => {
-    const cleaned = cleanHref(raw);
-    const hrefCodes = cleaned.findings.length === 0 ? NO_CODES : cleaned.findings.map((f) => f.code);
-    if (hrefCodes.length > 0) hrefFindings.push({ rawHref: raw, codes: hrefCodes });
+  const add = (links: LinkResolver, raw: string, element: string, attribute: string, isFollowed: boolean): void => {
+    const link = links.resolve(raw);
+    if (link.hrefCodes.length > 0) hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
+    const resolved = link.resolved;
+    let follow: boolean | undefined;
+    if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
     // One object literal for every entry: the same shape whatever the outcome.
-    const entry = (target: string | undefined, error: string | undefined, follow: boolean | undefined, findings: readonly string[], alternateTarget?: string): AdmitEntry => ({
+    entries.push({
       fromUrlId: page.id,
       rawHref: raw,
-      target,
-      error,
+      target: resolved?.targetText,
+      forms: resolved?.forms,
+      error: link.error,
       element,
       attribute,
-      baseLevel: base.level,
+      baseLevel: links.baseLevel,
       follow,
       depth: page.depth,
-      findings,
-      alternateTarget,
+      findings: link.findings,
+      alternateTarget: resolved?.alternateTarget,
     });
-    if (cleaned.cleaned === undefined) {
-      const invalid = cleaned.findings.find((f) => f.code === 'HREF_INVALID');
-      entries.push(entry(undefined, invalid?.uriError ?? cleaned.findings[0]?.code, undefined, hrefCodes));
-      return;
-    }
-    if (base.base === undefined) {
-      entries.push(entry(undefined, 'ERR_URI_NOT_ABSOLUTE', undefined, hrefCodes));
-      return;
-    }
-    const R = parseUriReference(cleaned.cleaned);
-    if (!R.ok) {
-      entries.push(entry(undefined, R.error.code, undefined, hrefCodes));
-      return;
-    }
-    // RFC 3986 §5.2.2
-    const T = transformReference(R.value, base.base);
-    const key = resourceKey(T);
-    const refCodes = referenceFindings(R.value, base.base, T, key);
-    const findings = refCodes.length === 0 ? hrefCodes : [...hrefCodes, ...refCodes];
-    const resolved = targetOf(cleaned.cleaned, T, key, base.baseText ?? serialize(base.base));
-    const alternate = alternateTargetOf(cleaned.cleaned, R.value, base, resolved.key);
-    const follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.target);
-    entries.push(entry(resolved.target, undefined, follow, findings, alternate));
   };
 
-  // RFC 3986 §4.4: the base minus its fragment, or the page itself (a <base href>
-  // elsewhere does not make a link to the page another document).
-  const targetOf = (cleaned: string, T: AbsoluteUri, key: string, baseText: string): { target: string; key: string; isSameDocument: boolean } => {
-    if (isSameDocumentReference(cleaned, baseText) || key === pageKey) {
-      const target = T.fragment === undefined ? page.url : `${page.url}#${T.fragment}`;
-      return { target, key: pageKey ?? key, isSameDocument: true };
-    }
-    return { target: serialize(T), key, isSameDocument: false };
-  };
-
-  // DESIGN.md §3: the target under the other base mode's chain, when it names
-  // another resource (compared at the scheme rung, RFC 3986 §6.2.3).
-  const alternateTargetOf = (cleaned: string, R: UriReference, base: BaseChain, key: string): string | undefined => {
-    const other: BaseChoice = base.alternate;
-    if (other.base === undefined || other.baseText === undefined || other.baseText === base.baseText) return undefined;
-    const T = transformReference(R, other.base);
-    const resolved = targetOf(cleaned, T, resourceKey(T), other.baseText);
-    return resolved.key === key ? undefined : resolved.target;
-  };
-
+  const links = new LinkResolver(chain, page.url);
   if (extracted !== undefined) {
     const canonical = extracted.canonical;
     for (const reference of extracted.references) {
@@ -150,17 +112,17 @@ export function pageLinks(response: FetchedResponse, page: PageContext): PageLin
       ) {
         canonicalIndex = entries.length;
       }
-      add(reference.raw, reference.element, reference.attribute, reference.isFollowed, chain);
+      add(links, reference.raw, reference.element, reference.attribute, reference.isFollowed);
     }
   }
   const linkHeader = headers['link'];
   if (linkHeader !== undefined) {
     // RFC 8288 §3.1: "any base IRI appearing in the message's content is not applied".
-    const headerChain = extracted?.base === undefined ? chain : computeBaseChain(facts, options);
+    const headerLinks = extracted?.base === undefined ? links : new LinkResolver(computeBaseChain(facts, options), page.url);
     const isFollowed = page.follow.includes('link');
     for (const link of parseLinkHeader(linkHeader)) {
       if (canonicalIndex === undefined && link.anchor === undefined && link.rel.includes('canonical')) canonicalIndex = entries.length;
-      add(link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed, headerChain);
+      add(headerLinks, link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed);
     }
   }
   const pageFindings = new Set<string>([
@@ -178,8 +140,59 @@ export function pageLinks(response: FetchedResponse, page: PageContext): PageLin
   };
 }
 
-/** The resource key (RFC 3986 §6.1, §6.2.3) of an absolute URI, or `undefined`. */
+/**
+ * The resource key (RFC 3986 §6.1, §6.2.3) of an absolute URI, or `undefined`:
+ * `resourceKeyOf` of the ladder, the one key function of seeds and links.
+ */
 export function keyOf(uri: string): string | undefined {
-  const parsed = parseUriReference(uri);
-  return parsed.ok && parsed.value.scheme !== undefined ? resourceKey(parsed.value) : undefined;
+  return resourceKeyOf(uri);
+}
+
+/** One href of a page, as the pipeline carries it from the tag to the row. */
+export interface LinkRecord {
+  readonly raw: string;
+  /** The href after browser-style clean-up (`cleanHref`), or `undefined` when it stays invalid. */
+  readonly cleaned: string | undefined;
+  /** The clean-up's finding codes (`HREF_*`). */
+  readonly hrefCodes: readonly string[];
+  /** What it resolves to; `undefined` when it did not (see `error`). */
+  readonly resolved: ResolvedReference | undefined;
+  /** Why it did not resolve. */
+  readonly error: string | undefined;
+  /** `hrefCodes`, then the resolution's `REF_*` codes: what its link row records. */
+  readonly findings: readonly string[];
+}
+
+/**
+ * The hrefs of one page, each turned into one `LinkRecord`: cleaned (one parse,
+ * in `cleanHref`), resolved against the page's base chain (`PageResolver`), keyed.
+ * Built once per page and base chain. (Reusing the record of an href the page
+ * repeats was measured slower: the kept records outlive the young generation.)
+ */
+export class LinkResolver {
+  readonly #resolver: PageResolver;
+  /** Which level of the chain gave the base (`AdmitEntry.baseLevel`). */
+  readonly baseLevel: BaseChain['level'];
+
+  constructor(chain: BaseChain, pageUrl: string) {
+    this.#resolver = new PageResolver(chain, pageUrl);
+    this.baseLevel = chain.level;
+  }
+
+  resolve(raw: string): LinkRecord {
+    const cleaned = cleanHref(raw);
+    const hrefCodes = cleaned.findings.length === 0 ? NO_CODES : Object.freeze(cleaned.findings.map((f) => f.code));
+    const R = cleaned.reference;
+    if (R === undefined) {
+      const invalid = cleaned.findings.find((f) => f.code === 'HREF_INVALID');
+      return { raw, cleaned: undefined, hrefCodes, resolved: undefined, error: invalid?.uriError ?? cleaned.findings[0]?.code, findings: hrefCodes };
+    }
+    const resolved = this.#resolver.resolve(R);
+    if (resolved === undefined) {
+      return { raw, cleaned: cleaned.cleaned, hrefCodes, resolved: undefined, error: 'ERR_URI_NOT_ABSOLUTE', findings: hrefCodes };
+    }
+    const refCodes = resolved.findings;
+    const findings = refCodes.length === 0 ? hrefCodes : Object.freeze([...hrefCodes, ...refCodes]);
+    return { raw, cleaned: cleaned.cleaned, hrefCodes, resolved, error: undefined, findings };
+  }
 }

@@ -2,7 +2,8 @@
 // the private-address guard. Decided once per URL, when a link to it is admitted;
 // an out-of-scope URL is recorded (`skipped`), never fetched.
 
-import { normalizeReference } from '../ladder/index.js';
+import type { ResolvedReference } from '../base/index.js';
+import { normalizeReference, type LadderForms } from '../ladder/index.js';
 import { parseUriReference, serialize, type UriReference } from '../uri/index.js';
 import { privateAddressOf, type PrivateAddress } from './private-address.js';
 
@@ -62,15 +63,32 @@ export class ScopeTest {
     });
   }
 
-  /** `undefined` when `target` (an absolute URI, fragment or not) is in scope, else why not. */
+  /**
+   * `undefined` when `target` (an absolute URI, fragment or not) is in scope, else
+   * why not. For text (seeds, redirect targets); a resolved link has its forms
+   * already: `checkForms`.
+   */
   check(target: string): ScopeVerdict | undefined {
     const parsed = parseUriReference(target);
     if (!parsed.ok || parsed.value.scheme === undefined) return { reason: 'scheme', scheme: '' };
     return this.checkParsed(normalizeReference(parsed.value, 'scheme'));
   }
 
-  /** As `check`, for a reference already at the scheme rung. */
-  checkParsed(uri: UriReference): ScopeVerdict | undefined {
+  /** As `check`, for a target whose ladder forms are known (a resolved link): nothing is parsed or normalized. */
+  checkForms(forms: LadderForms): ScopeVerdict | undefined {
+    return this.checkParsed(forms.keyReference, forms.key);
+  }
+
+  /** As `check`, for a link's record (`PageContext.mayFollow`'s second argument). */
+  checkLink(link: ResolvedReference): ScopeVerdict | undefined {
+    return link.forms === undefined ? this.check(link.targetText) : this.checkForms(link.forms);
+  }
+
+  /**
+   * As `check`, for a reference already at the scheme rung; `key`, when given,
+   * must be its resource key (serialized without fragment).
+   */
+  checkParsed(uri: UriReference, key?: string): ScopeVerdict | undefined {
     const scheme = (uri.scheme ?? '').toLowerCase();
     if (!CRAWL_SCHEMES.has(scheme) || uri.host === undefined) return { reason: 'scheme', scheme };
     if (!this.#rules.allowPrivate) {
@@ -79,11 +97,11 @@ export class ScopeTest {
     }
     if (!this.#anchors.some((anchor) => this.#isUnder(anchor, uri))) return { reason: 'scope', scope: this.#rules.scope };
     if (this.#rules.include.length === 0 && this.#rules.exclude.length === 0) return undefined;
-    const key = serialize({ ...uri, fragment: undefined });
-    if (this.#rules.include.length > 0 && !this.#rules.include.some((pattern) => pattern.test(key))) {
+    const text = key ?? serialize({ ...uri, fragment: undefined });
+    if (this.#rules.include.length > 0 && !this.#rules.include.some((pattern) => pattern.test(text))) {
       return { reason: 'include' };
     }
-    const excluded = this.#rules.exclude.find((pattern) => pattern.test(key));
+    const excluded = this.#rules.exclude.find((pattern) => pattern.test(text));
     return excluded === undefined ? undefined : { reason: 'exclude', pattern: String(excluded) };
   }
 

@@ -201,7 +201,7 @@ export class UrlPipeline {
       depth,
       baseMode: this.#o.baseMode,
       follow: this.#o.follow,
-      mayFollow: (target) => depth <= this.#o.maxDepth && this.#scope.check(target) === undefined,
+      mayFollow: (_target, link) => depth <= this.#o.maxDepth && this.#scope.checkLink(link) === undefined,
     });
     for (const report of details.hrefFindings) for (const code of report.codes) this.#tally.countHrefFinding(code);
     return details;

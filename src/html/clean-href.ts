@@ -5,7 +5,7 @@
 // strict: leniency lives here, and only here (STYLE.md, "URI core and ladder rules").
 
 import { type UriErrorCode } from '../errors.js';
-import { charTables, mapIriToUri, parseUriReference, percentEncodeOctet } from '../uri/index.js';
+import { charTables, mapIriToUri, parseUriReference, percentEncodeOctet, type UriReference } from '../uri/index.js';
 import { HTML_FINDINGS, type HrefFindingCode } from './findings.js';
 
 /** WHATWG URL "special schemes": a backslash is a path separator in them. */
@@ -51,6 +51,11 @@ export interface CleanedHref {
    * after clean-up (`HREF_INVALID`), or is not fetchable and not valid as written.
    */
   readonly cleaned: string | undefined;
+  /**
+   * `cleaned` as the RFC 3986 parser read it (§4.1), so that nobody parses it again;
+   * `undefined` exactly when `cleaned` is.
+   */
+  readonly reference: UriReference | undefined;
   /** Each kind of fix once, at its first occurrence, in the order of `HTML_FINDINGS`. */
   readonly findings: readonly HrefFinding[];
 }
@@ -84,9 +89,9 @@ export function cleanHref(raw: string): CleanedHref {
   if (parsed.ok) {
     const { scheme } = parsed.value;
     if (scheme !== undefined && NOT_FETCHABLE_SCHEMES.has(scheme.toLowerCase())) {
-      return { cleaned: raw, findings: [{ code: 'HREF_NOT_FETCHABLE', index: 0 }] };
+      return { cleaned: raw, reference: parsed.value, findings: [{ code: 'HREF_NOT_FETCHABLE', index: 0 }] };
     }
-    return { cleaned: raw, findings: NO_FINDINGS };
+    return { cleaned: raw, reference: parsed.value, findings: NO_FINDINGS };
   }
   return new HrefCleaner(raw).clean();
 }
@@ -133,7 +138,7 @@ class HrefCleaner {
     const scheme = schemeEnd === -1 ? undefined : this.#text.slice(0, schemeEnd).toLowerCase();
     if (scheme !== undefined && NOT_FETCHABLE_SCHEMES.has(scheme)) {
       // Not cleaned: what follows the scheme is no URL path to fix.
-      return { cleaned: undefined, findings: [{ code: 'HREF_NOT_FETCHABLE', index: start }] };
+      return { cleaned: undefined, reference: undefined, findings: [{ code: 'HREF_NOT_FETCHABLE', index: start }] };
     }
 
     // WHATWG treats "\" as "/" in special URLs, and in relative ones when the base is
@@ -265,13 +270,13 @@ class HrefCleaner {
     }
     if (this.#iriError !== undefined) {
       findings.push({ code: 'HREF_INVALID', index: this.#iriError, uriError: 'ERR_URI_BAD_IRI' });
-      return { cleaned: undefined, findings };
+      return { cleaned: undefined, reference: undefined, findings };
     }
     const parsed = parseUriReference(this.#out);
-    if (parsed.ok) return { cleaned: this.#out, findings };
+    if (parsed.ok) return { cleaned: this.#out, reference: parsed.value, findings };
     const index = this.#outFrom[parsed.error.index] ?? end;
     findings.push({ code: 'HREF_INVALID', index, uriError: parsed.error.code });
-    return { cleaned: undefined, findings };
+    return { cleaned: undefined, reference: undefined, findings };
   }
 }
 

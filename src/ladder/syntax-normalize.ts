@@ -1,6 +1,7 @@
 // RFC 3986 §6.2.2 Syntax-Based Normalization.
 
 import {
+  dotSegmentKind,
   guardPathWithoutAuthority,
   hasDotSegments,
   normalizePercentEncoding,
@@ -57,8 +58,10 @@ export function removeDotSegmentsFromRelativePath(path: string): string {
   const last = segments.length - 1;
   for (let k = 0; k <= last; k++) {
     const segment = segments[k]!;
-    if (segment === '.' || segment === '..') {
-      if (segment === '..') {
+    // "%2E" is a dot as in §5.2.4 (its DEVIATION, src/uri/remove-dot-segments.ts).
+    const kind = dotSegmentKind(segment, 0, segment.length);
+    if (kind !== 0) {
+      if (kind === 2) {
         if (output.length > 0 && output[output.length - 1] !== '..') output.pop();
         else output.push('..');
       }

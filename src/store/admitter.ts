@@ -4,8 +4,8 @@
 // Shared by every store: they differ only in the IndexBackend below.
 
 import { StoreError } from '../errors.js';
-import { normalizeScheme, normalizeSyntax, walkAliases } from '../ladder/index.js';
-import { parseUriReference, serialize } from '../uri/index.js';
+import { ladderForms, walkAliases, type LadderForms } from '../ladder/index.js';
+import { parseUriReference } from '../uri/index.js';
 import type { AdmitEntry, AdmitResult, MatchRung } from './types.js';
 
 /** What a form row says: the URL it belongs to, and whether it was seen as written. */
@@ -122,7 +122,8 @@ export class Admitter {
       const resource = hash === -1 ? entry.target : entry.target.slice(0, hash);
       fragment = hash === -1 ? undefined : entry.target.slice(hash + 1);
       const origin: Origin = { follow, depth: entry.depth ?? 0, fromUrlId: entry.fromUrlId, rawHref: entry.rawHref };
-      const found = this.#climb(resource, origin);
+      const forms = entry.forms !== undefined && entry.forms.string === resource ? entry.forms : undefined;
+      const found = this.#climb(resource, origin, forms);
       if (typeof found === 'string') error = found;
       else {
         ladder = found;
@@ -153,8 +154,9 @@ export class Admitter {
   // lowest rung at which its form equals the URL's key or a spelling of it seen
   // before. Spellings are stored only where they differ from the key, so a site
   // that writes its links in normal form costs one row per URL. Returns an error
-  // code for an invalid target.
-  #climb(resource: string, origin: Origin): Match | string {
+  // code for an invalid target. With the target's `forms` (a resolved link), nothing
+  // is parsed or normalized here.
+  #climb(resource: string, origin: Origin, forms?: LadderForms): Match | string {
     const { follow, depth } = origin;
     const backend = this.#backend;
     const sameAsKey = backend.findUrlByKey(resource);
@@ -164,11 +166,9 @@ export class Admitter {
       if (form.rung === 'syntax') backend.putForm(resource, form.urlId, 'string');
       return this.#reuse(this.#known(form.urlId), form.rung, follow, depth);
     }
-    const parsed = parseUriReference(resource);
-    if (!parsed.ok) return parsed.error.code;
-    if (parsed.value.scheme === undefined) return 'ERR_URI_NOT_ABSOLUTE';
-    const syntax = normalizeSyntax(parsed.value);
-    const syntaxKey = syntax === parsed.value ? resource : serialize(syntax);
+    const ladder = forms ?? ladderFormsOf(resource);
+    if (typeof ladder === 'string') return ladder;
+    const syntaxKey = ladder.syntax;
     if (syntaxKey !== resource) {
       const known = this.#lookup(syntaxKey);
       if (known !== undefined) {
@@ -176,8 +176,7 @@ export class Admitter {
         return this.#reuse(known, 'syntax', follow, depth);
       }
     }
-    const scheme = normalizeScheme(syntax);
-    const key = scheme === syntax ? syntaxKey : serialize(scheme);
+    const key = ladder.key;
     const existing = key === syntaxKey ? undefined : backend.findUrlByKey(key);
     let known: Known;
     let rung: MatchRung;
@@ -189,8 +188,8 @@ export class Admitter {
       const state = follow ? 'queued' : 'skipped';
       const id = backend.insertUrl({
         key,
-        scheme: scheme.scheme!,
-        host: scheme.host,
+        scheme: ladder.scheme,
+        host: ladder.host,
         state,
         depth,
         firstSeen: this.#now(),
@@ -242,3 +241,13 @@ export class Admitter {
     return { known: { urlId: current, isFollowed: known.isFollowed || follow }, rung: 'protocol', isQueued };
   }
 }
+
+// The ladder forms of a target given as text, or the error code of a bad one.
+function ladderFormsOf(resource: string): LadderForms | string {
+  const parsed = parseUriReference(resource);
+  if (!parsed.ok) return parsed.error.code;
+  if (parsed.value.scheme === undefined) return 'ERR_URI_NOT_ABSOLUTE';
+  return ladderForms(parsed.value as LadderTarget, resource);
+}
+
+type LadderTarget = Parameters<typeof ladderForms>[0];

@@ -3,7 +3,7 @@
 
 import type { BaseLevel } from '../base/index.js';
 import type { RobotsCache } from '../fetch/index.js';
-import type { AliasEvidence } from '../ladder/index.js';
+import type { AliasEvidence, LadderForms } from '../ladder/index.js';
 
 export type { BaseLevel };
 
@@ -30,6 +30,12 @@ export interface AdmitEntry {
   readonly rawHref: string;
   /** The resolved absolute URI (with its fragment), or `undefined` when it did not resolve. */
   readonly target: string | undefined;
+  /**
+   * The ladder forms of `target` without its fragment (`ladderForms`), when the
+   * caller has them: the index then neither parses nor normalizes the target.
+   * Must describe `target`; ignored when `forms.string` is not `target` minus its fragment.
+   */
+  readonly forms?: LadderForms | undefined;
   /** The code of the failure when `target` is undefined. */
   readonly error?: string | undefined;
   readonly element?: string | undefined;

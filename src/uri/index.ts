@@ -5,13 +5,14 @@ export { hasAuthority } from './uri-reference.js';
 export type { Result, UriSyntaxError, ErrorSubject } from './result.js';
 export { ok, fail, failIn } from './result.js';
 export { parseUriReference, isAbsoluteUri } from './parse.js';
-export { serialize, serializeAuthority } from './serialize.js';
-export { removeDotSegments, hasDotSegments } from './remove-dot-segments.js';
+export { serialize, serializeAuthority, serializeWithoutFragment } from './serialize.js';
+export { removeDotSegments, hasDotSegments, dotSegmentKind } from './remove-dot-segments.js';
 export {
   parseBase,
   mergePaths,
   transformReference,
   resolveReference,
+  ReferenceResolver,
   guardPathWithoutAuthority,
   type ResolveOptions,
 } from './resolve.js';

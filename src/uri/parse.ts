@@ -73,6 +73,9 @@ export function parseUriReference(input: string): Result<UriReference> {
   const n = input.length;
   let scheme: string | undefined;
   let p = 0;
+  // Where the path scan may start: a run of scheme characters that ends without ":"
+  // is the start of a path, and every scheme character is a path character too.
+  let scanned = 0;
 
   // §3.1 scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then ":"
   if (n > 0 && isAlpha(input.charCodeAt(0))) {
@@ -85,6 +88,8 @@ export function parseUriReference(input: string): Result<UriReference> {
     if (i < n && input.charCodeAt(i) === COLON) {
       scheme = input.slice(0, i);
       p = i + 1;
+    } else {
+      scanned = i;
     }
   }
 
@@ -103,8 +108,10 @@ export function parseUriReference(input: string): Result<UriReference> {
       hostStart = i + 1;
       i = input.charCodeAt(hostStart) === OPEN_BRACKET ? hostStart : scanRun(input, hostStart, n, REG_NAME);
     } else {
-      // No "@": the run is host [ ":" port ]; a reg-name holds no ":".
-      i = scanRun(input, start, i, REG_NAME);
+      // No "@": the run is host [ ":" port ]. A reg-name holds no ":" and is otherwise
+      // made of the userinfo's characters (§3.2.1, §3.2.2), so it ends at the first ":".
+      const colon = input.indexOf(':', start);
+      if (colon !== -1 && colon < i) i = colon;
     }
     let end = -1;
     if (i === hostStart && input.charCodeAt(i) === OPEN_BRACKET) {
@@ -134,7 +141,7 @@ export function parseUriReference(input: string): Result<UriReference> {
   const pathStart = p;
   if (scheme === undefined && host === undefined && p < n && input.charCodeAt(p) !== SLASH) {
     // §4.2 path-noscheme: the first segment may not hold a ":" (it would read as a scheme).
-    const stop = scanRun(input, p, n, SEGMENT_NZ_NC);
+    const stop = scanRun(input, scanned, n, SEGMENT_NZ_NC);
     if (input.charCodeAt(stop) === COLON) return fail('ERR_URI_BAD_SCHEME', stop);
     p = stop;
   }

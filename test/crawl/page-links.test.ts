@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { BaseMode } from '../../src/base/index.js';
-import { pageLinks, type PageContext } from '../../src/crawl/page-links.js';
+import { keyOf, pageLinks, type PageContext } from '../../src/crawl/page-links.js';
 import type { FetchedResponse } from '../../src/fetch/index.js';
 import { DEFAULT_FOLLOW } from '../../src/html/index.js';
 import type { AdmitEntry } from '../../src/store/index.js';
@@ -130,5 +130,36 @@ describe('pageLinks: the target under the other base mode', () => {
   it('no page: no difference without a header or <base href>', () => {
     const { entries } = links('http://h/a/p.html', a('x.html', '?q', ''));
     expect(entries.map((e) => e.alternateTarget)).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('pageLinks: one record per href (issue 9)', () => {
+  it("hands mayFollow the record, and each entry its target's ladder forms, so nothing downstream parses again", () => {
+    const seen: { target: string; key: string; forms: string | undefined }[] = [];
+    const page: PageContext = {
+      ...context('http://h/d/p.html'),
+      mayFollow: (target, link) => {
+        seen.push({ target, key: link.key, forms: link.forms?.key });
+        return true;
+      },
+    };
+    const { entries } = pageLinks(response('http://h/d/p.html', a('x.html#f', 'HTTP://H:80/y', '#top', '%2E%2E/z')), page);
+    expect(seen).toEqual([
+      { target: 'http://h/d/x.html#f', key: 'http://h/d/x.html', forms: 'http://h/d/x.html' },
+      { target: 'HTTP://H:80/y', key: 'http://h/y', forms: 'http://h/y' },
+      { target: 'http://h/z', key: 'http://h/z', forms: 'http://h/z' },
+    ]);
+    expect(entries.map((e) => [e.target, e.forms?.string, e.forms?.key, e.follow])).toEqual([
+      ['http://h/d/x.html#f', 'http://h/d/x.html', 'http://h/d/x.html', true],
+      ['HTTP://H:80/y', 'HTTP://H:80/y', 'http://h/y', true],
+      ['http://h/d/p.html#top', 'http://h/d/p.html', 'http://h/d/p.html', false],
+      ['http://h/z', 'http://h/z', 'http://h/z', true],
+    ]);
+  });
+
+  it('keyOf is the one key function: a seed and a link to it share their key (DEVIATION(§5.2.4) %2E)', () => {
+    const { entries } = links('http://h/d/p.html', a('http://h/x/%2E/..'));
+    expect(entries[0]?.forms?.key).toBe(keyOf('http://h/x/%2E/..'));
+    expect(keyOf('http://h/x/%2E/..')).toBe('http://h/');
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { ScopeTest, describeVerdict, isNegotiatedVariant, type ScopeRules } from '../../src/crawl/index.js';
+import { ladderForms } from '../../src/ladder/index.js';
+import { parseUriReference, type AbsoluteUri } from '../../src/uri/index.js';
+import { absoluteUri } from '../support/arbitraries.js';
 
 const rules = (extra: Partial<ScopeRules> = {}): ScopeRules => ({
   seeds: ['http://Example.com:80/docs/index.html'],
@@ -77,5 +81,26 @@ describe('isNegotiatedVariant', () => {
     ['http://a/', 'http://a/', false],
   ])('%s → %s: %s', (requested, variant, expected) => {
     expect(isNegotiatedVariant(requested, variant)).toBe(expected);
+  });
+
+  it("checkForms (a resolved link's forms) says what check says of its text, without parsing it", () => {
+    const scopes = [
+      new ScopeTest(rules()),
+      new ScopeTest(rules({ scope: 'prefix', include: [/docs/], exclude: [/private/] })),
+      new ScopeTest(rules({ scope: 'domain', allowPrivate: true })),
+    ];
+    const target = fc.oneof(
+      absoluteUri,
+      fc.constantFrom('HTTP://EXAMPLE.COM:80/docs/a#x', 'http://example.com/docs/private/x', 'http://sub.example.com/', 'http://127.0.0.1/', 'https://example.com/other'),
+    );
+    fc.assert(
+      fc.property(target, (uri) => {
+        const parsed = parseUriReference(uri);
+        if (!parsed.ok || parsed.value.scheme === undefined) return;
+        const forms = ladderForms(parsed.value as AbsoluteUri);
+        for (const scope of scopes) expect(scope.checkForms(forms)).toEqual(scope.check(uri));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

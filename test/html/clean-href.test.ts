@@ -174,10 +174,14 @@ describe('cleanHref', () => {
       fc.property(fc.array(interesting, { maxLength: 24 }).map((parts) => parts.join('')), (raw) => {
         const first = cleanHref(raw);
         if (first.cleaned === undefined) {
+          expect(first.reference).toBeUndefined();
           expect(first.findings.some((f) => f.code === 'HREF_INVALID' || f.code === 'HREF_NOT_FETCHABLE')).toBe(true);
           return;
         }
-        expect(parseUriReference(first.cleaned).ok).toBe(true);
+        const parsed = parseUriReference(first.cleaned);
+        expect(parsed.ok).toBe(true);
+        // The parse it made is handed over, so that nobody parses the cleaned text again.
+        if (parsed.ok) expect(first.reference).toEqual(parsed.value);
         expect(first.findings.some((f) => f.code === 'HREF_INVALID')).toBe(false);
         if (first.cleaned !== raw) expect(first.findings.length).toBeGreaterThan(0);
         const second = cleanHref(first.cleaned);

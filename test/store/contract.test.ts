@@ -2,7 +2,9 @@
 // behave alike (STYLE.md "Store and migrations").
 
 import { describe, expect, it } from 'vitest';
+import { ladderForms } from '../../src/ladder/index.js';
 import { MemoryStore, SqliteStore, type AdmitEntry, type IndexWriter } from '../../src/store/index.js';
+import { parseUriReference, type AbsoluteUri } from '../../src/uri/index.js';
 
 const implementations: [string, () => IndexWriter][] = [
   ['SqliteStore', () => new SqliteStore({ path: ':memory:', now: () => 1_700_000_000_000 })],
@@ -321,5 +323,36 @@ describe('SqliteStore recovery of claims', () => {
     expect((await restarted.stats()).urlsByState).toMatchObject({ fetching: 0, queued: 1 });
     await restarted.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+// Issue 9: a resolved link carries its ladder forms; the index then neither parses
+// nor normalizes, and says exactly what it says when it does both itself.
+describe.each(implementations)('IndexWriter contract, links with their ladder forms: %s', (_name, open) => {
+  const spellings = ['http://host/a/../b', 'http://host/B%2e', 'HTTP://HOST:80/b', 'http://host/b', 'http://host/x/%2E/..', 'http://host/', 'http://host/c?%41', 'http://host/c?A', 'mailto:x@y'];
+
+  async function admitAll(store: IndexWriter, withForms: boolean) {
+    const page = await seed(store);
+    const results = [];
+    for (const target of spellings) {
+      const parsed = parseUriReference(target);
+      const forms = withForms && parsed.ok ? ladderForms(parsed.value as AbsoluteUri, target) : undefined;
+      results.push((await store.admit([link(page, target, { forms })]))[0]);
+    }
+    return results;
+  }
+
+  it('admits each spelling at the same rung, to the same URL, as without them', async () => {
+    expect(await admitAll(open(), true)).toEqual(await admitAll(open(), false));
+  });
+
+  it('ignores forms that do not describe the target', async () => {
+    const store = open();
+    const page = await seed(store);
+    const other = parseUriReference('http://other/');
+    if (!other.ok) throw new Error('unreachable');
+    const wrong = ladderForms(other.value as AbsoluteUri);
+    const [result] = await store.admit([link(page, 'http://host/z', { forms: wrong })]);
+    expect((await store.getUrl(result!.urlId!))?.key).toBe('http://host/z');
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasDotSegments, removeDotSegments } from '../../src/uri/index.js';
+import { dotSegmentKind, hasDotSegments, removeDotSegments } from '../../src/uri/index.js';
 
 // RFC 3986 §5.2.4 rules A–E transcribed literally over an input buffer: the
 // reference the fast index-based implementation is checked against.
@@ -27,6 +27,19 @@ function literalRemoveDotSegments(path: string): string {
   return output;
 }
 
+// DEVIATION(§5.2.4): a segment of dots spelled "%2E" is a dot segment. The
+// transcription stays literal; its input gets those segments as plain dots
+// (they never reach the output, so nothing else changes).
+function spellDotsLiterally(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      const kind = dotSegmentKind(segment, 0, segment.length);
+      return kind === 0 ? segment : '.'.repeat(kind);
+    })
+    .join('/');
+}
+
 describe('removeDotSegments (RFC 3986 §5.2.4)', () => {
   it('follows the two traces of §5.2.4', () => {
     expect(removeDotSegments('/a/b/c/./../../g')).toBe('/a/g');
@@ -47,19 +60,37 @@ describe('removeDotSegments (RFC 3986 §5.2.4)', () => {
     ['/a//../b', '/a/b'],
     ['.//a', '/a'],
     ['/a/.b/..c/...', '/a/.b/..c/...'],
-    ['/%2E/x', '/%2E/x'],
   ])('%j → %j', (input, expected) => {
     expect(removeDotSegments(input)).toBe(expected);
-    expect(literalRemoveDotSegments(input)).toBe(expected);
+    expect(literalRemoveDotSegments(spellDotsLiterally(input))).toBe(expected);
+  });
+
+  it.each([
+    ['/%2E/x', '/x'],
+    ['/%2e/x', '/x'],
+    ['/x/%2E/..', '/'],
+    ['/a/b/%2E%2E/c', '/a/c'],
+    ['/a/b/%2e./c', '/a/c'],
+    ['/a/b/.%2E', '/a/'],
+    ['%2E%2E/%2E/g', 'g'],
+    ['%2E', ''],
+    ['/a/%2E%2E%2E/b', '/a/%2E%2E%2E/b'],
+    ['/a/%2F/b', '/a/%2F/b'],
+    ['/a/%252E/b', '/a/%252E/b'],
+  ])('DEVIATION(§5.2.4) percent-encoded dots are dot segments: %j → %j', (input, expected) => {
+    expect(removeDotSegments(input)).toBe(expected);
+    expect(hasDotSegments(input)).toBe(input !== expected);
+    expect(dotSegmentKind('%2e', 0, 3)).toBe(1);
+    expect(dotSegmentKind('.%2E', 0, 4)).toBe(2);
   });
 
   it('equals a literal transcription of rules A–E on dot-heavy paths', () => {
-    const piece = fc.constantFrom('.', '..', '/', 'a', 'b', '', '...', '.a');
+    const piece = fc.constantFrom('.', '..', '/', 'a', 'b', '', '...', '.a', '%2E', '%2e%2E', '.%2e', '%2E.', '%2E%2E%2E', '%2F');
     const path = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
     const slashed = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('/'));
     fc.assert(
       fc.property(fc.oneof(path, slashed), (input) => {
-        expect(removeDotSegments(input)).toBe(literalRemoveDotSegments(input));
+        expect(removeDotSegments(input)).toBe(literalRemoveDotSegments(spellDotsLiterally(input)));
       }),
       { numRuns: 20000 },
     );
@@ -67,9 +98,10 @@ describe('removeDotSegments (RFC 3986 §5.2.4)', () => {
 
   it('hasDotSegments says exactly when the path can change', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('.', '..', 'a', '', '.a', 'a.'), { maxLength: 6 }), (parts) => {
+      fc.property(fc.array(fc.constantFrom('.', '..', 'a', '', '.a', 'a.', '%2E', '%2e.', 'a%2E'), { maxLength: 6 }), (parts) => {
         const input = parts.join('/');
         if (!hasDotSegments(input)) expect(removeDotSegments(input)).toBe(input);
+        else expect(spellDotsLiterally(input).split('/').some((segment) => segment === '.' || segment === '..')).toBe(true);
       }),
     );
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalize, tryResolve, resolve, UriError } from '../../src/index.js';
-import { hasDotSegments, parseUriReference } from '../../src/uri/index.js';
+import { ReferenceResolver, hasDotSegments, parseBase, parseUriReference, serialize, transformReference } from '../../src/uri/index.js';
 import { absoluteUri, hierarchicalBase, uriReference } from '../support/arbitraries.js';
 
 interface Examples {
@@ -117,5 +117,40 @@ describe('resolve (RFC 3986 §5.2)', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('ReferenceResolver (RFC 3986 §5.2 bound to one base)', () => {
+  it('gives what transformReference gives, for any reference and base, with no state between bases', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(uriReference, hierarchicalBase), { minLength: 1, maxLength: 4 }), (pairs) => {
+        const resolvers = pairs.map(([, base]) => ReferenceResolver.forBase(base));
+        // Interleaved: each resolver answers for its own base only.
+        for (let k = pairs.length - 1; k >= 0; k--) {
+          const [ref, base] = pairs[k]!;
+          const resolver = resolvers[k]!;
+          const R = parseUriReference(ref);
+          const Base = parseBase(base);
+          if (!R.ok || !Base.ok || !resolver.ok) throw new Error('generated input must parse');
+          expect(resolver.value.resolve(R.value)).toEqual(transformReference(R.value, Base.value));
+          expect(serialize(resolver.value.resolve(R.value))).toBe(resolve(ref, base));
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('refuses a base that is no absolute URI, saying so', () => {
+    const result = ReferenceResolver.forBase('/relative');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toEqual({ code: 'ERR_URI_NOT_ABSOLUTE', index: 0, subject: 'base' });
+  });
+
+  it('drops the base fragment (§5.1) and resolves "" to the base without it', () => {
+    const resolver = ReferenceResolver.forBase('http://a/b?q#f');
+    if (!resolver.ok) throw new Error('unreachable');
+    const R = parseUriReference('');
+    if (!R.ok) throw new Error('unreachable');
+    expect(serialize(resolver.value.resolve(R.value))).toBe('http://a/b?q');
   });
 });
