@@ -18,6 +18,8 @@ import { OptionError, UriError, describeValue } from './errors.js';
 import { checkOptionsObject, createFetcher, createRobotsPolicy, type Fetcher, type RobotsPolicy } from './fetch/index.js';
 import { SqliteStore, type IndexWriter } from './store/index.js';
 import {
+  ReferenceResolver,
+  failIn,
   mapIriToUri,
   parseUriReference,
   resolveReference,
@@ -62,15 +64,50 @@ export interface ResolveOptions extends CoreResolveOptions {
   readonly rung?: SyntacticRung;
 }
 
-/** RFC 3986 §5.2: resolve `ref` against the absolute URI `base`. */
+/** RFC 3986 §5.2: resolve `ref` against the absolute URI `base` (both parsed on each call; see `resolverFor`). */
 export function tryResolve(ref: string, base: string, options?: ResolveOptions): Result<string> {
+  const rung = resolveRung(options);
+  const result = resolveReference(ref, base, options);
+  if (!result.ok) return result;
+  return { ok: true, value: serialize(rung === 'string' ? result.value : normalizeReference(result.value, rung)) };
+}
+
+/** References resolved against one base, parsed once: what a page's links need. */
+export interface BoundResolver {
+  /** The base, serialized without its fragment. */
+  readonly base: string;
+  tryResolve(ref: string): Result<string>;
+  /** Throws `UriError` (`subject: 'reference'`). */
+  resolve(ref: string): string;
+}
+
+/**
+ * RFC 3986 §5.2 against one base, parsed once (§5.1): `resolverFor(page).resolve(href)`
+ * for each link of a page, instead of `resolve(href, page)`. Throws `UriError`
+ * when `base` is not an absolute URI.
+ */
+export function resolverFor(base: string, options?: ResolveOptions): BoundResolver {
+  const rung = resolveRung(options);
+  const bound = unwrap(ReferenceResolver.forBase(base, options), { base });
+  const tryOne = (ref: string): Result<string> => {
+    const R = parseUriReference(ref);
+    if (!R.ok) return failIn(R.error, 'reference');
+    const T = bound.resolve(R.value);
+    return { ok: true, value: serialize(rung === 'string' ? T : normalizeReference(T, rung)) };
+  };
+  return Object.freeze({
+    base: serialize(bound.base),
+    tryResolve: tryOne,
+    resolve: (ref: string) => unwrap(tryOne(ref), { reference: ref, base }),
+  });
+}
+
+function resolveRung(options: ResolveOptions | undefined): SyntacticRung {
   const rung = options?.rung ?? 'string';
   if (rung !== 'string' && rung !== 'syntax' && rung !== 'scheme') {
     throw new OptionError(`Expected \`rung\` to be one of string, syntax, scheme, got ${describeValue(rung)}`);
   }
-  const result = resolveReference(ref, base, options);
-  if (!result.ok) return result;
-  return { ok: true, value: serialize(rung === 'string' ? result.value : normalizeReference(result.value, rung)) };
+  return rung;
 }
 
 /** RFC 3986 §5.2: resolve `ref` against the absolute URI `base`. Throws `UriError`. */

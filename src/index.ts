@@ -9,6 +9,8 @@ export {
   tryParse,
   resolve,
   tryResolve,
+  resolverFor,
+  type BoundResolver,
   normalize,
   tryNormalize,
   compare,

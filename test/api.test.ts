@@ -46,6 +46,7 @@ describe('public API', () => {
         'parse',
         'removeDotSegments',
         'resolve',
+        'resolverFor',
         'resourceKey',
         'serialize',
         'tryCompare',
@@ -77,5 +78,24 @@ describe('public API', () => {
 
   it('parse returns a frozen record', () => {
     expect(Object.isFrozen(api.parse('http://a/'))).toBe(true);
+  });
+});
+
+describe('resolverFor: one base, parsed once', () => {
+  it('resolves as resolve() does, for every RFC 3986 §5.4.1 example and at each rung', () => {
+    const base = 'http://a/b/c/d;p?q';
+    const bound = api.resolverFor(base);
+    for (const ref of ['g:h', 'g', './g', 'g/', '/g', '//g', '?y', 'g?y', '#s', 'g#s', ';x', '', '.', '..', '../g', '../..', '../../g']) {
+      expect(bound.resolve(ref)).toBe(api.resolve(ref, base));
+    }
+    const scheme = api.resolverFor('HTTP://Host:80/a/b', { rung: 'scheme' });
+    expect(scheme.resolve('../%7Eu/./x')).toBe('http://host/~u/x');
+    expect(scheme.base).toBe('HTTP://Host:80/a/b');
+  });
+
+  it('says which input is wrong', () => {
+    expect(() => api.resolverFor('relative/base')).toThrow(expect.objectContaining({ code: 'ERR_URI_NOT_ABSOLUTE', subject: 'base' }));
+    expect(api.resolverFor('http://a/').tryResolve('http://[::1')).toMatchObject({ ok: false, error: { subject: 'reference' } });
+    expectTypeOf(api.resolverFor).returns.toEqualTypeOf<api.BoundResolver>();
   });
 });
