@@ -44,7 +44,7 @@ function filesBytes(file: string): number {
  * (`maxLinks` links a transaction; 1 is a transaction a page).
  */
 async function runStore(shape: StreamShape, file: string, maxLinks: number): Promise<Outcome> {
-  const store = new SqliteStore({ path: file, groupCommit: { maxLinks, maxMs: 60_000 } });
+  const store = new SqliteStore({ path: file, groupCommit: { maxLinks, maxMs: 60_000, idleMs: 60_000 } });
   const pageIds: number[] = [(await store.admit([{ rawHref: seedUrl(), target: seedUrl() }]))[0]!.urlId!];
   const start = performance.now();
   let links = 0;

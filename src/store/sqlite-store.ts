@@ -64,7 +64,7 @@ export interface SqliteStoreOptions {
   readonly migrationsDir?: string;
   /** The clock (Unix ms). @default Date.now */
   readonly now?: () => number;
-  /** When units of work are committed together. @default { maxLinks: 1000, maxMs: 50 } */
+  /** When units of work are committed together. @default { maxLinks: 1000, maxMs: 50, idleMs: 5 } */
   readonly groupCommit?: GroupCommitOptions | undefined;
 }
 

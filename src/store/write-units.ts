@@ -1,8 +1,9 @@
 // Units of work on an index, one at a time, committed in groups (DESIGN.md §6).
 // A unit is all or nothing: it runs inside a savepoint, and a unit that throws
 // leaves nothing behind. A group is one transaction holding many units: it is
-// committed once it holds `maxLinks` links or has been open `maxMs`, or on
-// flush(). The crawler thus pays one commit per thousand links, not per page;
+// committed once it holds `maxLinks` links, has been open `maxMs`, or no unit
+// came for `idleMs` (so a slow crawl does not hold the write lock), or on
+// flush(). A fast crawl thus pays one commit per thousand links, not per page;
 // a process killed before a commit loses only the uncommitted units, whose
 // claims the index puts back on the frontier when it is opened again.
 
@@ -32,18 +33,25 @@ export interface GroupCommitOptions {
    * @default 50
    */
   readonly maxMs?: number | undefined;
+  /**
+   * Commit once no unit has come for this long (ms).
+   * @default 5
+   */
+  readonly idleMs?: number | undefined;
 }
 
-export const GROUP_COMMIT_DEFAULTS = Object.freeze({ maxLinks: 1000, maxMs: 50 });
+export const GROUP_COMMIT_DEFAULTS = Object.freeze({ maxLinks: 1000, maxMs: 50, idleMs: 5 });
 
 export class WriteUnits {
   readonly #steps: TransactionSteps;
   readonly #maxLinks: number;
   readonly #maxMs: number;
+  readonly #idleMs: number;
   #tail: Promise<unknown> = Promise.resolve();
   #isOpen = false;
   #links = 0;
   #timer: NodeJS.Timeout | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
   /** A commit failed: the units of its group are lost, and so is every later write. */
   #failure: unknown;
   /** A call of the running unit failed: the unit is rolled back even if its work goes on. */
@@ -53,6 +61,7 @@ export class WriteUnits {
     this.#steps = steps;
     this.#maxLinks = options?.maxLinks ?? GROUP_COMMIT_DEFAULTS.maxLinks;
     this.#maxMs = options?.maxMs ?? GROUP_COMMIT_DEFAULTS.maxMs;
+    this.#idleMs = Math.min(options?.idleMs ?? GROUP_COMMIT_DEFAULTS.idleMs, this.#maxMs);
   }
 
   /** Run `work` as one unit, after the units before it. Resolves when it has run (not yet committed). */
@@ -74,6 +83,7 @@ export class WriteUnits {
       }
       this.#steps.release();
       if (this.#links >= this.#maxLinks) this.#commit();
+      else this.#idleTimer?.refresh();
       return value;
     });
   }
@@ -115,13 +125,17 @@ export class WriteUnits {
     this.#steps.begin();
     this.#isOpen = true;
     this.#links = 0;
-    this.#timer = setTimeout(() => void this.flush().catch(() => {}), this.#maxMs);
+    const commitSoon = (): void => void this.flush().catch(() => {});
+    this.#timer = setTimeout(commitSoon, this.#maxMs);
+    this.#idleTimer = setTimeout(commitSoon, this.#idleMs);
     this.#timer.unref?.();
+    this.#idleTimer.unref?.();
   }
 
   #commit(): void {
     if (!this.#isOpen) return;
     clearTimeout(this.#timer);
+    clearTimeout(this.#idleTimer);
     this.#isOpen = false;
     try {
       this.#steps.commit();

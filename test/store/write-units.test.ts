@@ -27,7 +27,7 @@ function recordingSteps(): TransactionSteps & { readonly log: string[]; failComm
 describe('WriteUnits', () => {
   it('runs units one at a time, in order, each in a savepoint of one open group', async () => {
     const steps = recordingSteps();
-    const units = new WriteUnits(steps, { maxLinks: 1000, maxMs: 60_000 });
+    const units = new WriteUnits(steps, { maxLinks: 1000, maxMs: 60_000, idleMs: 60_000 });
     const order: number[] = [];
     const slow = units.run(async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -48,7 +48,7 @@ describe('WriteUnits', () => {
 
   it('rolls back a unit that throws, and goes on with the next', async () => {
     const steps = recordingSteps();
-    const units = new WriteUnits(steps, { maxMs: 60_000 });
+    const units = new WriteUnits(steps, { maxMs: 60_000, idleMs: 60_000 });
     await expect(units.run(() => Promise.reject(new Error('bad page')))).rejects.toThrow('bad page');
     await expect(units.run(() => 1)).resolves.toBe(1);
     expect(steps.log).toEqual(['begin', 'savepoint', 'rollbackUnit', 'savepoint', 'release']);
@@ -56,7 +56,7 @@ describe('WriteUnits', () => {
 
   it('commits once the group holds maxLinks links, and after maxMs without any call', async () => {
     const steps = recordingSteps();
-    const units = new WriteUnits(steps, { maxLinks: 10, maxMs: 30 });
+    const units = new WriteUnits(steps, { maxLinks: 10, maxMs: 30, idleMs: 30 });
     await units.run(() => units.addLinks(6));
     expect(steps.log).not.toContain('commit');
     await units.run(() => units.addLinks(6));
@@ -68,9 +68,20 @@ describe('WriteUnits', () => {
     expect(steps.log.filter((s) => s === 'commit')).toHaveLength(2);
   });
 
+  it('commits once no unit has come for idleMs, so a slow writer does not hold the lock', async () => {
+    const steps = recordingSteps();
+    const units = new WriteUnits(steps, { maxLinks: 1000, maxMs: 60_000, idleMs: 20 });
+    await units.run(() => units.addLinks(1));
+    await units.run(() => units.addLinks(1)); // came in time: the same group
+    expect(steps.log.filter((s) => s === 'begin')).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(units.isOpen).toBe(false);
+    expect(steps.log.filter((s) => s === 'commit')).toHaveLength(1);
+  });
+
   it('after a failed commit every later write fails with ERR_STORE_WRITE_FAILED', async () => {
     const steps = recordingSteps();
-    const units = new WriteUnits(steps, { maxMs: 60_000 });
+    const units = new WriteUnits(steps, { maxMs: 60_000, idleMs: 60_000 });
     await units.run(() => 1);
     steps.failCommit = true;
     await expect(units.flush()).rejects.toThrow('disk full');
@@ -86,7 +97,7 @@ describe('SqliteStore group commit', () => {
 
   it('another connection sees a group only once it is committed, and then all of it', async () => {
     const file = path.join(dir, 'group.db');
-    const writer = new SqliteStore({ path: file, groupCommit: { maxLinks: 1000, maxMs: 60_000 } });
+    const writer = new SqliteStore({ path: file, groupCommit: { maxLinks: 1000, maxMs: 60_000, idleMs: 60_000 } });
     const [home] = await writer.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
     await writer.admit([{ fromUrlId: home!.urlId!, rawHref: 'a', target: 'http://h/a' }]);
     const reader = new SqliteStore({ path: file, recoverClaims: false });
@@ -99,7 +110,7 @@ describe('SqliteStore group commit', () => {
 
   it('commits a thousand links at a time', async () => {
     const file = path.join(dir, 'thousand.db');
-    const writer = new SqliteStore({ path: file, groupCommit: { maxLinks: 1000, maxMs: 60_000 } });
+    const writer = new SqliteStore({ path: file, groupCommit: { maxLinks: 1000, maxMs: 60_000, idleMs: 60_000 } });
     const reader = new SqliteStore({ path: file, recoverClaims: false });
     const [home] = await writer.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
     const page = (n: number) =>
@@ -114,7 +125,7 @@ describe('SqliteStore group commit', () => {
 
   it('close() commits what is pending', async () => {
     const file = path.join(dir, 'close.db');
-    const writer = new SqliteStore({ path: file, groupCommit: { maxMs: 60_000 } });
+    const writer = new SqliteStore({ path: file, groupCommit: { maxMs: 60_000, idleMs: 60_000 } });
     await writer.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
     await writer.close();
     const reopened = new SqliteStore({ path: file });
