@@ -12,6 +12,8 @@ export interface UrlSpec {
   /** `skipped`: recorded, not followed; `failed`: its fetches fail; `alias`: of `aliasOf`. Else done once fetched, queued before. */
   readonly state?: UrlState | undefined;
   readonly depth?: number | undefined;
+  /** The page whose link (`a href`, the key as written) first named it; else it is a seed. */
+  readonly from?: number | undefined;
   readonly aliasOf?: number | undefined;
   /** The evidence of `aliasOf`. @default 'redirect' */
   readonly evidence?: AliasRecord['evidence'] | undefined;
@@ -26,13 +28,17 @@ export interface LinkSpec {
   readonly rawHref: string;
   /** The URL the target meets; none for an href that did not resolve. */
   readonly to?: number | undefined;
+  /** The target as written, when not `to`'s key (nor `spelling` of it). */
+  readonly target?: string | undefined;
   /** How the target spells `to`'s key: as it is, or a spelling met at the `syntax` or `scheme` rung. @default 'string' */
   readonly spelling?: 'string' | 'syntax' | 'scheme' | undefined;
   /** Admitted once `to` is an alias, so that the link names its target (the protocol rung). */
   readonly isThroughAlias?: boolean | undefined;
   readonly fragment?: string | undefined;
-  readonly element?: string | undefined;
-  readonly attribute?: string | undefined;
+  /** `null` for none. @default 'a' */
+  readonly element?: string | null | undefined;
+  /** `null` for none. @default 'href' */
+  readonly attribute?: string | null | undefined;
   readonly baseLevel?: 'base-element' | 'content-location' | 'retrieval' | 'default' | undefined;
   readonly findings?: readonly string[] | undefined;
   readonly alternateTarget?: string | undefined;
@@ -42,6 +48,8 @@ export interface LinkSpec {
 export interface IndexSpec {
   readonly urls?: readonly UrlSpec[];
   readonly links?: readonly LinkSpec[];
+  /** Spellings of URLs, admitted as seeds (no link) after the URLs: they become forms. */
+  readonly spellings?: readonly string[] | undefined;
   /** Aliases besides those of `aliasOf` (a canonical claim, say), recorded after them. */
   readonly aliases?: readonly AliasRecord[];
 }
@@ -51,10 +59,13 @@ export async function writeIndex(spec: IndexSpec, store: IndexWriter = new Memor
   const urls = spec.urls ?? [];
   const keyOf = new Map<number, string>();
   for (const url of urls) {
-    const [admitted] = await store.admit([{ rawHref: url.key, target: url.key, depth: url.depth ?? 0, follow: url.state !== 'skipped' }]);
+    const [admitted] = await store.admit([
+      { fromUrlId: url.from, rawHref: url.key, target: url.key, element: url.from === undefined ? undefined : 'a', attribute: url.from === undefined ? undefined : 'href', depth: url.depth ?? 0, follow: url.state !== 'skipped' },
+    ]);
     if (admitted?.urlId !== url.id || admitted.rung !== 'new') throw new Error(`${url.key} is URL ${admitted?.urlId} (${admitted?.rung}), not ${url.id}`);
     keyOf.set(url.id, url.key);
   }
+  if (spec.spellings !== undefined) await store.admit(spec.spellings.map((text) => ({ rawHref: text, target: text })));
   for (const url of urls) {
     for (const fetch of url.fetches ?? []) {
       await store.recordFetch({
@@ -82,15 +93,15 @@ export async function writeIndex(spec: IndexSpec, store: IndexWriter = new Memor
     if (link.isThroughAlias === true) await recordAliases();
     const key = link.to === undefined ? undefined : keyOf.get(link.to);
     if (link.to !== undefined && key === undefined) throw new Error(`no URL ${link.to}`);
-    const target = key === undefined ? undefined : spell(key, link.spelling ?? 'string') + (link.fragment === undefined ? '' : `#${link.fragment}`);
+    const target = link.target ?? (key === undefined ? undefined : spell(key, link.spelling ?? 'string') + (link.fragment === undefined ? '' : `#${link.fragment}`));
     const [admitted] = await store.admit([
       {
         fromUrlId: link.from,
         rawHref: link.rawHref,
         target,
         error: link.error,
-        element: link.element ?? 'a',
-        attribute: link.attribute ?? 'href',
+        element: link.element === null ? undefined : (link.element ?? 'a'),
+        attribute: link.attribute === null ? undefined : (link.attribute ?? 'href'),
         baseLevel: link.baseLevel ?? 'retrieval',
         findings: link.findings,
         alternateTarget: link.alternateTarget,
@@ -99,7 +110,7 @@ export async function writeIndex(spec: IndexSpec, store: IndexWriter = new Memor
       },
     ]);
     const expected = link.isThroughAlias === true ? 'protocol' : link.spelling ?? 'string';
-    if (target !== undefined && admitted?.rung !== expected) throw new Error(`the link ${link.rawHref} met the index at ${admitted?.rung}, not ${expected}`);
+    if (target !== undefined && link.target === undefined && admitted?.rung !== expected) throw new Error(`the link ${link.rawHref} met the index at ${admitted?.rung}, not ${expected}`);
   }
   await recordAliases();
   await store.flush();
