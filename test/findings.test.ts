@@ -11,6 +11,7 @@ import { FINDING_CODES, FINDINGS, RETIRED_FINDINGS, SEVERITIES, currentFindingCo
 import { HTML_FINDING_CODES, HTML_FINDINGS } from '../src/html/index.js';
 import { AUDIT_CODE_LIST, AUDIT_CODES } from '../src/report/index.js';
 import { SqliteStore, openIndexReader } from '../src/store/index.js';
+import { collect } from './support/collect.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-findings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,7 +57,7 @@ describe('the findings catalog', () => {
     db.prepare('UPDATE fetch SET findings = ?').run(JSON.stringify(['HTML_BASE_RELATIVE', 'HTML_BASE_REPEATED', 'BASE_HREF_RELATIVE']));
     db.close();
     const reader = openIndexReader(file);
-    expect([...reader.fetches()].map((f) => f.findings)).toEqual([['BASE_HREF_RELATIVE', 'HTML_BASE_REPEATED']]);
-    reader.close();
+    expect((await collect(reader.fetches())).map((f) => f.findings)).toEqual([['BASE_HREF_RELATIVE', 'HTML_BASE_REPEATED']]);
+    await reader.close();
   });
 });

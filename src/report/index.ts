@@ -43,6 +43,7 @@ export {
   type AuditCode,
   type AuditCodeSpec,
   type AuditFinding,
+  type AuditFindings,
   type AuditOptions,
   type SarifOptions,
   type Severity,

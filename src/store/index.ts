@@ -24,6 +24,7 @@ export type {
   FormRow,
   LinkRow,
   EdgeRow,
+  EdgeOptions,
   Funnel,
 } from './types.js';
 export { MATCH_RUNGS, URL_STATES, zeroCounts } from './types.js';

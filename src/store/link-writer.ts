@@ -2,38 +2,19 @@
 // array with one array per link, read back one row per link through the `link`
 // view. One row per page instead of one per link is what lets admits keep up with
 // the link stream (see the closing note of issue 3); `link_tally` counts them by
-// rung in the same transaction, so statistics need not read them all.
+// rung in the same transaction, so statistics need not read them all. The
+// encoding of a link is link-codec.ts.
 
 import type { Database, Statement } from 'better-sqlite3';
 import type { NewLink } from './admitter.js';
-
-/** The JSON array of one link, in the column order the `link` view documents, trailing nulls left out. */
-function encodeLink(link: NewLink): unknown[] {
-  const fields: unknown[] = [
-    link.toUrlId ?? null,
-    link.rawHref,
-    link.fragment ?? null,
-    link.element ?? null,
-    link.attribute ?? null,
-    link.baseLevel ?? null,
-    link.rung ?? null,
-    link.ladderRung !== link.rung ? (link.ladderRung ?? null) : null,
-    link.error ?? null,
-    link.findings ?? null,
-    link.alternateTarget ?? null,
-    link.metUrlId ?? null,
-  ];
-  let end = fields.length;
-  while (end > 2 && fields[end - 1] === null) end--;
-  return end === fields.length ? fields : fields.slice(0, end);
-}
+import { encodeLink, type EncodedLink } from './link-codec.js';
 
 export class LinkWriter {
   readonly #insertPage: Statement;
   readonly #nextPosition: Statement;
   readonly #tally: Statement;
   // The batch's links by page, in the order pages first appear.
-  #pending = new Map<number, unknown[][]>();
+  #pending = new Map<number, EncodedLink[]>();
   #counts = new Map<string, number>();
 
   constructor(db: Database) {

@@ -1,11 +1,14 @@
-// The IndexWriter in plain Maps: for tests and short-lived use. It shares the
-// admitter with the SQLite store and passes the same contract tests.
+// The IndexWriter and IndexReader in plain Maps: for tests and short-lived use. It
+// shares the admitter and the link codec with the SQLite store and passes the same
+// contract tests.
 
 import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';
 import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { StoreError } from '../errors.js';
-import { Admitter, type FormHit, type NewLink } from './admitter.js';
+import { Admitter, type FormHit } from './admitter.js';
+import { encodeLink, type EncodedLink } from './link-codec.js';
+import { MemoryIndexReader } from './memory-reader.js';
 import { WriteUnits, settled, type GroupCommitOptions, type TransactionSteps } from './write-units.js';
 import {
   MATCH_RUNGS,
@@ -19,6 +22,7 @@ import {
   type FetchRow,
   type UrlHistory,
   type FetchRecord,
+  type IndexReader,
   type IndexWriter,
   type StoreStats,
   type UrlRecord,
@@ -47,7 +51,9 @@ export class MemoryStore implements IndexWriter {
   readonly #urls: MemoryUrl[] = [];
   readonly #byKey = new Map<string, MemoryUrl>();
   readonly #forms = new Map<string, FormHit>();
-  readonly #links: NewLink[] = [];
+  // Each page's links, encoded as in SQLite's page_link rows.
+  readonly #pages = new Map<number, EncodedLink[]>();
+  #linkCount = 0;
   readonly #aliases = new Map<string, AliasRow>();
   readonly #fetches: FetchRow[] = [];
   readonly #robots = new Map<string, RobotsCacheEntry>();
@@ -108,8 +114,15 @@ export class MemoryStore implements IndexWriter {
           return true;
         },
         insertLink: (link) => {
-          this.#links.push(link);
-          this.#undo.push(() => this.#links.pop());
+          let links = this.#pages.get(link.fromUrlId);
+          if (links === undefined) this.#pages.set(link.fromUrlId, (links = []));
+          links.push(encodeLink(link));
+          this.#linkCount++;
+          this.#undo.push(() => {
+            links.pop();
+            if (links.length === 0) this.#pages.delete(link.fromUrlId);
+            this.#linkCount--;
+          });
         },
         aliasTarget: (id) => this.#urls[id - 1]?.aliasOf,
       },
@@ -169,6 +182,18 @@ export class MemoryStore implements IndexWriter {
 
   async close(): Promise<void> {
     await this.#units.flush();
+  }
+
+  /** Read the index for reports: what has been written so far, as the SQLite reader reads it. */
+  reader(): IndexReader {
+    return new MemoryIndexReader({
+      urls: this.#urls,
+      forms: this.#forms,
+      pages: this.#pages,
+      aliases: { [Symbol.iterator]: () => this.#aliases.values() },
+      fetches: this.#fetches,
+      stats: () => this.#stats(),
+    });
   }
 
   // A call inside a unit, which is undone as a whole when the call throws.
@@ -337,13 +362,15 @@ export class MemoryStore implements IndexWriter {
     for (const u of this.#urls) urlsByState[u.state]++;
     const linksByRung = zeroCounts(MATCH_RUNGS);
     let linksWithoutTarget = 0;
-    for (const l of this.#links) {
-      if (l.rung === undefined) linksWithoutTarget++;
-      else linksByRung[l.rung]++;
+    for (const links of this.#pages.values()) {
+      for (const [, , , , , , rung] of links) {
+        if (rung === undefined || rung === null) linksWithoutTarget++;
+        else linksByRung[rung]++;
+      }
     }
     const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
     for (const a of this.#aliases.values()) aliasesByEvidence[a.evidence]++;
-    return { urlsByState, links: this.#links.length, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches: this.#fetches.length };
+    return { urlsByState, links: this.#linkCount, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches: this.#fetches.length };
   }
 
 

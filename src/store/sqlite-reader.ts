@@ -1,5 +1,6 @@
-// Reading a crawl's index for reports: every list is an iterator over a SQL
-// cursor, so a million-link index is read in bounded memory.
+// Reading a crawl's index for reports: every list is an async iterable over a SQL
+// cursor, read a page of rows at a time, so a million-link index is read in
+// bounded memory.
 
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { ALIAS_EVIDENCE, AliasEnds, type AliasEvidence } from '../ladder/index.js';
@@ -14,12 +15,13 @@ import {
   type FetchColumns,
   type UrlColumns,
 } from './sqlite-rows.js';
+import { decodeLink, type EncodedLink } from './link-codec.js';
 import {
   MATCH_RUNGS,
   URL_STATES,
   zeroCounts,
   type AliasRow,
-  type BaseLevel,
+  type EdgeOptions,
   type EdgeRow,
   type FetchRow,
   type FormRow,
@@ -31,36 +33,26 @@ import {
   type UrlRow,
   type UrlState,
 } from './types.js';
-
-type EncodedLink = [
-  toUrl: number | null,
-  rawHref: string,
-  fragment?: string | null,
-  element?: string | null,
-  attribute?: string | null,
-  baseLevel?: BaseLevel | null,
-  rung?: MatchRung | null,
-  ladderRung?: Exclude<MatchRung, 'protocol'> | null,
-  error?: string | null,
-  findings?: string[] | null,
-  alternateTarget?: string | null,
-  metUrl?: number | null,
-];
+import { settled } from './write-units.js';
 
 export class SqliteIndexReader implements IndexReader {
   readonly #db: Db;
-  readonly #onClose: () => void;
+  readonly #onClose: () => void | Promise<void>;
 
-  constructor(db: Db, onClose: () => void) {
+  constructor(db: Db, onClose: () => void | Promise<void>) {
     this.#db = db;
     this.#onClose = onClose;
   }
 
-  stats(): StoreStats {
-    return readStats(this.#db);
+  stats(): Promise<StoreStats> {
+    return settled(() => readStats(this.#db));
   }
 
-  funnel(): Funnel {
+  funnel(): Promise<Funnel> {
+    return settled(() => this.#funnel());
+  }
+
+  #funnel(): Funnel {
     // One pass over link_tally, which holds a row per (rung, ladder rung) pair.
     const tally = this.#db
       .prepare(
@@ -77,36 +69,35 @@ export class SqliteIndexReader implements IndexReader {
     return { rawLinks, distinctStrings, distinctSyntax, distinctScheme, afterAliases, unresolved };
   }
 
-  *urls(): IterableIterator<UrlRow> {
+  async *urls(): AsyncGenerator<UrlRow> {
     const lastFetch = this.#lastFetchStatement();
-    for (const row of this.#db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u ORDER BY u.id`).iterate() as Iterable<UrlColumns>) {
-      yield this.#urlRow(row, lastFetch);
-    }
+    const rows = this.#db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u ORDER BY u.id`).iterate() as Iterator<UrlColumns>;
+    for await (const row of cursor(rows)) yield this.#urlRow(row, lastFetch);
   }
 
-  url(id: number): UrlRow | undefined {
-    const row = this.#db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = ?`).get(id) as UrlColumns | undefined;
-    return row === undefined ? undefined : this.#urlRow(row, this.#lastFetchStatement());
+  url(id: number): Promise<UrlRow | undefined> {
+    return settled(() => {
+      const row = this.#db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = ?`).get(id) as UrlColumns | undefined;
+      return row === undefined ? undefined : this.#urlRow(row, this.#lastFetchStatement());
+    });
   }
 
-  *forms(): IterableIterator<FormRow> {
-    const rows = this.#db.prepare('SELECT url_id, text, rung FROM form ORDER BY url_id, id').iterate() as Iterable<{
-      url_id: number;
-      text: string;
-      rung: FormRow['rung'];
-    }>;
-    for (const row of rows) yield { urlId: row.url_id, text: row.text, rung: row.rung };
+  async *forms(): AsyncGenerator<FormRow> {
+    const rows = this.#db.prepare('SELECT url_id, text, rung FROM form ORDER BY url_id, id').raw(true).iterate() as Iterator<
+      [number, string, FormRow['rung']]
+    >;
+    for await (const [urlId, text, rung] of cursor(rows)) yield { urlId, text, rung };
   }
 
-  *links(): IterableIterator<LinkRow> {
+  async *links(): AsyncGenerator<LinkRow> {
     const pages = this.#db.prepare('SELECT from_url, first_position, links FROM page_link ORDER BY from_url, first_position').raw(true);
-    for (const [fromUrlId, firstPosition, json] of pages.iterate() as Iterable<[number, number, string]>) {
+    for await (const [fromUrlId, firstPosition, json] of cursor(pages.iterate() as Iterator<[number, number, string]>)) {
       const links = JSON.parse(json) as EncodedLink[];
       for (let i = 0; i < links.length; i++) yield decodeLink(fromUrlId, firstPosition + i, links[i]!);
     }
   }
 
-  *edges(options?: { readonly collapseAliases?: boolean | undefined }): IterableIterator<EdgeRow> {
+  async *edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
     let from = 'l.from_url';
     let to = 'l.met_url';
     let joins = '';
@@ -123,24 +114,27 @@ export class SqliteIndexReader implements IndexReader {
          GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
       )
       .raw(true)
-      .iterate() as Iterable<[number, number, string | null, string | null, number]>;
-    for (const [fromUrlId, toUrlId, element, attribute, count] of rows) {
+      .iterate() as Iterator<[number, number, string | null, string | null, number]>;
+    for await (const [fromUrlId, toUrlId, element, attribute, count] of cursor(rows)) {
       yield { fromUrlId, toUrlId, element: element ?? undefined, attribute: attribute ?? undefined, count };
     }
   }
 
-  *fetches(): IterableIterator<FetchRow> {
-    for (const row of this.#db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetch AS f ORDER BY f.id`).iterate() as Iterable<FetchColumns>) {
-      yield toFetchRow(row);
-    }
+  async *fetches(): AsyncGenerator<FetchRow> {
+    const rows = this.#db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetch AS f ORDER BY f.id`).iterate() as Iterator<FetchColumns>;
+    for await (const row of cursor(rows)) yield toFetchRow(row);
   }
 
-  *aliases(): IterableIterator<AliasRow> {
+  async *aliases(): AsyncGenerator<AliasRow> {
     const rows = this.#db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a ORDER BY a.created_at, a.from_id, a.evidence`).iterate();
-    for (const row of rows as Iterable<AliasColumns>) yield toAliasRow(row);
+    for await (const row of cursor(rows as Iterator<AliasColumns>)) yield toAliasRow(row);
   }
 
-  errorsByCode(): Readonly<Record<string, number>> {
+  errorsByCode(): Promise<Readonly<Record<string, number>>> {
+    return settled(() => this.#errorsByCode());
+  }
+
+  #errorsByCode(): Readonly<Record<string, number>> {
     const rows = this.#db
       .prepare(
         `SELECT coalesce(f.error_code, 'HTTP_' || f.status) AS code, count(*) AS n
@@ -152,8 +146,8 @@ export class SqliteIndexReader implements IndexReader {
     return Object.fromEntries(rows.map((row) => [row.code, row.n]));
   }
 
-  close(): void {
-    this.#onClose();
+  async close(): Promise<void> {
+    await this.#onClose();
   }
 
   #lastFetchStatement(): Statement {
@@ -189,24 +183,29 @@ export class SqliteIndexReader implements IndexReader {
   }
 }
 
-function decodeLink(fromUrlId: number, position: number, link: EncodedLink): LinkRow {
-  const [toUrl, rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings, alternateTarget, metUrl] = link;
-  return {
-    fromUrlId,
-    position,
-    toUrlId: toUrl ?? undefined,
-    rawHref,
-    fragment: fragment ?? undefined,
-    element: element ?? undefined,
-    attribute: attribute ?? undefined,
-    baseLevel: baseLevel ?? undefined,
-    rung: rung ?? undefined,
-    ladderRung: ladderRung ?? (rung === 'protocol' || rung === null ? undefined : rung),
-    error: error ?? undefined,
-    findings: findings ?? [],
-    alternateTarget: alternateTarget ?? undefined,
-    metUrlId: metUrl ?? toUrl ?? undefined,
-  };
+/** Rows taken from a cursor this many at a time: a page is read in one go, then handed out. */
+export const READ_PAGE_ROWS = 256;
+
+/**
+ * A SQL cursor as an async iterable: `READ_PAGE_ROWS` rows are read at once, then
+ * yielded one by one. Ending the pass early closes the cursor.
+ */
+async function* cursor<T>(rows: Iterator<T>): AsyncGenerator<T> {
+  try {
+    for (;;) {
+      const page: T[] = [];
+      let step = rows.next();
+      while (step.done !== true) {
+        page.push(step.value);
+        if (page.length === READ_PAGE_ROWS) break;
+        step = rows.next();
+      }
+      yield* page;
+      if (step.done === true) return;
+    }
+  } finally {
+    rows.return?.();
+  }
 }
 
 /** Counts of the whole index, from small tables only (`link_tally`, not the links). */

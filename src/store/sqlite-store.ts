@@ -582,5 +582,5 @@ function prepareStatements(db: Db) {
 export function openIndexReader(file: string, options?: Pick<SqliteStoreOptions, 'migrationsDir'>): IndexReader {
   const store = new SqliteStore({ path: file, mustExist: true, recoverClaims: false, ...options });
   const reader = store.reader();
-  return Object.assign(reader, { close: () => void store.close() });
+  return Object.assign(reader, { close: () => store.close() });
 }

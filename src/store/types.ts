@@ -238,8 +238,8 @@ export interface UrlHistory {
 }
 
 // ---------------------------------------------------------------------------
-// Reading a crawl's index for reports (issue 5). Everything streams: iterators
-// over SQL cursors, never whole tables in memory.
+// Reading a crawl's index for reports (issue 5). Everything streams: async
+// iterables over cursors, never whole tables in memory.
 
 /** A URL of the index with the outcome of its last fetch. */
 export interface UrlRow {
@@ -315,28 +315,49 @@ export interface Funnel {
   readonly unresolved: number;
 }
 
-/** Read-only access to a crawl's index, for reports. */
-export interface IndexReader {
-  stats(): StoreStats;
-  funnel(): Funnel;
-  urls(): IterableIterator<UrlRow>;
-  /** The URL with this id, if any. */
-  url(id: number): UrlRow | undefined;
-  forms(): IterableIterator<FormRow>;
-  /** Every link, ordered by page then position. */
-  links(): IterableIterator<LinkRow>;
+/** What `IndexReader.edges` takes. */
+export interface EdgeOptions {
   /**
-   * Links grouped by (page, target, element, attribute), ordered by page then
-   * target. The target is the URL the link names (`met_url`); with
-   * `collapseAliases`, pages and targets are the URLs their alias chains end at
-   * (RFC 3986 §6.2.4).
+   * Pages and targets are the URLs their alias chains end at (RFC 3986 §6.2.4).
+   * @default false
    */
-  edges(options?: { readonly collapseAliases?: boolean | undefined }): IterableIterator<EdgeRow>;
-  fetches(): IterableIterator<FetchRow>;
-  aliases(): IterableIterator<AliasRow>;
-  /** Fetch errors (and HTTP error statuses as `HTTP_nnn`) by code. */
-  errorsByCode(): Readonly<Record<string, number>>;
-  close(): void;
+  readonly collapseAliases?: boolean | undefined;
+}
+
+/**
+ * Read-only access to a crawl's index, for reports (DESIGN.md §6). Async, so that
+ * a networked store can sit behind it: single reads are promises, lists are async
+ * iterables read a page of rows at a time (a cursor), each call a new pass in the
+ * order given. Stopping a pass early (`break`) releases its cursor.
+ */
+export interface IndexReader {
+  stats(): Promise<StoreStats>;
+  funnel(): Promise<Funnel>;
+  /** Every URL, in id order. */
+  urls(): AsyncIterable<UrlRow>;
+  /** The URL with this id, if any. */
+  url(id: number): Promise<UrlRow | undefined>;
+  /** Every spelling recorded, ordered by URL id, then as first recorded. */
+  forms(): AsyncIterable<FormRow>;
+  /** Every link, ordered by page then position. */
+  links(): AsyncIterable<LinkRow>;
+  /**
+   * Links grouped by (page, target, element, attribute), ordered by page, target,
+   * element, attribute (absent first). The target is the URL the link met
+   * (`metUrlId`); with `collapseAliases`, pages and targets are the URLs their alias
+   * chains end at (RFC 3986 §6.2.4).
+   */
+  edges(options?: EdgeOptions): AsyncIterable<EdgeRow>;
+  /** Every fetch, in the order recorded. */
+  fetches(): AsyncIterable<FetchRow>;
+  /** Every alias, ordered by when it was recorded, then `fromId`, then evidence. */
+  aliases(): AsyncIterable<AliasRow>;
+  /**
+   * Fetch errors (and HTTP error statuses as `HTTP_nnn`) of each URL's last fetch,
+   * by code: the most frequent first, then by code.
+   */
+  errorsByCode(): Promise<Readonly<Record<string, number>>>;
+  close(): Promise<void>;
 }
 
 /** A zero count for each of `keys`, to be filled in. */

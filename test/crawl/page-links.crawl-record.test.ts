@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { crawl, type CrawlOptions } from '../../src/crawl/index.js';
 import { SqliteStore } from '../../src/store/index.js';
 import { FakeSite, type FakeResource } from './fake-site.js';
+import { collect } from '../support/collect.js';
 
 const S = 'http://site.test';
 
@@ -14,9 +15,9 @@ async function crawled(resources: Record<string, FakeResource>, options: Partial
   const fetcher = new FakeSite(Object.fromEntries(Object.entries(resources).map(([p, r]) => [S + p, r])));
   await crawl({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, ...options } as CrawlOptions);
   const reader = store.reader();
-  const urls = new Map([...reader.urls()].map((u) => [u.id, u.key]));
-  const fetches = [...reader.fetches()].map((f) => ({ url: urls.get(f.urlId), status: f.status, attempts: f.attempts, findings: f.findings, anchors: [...f.anchors].sort() }));
-  const links = [...reader.links()].map((l) => ({ from: urls.get(l.fromUrlId), rawHref: l.rawHref, findings: l.findings, alternateTarget: l.alternateTarget }));
+  const urls = new Map((await collect(reader.urls())).map((u) => [u.id, u.key]));
+  const fetches = (await collect(reader.fetches())).map((f) => ({ url: urls.get(f.urlId), status: f.status, attempts: f.attempts, findings: f.findings, anchors: [...f.anchors].sort() }));
+  const links = (await collect(reader.links())).map((l) => ({ from: urls.get(l.fromUrlId), rawHref: l.rawHref, findings: l.findings, alternateTarget: l.alternateTarget }));
   store.close();
   return { fetches, links };
 }

@@ -7,6 +7,7 @@ import { explain } from '../../src/crawl/index.js';
 import { AliasEnds, AliasMap, walkAliases } from '../../src/ladder/index.js';
 import { audit, readGraph } from '../../src/report/index.js';
 import { MemoryStore, SqliteStore, openIndexReader, type IndexWriter } from '../../src/store/index.js';
+import { collect } from '../support/collect.js';
 
 const next = (edges: Record<string, string>) => (node: string) => edges[node];
 
@@ -84,15 +85,15 @@ describe('aliases a → b → c → b: every walker names the same resource', ()
     const reader = openIndexReader(file);
     try {
       // The reader's collapsed edges: every link from p goes to b.
-      expect([...reader.edges({ collapseAliases: true })].map((e) => [e.fromUrlId, e.toUrlId, e.count])).toEqual([[p, b, 7]]);
+      expect((await collect(reader.edges({ collapseAliases: true }))).map((e) => [e.fromUrlId, e.toUrlId, e.count])).toEqual([[p, b, 7]]);
       // The graph: a and c merge into b.
       const graph = readGraph(reader, { collapseAliases: true });
-      expect([...graph.nodes()].map((n) => n.id)).toEqual([p, b]);
-      expect([...graph.edges()].map((e) => [e.from, e.to, e.count])).toEqual([[p, b, 7]]);
-      const differ = [...audit(reader)].filter((f) => f.code === 'LINK_BASE_MODES_DIFFER');
+      expect((await collect(graph.nodes())).map((n) => n.id)).toEqual([p, b]);
+      expect((await collect(graph.edges())).map((e) => [e.from, e.to, e.count])).toEqual([[p, b, 7]]);
+      const differ = (await collect(audit(reader))).filter((f) => f.code === 'LINK_BASE_MODES_DIFFER');
       expect(differ.map((f) => f.rawHref)).toEqual(['other']);
     } finally {
-      reader.close();
+      await reader.close();
     }
   });
 });

@@ -5,26 +5,23 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { GRAPH_FORMATS, redactPassword, writeHtmlReport } from '../../src/report/index.js';
 import { exportText } from './graph/export-text.js';
-import { FakeReader, aliasRow, edgeRow, fetchRow, formRow, urlRow } from './support/fake-reader.js';
+import type { IndexReader } from '../../src/store/index.js';
+import { readerOf } from './support/memory-index.js';
 
 const SECRET = 's3cr3t';
 
-function readerWithPasswords(): FakeReader {
-  return new FakeReader({
+function readerWithPasswords(): Promise<IndexReader> {
+  return readerOf({
     urls: [
-      urlRow({ id: 1, key: `http://user:${SECRET}@h/`, depth: 0 }),
-      urlRow({ id: 2, key: `http://user:${SECRET}@h/old`, depth: 1, state: 'alias', aliasOf: 3 }),
-      urlRow({
-        id: 3,
-        key: 'http://h/new',
-        depth: 1,
-        lastFetch: fetchRow({ id: 1, urlId: 3, status: 200 }),
-      }),
+      { id: 1, key: `http://user:${SECRET}@h/`, depth: 0 },
+      { id: 2, key: `http://user:${SECRET}@h/old`, depth: 1, aliasOf: 3, fetches: [{ status: 301, redirects: [{ from: `http://user:${SECRET}@h/old`, to: `http://user:${SECRET}@h/new`, status: 301 }] }] },
+      { id: 3, key: 'http://h/new', depth: 1, fetches: [{ status: 200 }] },
     ],
-    forms: [formRow(1, `HTTP://user:${SECRET}@H/`)],
-    edges: [edgeRow({ fromUrlId: 1, toUrlId: 2, count: 1 }), edgeRow({ fromUrlId: 1, toUrlId: 3, count: 1 })],
-    fetches: [fetchRow({ id: 2, urlId: 2, status: 301, redirects: [{ from: `http://user:${SECRET}@h/old`, to: `http://user:${SECRET}@h/new`, status: 301 }] })],
-    aliases: [aliasRow({ fromId: 2, fromKey: `http://user:${SECRET}@h/old`, toId: 3, toKey: 'http://h/new', evidence: 'redirect' })],
+    spellings: [`HTTP://user:${SECRET}@H/`],
+    links: [
+      { from: 1, rawHref: 'old', to: 2 },
+      { from: 1, rawHref: 'http://h/new', to: 3 },
+    ],
   });
 }
 
@@ -37,7 +34,7 @@ describe('no report prints a password', () => {
 
   it.each(GRAPH_FORMATS)('graph --format %s (and with aliases collapsed)', async (format) => {
     for (const collapse of [false, true]) {
-      const text = await exportText(readerWithPasswords(), format, collapse);
+      const text = await exportText(await readerWithPasswords(), format, collapse);
       expect(text).not.toContain(SECRET);
       expect(text).toContain('user:***@');
     }
@@ -51,7 +48,7 @@ describe('no report prints a password', () => {
         callback();
       },
     });
-    await writeHtmlReport(readerWithPasswords(), [], sink);
+    await writeHtmlReport(await readerWithPasswords(), [], sink);
     expect(html).not.toContain(SECRET);
     expect(html).toContain('user:***@');
   });

@@ -58,15 +58,15 @@ export function addAuditCommand(program: Command, context: CliContext): void {
         const findings = tap(audit(reader), (finding) => {
           worst = Math.max(worst, SEVERITY_RANK[finding.severity]);
         });
-        for (const line of format(findings, options.format)) await context.out.writeLine(line);
+        for await (const line of format(findings, options.format)) await context.out.writeLine(line);
       } finally {
-        reader.close();
+        await reader.close();
       }
       context.exitCode = worst >= SEVERITY_RANK[options.failOn] ? EXIT_CODES.INVALID : EXIT_CODES.OK;
     });
 }
 
-function format(findings: Iterable<AuditFinding>, as: AuditFormat): Iterable<string> {
+function format(findings: AsyncIterable<AuditFinding>, as: AuditFormat): AsyncIterable<string> {
   switch (as) {
     case 'text':
       return formatAuditText(findings);
@@ -79,8 +79,8 @@ function format(findings: Iterable<AuditFinding>, as: AuditFormat): Iterable<str
   }
 }
 
-function* tap<T>(items: Iterable<T>, see: (item: T) => void): Generator<T> {
-  for (const item of items) {
+async function* tap<T>(items: AsyncIterable<T>, see: (item: T) => void): AsyncGenerator<T> {
+  for await (const item of items) {
     see(item);
     yield item;
   }

@@ -47,7 +47,7 @@ export function addGraphCommand(program: Command, context: CliContext): void {
         if (options.out === undefined) await exportGraph(reader, context.io.stdout, exportOptions);
         else await writeOutputFile(options.out, (stream) => exportGraph(reader, stream, exportOptions));
       } finally {
-        reader.close();
+        await reader.close();
       }
     });
 }

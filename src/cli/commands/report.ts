@@ -5,7 +5,7 @@ import { rename, rm } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { audit, writeHtmlReport } from '../../report/index.js';
+import { audit, writeHtmlReport, type AuditFinding } from '../../report/index.js';
 import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
@@ -32,14 +32,15 @@ export function addReportCommand(program: Command, context: CliContext): void {
       const reader = openIndexReader(await indexPath(options, context));
       try {
         // The page holds every finding, and counts them at its top: they are gathered first.
-        const findings = [...audit(reader)];
+        const findings: AuditFinding[] = [];
+        for await (const finding of audit(reader)) findings.push(finding);
         const summary = await writeOutputFile(options.html, (stream) => writeHtmlReport(reader, findings, stream));
         const graph = summary.isGraphTruncated ? `, graph cut to ${summary.nodes} URLs and ${summary.edges} edges` : '';
         await context.out.writeLine(
           `${options.html}: ${summary.urls} URLs, ${summary.links} links, ${summary.findings} findings, ${summary.aliases} aliases${graph}`,
         );
       } finally {
-        reader.close();
+        await reader.close();
       }
     });
 }

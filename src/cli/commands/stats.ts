@@ -33,11 +33,11 @@ export function addStatsCommand(program: Command, context: CliContext): void {
       const reader = openIndexReader(await indexPath(options, context));
       let lines: string[];
       try {
-        const stats = collectStats(reader);
+        const stats = await collectStats(reader);
         const definitions = { fetchesSaved: FETCHES_SAVED_DEFINITION, linksNotFetched: LINKS_NOT_FETCHED_DEFINITION };
         lines = options.json === true ? [toJsonLine({ ...stats, definitions })] : formatStats(stats);
       } finally {
-        reader.close();
+        await reader.close();
       }
       for (const line of lines) await context.out.writeLine(line);
     });

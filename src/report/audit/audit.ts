@@ -74,7 +74,7 @@ const PAGE_CODES = AUDIT_CODE_LIST.filter((code) => AUDIT_CODES[code].recordedOn
  * Throws `OptionError` for a bad option, at once; reading the index happens as
  * the result is iterated.
  */
-export function audit(reader: IndexReader, options?: AuditOptions): IterableIterator<AuditFinding> {
+export function audit(reader: IndexReader, options?: AuditOptions): AsyncIterableIterator<AuditFinding> {
   const minSeverity = validateOptions(options);
   return run(reader, SEVERITY_RANK[minSeverity]);
 }
@@ -91,15 +91,15 @@ function validateOptions(options: AuditOptions | undefined): Severity {
   return value as Severity;
 }
 
-function* run(reader: IndexReader, minRank: number): Generator<AuditFinding> {
-  const index = new IndexFacts(reader);
+async function* run(reader: IndexReader, minRank: number): AsyncGenerator<AuditFinding> {
+  const index = await IndexFacts.read(reader);
   const pageLevel = index.pageLevelFindings();
   const pages = [...pageLevel.keys()].sort((a, b) => a - b);
   let next = 0;
   let currentPage: number | undefined;
   let context: PageContext | undefined;
   const keep = (finding: AuditFinding): boolean => SEVERITY_RANK[finding.severity] >= minRank;
-  for (const link of reader.links()) {
+  for await (const link of reader.links()) {
     if (link.fromUrlId !== currentPage) {
       currentPage = link.fromUrlId;
       // Pages before this one that have no links, then this page's own findings.
@@ -135,10 +135,20 @@ class IndexFacts {
   /** Ends of classes one of whose URLs was fetched as HTML with a 2xx status. */
   readonly #htmlEnds = new Set<number>();
   readonly #ends = new AliasEnds<number>((id) => this.#nextOf(id));
-  readonly #hasAnchors: boolean;
+  #hasAnchors = false;
 
-  constructor(reader: IndexReader) {
-    for (const url of reader.urls()) {
+  /** The facts of the index behind `reader`: one pass over its URLs, one over its fetches. */
+  static async read(reader: IndexReader): Promise<IndexFacts> {
+    const facts = new IndexFacts();
+    await facts.#readUrls(reader);
+    await facts.#readFetches(reader);
+    return facts;
+  }
+
+  private constructor() {}
+
+  async #readUrls(reader: IndexReader): Promise<void> {
+    for await (const url of reader.urls()) {
       const f = url.lastFetch;
       const last: FetchFacts | undefined =
         f === undefined
@@ -156,8 +166,11 @@ class IndexFacts {
       this.#urls.set(url.id, { key: url.key, state: url.state, aliasOf: url.aliasOf, last });
       this.#idByKey.set(url.key, url.id);
     }
+  }
+
+  async #readFetches(reader: IndexReader): Promise<void> {
     const anchorsByOwner = new Map<number, Set<string>>();
-    for (const row of reader.fetches()) {
+    for await (const row of reader.fetches()) {
       // The representation the fetch stands for, whose links and anchors these are.
       const owner = row.representsUrlId ?? this.#idOf(row.finalUrl) ?? row.urlId;
       if (row.anchors.length > 0) addAll(anchorsByOwner, owner, row.anchors);

@@ -20,3 +20,6 @@ export interface AuditFinding {
   /** Facts particular to the code (final URL, hop count, rung, …). */
   readonly detail: Readonly<Record<string, string | number>>;
 }
+
+/** Findings as `audit` streams them, or as a list. */
+export type AuditFindings = AsyncIterable<AuditFinding> | Iterable<AuditFinding>;

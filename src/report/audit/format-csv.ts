@@ -1,7 +1,7 @@
 // The audit as CSV (RFC 4180): a header line, then one record per finding.
 
 import { csvField } from '../graph/index.js';
-import type { AuditFinding } from './finding.js';
+import type { AuditFindings } from './finding.js';
 
 export const AUDIT_CSV_HEADER = 'severity,code,page,href,target,message,detail';
 
@@ -10,9 +10,9 @@ export const AUDIT_CSV_HEADER = 'severity,code,page,href,target,message,detail';
  * is a JSON object. Fields with a comma, quote, CR or LF are quoted (an href may hold
  * any of them, and keeps them: a quoted field may span lines, RFC 4180 §2.6).
  */
-export function* formatAuditCsv(findings: Iterable<AuditFinding>): Generator<string> {
+export async function* formatAuditCsv(findings: AuditFindings): AsyncGenerator<string> {
   yield AUDIT_CSV_HEADER;
-  for (const f of findings) {
+  for await (const f of findings) {
     yield [f.severity, f.code, f.page ?? '', f.rawHref ?? '', f.target ?? '', f.message, JSON.stringify(f.detail)].map(csvField).join(',');
   }
 }

@@ -1,6 +1,6 @@
 // The audit as JSON Lines: one object per finding, every key present (`null` when absent).
 
-import type { AuditFinding } from './finding.js';
+import type { AuditFinding, AuditFindings } from './finding.js';
 
 /** One finding as the object `--format json` writes: `{"code","severity","page","rawHref","target","message","detail"}`. */
 export function auditFindingJson(f: AuditFinding): Record<string, unknown> {
@@ -16,6 +16,6 @@ export function auditFindingJson(f: AuditFinding): Record<string, unknown> {
 }
 
 /** One JSON object per line, per finding, streamed. */
-export function* formatAuditJson(findings: Iterable<AuditFinding>): Generator<string> {
-  for (const f of findings) yield JSON.stringify(auditFindingJson(f));
+export async function* formatAuditJson(findings: AuditFindings): AsyncGenerator<string> {
+  for await (const f of findings) yield JSON.stringify(auditFindingJson(f));
 }

@@ -5,7 +5,7 @@
 
 import { describeValue, OptionError } from '../../errors.js';
 import { AUDIT_CODE_LIST, AUDIT_CODES } from './codes.js';
-import type { AuditFinding, Severity } from './finding.js';
+import type { AuditFinding, AuditFindings, Severity } from './finding.js';
 
 export const SARIF_VERSION = '2.1.0';
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -65,7 +65,7 @@ function messageText(f: AuditFinding): string {
 }
 
 /** The SARIF log as lines of one JSON document, streamed. */
-export function formatAuditSarif(findings: Iterable<AuditFinding>, options: SarifOptions = {}): Generator<string> {
+export function formatAuditSarif(findings: AuditFindings, options: SarifOptions = {}): AsyncGenerator<string> {
   for (const name of ['toolVersion', 'informationUri'] as const) {
     const value: unknown = options[name];
     if (value !== undefined && typeof value !== 'string') {
@@ -75,7 +75,7 @@ export function formatAuditSarif(findings: Iterable<AuditFinding>, options: Sari
   return sarifLines(findings, options);
 }
 
-function* sarifLines(findings: Iterable<AuditFinding>, options: SarifOptions): Generator<string> {
+async function* sarifLines(findings: AuditFindings, options: SarifOptions): AsyncGenerator<string> {
   const driver: Record<string, unknown> = { name: 'linkladder' };
   if (options.toolVersion !== undefined) driver['version'] = options.toolVersion;
   if (options.informationUri !== undefined) driver['informationUri'] = options.informationUri;
@@ -85,7 +85,7 @@ function* sarifLines(findings: Iterable<AuditFinding>, options: SarifOptions): G
   const cut = head.lastIndexOf('[]');
   yield head.slice(0, cut + 1);
   let isFirst = true;
-  for (const f of findings) {
+  for await (const f of findings) {
     yield `${isFirst ? '' : ','}${JSON.stringify(sarifResult(f))}`;
     isFirst = false;
   }

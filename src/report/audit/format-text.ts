@@ -1,7 +1,7 @@
 // The audit as text for a terminal: findings grouped by page, each on two lines
 // (severity, code, href and target; then the message), and a closing count.
 
-import type { AuditFinding, Severity } from './finding.js';
+import type { AuditFindings, Severity } from './finding.js';
 import { SEVERITIES } from './finding.js';
 
 const SEVERITY_WIDTH = 8;
@@ -25,11 +25,11 @@ export function terminalSafe(text: string): string {
  * line between pages (findings of one page are expected together, as `audit` gives
  * them), and one last line with the counts by severity.
  */
-export function* formatAuditText(findings: Iterable<AuditFinding>): Generator<string> {
+export async function* formatAuditText(findings: AuditFindings): AsyncGenerator<string> {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   let pages = 0;
   let current: string | undefined | null = null;
-  for (const f of findings) {
+  for await (const f of findings) {
     counts[f.severity] += 1;
     if (f.page !== current) {
       if (current !== null) yield '';

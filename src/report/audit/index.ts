@@ -1,6 +1,6 @@
 // The audit: findings about a crawl's links, pages and redirects, from its index.
 
-export { SEVERITIES, type AuditFinding, type Severity } from './finding.js';
+export { SEVERITIES, type AuditFinding, type AuditFindings, type Severity } from './finding.js';
 export {
   AUDIT_CODES,
   AUDIT_CODE_LIST,

@@ -41,6 +41,6 @@ export interface GraphEdge {
  * edges. Nothing is held whole in memory.
  */
 export interface GraphSource {
-  nodes(): Iterable<GraphNode>;
-  edges(): Iterable<GraphEdge>;
+  nodes(): AsyncIterable<GraphNode>;
+  edges(): AsyncIterable<GraphEdge>;
 }

@@ -25,25 +25,25 @@ export function readGraph(reader: IndexReader, options: ReadGraphOptions = {}): 
     };
   }
   // Aliases are few next to URLs: what the merge needs of them is held in memory.
-  let aliases: AliasIndex | undefined;
-  const aliasIndex = (): AliasIndex => (aliases ??= indexAliases(reader));
+  let aliases: Promise<AliasIndex> | undefined;
+  const aliasIndex = (): Promise<AliasIndex> => (aliases ??= indexAliases(reader));
   return {
-    nodes: () => collapsedNodes(reader, aliasIndex()),
-    edges: () => collapsedEdges(reader, aliasIndex()),
+    nodes: () => collapsedNodes(reader, aliasIndex),
+    edges: () => collapsedEdges(reader, aliasIndex),
   };
 }
 
-function* nodesWithForms(reader: IndexReader): Generator<GraphNode> {
+async function* nodesWithForms(reader: IndexReader): AsyncGenerator<GraphNode> {
   const forms = new FormCursor(reader.forms());
   try {
-    for (const url of reader.urls()) yield toNode(url, forms.takeFor(url.id));
+    for await (const url of reader.urls()) yield toNode(url, await forms.takeFor(url.id));
   } finally {
-    forms.close();
+    await forms.close();
   }
 }
 
-function* edgesOf(reader: IndexReader): Generator<GraphEdge> {
-  for (const edge of reader.edges()) yield toEdge(edge.fromUrlId, edge.toUrlId, edge);
+async function* edgesOf(reader: IndexReader): AsyncGenerator<GraphEdge> {
+  for await (const edge of reader.edges()) yield toEdge(edge.fromUrlId, edge.toUrlId, edge);
 }
 
 function toNode(url: UrlRow, forms: readonly GraphForm[]): GraphNode {
@@ -60,33 +60,37 @@ function toEdge(from: number, to: number, edge: Pick<GraphEdge, 'element' | 'att
  * URL's forms are held longer than its own row).
  */
 export class FormCursor {
-  readonly #rows: Iterator<FormRow>;
+  readonly #rows: AsyncIterator<FormRow>;
   #next: FormRow | undefined;
+  #isStarted = false;
   #lastUrlId = -Infinity;
 
-  constructor(rows: Iterable<FormRow>) {
-    this.#rows = rows[Symbol.iterator]();
-    this.#advance();
+  constructor(rows: AsyncIterable<FormRow>) {
+    this.#rows = rows[Symbol.asyncIterator]();
   }
 
   /** The forms of URL `urlId`, skipping those of URLs before it. */
-  takeFor(urlId: number): GraphForm[] {
+  async takeFor(urlId: number): Promise<GraphForm[]> {
+    if (!this.#isStarted) {
+      this.#isStarted = true;
+      await this.#advance();
+    }
     const forms: GraphForm[] = [];
     while (this.#next !== undefined && this.#next.urlId <= urlId) {
       if (this.#next.urlId === urlId) forms.push({ text: redactPassword(this.#next.text), rung: this.#next.rung });
-      this.#advance();
+      await this.#advance();
     }
     return forms;
   }
 
   /** Close the forms' cursor, when the URLs end early. */
-  close(): void {
+  async close(): Promise<void> {
     this.#next = undefined;
-    this.#rows.return?.();
+    if (this.#isStarted) await this.#rows.return?.();
   }
 
-  #advance(): void {
-    const step = this.#rows.next();
+  async #advance(): Promise<void> {
+    const step = await this.#rows.next();
     this.#next = step.done === true ? undefined : step.value;
     if (this.#next === undefined) return;
     if (this.#next.urlId < this.#lastUrlId) {
@@ -104,10 +108,10 @@ interface AliasIndex {
   readonly formsOf: ReadonlyMap<number, readonly GraphForm[]>;
 }
 
-function indexAliases(reader: IndexReader): AliasIndex {
+async function indexAliases(reader: IndexReader): Promise<AliasIndex> {
   const directTarget = new Map<number, number>();
   const aliasForms = new Map<number, GraphForm[]>();
-  for (const node of nodesWithForms(reader)) {
+  for await (const node of nodesWithForms(reader)) {
     if (node.state !== 'alias' || node.aliasOf === undefined) continue;
     directTarget.set(node.id, node.aliasOf);
     aliasForms.set(node.id, [{ text: node.key, rung: 'protocol' }, ...node.forms.map((form) => ({ text: form.text, rung: 'protocol' as const }))]);
@@ -127,8 +131,9 @@ function indexAliases(reader: IndexReader): AliasIndex {
   return { targetOf, formsOf };
 }
 
-function* collapsedNodes(reader: IndexReader, aliases: AliasIndex): Generator<GraphNode> {
-  for (const node of nodesWithForms(reader)) {
+async function* collapsedNodes(reader: IndexReader, aliasIndex: () => Promise<AliasIndex>): AsyncGenerator<GraphNode> {
+  const aliases = await aliasIndex();
+  for await (const node of nodesWithForms(reader)) {
     if (aliases.targetOf.has(node.id)) continue;
     const merged = aliases.formsOf.get(node.id) ?? [];
     yield { ...node, aliasOf: undefined, forms: [...node.forms, ...merged] };
@@ -140,18 +145,19 @@ function* collapsedNodes(reader: IndexReader, aliases: AliasIndex): Generator<Gr
  * edges that touch an alias: the first sums those by their re-pointed ends, the
  * second streams the rest, adding in any summed edge that coincides with one.
  */
-function* collapsedEdges(reader: IndexReader, aliases: AliasIndex): Generator<GraphEdge> {
+async function* collapsedEdges(reader: IndexReader, aliasIndex: () => Promise<AliasIndex>): AsyncGenerator<GraphEdge> {
+  const aliases = await aliasIndex();
   const canonical = (id: number): number => aliases.targetOf.get(id) ?? id;
   const touchesAlias = (edge: GraphEdge): boolean => aliases.targetOf.has(edge.from) || aliases.targetOf.has(edge.to);
   const repointed = new Map<string, GraphEdge>();
-  for (const edge of edgesOf(reader)) {
+  for await (const edge of edgesOf(reader)) {
     if (!touchesAlias(edge)) continue;
     const moved = toEdge(canonical(edge.from), canonical(edge.to), edge);
     const key = edgeKey(moved);
     const earlier = repointed.get(key);
     repointed.set(key, earlier === undefined ? moved : { ...earlier, count: earlier.count + moved.count });
   }
-  for (const edge of edgesOf(reader)) {
+  for await (const edge of edgesOf(reader)) {
     if (touchesAlias(edge)) continue;
     const key = edgeKey(edge);
     const extra = repointed.get(key);

@@ -11,8 +11,8 @@ const CRLF = '\r\n';
 
 export const writeCsv: GraphWriter = async (graph, out) => {
   await out.write(csvRecord(CSV_COLUMNS));
-  for (const node of graph.nodes()) await out.write(csvRecord(nodeFields(node)));
-  for (const edge of graph.edges()) await out.write(csvRecord(edgeFields(edge)));
+  for await (const node of graph.nodes()) await out.write(csvRecord(nodeFields(node)));
+  for await (const edge of graph.edges()) await out.write(csvRecord(edgeFields(edge)));
 };
 
 function nodeFields(node: GraphNode): (string | number | undefined)[] {

@@ -17,8 +17,8 @@ const STATE_STYLE: Readonly<Record<UrlState, string>> = {
 
 export const writeDot: GraphWriter = async (graph, out) => {
   await out.write('digraph linkladder {\n  graph [rankdir="LR"];\n  node [shape="box", fontname="Helvetica"];\n  edge [fontname="Helvetica", fontsize="10"];\n');
-  for (const node of graph.nodes()) await out.write(nodeStatement(node));
-  for (const edge of graph.edges()) await out.write(edgeStatement(edge));
+  for await (const node of graph.nodes()) await out.write(nodeStatement(node));
+  for await (const edge of graph.edges()) await out.write(edgeStatement(edge));
   await out.write('}\n');
 };
 

@@ -24,9 +24,9 @@ type KeyId = (typeof KEYS)[number][0];
 
 export const writeGraphml: GraphWriter = async (graph, out) => {
   await out.write(header());
-  for (const node of graph.nodes()) await out.write(nodeElement(node));
+  for await (const node of graph.nodes()) await out.write(nodeElement(node));
   let edgeNumber = 0;
-  for (const edge of graph.edges()) await out.write(edgeElement(edge, (edgeNumber += 1)));
+  for await (const edge of graph.edges()) await out.write(edgeElement(edge, (edgeNumber += 1)));
   await out.write('  </graph>\n</graphml>\n');
 };
 

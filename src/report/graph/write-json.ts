@@ -6,13 +6,13 @@ import type { GraphWriter } from './graph-writer.js';
 export const writeJson: GraphWriter = async (graph, out) => {
   await out.write('{"nodes":[');
   let separator = '\n';
-  for (const node of graph.nodes()) {
+  for await (const node of graph.nodes()) {
     await out.write(separator + JSON.stringify(nodeJson(node)));
     separator = ',\n';
   }
   await out.write('\n],"edges":[');
   separator = '\n';
-  for (const edge of graph.edges()) {
+  for await (const edge of graph.edges()) {
     await out.write(separator + JSON.stringify(edgeJson(edge)));
     separator = ',\n';
   }

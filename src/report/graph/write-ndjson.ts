@@ -4,6 +4,6 @@ import type { GraphWriter } from './graph-writer.js';
 import { edgeJson, nodeJson } from './write-json.js';
 
 export const writeNdjson: GraphWriter = async (graph, out) => {
-  for (const node of graph.nodes()) await out.write(`${JSON.stringify({ type: 'node', ...nodeJson(node) })}\n`);
-  for (const edge of graph.edges()) await out.write(`${JSON.stringify({ type: 'edge', ...edgeJson(edge) })}\n`);
+  for await (const node of graph.nodes()) await out.write(`${JSON.stringify({ type: 'node', ...nodeJson(node) })}\n`);
+  for await (const edge of graph.edges()) await out.write(`${JSON.stringify({ type: 'edge', ...edgeJson(edge) })}\n`);
 };

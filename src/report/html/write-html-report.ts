@@ -54,10 +54,10 @@ export async function writeHtmlReport(
   options: HtmlReportOptions = {},
 ): Promise<HtmlReportSummary> {
   const limits = validateOptions(options);
-  const stats = collectStats(reader);
+  const stats = await collectStats(reader);
   const counts = {
     urls: stats.urls,
-    links: reader.stats().links,
+    links: (await reader.stats()).links,
     fetches: stats.fetches,
     findings: findings.length,
     aliases: sum(stats.aliasesByEvidence),
@@ -66,7 +66,7 @@ export async function writeHtmlReport(
   const out = new StreamWriter(output);
   await out.write(
     pageStart({
-      title: seedsTitle(reader),
+      title: await seedsTitle(reader),
       counts: [
         ['urls', 'URLs', counts.urls],
         ['links', 'links', counts.links],
@@ -115,11 +115,15 @@ function stripUndefined<T extends object>(options: T): Partial<T> {
 }
 
 /** A JSON array of `items`, one element a write, at most `limit` of them. */
-async function writeArray(out: StreamWriter, items: Iterable<unknown>, limit: number): Promise<{ written: number; isTruncated: boolean }> {
+async function writeArray(
+  out: StreamWriter,
+  items: AsyncIterable<unknown> | Iterable<unknown>,
+  limit: number,
+): Promise<{ written: number; isTruncated: boolean }> {
   let written = 0;
   let isTruncated = false;
   await out.write('[');
-  for (const item of items) {
+  for await (const item of items) {
     if (written === limit) {
       isTruncated = true;
       break;
@@ -131,15 +135,15 @@ async function writeArray(out: StreamWriter, items: Iterable<unknown>, limit: nu
   return { written, isTruncated };
 }
 
-function* aliasEntries(reader: IndexReader): Generator<Record<string, unknown>> {
-  for (const alias of reader.aliases()) {
+async function* aliasEntries(reader: IndexReader): AsyncGenerator<Record<string, unknown>> {
+  for await (const alias of reader.aliases()) {
     const detail = alias.detail === undefined ? null : redactPassword(alias.detail);
     yield { from: redactPassword(alias.fromKey), to: redactPassword(alias.toKey), evidence: alias.evidence, detail };
   }
 }
 
-function* redirectChains(reader: IndexReader): Generator<Record<string, unknown>> {
-  for (const fetch of reader.fetches()) {
+async function* redirectChains(reader: IndexReader): AsyncGenerator<Record<string, unknown>> {
+  for await (const fetch of reader.fetches()) {
     const [first] = fetch.redirects;
     if (first === undefined) continue;
     const hops = fetch.redirects.map((hop) => ({ to: hop.to === undefined ? null : redactPassword(hop.to), status: hop.status }));
@@ -148,27 +152,27 @@ function* redirectChains(reader: IndexReader): Generator<Record<string, unknown>
 }
 
 /** `[id, key, state, depth, aliasOf, status, forms]`: compact, the explorer's own shape. */
-function* nodeEntries(reader: IndexReader): Generator<unknown[]> {
+async function* nodeEntries(reader: IndexReader): AsyncGenerator<unknown[]> {
   const forms = new FormCursor(reader.forms());
   try {
-    for (const url of reader.urls()) {
-      const texts = forms.takeFor(url.id).map((form) => form.text); // redacted by the cursor
+    for await (const url of reader.urls()) {
+      const texts = (await forms.takeFor(url.id)).map((form) => form.text); // redacted by the cursor
       yield [url.id, redactPassword(url.key), url.state, url.depth, url.aliasOf ?? null, url.lastFetch?.status ?? null, texts];
     }
   } finally {
-    forms.close();
+    await forms.close();
   }
 }
 
 /** `[from, to, count, element, attribute]`. */
-function* edgeEntries(reader: IndexReader): Generator<unknown[]> {
-  for (const edge of reader.edges()) yield [edge.fromUrlId, edge.toUrlId, edge.count, edge.element ?? null, edge.attribute ?? null];
+async function* edgeEntries(reader: IndexReader): AsyncGenerator<unknown[]> {
+  for await (const edge of reader.edges()) yield [edge.fromUrlId, edge.toUrlId, edge.count, edge.element ?? null, edge.attribute ?? null];
 }
 
 /** The seeds (the URLs at depth 0 that open the index), for the header. */
-function seedsTitle(reader: IndexReader): string {
+async function seedsTitle(reader: IndexReader): Promise<string> {
   const seeds: string[] = [];
-  for (const url of reader.urls()) {
+  for await (const url of reader.urls()) {
     if (url.depth !== 0) break;
     seeds.push(redactPassword(url.key));
   }

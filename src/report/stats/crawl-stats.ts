@@ -38,9 +38,10 @@ export interface CrawlStats {
   readonly errorsByCode: Readonly<Record<string, number>>;
 }
 
-export function collectStats(reader: IndexReader): CrawlStats {
-  const funnel = reader.funnel();
-  const stats = reader.stats();
+export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
+  const funnel = await reader.funnel();
+  const stats = await reader.stats();
+  const errorsByCode = await reader.errorsByCode();
   const folded: FoldedByRung = {
     syntax: funnel.distinctStrings - funnel.distinctSyntax,
     scheme: funnel.distinctSyntax - funnel.distinctScheme,
@@ -54,6 +55,6 @@ export function collectStats(reader: IndexReader): CrawlStats {
     fetches: stats.fetches,
     urls: Object.values(stats.urlsByState).reduce((sum, count) => sum + count, 0),
     aliasesByEvidence: stats.aliasesByEvidence,
-    errorsByCode: reader.errorsByCode(),
+    errorsByCode,
   };
 }

@@ -74,13 +74,13 @@ describe('golden files of the demo crawl', () => {
   // level it resolved against, the target (after aliases) and its fragment, the rung
   // it met the index at (and before aliases), its findings, and the other base
   // mode's target where it differs.
-  it('the link table: every link with its target, base level and rung', () => {
+  it('the link table: every link with its target, base level and rung', async () => {
     const reader = openIndexReader(db);
     try {
       const keyOf = new Map<number, string>();
-      for (const url of reader.urls()) keyOf.set(url.id, url.key);
+      for await (const url of reader.urls()) keyOf.set(url.id, url.key);
       const lines = ['page\thref\tat\tbase\ttarget\trung\tladder\tfindings\talternate\terror'];
-      for (const link of reader.links()) {
+      for await (const link of reader.links()) {
         const target = link.toUrlId === undefined ? '' : `${keyOf.get(link.toUrlId)}${link.fragment === undefined ? '' : `#${link.fragment}`}`;
         lines.push(
           [
@@ -105,7 +105,7 @@ describe('golden files of the demo crawl', () => {
       expect(table).toContain('/spellings.html\t"/%7Euser/"\ta@href\tretrieval\thttp://127.0.0.1:PORT/~user/\tsyntax\tsyntax\tREF_FOLDED_SYNTAX\t');
       expect(table).toContain('/docs/\t"/docs"\ta@href\tretrieval\thttp://127.0.0.1:PORT/docs/\tprotocol\tstring\t');
     } finally {
-      reader.close();
+      await reader.close();
     }
   });
 

@@ -14,6 +14,7 @@ import { openIndexReader } from '../../../src/store/index.js';
 import { artifactPath, launchChromium, openReport } from '../../report/support/browser.js';
 import { INSTALL_TIMEOUT_MS, skipNotice } from '../../report/support/system-tools.js';
 import { jsonLines, run } from '../cli-harness.js';
+import { collect } from '../../support/collect.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-report-'));
 const db = path.join(dir, 'demo.db');
@@ -76,8 +77,8 @@ describe('linkladder report', () => {
       expect(await text('#page-key')).toBe(`${origin}/`);
       expect(await text('#page-out-count')).toBe(String(homeLinksOut));
       const reader = openIndexReader(db);
-      const findings = [...audit(reader)];
-      reader.close();
+      const findings = await collect(audit(reader));
+      await reader.close();
       const errors = findings.filter((finding) => finding.severity === 'error').length;
       expect(await text('[data-count="findings"]')).toBe(String(findings.length));
       expect(await text('#finding-shown')).toBe(`${findings.length} of ${findings.length} findings`);

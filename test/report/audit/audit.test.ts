@@ -1,12 +1,14 @@
-// audit() against an in-memory IndexReader: the cases a crawl of a fixture site
+// audit() against a MemoryStore's IndexReader: the cases a crawl of a fixture site
 // does not reach easily (old indexes, cross-origin redirects, chains learned from
 // another URL's fetch, refusals of the crawl's own), ordering, streaming, options.
 
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
 import { audit, type AuditFinding } from '../../../src/report/index.js';
-import type { FetchRow, LinkRow, UrlRow, UrlState } from '../../../src/store/index.js';
-import { FakeReader, fetchRow, linkRow, urlRow } from '../support/fake-reader.js';
+import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../../src/store/index.js';
+import { collect } from '../../support/collect.js';
+import { countingReader } from '../support/counting-reader.js';
+import { readerOf } from '../support/memory-index.js';
 
 const H = 'http://h';
 
@@ -15,42 +17,48 @@ interface UrlSpec {
   readonly path: string;
   readonly state?: UrlState;
   readonly aliasOf?: number;
-  /** Its last fetch (more fields than the defaults of `fetchRow`); none when absent. */
+  /** Its last fetch (fields left out: a 200 text/html page, `finalUrl` its own URL); none when absent. */
   readonly fetch?: Partial<FetchRow>;
   /** Earlier fetches, before `fetch`. */
   readonly earlier?: readonly Partial<FetchRow>[];
 }
 
+/** A link as the reader gives it: the target spelled as its ladder rung says, admitted through the alias for `protocol`. */
 type LinkSpec = Pick<LinkRow, 'fromUrlId' | 'rawHref'> & Partial<LinkRow>;
 
-/** A consistent fake index: each URL's last fetch is its last fetch row. */
-function index(urls: readonly UrlSpec[], links: readonly LinkSpec[]): FakeReader {
-  let fetchId = 0;
-  const fetches: FetchRow[] = [];
-  const urlRows: UrlRow[] = urls.map((spec) => {
-    let last: FetchRow | undefined;
-    for (const partial of [...(spec.earlier ?? []), ...(spec.fetch === undefined ? [] : [spec.fetch])]) {
-      last = fetchRow({ id: ++fetchId, urlId: spec.id, finalUrl: H + spec.path, ...partial });
-      fetches.push(last);
-    }
-    return urlRow({ id: spec.id, key: spec.path.includes('://') ? spec.path : H + spec.path, state: spec.state ?? (last === undefined ? 'queued' : 'done'), aliasOf: spec.aliasOf, lastFetch: last });
+/** An index written through a MemoryStore: URLs in id order, then their fetches, then the links. */
+function index(urls: readonly UrlSpec[], links: readonly LinkSpec[]): Promise<IndexReader> {
+  return readerOf({
+    urls: urls.map((spec) => ({
+      id: spec.id,
+      key: spec.path.includes('://') ? spec.path : H + spec.path,
+      state: spec.state,
+      aliasOf: spec.aliasOf,
+      fetches: [...(spec.earlier ?? []), ...(spec.fetch === undefined ? [] : [spec.fetch])].map(({ id: _id, urlId: _urlId, ...fetch }) => ({ finalUrl: H + spec.path, ...fetch })),
+    })),
+    links: links.map((spec) => ({
+      from: spec.fromUrlId,
+      rawHref: spec.rawHref,
+      to: spec.metUrlId,
+      spelling: spec.ladderRung === 'syntax' || spec.ladderRung === 'scheme' ? spec.ladderRung : 'string',
+      isThroughAlias: spec.rung === 'protocol',
+      fragment: spec.fragment,
+      element: spec.element,
+      attribute: spec.attribute,
+      baseLevel: spec.baseLevel,
+      findings: spec.findings,
+      alternateTarget: spec.alternateTarget,
+      error: spec.error,
+    })),
   });
-  fetches.sort((a, b) => a.id - b.id);
-  const positions = new Map<number, number>();
-  const linkRows = links.map((spec) => {
-    const position = positions.get(spec.fromUrlId) ?? 0;
-    positions.set(spec.fromUrlId, position + 1);
-    return linkRow({ position, toUrlId: spec.metUrlId, metUrlId: undefined, ...spec });
-  });
-  return new FakeReader({ urls: urlRows, fetches, links: linkRows });
 }
 
-const codes = (findings: Iterable<AuditFinding>): string[] => [...findings].map((f) => f.code);
+const codes = async (findings: AsyncIterable<AuditFinding>): Promise<string[]> => (await collect(findings)).map((f) => f.code);
 const page = (body: Partial<FetchRow> = {}): Partial<FetchRow> => ({ status: 200, contentType: 'text/html', anchors: ['a'], ...body });
 
 describe('audit: targets as the crawl fetched them', () => {
-  it('a target the crawl refused to fetch itself (robots.txt, private address) is not broken', () => {
-    const reader = index(
+  it('a target the crawl refused to fetch itself (robots.txt, private address) is not broken', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page() },
         { id: 2, path: '/private', state: 'failed', fetch: { status: undefined, contentType: undefined, errorCode: 'ERR_CRAWL_ROBOTS_DISALLOWED', durationMs: undefined } },
@@ -63,13 +71,13 @@ describe('audit: targets as the crawl fetched them', () => {
         { fromUrlId: 1, rawHref: 'queued', metUrlId: 4 },
       ],
     );
-    expect([...audit(reader)]).toEqual([
+    expect((await collect(audit(reader)))).toEqual([
       expect.objectContaining({ code: 'LINK_BROKEN', rawHref: 'down', message: 'the target could not be fetched (ERR_FETCH_NETWORK)', detail: { errorCode: 'ERR_FETCH_NETWORK' } }),
     ]);
   });
 
-  it('a URL met only as a hop of another URL\'s redirect chain: the hops left from it, and the final URL', () => {
-    const reader = index(
+  it('a URL met only as a hop of another URL\'s redirect chain: the hops left from it, and the final URL', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page() },
         // /c → /a → /b, fetched at /c: /a is an alias learned from that chain, with no fetch of its own.
@@ -79,16 +87,16 @@ describe('audit: targets as the crawl fetched them', () => {
       ],
       [{ fromUrlId: 1, rawHref: 'a', metUrlId: 3, toUrlId: 4, rung: 'protocol', ladderRung: 'string' }],
     );
-    const findings = [...audit(reader)];
+    const findings = (await collect(audit(reader)));
     expect(findings).toEqual([
       expect.objectContaining({ code: 'LINK_REDIRECT', page: `${H}/`, rawHref: 'a', target: `${H}/a`, detail: { finalUrl: `${H}/b`, hops: 1 } }),
       expect.objectContaining({ code: 'REDIRECT_CHAIN', page: `${H}/c`, detail: { hops: 2, finalUrl: `${H}/b` } }),
     ]);
   });
 
-  it('a redirect not followed because its target was fetched already: judged by that target', () => {
+  it('a redirect not followed because its target was fetched already: judged by that target', async () => {
     const stopped = (to: string): Partial<FetchRow> => ({ status: 301, contentType: undefined, finalUrl: `${H}/moved`, redirects: [{ from: `${H}/moved`, to: H + to, status: 301 }] });
-    const reader = index(
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page() },
         { id: 2, path: '/a', fetch: page({ anchors: ['yes'] }) },
@@ -103,7 +111,7 @@ describe('audit: targets as the crawl fetched them', () => {
         { fromUrlId: 1, rawHref: 'moved-away', metUrlId: 5 },
       ],
     );
-    expect([...audit(reader)].map((f) => [f.code, f.rawHref, f.message, f.detail])).toEqual([
+    expect((await collect(audit(reader))).map((f) => [f.code, f.rawHref, f.message, f.detail])).toEqual([
       ['LINK_REDIRECT', 'moved#yes', `the target redirects to ${H}/a (1 hop): link to the final URL`, { finalUrl: `${H}/a`, hops: 1 }],
       ['LINK_REDIRECT', 'moved#no', `the target redirects to ${H}/a (1 hop): link to the final URL`, { finalUrl: `${H}/a`, hops: 1 }],
       ['LINK_FRAGMENT_MISSING', 'moved#no', 'no element with id or name "no" in the target page', { fragment: 'no' }],
@@ -111,8 +119,8 @@ describe('audit: targets as the crawl fetched them', () => {
     ]);
   });
 
-  it('a redirect that ends in a 404 is a broken link, not a redirect', () => {
-    const reader = index(
+  it('a redirect that ends in a 404 is a broken link, not a redirect', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page() },
         { id: 2, path: '/old', state: 'alias', aliasOf: 3, fetch: { status: 404, finalUrl: `${H}/gone`, redirects: [{ from: `${H}/old`, to: `${H}/gone`, status: 301 }] } },
@@ -123,7 +131,7 @@ describe('audit: targets as the crawl fetched them', () => {
         { fromUrlId: 1, rawHref: 'gone', metUrlId: 3 },
       ],
     );
-    expect([...audit(reader)]).toEqual([
+    expect((await collect(audit(reader)))).toEqual([
       expect.objectContaining({ code: 'LINK_BROKEN', rawHref: 'old', message: `the target answered 404 after 1 redirect to ${H}/gone`, detail: { status: 404, hops: 1, finalUrl: `${H}/gone` } }),
       expect.objectContaining({ code: 'LINK_BROKEN', rawHref: 'gone', message: 'the target answered 404', detail: { status: 404 } }),
     ]);
@@ -131,8 +139,8 @@ describe('audit: targets as the crawl fetched them', () => {
 });
 
 describe('audit: fragments', () => {
-  it('are checked against the page the target stands for: after a redirect to another origin, after Content-Location', () => {
-    const reader = index(
+  it('are checked against the page the target stands for: after a redirect to another origin, after Content-Location', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page({ anchors: ['here'] }) },
         // A redirect to another origin makes no alias: the anchors are the final URL's.
@@ -156,17 +164,17 @@ describe('audit: fragments', () => {
         { fromUrlId: 1, rawHref: '#:~:text=hello', fragment: ':~:text=hello', metUrlId: 1 },
       ],
     );
-    const missing = [...audit(reader)].filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
+    const missing = (await collect(audit(reader))).filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
     expect(missing.map((f) => [f.rawHref, f.target, f.detail])).toEqual([
       ['out#nope', `${H}/out#nope`, { fragment: 'nope' }],
       ['neg#z', `${H}/neg#z`, { fragment: 'z' }],
     ]);
   });
 
-  it('reads which URL each fetch stands for from the index, not from its final URL', () => {
+  it('reads which URL each fetch stands for from the index, not from its final URL', async () => {
     // As the crawl records it since migration 003; the final URLs here would say otherwise.
     const elsewhere = 'http://elsewhere/';
-    const reader = index(
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page({ anchors: ['here'], representsUrlId: 1 }) },
         { id: 2, path: '/out', fetch: page({ finalUrl: elsewhere, redirects: [{ from: `${H}/out`, to: 'http://other/in', status: 302 }], anchors: ['x'], representsUrlId: 3 }) },
@@ -182,12 +190,12 @@ describe('audit: fragments', () => {
         { fromUrlId: 1, rawHref: 'neg#z', fragment: 'z', metUrlId: 4 },
       ],
     );
-    const missing = [...audit(reader)].filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
+    const missing = (await collect(audit(reader))).filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
     expect(missing.map((f) => f.rawHref)).toEqual(['out#nope', 'neg#z']);
   });
 
-  it('are not checked on a target that is not HTML, not 2xx or not fetched', () => {
-    const reader = index(
+  it('are not checked on a target that is not HTML, not 2xx or not fetched', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page() },
         { id: 2, path: '/img.svg', fetch: page({ contentType: 'image/svg+xml', anchors: [] }) },
@@ -200,23 +208,23 @@ describe('audit: fragments', () => {
         { fromUrlId: 1, rawHref: 'q#x', fragment: 'x', metUrlId: 4 },
       ],
     );
-    expect(codes(audit(reader))).toEqual(['LINK_BROKEN']);
+    expect(await codes(audit(reader))).toEqual(['LINK_BROKEN']);
   });
 
-  it('are not checked at all in an index crawled before anchors were recorded', () => {
-    const reader = index(
+  it('are not checked at all in an index crawled before anchors were recorded', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page({ anchors: [] }) },
         { id: 2, path: '/a', fetch: page({ anchors: [] }) },
       ],
       [{ fromUrlId: 1, rawHref: 'a#x', fragment: 'x', metUrlId: 2 }],
     );
-    expect(codes(audit(reader))).toEqual([]);
+    expect(await codes(audit(reader))).toEqual([]);
   });
 });
 
 describe('audit: how links are written', () => {
-  const site = (links: readonly LinkSpec[], home = '/'): FakeReader =>
+  const site = (links: readonly LinkSpec[], home = '/'): Promise<IndexReader> =>
     index(
       [
         { id: 1, path: home, fetch: page() },
@@ -228,39 +236,39 @@ describe('audit: how links are written', () => {
       links,
     );
 
-  it('LINK_NOT_CANONICAL from the crawl\'s REF_FOLDED_* codes, else (an older index) from the ladder rung', () => {
-    const reader = site([
+  it('LINK_NOT_CANONICAL from the crawl\'s REF_FOLDED_* codes, else (an older index) from the ladder rung', async () => {
+    const reader = await site([
       { fromUrlId: 1, rawHref: 'HTTP://h:80/a', metUrlId: 2, findings: ['REF_FOLDED_SCHEME'], ladderRung: 'string', baseLevel: 'base-element' },
       { fromUrlId: 1, rawHref: '%61', metUrlId: 2, ladderRung: 'syntax' },
       { fromUrlId: 1, rawHref: 'a', metUrlId: 2, ladderRung: 'string' },
       { fromUrlId: 1, rawHref: 'x', metUrlId: 2, ladderRung: 'new' },
     ]);
-    expect([...audit(reader)].map((f) => [f.code, f.rawHref, f.detail])).toEqual([
+    expect((await collect(audit(reader))).map((f) => [f.code, f.rawHref, f.detail])).toEqual([
       ['LINK_NOT_CANONICAL', 'HTTP://h:80/a', { rung: 'scheme', normalForm: `${H}/a` }],
       ['LINK_NOT_CANONICAL', '%61', { rung: 'syntax', normalForm: `${H}/a` }],
     ]);
   });
 
-  it('LINK_MIXED_SCHEME both ways, on the same host only', () => {
-    const http = site([
+  it('LINK_MIXED_SCHEME both ways, on the same host only', async () => {
+    const http = await site([
       { fromUrlId: 1, rawHref: 'https://h/a', metUrlId: 3 },
       { fromUrlId: 1, rawHref: 'http://h:8080/a', metUrlId: 4 },
     ]);
-    expect([...audit(http)].map((f) => [f.code, f.detail])).toEqual([['LINK_MIXED_SCHEME', { from: 'http', to: 'https' }]]);
-    const https = index(
+    expect((await collect(audit(http))).map((f) => [f.code, f.detail])).toEqual([['LINK_MIXED_SCHEME', { from: 'http', to: 'https' }]]);
+    const https = await index(
       [
         { id: 1, path: 'https://h/', fetch: page() },
         { id: 2, path: 'http://h/x', state: 'skipped' },
       ],
       [{ fromUrlId: 1, rawHref: 'http://h/x', metUrlId: 2 }],
     );
-    expect([...audit(https)]).toEqual([
+    expect((await collect(audit(https)))).toEqual([
       expect.objectContaining({ code: 'LINK_MIXED_SCHEME', message: expect.stringContaining('an https page links to http') as string, detail: { from: 'https', to: 'http' } }),
     ]);
   });
 
-  it('LINK_COULD_BE_RELATIVE: absolute and network-path hrefs to the own origin, where the base is the page', () => {
-    const reader = site([
+  it('LINK_COULD_BE_RELATIVE: absolute and network-path hrefs to the own origin, where the base is the page', async () => {
+    const reader = await site([
       { fromUrlId: 1, rawHref: 'http://h/a?q#f', metUrlId: 5, fragment: 'f' },
       { fromUrlId: 1, rawHref: ' //h/a', metUrlId: 2 },
       { fromUrlId: 1, rawHref: 'http://h/a', metUrlId: 2, baseLevel: 'base-element' },
@@ -269,15 +277,15 @@ describe('audit: how links are written', () => {
       { fromUrlId: 1, rawHref: 'http://h:8080/a', metUrlId: 4 },
       { fromUrlId: 1, rawHref: '/a', metUrlId: 2 },
     ]);
-    expect([...audit(reader)].map((f) => [f.code, f.rawHref, f.detail])).toEqual([
+    expect((await collect(audit(reader))).map((f) => [f.code, f.rawHref, f.detail])).toEqual([
       ['LINK_FRAGMENT_MISSING', 'http://h/a?q#f', { fragment: 'f' }],
       ['LINK_COULD_BE_RELATIVE', 'http://h/a?q#f', { relative: '/a?q#f' }],
       ['LINK_COULD_BE_RELATIVE', ' //h/a', { relative: '/a' }],
     ]);
   });
 
-  it('LINK_BASE_MODES_DIFFER, unless the protocol rung proved both targets one resource', () => {
-    const reader = index(
+  it('LINK_BASE_MODES_DIFFER, unless the protocol rung proved both targets one resource', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/p', state: 'alias', aliasOf: 2, fetch: page() },
         { id: 2, path: '/p.en', fetch: page({ durationMs: undefined, finalUrl: `${H}/p` }) },
@@ -288,16 +296,16 @@ describe('audit: how links are written', () => {
         { fromUrlId: 1, rawHref: 'p.en', metUrlId: 2, alternateTarget: `${H}/p` },
       ],
     );
-    expect([...audit(reader)].map((f) => [f.code, f.rawHref, f.detail])).toEqual([['LINK_BASE_MODES_DIFFER', '?x', { alternateTarget: `${H}/p?x` }]]);
+    expect((await collect(audit(reader))).map((f) => [f.code, f.rawHref, f.detail])).toEqual([['LINK_BASE_MODES_DIFFER', '?x', { alternateTarget: `${H}/p?x` }]]);
   });
 
-  it('href findings in catalog order, HREF_INVALID with its URI error, and nothing about a target when there is none', () => {
-    const reader = site([
+  it('href findings in catalog order, HREF_INVALID with its URI error, and nothing about a target when there is none', async () => {
+    const reader = await site([
       { fromUrlId: 1, rawHref: ' a\\b c', metUrlId: 2, findings: ['HREF_UNENCODED_CHARACTER', 'HREF_BACKSLASH', 'HREF_SURROUNDING_WHITESPACE'] },
       { fromUrlId: 1, rawHref: 'http://a b/', findings: ['HREF_INVALID'], error: 'ERR_URI_BAD_HOST', rung: undefined, ladderRung: undefined },
       { fromUrlId: 1, rawHref: '../../a', metUrlId: 2, findings: ['REF_ABOVE_ROOT', 'SOME_FUTURE_CODE'] },
     ]);
-    expect([...audit(reader)].map((f) => [f.code, f.target, f.detail])).toEqual([
+    expect((await collect(audit(reader))).map((f) => [f.code, f.target, f.detail])).toEqual([
       ['HREF_SURROUNDING_WHITESPACE', `${H}/a`, {}],
       ['HREF_BACKSLASH', `${H}/a`, {}],
       ['HREF_UNENCODED_CHARACTER', `${H}/a`, {}],
@@ -308,8 +316,8 @@ describe('audit: how links are written', () => {
 });
 
 describe('audit: pages, order, options and streaming', () => {
-  it('page findings go to the page whose links they are (the final URL of a redirect), in catalog order, before its links', () => {
-    const reader = index(
+  it('page findings go to the page whose links they are (the final URL of a redirect), in catalog order, before its links', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page({ findings: ['BASE_CONTENT_BASE_USED', 'BASE_HREF_RELATIVE', 'BASE_CONTENT_LOCATION_IGNORED'] }) },
         { id: 2, path: '/lonely', fetch: page({ findings: ['HTML_REFRESH_INVALID'] }) },
@@ -321,7 +329,7 @@ describe('audit: pages, order, options and streaming', () => {
         { fromUrlId: 4, rawHref: 'http://h/', metUrlId: 1 },
       ],
     );
-    expect([...audit(reader)].map((f) => [f.page, f.code])).toEqual([
+    expect((await collect(audit(reader))).map((f) => [f.page, f.code])).toEqual([
       [`${H}/`, 'BASE_HREF_RELATIVE'],
       [`${H}/`, 'BASE_CONTENT_BASE_USED'],
       [`${H}/`, 'LINK_REDIRECT'],
@@ -331,8 +339,8 @@ describe('audit: pages, order, options and streaming', () => {
     ]);
   });
 
-  it('minSeverity leaves out what is below it; a bad option throws at once', () => {
-    const reader = index(
+  it('minSeverity leaves out what is below it; a bad option throws at once', async () => {
+    const reader = await index(
       [
         { id: 1, path: '/', fetch: page() },
         { id: 2, path: '/x', fetch: page({ status: 404 }) },
@@ -342,46 +350,36 @@ describe('audit: pages, order, options and streaming', () => {
         { fromUrlId: 1, rawHref: ' x', metUrlId: 2, findings: ['HREF_SURROUNDING_WHITESPACE'] },
       ],
     );
-    expect(codes(audit(reader))).toEqual(['HREF_NOT_FETCHABLE', 'HREF_SURROUNDING_WHITESPACE', 'LINK_BROKEN']);
-    expect(codes(audit(reader, { minSeverity: 'warning' }))).toEqual(['HREF_SURROUNDING_WHITESPACE', 'LINK_BROKEN']);
-    expect(codes(audit(reader, { minSeverity: 'error' }))).toEqual(['LINK_BROKEN']);
+    expect(await codes(audit(reader))).toEqual(['HREF_NOT_FETCHABLE', 'HREF_SURROUNDING_WHITESPACE', 'LINK_BROKEN']);
+    expect(await codes(audit(reader, { minSeverity: 'warning' }))).toEqual(['HREF_SURROUNDING_WHITESPACE', 'LINK_BROKEN']);
+    expect(await codes(audit(reader, { minSeverity: 'error' }))).toEqual(['LINK_BROKEN']);
     expect(() => audit(reader, { minSeverity: 'fatal' as never })).toThrow(OptionError);
     expect(() => audit(reader, { minSeverity: 'fatal' as never })).toThrow('Expected `minSeverity` to be one of error, warning, info, got `fatal` (string)');
   });
 
-  it('never prints a password', () => {
-    const reader = index(
+  it('never prints a password', async () => {
+    const reader = await index(
       [
         { id: 1, path: 'http://u:secret@h/', fetch: page() },
         { id: 2, path: 'http://u:secret@h/x', fetch: page({ status: 404 }) },
       ],
       [{ fromUrlId: 1, rawHref: 'http://u:secret@h/x', metUrlId: 2, findings: ['REF_FOLDED_SYNTAX'] }],
     );
-    const text = JSON.stringify([...audit(reader)]);
+    const text = JSON.stringify((await collect(audit(reader))));
     expect(text).not.toContain('secret');
     expect(text).toContain('http://u:***@h/x');
   });
 
-  it('reads each list once, lazily, and streams the links: the first finding comes before the rest of the links are read', () => {
+  it('reads each list once, lazily, and streams the links: the first finding comes before the rest of the links are read', async () => {
     const pages = 1000;
-    let pulled = 0;
     const urls = Array.from({ length: pages + 1 }, (_, i) => ({ id: i + 1, path: `/p${i}`, fetch: page() }));
-    const base = index(urls, []);
-    const reader = new FakeReader({
-      urls: () => base.urls(),
-      fetches: () => base.fetches(),
-      links: function* () {
-        for (let p = 1; p <= pages; p++) {
-          pulled++;
-          yield linkRow({ fromUrlId: p, position: 0, rawHref: ' x', toUrlId: p + 1, metUrlId: p + 1, findings: ['HREF_SURROUNDING_WHITESPACE'] });
-        }
-      },
-    });
+    const links = Array.from({ length: pages }, (_, p) => ({ fromUrlId: p + 1, rawHref: ' x', metUrlId: p + 2, findings: ['HREF_SURROUNDING_WHITESPACE'] }));
+    const reader = countingReader(await index(urls, links));
     const findings = audit(reader);
     expect(reader.passes).toMatchObject({ urls: 0, links: 0, fetches: 0 });
-    expect(findings.next().value).toMatchObject({ page: `${H}/p0`, code: 'HREF_SURROUNDING_WHITESPACE' });
-    expect(pulled).toBeLessThanOrEqual(2);
-    expect([...findings]).toHaveLength(pages - 1);
+    expect((await findings.next()).value).toMatchObject({ page: `${H}/p0`, code: 'HREF_SURROUNDING_WHITESPACE' });
+    expect(reader.pulled.links).toBeLessThanOrEqual(2);
+    expect(await collect(findings)).toHaveLength(pages - 1);
     expect(reader.passes).toMatchObject({ urls: 1, links: 1, fetches: 1, edges: 0, forms: 0, aliases: 0 });
   });
 });

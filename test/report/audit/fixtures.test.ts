@@ -11,6 +11,7 @@ import { AUDIT_CODE_LIST, audit, type AuditFinding } from '../../../src/report/i
 import { openIndexReader } from '../../../src/store/index.js';
 import { run } from '../../cli/cli-harness.js';
 import { loadFixtures, serveFixture, type Fixture } from './fixture-site.js';
+import { collect } from '../../support/collect.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-audit-fixtures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,9 +30,9 @@ export async function crawlAndAudit(fixture: Fixture, baseMode: 'rfc3986' | 'bro
     expect(crawl.code).toBe(0);
     const reader = openIndexReader(db);
     try {
-      return { findings: [...audit(reader)], origin: server.origin };
+      return { findings: await collect(audit(reader)), origin: server.origin };
     } finally {
-      reader.close();
+      await reader.close();
     }
   } finally {
     await server.close();

@@ -13,6 +13,7 @@ import {
   type AuditFinding,
 } from '../../../src/report/index.js';
 import { parseUriReference } from '../../../src/uri/index.js';
+import { collect } from '../../support/collect.js';
 
 const findings: AuditFinding[] = [
   {
@@ -39,8 +40,8 @@ const findings: AuditFinding[] = [
 ];
 
 describe('formatAuditText', () => {
-  it('groups by page, two lines a finding, escapes controls and bidi characters, and counts', () => {
-    expect([...formatAuditText(findings)]).toEqual([
+  it('groups by page, two lines a finding, escapes controls and bidi characters, and counts', async () => {
+    expect((await collect(formatAuditText(findings)))).toEqual([
       'http://h/',
       '  error    LINK_BROKEN  "missing.html" → http://h/missing.html',
       '           the target answered 404',
@@ -61,12 +62,12 @@ describe('formatAuditText', () => {
     ]);
   });
 
-  it('says so when there is nothing', () => {
-    expect([...formatAuditText([])]).toEqual(['no findings']);
-    expect([...formatAuditText(findings.slice(0, 1))].at(-1)).toBe('1 finding on 1 page: 1 error, 0 warnings, 0 info');
+  it('says so when there is nothing', async () => {
+    expect(await collect(formatAuditText([]))).toEqual(['no findings']);
+    expect((await collect(formatAuditText(findings.slice(0, 1)))).at(-1)).toBe('1 finding on 1 page: 1 error, 0 warnings, 0 info');
   });
 
-  it('streams: a line comes out before the next finding is read', () => {
+  it('streams: a line comes out before the next finding is read', async () => {
     let read = 0;
     function* source(): Generator<AuditFinding> {
       for (const f of findings) {
@@ -75,14 +76,14 @@ describe('formatAuditText', () => {
       }
     }
     const lines = formatAuditText(source());
-    lines.next();
+    await lines.next();
     expect(read).toBe(1);
   });
 });
 
 describe('formatAuditJson', () => {
-  it('one object per line with every key, null when absent', () => {
-    const lines = [...formatAuditJson(findings)];
+  it('one object per line with every key, null when absent', async () => {
+    const lines = (await collect(formatAuditJson(findings)));
     expect(lines).toHaveLength(findings.length);
     expect(lines.every((line) => !line.includes('\n'))).toBe(true);
     expect(JSON.parse(lines[1]!)).toEqual({ ...findings[1] });
@@ -135,8 +136,8 @@ function parseCsv(text: string): string[][] {
 }
 
 describe('formatAuditCsv', () => {
-  it('a header, then a record per finding that reads back exactly, the href with its comma, quotes and newline included', () => {
-    const text = [...formatAuditCsv(findings)].join('\n') + '\n';
+  it('a header, then a record per finding that reads back exactly, the href with its comma, quotes and newline included', async () => {
+    const text = (await collect(formatAuditCsv(findings))).join('\n') + '\n';
     const records = parseCsv(text);
     expect(records[0]).toEqual(AUDIT_CSV_HEADER.split(','));
     expect(records).toHaveLength(findings.length + 1);
@@ -228,11 +229,11 @@ function validateSarif(log: unknown): void {
 }
 
 describe('formatAuditSarif', () => {
-  const sarif = (items: Iterable<AuditFinding>, options?: Parameters<typeof formatAuditSarif>[1]): Json =>
-    JSON.parse([...formatAuditSarif(items, options)].join('\n')) as Json;
+  const sarif = async (items: Iterable<AuditFinding>, options?: Parameters<typeof formatAuditSarif>[1]): Promise<Json> =>
+    JSON.parse((await collect(formatAuditSarif(items, options))).join('\n')) as Json;
 
-  it('is a valid SARIF 2.1.0 log: a rule per code, a result per finding at its page', () => {
-    const log = sarif(findings, { toolVersion: '1.2.3', informationUri: 'https://example.com/linkladder' });
+  it('is a valid SARIF 2.1.0 log: a rule per code, a result per finding at its page', async () => {
+    const log = await sarif(findings, { toolVersion: '1.2.3', informationUri: 'https://example.com/linkladder' });
     validateSarif(log);
     const run = (log['runs'] as Json[])[0]!;
     const driver = (run['tool'] as Json)['driver'] as Json;
@@ -260,19 +261,19 @@ describe('formatAuditSarif', () => {
     expect(results[4]).not.toHaveProperty('locations');
   });
 
-  it('is valid with no findings, and without the optional tool facts', () => {
-    const log = sarif([]);
+  it('is valid with no findings, and without the optional tool facts', async () => {
+    const log = await sarif([]);
     validateSarif(log);
     expect((log['runs'] as Json[])[0]!['results']).toEqual([]);
     expect(((log['runs'] as Json[])[0]!['tool'] as Json)['driver']).not.toHaveProperty('version');
   });
 
-  it('checks its options at once', () => {
+  it('checks its options at once', async () => {
     expect(() => formatAuditSarif([], { toolVersion: 1 as never })).toThrow('Expected `toolVersion` to be a string, got `1` (number)');
   });
 
-  it('streams: one line per result between the opening and the closing', () => {
-    const lines = [...formatAuditSarif(findings)];
+  it('streams: one line per result between the opening and the closing', async () => {
+    const lines = (await collect(formatAuditSarif(findings)));
     expect(lines).toHaveLength(findings.length + 2);
     expect(lines.slice(2, -1).every((line) => line.startsWith(',{"ruleId"'))).toBe(true);
   });

@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { readGraph, type GraphEdge } from '../../../src/report/index.js';
-import { FakeReader, edgeRow, formRow, urlRow } from '../support/fake-reader.js';
-import { SAMPLE_KEYS, sampleReader } from './sample-graph.js';
+import type { FormRow, IndexReader } from '../../../src/store/index.js';
+import { collect } from '../../support/collect.js';
+import { countingReader } from '../support/counting-reader.js';
+import { readerOf } from '../support/memory-index.js';
+import { HOSTILE_LINKS, SAMPLE_KEYS, sampleReader } from './sample-graph.js';
 
-const edgeList = (edges: Iterable<GraphEdge>): string[] =>
-  [...edges].map((edge) => `${edge.from}->${edge.to} ${edge.element ?? '-'} ${edge.attribute ?? '-'} ${edge.count}`);
+const edgeList = async (edges: AsyncIterable<GraphEdge>): Promise<string[]> =>
+  (await collect(edges)).map((edge) => `${edge.from}->${edge.to} ${edge.element ?? '-'} ${edge.attribute ?? '-'} ${edge.count}`);
+
+const HOSTILE_7 = `${HOSTILE_LINKS[7].element} ${HOSTILE_LINKS[7].attribute}`;
+const HOSTILE_8 = `${HOSTILE_LINKS[8].element} ${HOSTILE_LINKS[8].attribute}`;
 
 describe('readGraph', () => {
-  it('gives every URL as a node with its spellings and state, in id order, and the edges as the index counts them', () => {
-    const graph = readGraph(sampleReader());
-    const nodes = [...graph.nodes()];
+  it('gives every URL as a node with its spellings and state, in id order, and the edges as the index counts them', async () => {
+    const graph = readGraph(await sampleReader());
+    const nodes = await collect(graph.nodes());
     expect(nodes.map((node) => node.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(nodes[0]).toEqual({
       id: 1,
@@ -22,15 +28,15 @@ describe('readGraph', () => {
         { text: 'http://h:80/', rung: 'string' },
       ],
     });
-    expect(nodes[2]).toMatchObject({ id: 3, state: 'alias', aliasOf: 4, forms: [{ text: 'http://h/%6Fld', rung: 'syntax' }] });
+    expect(nodes[2]).toMatchObject({ id: 3, state: 'alias', aliasOf: 4, forms: [{ text: 'http://h/%6Fld', rung: 'string' }] });
     expect(nodes[1]?.forms).toEqual([]);
-    expect(edgeList(graph.edges())).toEqual([
+    expect(await edgeList(graph.edges())).toEqual([
       '1->2 a href 2',
       '1->4 a href 1',
       '1->5 img src 1',
       '1->6 link href 1',
-      '1->7 a href 1',
-      '1->8 a href 1',
+      `1->7 ${HOSTILE_7} 1`,
+      `1->8 ${HOSTILE_8} 1`,
       '2->1 - - 1',
       '3->4 a href 1',
       '3->5 a href 2',
@@ -38,64 +44,79 @@ describe('readGraph', () => {
     ]);
   });
 
-  it('each pass walks the reader anew (a graph can be written twice)', () => {
-    const reader = sampleReader();
+  it('each pass walks the reader anew (a graph can be written twice)', async () => {
+    const reader = countingReader(await sampleReader());
     const graph = readGraph(reader);
-    expect([...graph.nodes()]).toEqual([...graph.nodes()]);
+    expect(await collect(graph.nodes())).toEqual(await collect(graph.nodes()));
     expect(reader.passes).toMatchObject({ urls: 2, forms: 2 });
   });
 
-  it('collapseAliases: the alias node goes, its key and spellings become forms of its target, its edges move there and add up', () => {
-    const graph = readGraph(sampleReader(), { collapseAliases: true });
-    const nodes = [...graph.nodes()];
+  it('collapseAliases: the alias node goes, its key and spellings become forms of its target, its edges move there and add up', async () => {
+    const graph = readGraph(await sampleReader(), { collapseAliases: true });
+    const nodes = await collect(graph.nodes());
     expect(nodes.map((node) => node.id)).toEqual([1, 2, 4, 5, 6, 7, 8]);
     expect(nodes.find((node) => node.id === 4)?.forms).toEqual([
       { text: 'http://h/old', rung: 'protocol' },
       { text: 'http://h/%6Fld', rung: 'protocol' },
     ]);
-    const edges = [...graph.edges()];
-    expect(edgeList(edges)).toEqual([
+    const edges = await collect(graph.edges());
+    expect(await edgeList(toAsync(edges))).toEqual([
       '1->2 a href 2',
       '1->4 a href 1',
       '1->5 img src 1',
       '1->6 link href 1',
-      '1->7 a href 1',
-      '1->8 a href 1',
+      `1->7 ${HOSTILE_7} 1`,
+      `1->8 ${HOSTILE_8} 1`,
       '2->1 - - 1',
       '4->5 a href 3',
       '4->4 a href 1',
     ]);
-    const total = (list: Iterable<GraphEdge>): number => [...list].reduce((sum, edge) => sum + edge.count, 0);
-    expect(total(edges)).toBe(total(readGraph(sampleReader()).edges()));
+    const total = (list: readonly GraphEdge[]): number => list.reduce((sum, edge) => sum + edge.count, 0);
+    expect(total(edges)).toBe(total(await collect(readGraph(await sampleReader()).edges())));
   });
 
-  it('collapseAliases follows a chain of aliases to its end, and stops where a cycle closes', () => {
-    const reader = new FakeReader({
+  it('collapseAliases follows a chain of aliases to its end, and stops where a cycle closes', async () => {
+    const reader = await readerOf({
       urls: [
-        urlRow({ id: 1, key: 'http://h/a', state: 'alias', aliasOf: 2 }),
-        urlRow({ id: 2, key: 'http://h/b', state: 'alias', aliasOf: 3 }),
-        urlRow({ id: 3, key: 'http://h/c' }),
-        urlRow({ id: 4, key: 'http://h/x', state: 'alias', aliasOf: 5 }),
-        urlRow({ id: 5, key: 'http://h/y', state: 'alias', aliasOf: 4 }),
-        urlRow({ id: 6, key: 'http://h/p' }),
+        { id: 1, key: 'http://h/a', aliasOf: 2 },
+        { id: 2, key: 'http://h/b', aliasOf: 3 },
+        { id: 3, key: 'http://h/c' },
+        { id: 4, key: 'http://h/x', aliasOf: 5 },
+        { id: 5, key: 'http://h/y', aliasOf: 4 },
+        { id: 6, key: 'http://h/p' },
       ],
-      edges: [edgeRow({ fromUrlId: 6, toUrlId: 1 }), edgeRow({ fromUrlId: 6, toUrlId: 2 }), edgeRow({ fromUrlId: 6, toUrlId: 3 }), edgeRow({ fromUrlId: 6, toUrlId: 5 })],
+      links: [1, 2, 3, 5].map((to) => ({ from: 6, rawHref: String(to), to })),
     });
     const graph = readGraph(reader, { collapseAliases: true });
-    expect([...graph.nodes()].map((node) => [node.id, node.aliasOf, node.forms.map((form) => form.text)])).toEqual([
+    expect((await collect(graph.nodes())).map((node) => [node.id, node.aliasOf, node.forms.map((form) => form.text)])).toEqual([
       [3, undefined, ['http://h/a', 'http://h/b']],
       [4, undefined, ['http://h/y']],
       [6, undefined, []],
     ]);
     // The cycle 4 ⇄ 5 has no URL that stands for itself: its smallest id stands for it.
-    expect(edgeList(graph.edges())).toEqual(['6->3 a href 3', '6->4 a href 1']);
+    expect(await edgeList(graph.edges())).toEqual(['6->3 a href 3', '6->4 a href 1']);
   });
 
-  it('refuses forms that are not in URL id order (the merge join needs it)', () => {
-    const reader = new FakeReader({
-      urls: [urlRow({ id: 1, key: 'http://h/1' }), urlRow({ id: 2, key: 'http://h/2' })],
-      forms: [formRow(2, 'HTTP://h/2'), formRow(1, 'HTTP://h/1')],
-    });
-    expect(() => [...readGraph(reader).nodes()]).toThrow(/URL id order/);
+  it('refuses forms that are not in URL id order (the merge join needs it)', async () => {
+    const real = await readerOf({ urls: [{ id: 1, key: 'http://h/1' }, { id: 2, key: 'http://h/2' }] });
+    // A reader that breaks the contract: the store's URLs, with forms out of order.
+    const reader: IndexReader = {
+      stats: () => real.stats(),
+      funnel: () => real.funnel(),
+      url: (id) => real.url(id),
+      errorsByCode: () => real.errorsByCode(),
+      close: () => real.close(),
+      urls: () => real.urls(),
+      links: () => real.links(),
+      edges: (options) => real.edges(options),
+      fetches: () => real.fetches(),
+      aliases: () => real.aliases(),
+      forms: () => toAsync<FormRow>([{ urlId: 2, text: 'HTTP://h/2', rung: 'string' }, { urlId: 1, text: 'HTTP://h/1', rung: 'string' }]),
+    };
+    await expect(collect(readGraph(reader).nodes())).rejects.toThrow(/URL id order/);
   });
 });
+
+async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
+  yield* items;
+}

@@ -1,45 +1,58 @@
-// A small index whose URLs hold every character the export formats must escape,
-// with an alias whose page has links of its own (so collapsing re-points and sums).
+// A small index, written through a MemoryStore, whose text holds what the export
+// formats must escape: keys with the characters a URI may hold (commas, quotes,
+// ampersands, parentheses), and links whose element and attribute names (free
+// text in the index) hold quotes, backslashes, markup, line breaks, a control
+// character and a lone surrogate. An alias has links of its own (so collapsing
+// re-points and sums).
 
-import { FakeReader, edgeRow, fetchRow, formRow, urlRow } from '../support/fake-reader.js';
+import type { IndexReader } from '../../../src/store/index.js';
+import { readerOf } from '../support/memory-index.js';
 
-/** Keys by node id; several are not valid URIs on purpose: the writers must cope with any text. */
+/** Keys by node id. */
 export const SAMPLE_KEYS = {
   1: 'http://h/',
-  2: 'http://h/a,b"c',
+  2: "http://h/a,b'c",
   3: 'http://h/old',
   4: 'http://h/new',
-  5: "http://other/<x>&'y'",
-  6: 'http://h/back\\slash\\',
-  7: 'http://h/line\nbreak\r\nend',
-  8: 'http://h/ctl\u0001\uD800é',
+  5: "http://other/(x)&'y'",
+  6: 'http://h/fail',
+  7: 'http://h/q?a=1&b=2',
+  8: 'http://h/%C3%A9',
 } as const;
 
-export function sampleReader(): FakeReader {
-  const key = (id: keyof typeof SAMPLE_KEYS): string => SAMPLE_KEYS[id];
-  return new FakeReader({
+/** The element and attribute names of the links 1 → 7 and 1 → 8. */
+export const HOSTILE_LINKS = {
+  7: { element: 'a"b\\c\\', attribute: "<x>&'y'" },
+  8: { element: 'line\nbreak\r\nend', attribute: 'ctl\u0001\uD800é' },
+} as const;
+
+export function sampleReader(): Promise<IndexReader> {
+  const url = (id: keyof typeof SAMPLE_KEYS, more: object = {}) => ({ id, key: SAMPLE_KEYS[id], depth: id === 1 ? 0 : 1, ...more });
+  return readerOf({
     urls: [
-      urlRow({ id: 1, key: key(1), depth: 0 }),
-      urlRow({ id: 2, key: key(2), depth: 1 }),
-      urlRow({ id: 3, key: key(3), depth: 1, state: 'alias', aliasOf: 4 }),
-      urlRow({ id: 4, key: key(4), depth: 1 }),
-      urlRow({ id: 5, key: key(5), depth: 1, state: 'skipped' }),
-      urlRow({ id: 6, key: key(6), depth: 1, state: 'failed', lastFetch: fetchRow({ id: 3, urlId: 6, status: 500 }) }),
-      urlRow({ id: 7, key: key(7), depth: 1, state: 'queued' }),
-      urlRow({ id: 8, key: key(8), depth: 1, state: 'queued' }),
+      url(1, { fetches: [{}] }),
+      url(2, { fetches: [{}] }),
+      url(3, { state: 'alias', aliasOf: 4 }),
+      url(4, { fetches: [{}] }),
+      url(5, { state: 'skipped' }),
+      url(6, { state: 'failed', fetches: [{ status: 500 }] }),
+      url(7),
+      url(8),
     ],
-    forms: [formRow(1, 'HTTP://h/'), formRow(1, 'http://h:80/'), formRow(3, 'http://h/%6Fld', 'syntax')],
-    edges: [
-      edgeRow({ fromUrlId: 1, toUrlId: 2, count: 2 }),
-      edgeRow({ fromUrlId: 1, toUrlId: 4 }),
-      edgeRow({ fromUrlId: 1, toUrlId: 5, element: 'img', attribute: 'src' }),
-      edgeRow({ fromUrlId: 1, toUrlId: 6, element: 'link' }),
-      edgeRow({ fromUrlId: 1, toUrlId: 7 }),
-      edgeRow({ fromUrlId: 1, toUrlId: 8 }),
-      edgeRow({ fromUrlId: 2, toUrlId: 1, element: undefined, attribute: undefined }),
-      edgeRow({ fromUrlId: 3, toUrlId: 4 }),
-      edgeRow({ fromUrlId: 3, toUrlId: 5, count: 2 }),
-      edgeRow({ fromUrlId: 4, toUrlId: 5 }),
+    spellings: ['HTTP://h/', 'http://h:80/', 'http://h/%6Fld'],
+    links: [
+      { from: 1, rawHref: 'a', to: 2 },
+      { from: 1, rawHref: 'a', to: 2 },
+      { from: 1, rawHref: 'new', to: 4 },
+      { from: 1, rawHref: 'x.png', to: 5, element: 'img', attribute: 'src' },
+      { from: 1, rawHref: 'fail', to: 6, element: 'link' },
+      { from: 1, rawHref: 'q', to: 7, ...HOSTILE_LINKS[7] },
+      { from: 1, rawHref: 'é', to: 8, ...HOSTILE_LINKS[8] },
+      { from: 2, rawHref: '/', to: 1, element: null, attribute: null },
+      { from: 3, rawHref: 'new', to: 4 },
+      { from: 3, rawHref: 'x', to: 5 },
+      { from: 3, rawHref: 'x', to: 5 },
+      { from: 4, rawHref: 'x', to: 5 },
     ],
   });
 }

@@ -2,35 +2,35 @@
 // findings whose text tries to break out of the page.
 
 import type { AuditFinding } from '../../../src/report/audit/finding.js';
-import { FakeReader, aliasRow, edgeRow, fetchRow, formRow, urlRow } from '../support/fake-reader.js';
+import type { IndexReader } from '../../../src/store/index.js';
+import { readerOf } from '../support/memory-index.js';
 
 export const HOSTILE = '</script><script>window.__pwned = true</script><!--';
 
-export function reportReader(): FakeReader {
-  return new FakeReader({
+/**
+ * Written through a MemoryStore: a seed linking /docs (a redirect to /docs/, learned
+ * from the response), a page whose URL holds HOSTILE, and another site; /docs/
+ * links back, to an image at the hostile URL, and to itself in another spelling.
+ */
+export function reportReader(): Promise<IndexReader> {
+  return readerOf({
     urls: [
-      urlRow({ id: 1, key: 'http://site.test/', depth: 0, lastFetch: fetchRow({ id: 1, urlId: 1 }) }),
-      urlRow({ id: 2, key: 'http://site.test/docs', depth: 1, state: 'alias', aliasOf: 3 }),
-      urlRow({ id: 3, key: 'http://site.test/docs/', depth: 1, lastFetch: fetchRow({ id: 2, urlId: 3 }) }),
-      urlRow({ id: 4, key: `http://site.test/${encodeURIComponent(HOSTILE)}`, depth: 1, state: 'failed', lastFetch: fetchRow({ id: 3, urlId: 4, status: 404 }) }),
-      urlRow({ id: 5, key: 'http://elsewhere.test/', depth: 1, state: 'skipped' }),
+      { id: 1, key: 'http://site.test/', depth: 0, fetches: [{}] },
+      { id: 2, key: 'http://site.test/docs', from: 1, depth: 1, aliasOf: 3, detail: '301' },
+      { id: 3, key: 'http://site.test/docs/', depth: 1, fetches: [{ redirects: [{ from: 'http://site.test/docs', to: 'http://site.test/docs/', status: 301 }] }] },
+      { id: 4, key: `http://site.test/${encodeURIComponent(HOSTILE)}`, from: 1, depth: 1, state: 'failed', fetches: [{ status: 404 }] },
+      { id: 5, key: 'http://elsewhere.test/', from: 1, depth: 1, state: 'skipped' },
     ],
-    forms: [formRow(1, 'HTTP://site.test:80/'), formRow(3, 'http://site.test/%64ocs/', 'syntax')],
-    edges: [
-      edgeRow({ fromUrlId: 1, toUrlId: 3, count: 2 }),
-      edgeRow({ fromUrlId: 1, toUrlId: 4 }),
-      edgeRow({ fromUrlId: 1, toUrlId: 5, element: 'link', attribute: 'href' }),
-      edgeRow({ fromUrlId: 3, toUrlId: 1 }),
-      edgeRow({ fromUrlId: 3, toUrlId: 4, element: 'img', attribute: 'src' }),
+    spellings: ['HTTP://site.test:80/'],
+    links: [
+      { from: 1, rawHref: 'docs/', to: 3 },
+      { from: 1, rawHref: 'docs/', to: 3 },
+      { from: 1, rawHref: 'http://elsewhere.test/', to: 5, element: 'link' },
+      { from: 1, rawHref: 'http://[', error: 'ERR_URI_BAD_IP_LITERAL' },
+      { from: 3, rawHref: '/', to: 1 },
+      { from: 3, rawHref: 'x.png', to: 4, element: 'img', attribute: 'src' },
+      { from: 3, rawHref: '%64ocs/', target: 'http://site.test/%64ocs/' },
     ],
-    fetches: [
-      fetchRow({ id: 1, urlId: 1 }),
-      fetchRow({ id: 2, urlId: 3, redirects: [{ from: 'http://site.test/docs', to: 'http://site.test/docs/', status: 301 }] }),
-      fetchRow({ id: 3, urlId: 4, status: 404 }),
-    ],
-    aliases: [aliasRow({ fromId: 2, fromKey: 'http://site.test/docs', toId: 3, toKey: 'http://site.test/docs/', evidence: 'redirect', detail: '301' })],
-    funnel: { rawLinks: 9, distinctStrings: 6, distinctSyntax: 5, distinctScheme: 4, afterAliases: 3, unresolved: 1 },
-    errorsByCode: { HTTP_404: 1 },
   });
 }
 

@@ -27,7 +27,7 @@ function embeddedData(html: string): Record<string, unknown> {
 
 describe('writeHtmlReport', () => {
   it('one file that loads nothing: no external URL in src, href or CSS, and a CSP that forbids loading', async () => {
-    const { html } = await reportText(reportReader(), FINDINGS);
+    const { html } = await reportText(await reportReader(), FINDINGS);
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(html).not.toMatch(/\b(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i);
     expect(html).not.toMatch(/@import|url\(/i);
@@ -38,7 +38,7 @@ describe('writeHtmlReport', () => {
   });
 
   it('embeds the data as JSON in which no "<" can end the script element', async () => {
-    const { html } = await reportText(reportReader(), FINDINGS);
+    const { html } = await reportText(await reportReader(), FINDINGS);
     const dataStart = html.indexOf('id="report-data">');
     const dataEnd = html.indexOf('</script>', dataStart);
     expect(html.slice(dataStart + 'id="report-data">'.length, dataEnd)).not.toContain('<');
@@ -48,34 +48,37 @@ describe('writeHtmlReport', () => {
     expect(data.aliases).toEqual([{ from: 'http://site.test/docs', to: 'http://site.test/docs/', evidence: 'redirect', detail: '301' }]);
     expect(data.redirects).toEqual([{ url: 'http://site.test/docs', hops: [{ to: 'http://site.test/docs/', status: 301 }], errorCode: null }]);
     expect(data.nodes).toEqual([
-      [1, 'http://site.test/', 'done', 0, null, 200, ['HTTP://site.test:80/']],
+      [1, 'http://site.test/', 'done', 0, null, 200, ['HTTP://site.test:80/', 'http://site.test:80/']],
       [2, 'http://site.test/docs', 'alias', 1, 3, null, []],
       [3, 'http://site.test/docs/', 'done', 1, null, 200, ['http://site.test/%64ocs/']],
       [4, `http://site.test/${encodeURIComponent(HOSTILE)}`, 'failed', 1, null, 404, []],
       [5, 'http://elsewhere.test/', 'skipped', 1, null, null, []],
     ]);
     expect(data.edges).toEqual([
+      [1, 2, 1, 'a', 'href'],
       [1, 3, 2, 'a', 'href'],
       [1, 4, 1, 'a', 'href'],
+      [1, 5, 1, 'a', 'href'],
       [1, 5, 1, 'link', 'href'],
       [3, 1, 1, 'a', 'href'],
+      [3, 3, 1, 'a', 'href'],
       [3, 4, 1, 'img', 'src'],
     ]);
     expect(data.truncated).toBeNull();
   });
 
   it('shows the counts at the top, and the funnel bars to scale', async () => {
-    const { html, summary } = await reportText(reportReader(), FINDINGS);
-    expect(summary).toEqual({ urls: 5, links: 0, fetches: 3, findings: 5, aliases: 1, errors: 1, nodes: 5, edges: 5, isGraphTruncated: false });
+    const { html, summary } = await reportText(await reportReader(), FINDINGS);
+    expect(summary).toEqual({ urls: 5, links: 10, fetches: 3, findings: 5, aliases: 1, errors: 1, nodes: 5, edges: 8, isGraphTruncated: false });
     expect(html).toContain('<span class="count" data-count="urls">5</span>');
     expect(html).toContain('<span class="count" data-count="findings">5</span>');
     expect(html).toMatch(/<g class="funnel-step" data-step="rawLinks">.*width="460".*>9<\/text><\/g>/);
-    expect(html).toMatch(/<g class="funnel-step" data-step="afterAliases">.*width="153".*>3<\/text><\/g>/);
+    expect(html).toMatch(/<g class="funnel-step" data-step="afterAliases">.*width="102".*>2<\/text><\/g>/);
     expect(html).toContain('<p>crawl of http://site.test/</p>');
   });
 
   it('cuts the embedded graph at maxNodes and maxEdges, and says so', async () => {
-    const { html, summary } = await reportText(reportReader(), [], { maxNodes: 2, maxEdges: 3 });
+    const { html, summary } = await reportText(await reportReader(), [], { maxNodes: 2, maxEdges: 3 });
     expect(summary).toMatchObject({ nodes: 2, edges: 3, isGraphTruncated: true });
     const data = embeddedData(html);
     expect(data.nodes).toHaveLength(2);
@@ -84,6 +87,6 @@ describe('writeHtmlReport', () => {
   });
 
   it('validates its options', async () => {
-    await expect(reportText(reportReader(), [], { maxNodes: -1 })).rejects.toThrow('Expected `maxNodes` to be an integer >= 0, got `-1` (number)');
+    await expect(reportText(await reportReader(), [], { maxNodes: -1 })).rejects.toThrow('Expected `maxNodes` to be an integer >= 0, got `-1` (number)');
   });
 });

@@ -1,0 +1,95 @@
+// The one encoding of a link (page_link rows, the memory store): decode ∘ encode is
+// the identity on what a link records, through JSON as SQLite keeps it.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeLink, encodeLink, type LinkFields } from '../../src/store/link-codec.js';
+import { MATCH_RUNGS } from '../../src/store/index.js';
+
+const optional = <T>(value: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(value, { nil: undefined });
+const LADDER_RUNGS = ['new', 'string', 'syntax', 'scheme'] as const;
+
+/** A link as the admitter makes one: a target with a rung, or an error without. */
+const linkFields: fc.Arbitrary<LinkFields> = fc.oneof(
+  fc
+    .record({
+      toUrlId: fc.integer({ min: 1, max: 1e9 }),
+      rung: fc.constantFrom(...MATCH_RUNGS),
+      ladderRung: fc.constantFrom(...LADDER_RUNGS),
+      metUrlId: fc.integer({ min: 1, max: 1e9 }),
+    })
+    .map(({ toUrlId, rung, ladderRung, metUrlId }) =>
+      rung === 'protocol' ? { toUrlId, rung, ladderRung, metUrlId } : { toUrlId, rung, ladderRung: rung, metUrlId: undefined },
+    ),
+  fc.record({ toUrlId: fc.constant(undefined), rung: fc.constant(undefined), ladderRung: fc.constant(undefined), metUrlId: fc.constant(undefined) }),
+).chain((target) =>
+  fc.record({
+    toUrlId: fc.constant(target.toUrlId),
+    rung: fc.constant(target.rung),
+    ladderRung: fc.constant(target.ladderRung),
+    metUrlId: fc.constant(target.metUrlId),
+    rawHref: fc.string(),
+    fragment: optional(fc.string()),
+    element: optional(fc.string()),
+    attribute: optional(fc.string()),
+    baseLevel: optional(fc.constantFrom('base-element', 'content-location', 'retrieval', 'default')),
+    error: target.toUrlId === undefined ? optional(fc.string()) : fc.constant(undefined),
+    findings: optional(fc.array(fc.string(), { maxLength: 3 })),
+    alternateTarget: optional(fc.string()),
+  }),
+);
+
+describe('link codec', () => {
+  it('decode(encode(link)) gives back every field, directly and through JSON (property)', () => {
+    fc.assert(
+      fc.property(linkFields, fc.nat(), fc.nat(), (link, page, position) => {
+        const expected = {
+          fromUrlId: page,
+          position,
+          toUrlId: link.toUrlId,
+          rawHref: link.rawHref,
+          fragment: link.fragment,
+          element: link.element,
+          attribute: link.attribute,
+          baseLevel: link.baseLevel,
+          rung: link.rung,
+          ladderRung: link.ladderRung,
+          error: link.error,
+          findings: link.findings ?? [],
+          alternateTarget: link.alternateTarget,
+          metUrlId: link.metUrlId ?? link.toUrlId,
+        };
+        const encoded = encodeLink(link);
+        expect(decodeLink(page, position, encoded)).toStrictEqual(expected);
+        expect(decodeLink(page, position, JSON.parse(JSON.stringify(encoded)))).toStrictEqual(expected);
+      }),
+    );
+  });
+
+  it('leaves out trailing nulls, and the ladder rung and met URL where they repeat the rung and target', () => {
+    const link = (fields: Partial<LinkFields>): LinkFields => ({
+      toUrlId: undefined,
+      rawHref: 'x',
+      fragment: undefined,
+      element: undefined,
+      attribute: undefined,
+      baseLevel: undefined,
+      rung: undefined,
+      ladderRung: undefined,
+      metUrlId: undefined,
+      error: undefined,
+      findings: undefined,
+      alternateTarget: undefined,
+      ...fields,
+    });
+    expect(encodeLink(link({ toUrlId: 7, rung: 'string', ladderRung: 'string' }))).toEqual([7, 'x', null, null, null, null, 'string']);
+    expect(encodeLink(link({ toUrlId: 7, rung: 'protocol', ladderRung: 'scheme', metUrlId: 3 }))).toEqual([7, 'x', null, null, null, null, 'protocol', 'scheme', null, null, null, 3]);
+    expect(encodeLink(link({ error: 'ERR_URI_BAD_HOST' }))).toEqual([null, 'x', null, null, null, null, null, null, 'ERR_URI_BAD_HOST']);
+    expect(encodeLink(link({}))).toEqual([null, 'x']);
+  });
+
+  it('reads a link written before ladder_rung and met_url were recorded (migration 002 copies old rows without them)', () => {
+    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'scheme'])).toMatchObject({ rung: 'scheme', ladderRung: 'scheme', metUrlId: 5, findings: [] });
+    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'protocol'])).toMatchObject({ rung: 'protocol', ladderRung: undefined, metUrlId: 5 });
+  });
+});

@@ -1,0 +1,251 @@
+// One contract for every IndexReader: the SQLite store and the in-memory one, given
+// the same writes through the IndexWriter, must read back the same rows in the same
+// order (DESIGN.md §6).
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MemoryStore, SqliteStore, type IndexReader, type IndexWriter } from '../../src/store/index.js';
+import { collect } from '../support/collect.js';
+import { link, smallCrawl } from './small-crawl.js';
+
+const NOW = 1_700_000_000_000;
+
+type ReadableStore = IndexWriter & { reader(): IndexReader };
+
+const implementations: [string, () => ReadableStore][] = [
+  ['SqliteStore', () => new SqliteStore({ path: ':memory:', now: () => NOW })],
+  ['MemoryStore', () => new MemoryStore({ now: () => NOW })],
+];
+
+/** More of what a crawl writes: an alias cycle whose pages have links, a canonical claim, a revoked alias, retries, a failed unit. */
+async function richCrawl(store: IndexWriter) {
+  const ids = await smallCrawl(store);
+  const { homeId, aId, newId, oldId } = ids;
+  const more = await store.admit([
+    link(homeId, 'img.png', 'http://site/img.png', { element: 'img', attribute: 'src', follow: false }),
+    link(homeId, 'x', 'http://site/x'),
+    link(homeId, 'y', 'http://site/y'),
+    link(homeId, 'z', 'http://site/z'),
+    { fromUrlId: homeId, rawHref: 'n', target: 'http://site/n' }, // neither element nor attribute
+    link(homeId, 'c?utm=1', 'http://site/c?utm=1'),
+    link(homeId, 'c', 'http://site/c'),
+  ]);
+  const [x, y, z, , utm, c] = more.slice(1).map((r) => r.urlId!);
+  // /x and /y are pages with links of their own before they turn out to be aliases.
+  await store.admit([link(x!, 'home', 'http://site/'), link(x!, 'new', 'http://site/new'), link(x!, 'img', 'http://site/img.png', { element: 'img', attribute: 'src' })]);
+  await store.admit([link(y!, '/', 'http://site/'), link(y!, 'z', 'http://site/z')]);
+  await store.admit([link(newId, '../', 'http://site/'), link(newId, 'old', 'http://site/old'), link(newId, 'x', 'http://site/x')]);
+  await store.addAlias({ fromId: x!, toId: y!, evidence: 'redirect' });
+  await store.addAlias({ fromId: y!, toId: z!, evidence: 'content-location', detail: 'http://site/z' });
+  await store.addAlias({ fromId: z!, toId: x!, evidence: 'redirect' });
+  await store.addAlias({ fromId: utm!, toId: c!, evidence: 'canonical' });
+  await store.addAlias({ fromId: c!, toId: homeId, evidence: 'redirect' });
+  await store.revokeAlias(c!);
+  await store.admit([link(homeId, 'y again', 'http://site/y'), link(homeId, 'c again', 'http://SITE/c')]);
+  // A retry: the last fetch is the one that counts.
+  await store.recordFetch({ urlId: aId, outcome: 'done', startedAt: 20, status: 404, attempts: 2 });
+  await store.recordFetch({ urlId: c!, outcome: 'done', startedAt: 21, status: 500, contentType: 'text/html', bytes: 12, durationMs: 3 });
+  await store.recordFetch({ urlId: oldId, outcome: 'failed', startedAt: 22, errorCode: 'ERR_FETCH_TIMEOUT', representsUrlId: oldId });
+  await expect(
+    store.transact(async (tx) => {
+      await tx.admit([link(homeId, 'gone', 'http://site/gone')]);
+      throw new Error('the unit fails');
+    }),
+  ).rejects.toThrow('the unit fails');
+  await store.flush();
+  return { ...ids, x: x!, y: y!, z: z!, utm: utm!, c: c! };
+}
+
+/** Everything a reader says, each list read to its end. */
+async function readAll(reader: IndexReader) {
+  return {
+    stats: await reader.stats(),
+    funnel: await reader.funnel(),
+    urls: await collect(reader.urls()),
+    url: await Promise.all([0, 1, 2, 5, 99].map((id) => reader.url(id))),
+    forms: await collect(reader.forms()),
+    links: await collect(reader.links()),
+    edges: await collect(reader.edges()),
+    collapsed: await collect(reader.edges({ collapseAliases: true })),
+    fetches: await collect(reader.fetches()),
+    aliases: await collect(reader.aliases()),
+    errorsByCode: await reader.errorsByCode(),
+  };
+}
+
+describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
+  it('reads every link back in page order, with what the crawl recorded about it', async () => {
+    const store = open();
+    const { homeId, aId, oldId, newId } = await smallCrawl(store);
+    const links = await collect(store.reader().links());
+    expect(links.map((l) => [l.position, l.rawHref, l.toUrlId, l.rung, l.ladderRung, l.metUrlId])).toEqual([
+      [0, 'a', aId, 'new', 'new', aId],
+      [1, 'A%2e', aId + 1, 'new', 'new', aId + 1], // A%2e is another path (case matters in the path)
+      [2, 'http://SITE:80/a#top', aId, 'scheme', 'scheme', aId],
+      [3, 'old', oldId, 'new', 'new', oldId],
+      [4, 'http://[bad', undefined, undefined, undefined, undefined],
+      [5, '/old', newId, 'protocol', 'string', oldId],
+    ]);
+    expect(links.every((l) => l.fromUrlId === homeId)).toBe(true);
+    expect(links[1]?.findings).toEqual(['HREF_SURROUNDING_WHITESPACE']);
+    expect(links[2]).toMatchObject({ fragment: 'top', alternateTarget: 'http://site/other/a', baseLevel: 'retrieval' });
+    expect(links[4]).toMatchObject({ error: 'ERR_URI_BAD_IP_LITERAL', findings: [] });
+    expect(links[5]).toMatchObject({ element: 'link', attribute: 'href' });
+  });
+
+  it('groups edges by page and target, with aliases kept apart or collapsed', async () => {
+    const store = open();
+    const { homeId, aId, oldId, newId } = await smallCrawl(store);
+    const reader = store.reader();
+    expect(await collect(reader.edges())).toEqual([
+      { fromUrlId: homeId, toUrlId: aId, element: 'a', attribute: 'href', count: 2 },
+      { fromUrlId: homeId, toUrlId: aId + 1, element: 'a', attribute: 'href', count: 1 },
+      { fromUrlId: homeId, toUrlId: oldId, element: 'a', attribute: 'href', count: 1 },
+      { fromUrlId: homeId, toUrlId: oldId, element: 'link', attribute: 'href', count: 1 },
+    ]);
+    const collapsed = await collect(reader.edges({ collapseAliases: true }));
+    expect(collapsed.filter((e) => e.toUrlId === newId).map((e) => e.element)).toEqual(['a', 'link']);
+    expect(collapsed.some((e) => e.toUrlId === oldId)).toBe(false);
+  });
+
+  it('collapses an alias cycle, pages and targets, onto its least id', async () => {
+    const store = open();
+    const { homeId, x, y, z, newId } = await richCrawl(store);
+    const collapsed = await collect(store.reader().edges({ collapseAliases: true }));
+    // x → y → z → x: the cycle is named by x; the links of pages x and y are x's, summed.
+    expect(collapsed.filter((e) => e.fromUrlId === x)).toEqual([
+      { fromUrlId: x, toUrlId: homeId, element: 'a', attribute: 'href', count: 2 },
+      { fromUrlId: x, toUrlId: newId, element: 'a', attribute: 'href', count: 1 },
+      { fromUrlId: x, toUrlId: newId + 1, element: 'img', attribute: 'src', count: 1 },
+      { fromUrlId: x, toUrlId: x, element: 'a', attribute: 'href', count: 1 },
+    ]);
+    expect(collapsed.some((e) => e.fromUrlId === y || e.toUrlId === y || e.toUrlId === z)).toBe(false);
+    expect(collapsed.find((e) => e.fromUrlId === homeId && e.element === undefined)).toMatchObject({ attribute: undefined, count: 1 });
+  });
+
+  it('counts the ladder funnel, fetch errors, URLs with their last fetch, forms, fetches and aliases', async () => {
+    const store = open();
+    const { aId, oldId, homeId } = await smallCrawl(store);
+    const reader = store.reader();
+    expect(await reader.funnel()).toEqual({
+      rawLinks: 5,
+      distinctStrings: 4, // a, A%2e, http://SITE:80/a, old (the second /old repeats a string)
+      distinctSyntax: 4,
+      distinctScheme: 3, // http://SITE:80/a folds into /a at the scheme rung
+      afterAliases: 2, // /old is an alias of /new
+      unresolved: 1,
+    });
+    expect(await reader.errorsByCode()).toEqual({ ERR_FETCH_TIMEOUT: 1 });
+    const urls = await collect(reader.urls());
+    expect(urls.map((u) => u.key)).toEqual(['http://site/', 'http://site/a', 'http://site/A.', 'http://site/old', 'http://site/new']);
+    expect(urls[0]?.lastFetch).toMatchObject({ status: 200, anchors: ['top'], findings: ['BASE_RELATIVE'] });
+    expect((await reader.url(aId))?.firstLink).toEqual({ fromUrlId: homeId, fromKey: 'http://site/', rawHref: 'a' });
+    expect(await reader.url(oldId)).toMatchObject({ state: 'alias', lastFetch: { redirects: [{ status: 301 }] } });
+    expect(await reader.url(999)).toBeUndefined();
+    expect((await collect(reader.forms())).map((f) => [f.urlId, f.text, f.rung])).toEqual([
+      [aId, 'http://SITE:80/a', 'string'],
+      [aId, 'http://site:80/a', 'syntax'],
+      [aId + 1, 'http://site/A%2e', 'string'],
+    ]);
+    expect(await collect(reader.fetches())).toHaveLength(3);
+    expect((await collect(reader.aliases())).map((a) => [a.fromKey, a.toKey, a.evidence])).toEqual([['http://site/old', 'http://site/new', 'redirect']]);
+    expect((await reader.stats()).linksByRung).toEqual({ new: 3, string: 0, syntax: 0, scheme: 1, protocol: 1 });
+  });
+
+  it('counts each URL by its last fetch in errorsByCode, the most frequent first', async () => {
+    const store = open();
+    await richCrawl(store);
+    expect(Object.entries(await store.reader().errorsByCode())).toEqual([
+      ['ERR_FETCH_TIMEOUT', 1],
+      ['HTTP_404', 1],
+      ['HTTP_500', 1],
+    ]);
+  });
+
+  it('lets a pass stop early and starts each pass anew', async () => {
+    const store = open();
+    await richCrawl(store);
+    const reader = store.reader();
+    for await (const url of reader.urls()) {
+      expect(url.id).toBe(1);
+      break;
+    }
+    expect(await collect(reader.urls())).toEqual(await collect(reader.urls()));
+    await reader.close();
+  });
+});
+
+describe('the SQLite and memory readers', () => {
+  it('read back the same rows, in the same order, for the same writes', async () => {
+    const [sqlite, memory] = implementations.map(([, open]) => open());
+    await richCrawl(sqlite!);
+    await richCrawl(memory!);
+    const fromSqlite = await readAll(sqlite!.reader());
+    expect(await readAll(memory!.reader())).toStrictEqual(fromSqlite);
+    expect(fromSqlite.links.length).toBeGreaterThan(15);
+  });
+
+  /** One write, by indexes into what exists (so that any sequence is valid on both stores). */
+  type Step =
+    | { op: 'admit'; page: number; links: { path: number; spelling: number; element: number; follow: boolean }[] }
+    | { op: 'alias'; from: number; to: number; evidence: 'redirect' | 'content-location' | 'canonical' }
+    | { op: 'revoke'; url: number }
+    | { op: 'fetch'; url: number; status: number | undefined };
+
+  const PATHS = ['/', '/a', '/b', '/c/', '/d?q'];
+  const SPELLINGS = [(p: string) => `http://h${p}`, (p: string) => `HTTP://H:80${p}`, (p: string) => `http://h${p}#f`, (p: string) => `http://h:${p.replace('/', '/%7e/..')}`];
+  const ELEMENTS: [string | undefined, string | undefined][] = [['a', 'href'], ['img', 'src'], [undefined, undefined]];
+
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({
+      op: fc.constant('admit' as const),
+      page: fc.nat(),
+      links: fc.array(
+        fc.record({ path: fc.nat(PATHS.length - 1), spelling: fc.nat(SPELLINGS.length - 1), element: fc.nat(ELEMENTS.length - 1), follow: fc.boolean() }),
+        { maxLength: 6 },
+      ),
+    }),
+    fc.record({ op: fc.constant('alias' as const), from: fc.nat(), to: fc.nat(), evidence: fc.constantFrom('redirect' as const, 'content-location' as const, 'canonical' as const) }),
+    fc.record({ op: fc.constant('revoke' as const), url: fc.nat() }),
+    fc.record({ op: fc.constant('fetch' as const), url: fc.nat(), status: fc.option(fc.constantFrom(200, 301, 404, 500), { nil: undefined }) }),
+  );
+
+  async function play(store: IndexWriter, steps: readonly Step[]): Promise<void> {
+    let urls = (await store.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }]))[0]!.urlId!;
+    const pick = (n: number): number => 1 + (n % urls);
+    for (const s of steps) {
+      if (s.op === 'admit') {
+        const results = await store.admit(
+          s.links.map((l) => {
+            const [element, attribute] = ELEMENTS[l.element]!;
+            const target = SPELLINGS[l.spelling]!(PATHS[l.path]!);
+            return { fromUrlId: pick(s.page), rawHref: target, target, element, attribute, follow: l.follow, depth: 1 };
+          }),
+        );
+        urls = Math.max(urls, ...results.map((r) => r.urlId ?? 0));
+      } else if (s.op === 'alias') {
+        await store.addAlias({ fromId: pick(s.from), toId: pick(s.to), evidence: s.evidence });
+      } else if (s.op === 'revoke') {
+        await store.revokeAlias(pick(s.url));
+      } else {
+        const status = s.status;
+        await store.recordFetch({ urlId: pick(s.url), outcome: status === undefined ? 'failed' : 'done', startedAt: 1, status, errorCode: status === undefined ? 'ERR_FETCH_TIMEOUT' : undefined });
+      }
+    }
+    await store.flush();
+  }
+
+  it('agree on any sequence of writes (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
+        const [sqlite, memory] = implementations.map(([, open]) => open());
+        await play(sqlite!, steps);
+        await play(memory!, steps);
+        expect(await readAll(memory!.reader())).toStrictEqual(await readAll(sqlite!.reader()));
+        await sqlite!.close();
+        await memory!.close();
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
