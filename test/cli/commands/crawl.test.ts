@@ -3,13 +3,16 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { checkRequestLog, startDemoServer, type DemoServer } from '../../../src/cli/demo/index.js';
 import type { CrawlSummary } from '../../../src/crawl/index.js';
 import { SqliteStore, type StoreStats } from '../../../src/store/index.js';
 import { FakeInterrupts, Sink, jsonLines, run } from '../cli-harness.js';
 import { ROBOTS, untilRequests } from '../demo-crawl.js';
+
+const require = createRequire(import.meta.url);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-crawl-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,6 +26,29 @@ async function demoServer(): Promise<DemoServer> {
   const server = await startDemoServer();
   servers.push(server);
   return server;
+}
+
+/** A child process holding SQLite's write lock on `db` until released. */
+async function lockInAnotherProcess(db: string): Promise<{ release: () => Promise<void> }> {
+  const script = `
+    const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+    const db = new Database(process.argv[1], { timeout: 20000 });
+    db.exec('BEGIN EXCLUSIVE');
+    process.stdout.write('locked\\n');
+    process.stdin.resume();
+    process.stdin.on('end', () => { db.exec('ROLLBACK'); db.close(); });`;
+  const child = spawn(process.execPath, ['-e', script, db], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the locker exited (${code}) before it held the lock`)));
+  });
+  return {
+    release: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
 }
 
 let dbCount = 0;
@@ -185,9 +211,9 @@ describe('linkladder crawl', () => {
     const db = newDb();
     const running = run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--per-host-delay-ms', '50']);
     await untilRequests(server, 4);
-    // The crawl holds the write lock while a group of units is open (50 ms at most): wait for a gap.
-    const locker = new Database(db, { timeout: 20_000 });
-    locker.exec('BEGIN EXCLUSIVE');
+    // Another process takes the write lock (in this one, its busy wait would block the
+    // crawl's event loop while the crawl holds the lock for an open group of units).
+    const locker = await lockInAnotherProcess(db);
     try {
       const result = await running;
       expect(result.code).toBe(3);
@@ -195,8 +221,7 @@ describe('linkladder crawl', () => {
       expect(result.err).toHaveLength(1);
       expect(result.err[0]).toMatch(/^linkladder: error: the crawl stopped on a fatal error: .*database is locked/);
     } finally {
-      locker.exec('ROLLBACK');
-      locker.close();
+      await locker.release();
     }
     expect((await statsOf(db)).urlsByState.fetching).toBe(0);
   }, 30_000);
