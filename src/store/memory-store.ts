@@ -9,7 +9,8 @@ import { StoreError } from '../errors.js';
 import { Admitter, type FormHit } from './admitter.js';
 import { encodeLink, type EncodedLink } from './link-codec.js';
 import { MemoryIndexReader } from './memory-reader.js';
-import { WriteUnits, settled, type GroupCommitOptions, type TransactionSteps } from './write-units.js';
+import { UnitStore } from './unit-store.js';
+import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
 import {
   MATCH_RUNGS,
   URL_STATES,
@@ -23,7 +24,6 @@ import {
   type UrlHistory,
   type FetchRecord,
   type IndexReader,
-  type IndexWriter,
   type StoreStats,
   type UrlRecord,
   type UrlState,
@@ -47,7 +47,7 @@ export interface MemoryStoreOptions {
   readonly groupCommit?: GroupCommitOptions | undefined;
 }
 
-export class MemoryStore implements IndexWriter {
+export class MemoryStore extends UnitStore {
   readonly #urls: MemoryUrl[] = [];
   readonly #byKey = new Map<string, MemoryUrl>();
   readonly #forms = new Map<string, FormHit>();
@@ -62,14 +62,13 @@ export class MemoryStore implements IndexWriter {
 
   // Undo steps of the open group, replayed backwards to undo a unit (or the group) that failed.
   #undo: (() => void)[] = [];
-  readonly #units: WriteUnits;
-  readonly #tx: IndexWriter;
   readonly robotsCache: RobotsCache = {
     get: (origin) => this.#robots.get(origin),
     set: (origin, entry) => void this.#robots.set(origin, entry),
   };
 
   constructor(options?: MemoryStoreOptions) {
+    super(options?.groupCommit);
     const now = (this.#now = options?.now ?? Date.now);
     this.#admitter = new Admitter(
       {
@@ -128,60 +127,33 @@ export class MemoryStore implements IndexWriter {
       },
       { now },
     );
-    this.#units = new WriteUnits(this.#steps(), options?.groupCommit);
-    this.#tx = this.#writer();
   }
 
-  admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
-    return this.#units.run(() => this.#admit(batch));
+  protected closeNow(): void {}
+
+  // The writes, each undone with its unit when it throws.
+  protected admitNow(batch: readonly AdmitEntry[]): AdmitResult[] {
+    return this.inUnit(() => batch.map((entry) => this.#admitter.admit(entry)));
   }
 
-  claim(limit: number): Promise<ClaimedUrl[]> {
-    return this.#units.run(() => this.#claim(limit));
+  protected claimNow(limit: number): ClaimedUrl[] {
+    return this.inUnit(() => this.#claim(limit));
   }
 
-  recordFetch(record: FetchRecord): Promise<void> {
-    return this.#units.run(() => this.#recordFetch(record));
+  protected recordFetchNow(record: FetchRecord): void {
+    this.inUnit(() => this.#recordFetch(record));
   }
 
-  addAlias(record: AliasRecord): Promise<void> {
-    return this.#units.run(() => this.#addAlias(record));
+  protected addAliasNow(record: AliasRecord): void {
+    this.inUnit(() => this.#addAlias(record));
   }
 
-  revokeAlias(fromId: number): Promise<void> {
-    return this.#units.run(() => this.#revokeAlias(fromId));
+  protected revokeAliasNow(fromId: number): void {
+    this.inUnit(() => this.#revokeAlias(fromId));
   }
 
-  requeue(id: number): Promise<void> {
-    return this.#units.run(() => this.#requeue(id));
-  }
-
-  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
-    return this.#units.run(() => work(this.#tx));
-  }
-
-  flush(): Promise<void> {
-    return this.#units.flush();
-  }
-
-  getUrl(id: number): Promise<UrlRecord | undefined> {
-    return settled(() => this.#getUrl(id));
-  }
-
-  findUrl(uri: string): Promise<UrlRecord | undefined> {
-    return settled(() => this.#findUrl(uri));
-  }
-
-  history(id: number): Promise<UrlHistory | undefined> {
-    return settled(() => this.#history(id));
-  }
-
-  stats(): Promise<StoreStats> {
-    return settled(() => this.#stats());
-  }
-
-  async close(): Promise<void> {
-    await this.#units.flush();
+  protected requeueNow(id: number): void {
+    this.inUnit(() => this.#requeue(id));
   }
 
   /** Read the index for reports: what has been written so far, as the SQLite reader reads it. */
@@ -192,18 +164,8 @@ export class MemoryStore implements IndexWriter {
       pages: this.#pages,
       aliases: { [Symbol.iterator]: () => this.#aliases.values() },
       fetches: this.#fetches,
-      stats: () => this.#stats(),
+      stats: () => this.statsNow(),
     });
-  }
-
-  // A call inside a unit, which is undone as a whole when the call throws.
-  #call<T>(work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      this.#units.failUnit(error);
-      throw error;
-    }
   }
 
   #undoTo(mark: number): void {
@@ -211,12 +173,8 @@ export class MemoryStore implements IndexWriter {
     this.#admitter.forget();
   }
 
-  #admit(batch: readonly AdmitEntry[]): AdmitResult[] {
-    return this.#call(() => batch.map((entry) => this.#admitter.admit(entry)));
-  }
-
   // Every change is undoable: a unit that throws leaves nothing behind; a group's log is dropped when it commits.
-  #steps(): TransactionSteps {
+  protected transactionSteps(): TransactionSteps {
     const marks: number[] = [];
     return {
       begin: () => {},
@@ -230,27 +188,6 @@ export class MemoryStore implements IndexWriter {
     };
   }
 
-  // The unit's view of the store: the same calls, run at once (the unit holds the turn).
-  #writer(): IndexWriter {
-    const tx: IndexWriter = {
-      admit: (batch) => settled(() => this.#admit(batch)),
-      claim: (limit) => settled(() => this.#call(() => this.#claim(limit))),
-      recordFetch: (record) => settled(() => this.#call(() => this.#recordFetch(record))),
-      addAlias: (record) => settled(() => this.#call(() => this.#addAlias(record))),
-      revokeAlias: (fromId) => settled(() => this.#call(() => this.#revokeAlias(fromId))),
-      requeue: (id) => settled(() => this.#call(() => this.#requeue(id))),
-      getUrl: (id) => this.getUrl(id),
-      findUrl: (uri) => this.findUrl(uri),
-      transact: (work) => work(tx),
-      flush: () => Promise.resolve(),
-      stats: () => this.stats(),
-      history: (id) => this.history(id),
-      robotsCache: this.robotsCache,
-      close: () => Promise.reject(new StoreError('ERR_STORE_WRITE_FAILED', 'a unit of work cannot close the index')),
-    };
-    return tx;
-  }
-
   #requeue(id: number): void {
     const row = this.#require(id);
     if (row.state === 'alias') return;
@@ -259,8 +196,8 @@ export class MemoryStore implements IndexWriter {
     row.state = 'queued';
   }
 
-  #history(id: number): UrlHistory | undefined {
-    const url = this.#getUrl(id);
+  protected historyNow(id: number): UrlHistory | undefined {
+    const url = this.getUrlNow(id);
     const row = this.#urls[id - 1];
     if (url === undefined || row === undefined) return undefined;
     const from = row.firstFrom === undefined ? undefined : this.#urls[row.firstFrom - 1];
@@ -346,18 +283,18 @@ export class MemoryStore implements IndexWriter {
     Object.assign(row, { state, aliasOf });
   }
 
-  #getUrl(id: number): UrlRecord | undefined {
+  protected getUrlNow(id: number): UrlRecord | undefined {
     const row = this.#urls[id - 1];
     return row && { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.aliasOf };
   }
 
-  #findUrl(uri: string): UrlRecord | undefined {
+  protected findUrlNow(uri: string): UrlRecord | undefined {
     const parsed = parseUriReference(uri);
     const row = parsed.ok ? this.#byKey.get(resourceKey(parsed.value)) : undefined;
-    return row && this.#getUrl(row.id);
+    return row && this.getUrlNow(row.id);
   }
 
-  #stats(): StoreStats {
+  protected statsNow(): StoreStats {
     const urlsByState = zeroCounts(URL_STATES);
     for (const u of this.#urls) urlsByState[u.state]++;
     const linksByRung = zeroCounts(MATCH_RUNGS);

@@ -14,7 +14,8 @@ import { KeyTable } from './key-table.js';
 import { LinkWriter } from './link-writer.js';
 import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
 import { openDatabase } from './sqlite-database.js';
-import { WriteUnits, settled, type GroupCommitOptions, type TransactionSteps } from './write-units.js';
+import { UnitStore } from './unit-store.js';
+import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
 import { SqliteIndexReader, readStats } from './sqlite-reader.js';
 import {
   ALIAS_COLUMNS,
@@ -36,7 +37,6 @@ import type {
   ClaimedUrl,
   FetchRecord,
   IndexReader,
-  IndexWriter,
   StoreStats,
   UrlHistory,
   UrlRecord,
@@ -92,15 +92,13 @@ interface FormFound extends FormHit {
   readonly formId: number;
 }
 
-export class SqliteStore implements IndexWriter {
+export class SqliteStore extends UnitStore {
   readonly #db: Db;
   readonly #admitter: Admitter;
   readonly #aliases = new Map<number, number>();
   readonly #now: () => number;
   readonly #statements: ReturnType<typeof prepareStatements>;
   readonly #links: LinkWriter;
-  readonly #units: WriteUnits;
-  readonly #tx: IndexWriter;
   readonly robotsCache: RobotsCache;
   #keys: Keys | undefined;
   #dataVersion: number;
@@ -108,6 +106,7 @@ export class SqliteStore implements IndexWriter {
   readonly appliedMigrations: readonly Migration[];
 
   constructor(options?: SqliteStoreOptions) {
+    super(options?.groupCommit);
     this.#now = options?.now ?? Date.now;
     const migrations = loadMigrations(options?.migrationsDir ?? defaultMigrationsDir());
     const file = options?.path ?? DEFAULT_DB_PATH;
@@ -121,64 +120,18 @@ export class SqliteStore implements IndexWriter {
     this.#dataVersion = this.#readDataVersion();
     this.#admitter = new Admitter(this.#backend(), { now: this.#now });
     this.#links = new LinkWriter(this.#db);
-    this.#units = new WriteUnits(this.#steps(), options?.groupCommit);
     this.robotsCache = this.#robotsCache();
-    this.#tx = this.#writer();
   }
 
-  admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
-    return this.#units.run(() => this.#admit(batch));
+  protected statsNow(): StoreStats {
+    return readStats(this.#db);
   }
 
-  claim(limit: number): Promise<ClaimedUrl[]> {
-    return this.#units.run(() => this.#claim(limit));
-  }
-
-  recordFetch(record: FetchRecord): Promise<void> {
-    return this.#units.run(() => this.#recordFetch(record));
-  }
-
-  addAlias(record: AliasRecord): Promise<void> {
-    return this.#units.run(() => this.#addAlias(record));
-  }
-
-  revokeAlias(fromId: number): Promise<void> {
-    return this.#units.run(() => this.#revokeAlias(fromId));
-  }
-
-  requeue(id: number): Promise<void> {
-    return this.#units.run(() => this.#requeue(id));
-  }
-
-  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
-    return this.#units.run(() => work(this.#tx));
-  }
-
-  flush(): Promise<void> {
-    return this.#units.flush();
-  }
-
-  getUrl(id: number): Promise<UrlRecord | undefined> {
-    return settled(() => this.#getUrl(id));
-  }
-
-  findUrl(uri: string): Promise<UrlRecord | undefined> {
-    return settled(() => this.#findUrl(uri));
-  }
-
-  history(id: number): Promise<UrlHistory | undefined> {
-    return settled(() => this.#history(id));
-  }
-
-  stats(): Promise<StoreStats> {
-    return settled(() => readStats(this.#db));
-  }
-
-  #admit(batch: readonly AdmitEntry[]): AdmitResult[] {
+  protected admitNow(batch: readonly AdmitEntry[]): AdmitResult[] {
     return this.#write(() => {
       const results = batch.map((entry) => this.#admitter.admit(entry));
       this.#links.flush();
-      this.#units.addLinks(batch.length);
+      this.units.addLinks(batch.length);
       return results;
     });
   }
@@ -186,7 +139,7 @@ export class SqliteStore implements IndexWriter {
   // Read the shallowest queued URLs, then mark each: one UPDATE … WHERE id IN (SELECT …
   // LIMIT n) costs 20x as much once the frontier has churned (measured), and the unit
   // makes the two steps one.
-  #claim(limit: number): ClaimedUrl[] {
+  protected claimNow(limit: number): ClaimedUrl[] {
     const s = this.#statements;
     return this.#write(() =>
       (s.nextQueued.all({ limit }) as { id: number; key: string; depth: number; host: string | null }[]).map((r) => {
@@ -196,7 +149,7 @@ export class SqliteStore implements IndexWriter {
     );
   }
 
-  #recordFetch(record: FetchRecord): void {
+  protected recordFetchNow(record: FetchRecord): void {
     const s = this.#statements;
     this.#write(() => {
       this.#requireUrl(record.urlId);
@@ -223,7 +176,7 @@ export class SqliteStore implements IndexWriter {
     });
   }
 
-  #addAlias(record: AliasRecord): void {
+  protected addAliasNow(record: AliasRecord): void {
     const s = this.#statements;
     const makesAlias = record.evidence !== 'canonical' && record.fromId !== record.toId;
     this.#write(() => {
@@ -235,7 +188,7 @@ export class SqliteStore implements IndexWriter {
     });
   }
 
-  #revokeAlias(fromId: number): void {
+  protected revokeAliasNow(fromId: number): void {
     const s = this.#statements;
     this.#write(() => {
       this.#requireUrl(fromId);
@@ -245,27 +198,27 @@ export class SqliteStore implements IndexWriter {
     });
   }
 
-  #requeue(id: number): void {
+  protected requeueNow(id: number): void {
     this.#write(() => {
       this.#requireUrl(id);
       this.#statements.requeue.run({ id });
     });
   }
 
-  #getUrl(id: number): UrlRecord | undefined {
+  protected getUrlNow(id: number): UrlRecord | undefined {
     const row = this.#statements.getUrl.get({ id }) as UrlColumns | undefined;
     return row === undefined ? undefined : toUrlRecord(row);
   }
 
-  #findUrl(uri: string): UrlRecord | undefined {
+  protected findUrlNow(uri: string): UrlRecord | undefined {
     const parsed = parseUriReference(uri);
     if (!parsed.ok || parsed.value.scheme === undefined) return undefined;
     if (!this.#db.inTransaction) this.#catchUpWithOtherWriters();
     const id = this.#getKeys().urls.get(resourceKey(parsed.value));
-    return id === undefined ? undefined : this.#getUrl(id);
+    return id === undefined ? undefined : this.getUrlNow(id);
   }
 
-  #history(id: number): UrlHistory | undefined {
+  protected historyNow(id: number): UrlHistory | undefined {
     const s = this.#statements;
     const row = s.getUrl.get({ id }) as UrlColumns | undefined;
     if (row === undefined) return undefined;
@@ -286,31 +239,10 @@ export class SqliteStore implements IndexWriter {
         return entry === undefined ? undefined : (JSON.parse(entry) as RobotsCacheEntry);
       },
       set: (origin, entry) =>
-        this.#units.run(() => {
+        this.units.run(() => {
           this.#write(() => this.#statements.putRobots.run({ origin, fetchedAt: entry.fetchedAt, entry: JSON.stringify(entry) }));
         }),
     };
-  }
-
-  // The unit's view of the store: the same calls, run at once (the unit holds the turn).
-  #writer(): IndexWriter {
-    const tx: IndexWriter = {
-      admit: (batch) => settled(() => this.#admit(batch)),
-      claim: (limit) => settled(() => this.#claim(limit)),
-      recordFetch: (record) => settled(() => this.#recordFetch(record)),
-      addAlias: (record) => settled(() => this.#addAlias(record)),
-      revokeAlias: (fromId) => settled(() => this.#revokeAlias(fromId)),
-      requeue: (id) => settled(() => this.#requeue(id)),
-      getUrl: (id) => settled(() => this.#getUrl(id)),
-      findUrl: (uri) => settled(() => this.#findUrl(uri)),
-      transact: (work) => work(tx),
-      flush: () => Promise.resolve(),
-      stats: () => this.stats(),
-      history: (id) => this.history(id),
-      robotsCache: this.robotsCache,
-      close: () => Promise.reject(new StoreError('ERR_STORE_WRITE_FAILED', 'a unit of work cannot close the index')),
-    };
-    return tx;
   }
 
   /** Read the index for reports, on this store's connection. */
@@ -332,35 +264,15 @@ export class SqliteStore implements IndexWriter {
     return problems.length === 0 ? 'ok' : problems.join('\n');
   }
 
-  async close(): Promise<void> {
-    if (!this.#db.open) return;
-    try {
-      await this.#units.flush();
-    } finally {
-      this.#closeNow();
-    }
-  }
-
-  /** Close without committing what the open group holds (a reader's close; tests that play a crash). */
-  #closeNow(): void {
+  /** Close without committing what the open group holds (UnitStore#close commits it first). */
+  protected closeNow(): void {
     if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
     if (this.#db.open) this.#db.close();
   }
 
-  /**
-   * One IMMEDIATE transaction (a savepoint inside another). When it throws, the
-   * memory that mirrors the database (key tables, aliases, the admitter's cache,
-   * pending links) may name rows that were rolled back: it is dropped, to be read
-   * again.
-   */
-  // Inside a unit, which the caller rolls back as a whole when this throws.
+  // Inside a unit, which is rolled back as a whole when this throws.
   #write<T>(work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      this.#units.failUnit(error);
-      throw error;
-    }
+    return this.inUnit(work);
   }
 
   #forgetMemory(): void {
@@ -371,7 +283,7 @@ export class SqliteStore implements IndexWriter {
   }
 
   // Units in savepoints of one IMMEDIATE transaction per group (write-units.ts).
-  #steps(): TransactionSteps {
+  protected transactionSteps(): TransactionSteps {
     const db = this.#db;
     const [begin, savepoint, release, rollbackTo, commit] = [
       'BEGIN IMMEDIATE',

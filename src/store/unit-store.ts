@@ -1,0 +1,138 @@
+// The async IndexWriter over a store whose operations are synchronous (SQLite,
+// memory): every call is a unit of write-units.ts, or a read answered at once.
+// A store supplies its operations and its transaction steps; this class is the
+// contract's one implementation of units, transact() and close().
+
+import type { RobotsCache } from '../fetch/index.js';
+import { StoreError } from '../errors.js';
+import type {
+  AdmitEntry,
+  AdmitResult,
+  AliasRecord,
+  ClaimedUrl,
+  FetchRecord,
+  IndexWriter,
+  StoreStats,
+  UrlHistory,
+  UrlRecord,
+} from './types.js';
+import { WriteUnits, settled, type GroupCommitOptions, type TransactionSteps } from './write-units.js';
+
+export abstract class UnitStore implements IndexWriter {
+  abstract readonly robotsCache: RobotsCache;
+  readonly #groupCommit: GroupCommitOptions | undefined;
+  #units: WriteUnits | undefined;
+  #tx: IndexWriter | undefined;
+
+  constructor(groupCommit: GroupCommitOptions | undefined) {
+    this.#groupCommit = groupCommit;
+  }
+
+  // The store's operations, synchronous; the writes run inside a unit.
+  protected abstract admitNow(batch: readonly AdmitEntry[]): AdmitResult[];
+  protected abstract claimNow(limit: number): ClaimedUrl[];
+  protected abstract recordFetchNow(record: FetchRecord): void;
+  protected abstract addAliasNow(record: AliasRecord): void;
+  protected abstract revokeAliasNow(fromId: number): void;
+  protected abstract requeueNow(id: number): void;
+  protected abstract getUrlNow(id: number): UrlRecord | undefined;
+  protected abstract findUrlNow(uri: string): UrlRecord | undefined;
+  protected abstract historyNow(id: number): UrlHistory | undefined;
+  protected abstract statsNow(): StoreStats;
+  /** How this store opens, nests and ends its transactions. */
+  protected abstract transactionSteps(): TransactionSteps;
+  /** Release the store (the last group is committed before). */
+  protected abstract closeNow(): void;
+
+  // Built on first use: a subclass's fields are not set yet while this constructor runs.
+  protected get units(): WriteUnits {
+    return (this.#units ??= new WriteUnits(this.transactionSteps(), this.#groupCommit));
+  }
+
+  /** A write step of the running unit: when it throws, the whole unit is rolled back. */
+  protected inUnit<T>(step: () => T): T {
+    try {
+      return step();
+    } catch (error) {
+      this.units.failUnit(error);
+      throw error;
+    }
+  }
+
+  admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
+    return this.units.run(() => this.admitNow(batch));
+  }
+
+  claim(limit: number): Promise<ClaimedUrl[]> {
+    return this.units.run(() => this.claimNow(limit));
+  }
+
+  recordFetch(record: FetchRecord): Promise<void> {
+    return this.units.run(() => this.recordFetchNow(record));
+  }
+
+  addAlias(record: AliasRecord): Promise<void> {
+    return this.units.run(() => this.addAliasNow(record));
+  }
+
+  revokeAlias(fromId: number): Promise<void> {
+    return this.units.run(() => this.revokeAliasNow(fromId));
+  }
+
+  requeue(id: number): Promise<void> {
+    return this.units.run(() => this.requeueNow(id));
+  }
+
+  getUrl(id: number): Promise<UrlRecord | undefined> {
+    return settled(() => this.getUrlNow(id));
+  }
+
+  findUrl(uri: string): Promise<UrlRecord | undefined> {
+    return settled(() => this.findUrlNow(uri));
+  }
+
+  history(id: number): Promise<UrlHistory | undefined> {
+    return settled(() => this.historyNow(id));
+  }
+
+  stats(): Promise<StoreStats> {
+    return settled(() => this.statsNow());
+  }
+
+  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
+    return this.units.run(() => work((this.#tx ??= this.#unitView())));
+  }
+
+  flush(): Promise<void> {
+    return this.units.flush();
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.units.flush();
+    } finally {
+      this.closeNow();
+    }
+  }
+
+  // The running unit's view of the store: the same calls, run at once (the unit holds the turn).
+  #unitView(): IndexWriter {
+    const tx: IndexWriter = {
+      admit: (batch) => settled(() => this.admitNow(batch)),
+      claim: (limit) => settled(() => this.claimNow(limit)),
+      recordFetch: (record) => settled(() => this.recordFetchNow(record)),
+      addAlias: (record) => settled(() => this.addAliasNow(record)),
+      revokeAlias: (fromId) => settled(() => this.revokeAliasNow(fromId)),
+      requeue: (id) => settled(() => this.requeueNow(id)),
+      getUrl: (id) => this.getUrl(id),
+      findUrl: (uri) => this.findUrl(uri),
+      history: (id) => this.history(id),
+      stats: () => this.stats(),
+      transact: (work) => work(tx),
+      flush: () => Promise.resolve(),
+      robotsCache: this.robotsCache,
+      close: () => Promise.reject(new StoreError('ERR_STORE_WRITE_FAILED', 'a unit of work cannot close the index')),
+    };
+    return tx;
+  }
+}
