@@ -88,7 +88,7 @@ describe('crawl(seed, options)', () => {
   });
 
   it.each<[string, unknown, string | RegExp]>([
-    ['a bad value', { concurrency: 0 }, 'Expected `concurrency` to be an integer >= 1, got `0` (number)'],
+    ['a bad value', { concurrency: 0 }, 'Expected `concurrency` to be an integer from 1 to 1000, got `0` (number)'],
     ['a bad pattern', { exclude: ['('] }, 'Expected `exclude[0]` to be valid, got `(` (string): Invalid regular expression: /(/: Unterminated group'],
     ['a former name', { perHost: 2 }, 'Option `perHost` is not supported; use `perHostConcurrency`'],
     ['an unknown option', { seeds: ['http://example.com/'] }, /^Unknown option `seeds`; the options are `store`, `fetcher`, `robots`/],

@@ -45,6 +45,23 @@ export function integerAtLeast(min: number) {
   return z.int({ error }).min(min, { error });
 }
 
+/** An integer in a sane range: a number past it is a mistake (a delay past Node's timer range fires at once). */
+export function integerBetween(min: number, max: number) {
+  const error = `Expected an integer from ${min} to ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+}
+
+/** The ranges of the numbers (issue 10: every number has a sane range). */
+export const RANGES = Object.freeze({
+  concurrency: [1, 1000],
+  perHostConcurrency: [1, 256],
+  /** One hour between two requests to one host at most. */
+  perHostDelayMs: [0, 3_600_000],
+  retries: [0, 10],
+  /** As a Retry-After is honoured up to 60 s. */
+  retryDelayMs: [0, 60_000],
+} as const satisfies Record<string, readonly [number, number]>);
+
 /** An integer >= 0, or no limit: `Infinity`, or `null` (JSON has no Infinity). Parsed to a number. */
 function limit() {
   const error = 'Expected an integer >= 0';
@@ -160,12 +177,12 @@ export const crawlOptionsSchema = z.object({
    * Fetches in flight at once, over all hosts.
    * @default 4
    */
-  concurrency: integerAtLeast(1).default(4).register(SETTING_META, { argument: 'N', description: 'requests in flight at once' }),
+  concurrency: integerBetween(...RANGES.concurrency).default(4).register(SETTING_META, { argument: 'N', description: 'requests in flight at once' }),
   /**
    * Fetches in flight at once to one host.
    * @default 1
    */
-  perHostConcurrency: integerAtLeast(1)
+  perHostConcurrency: integerBetween(...RANGES.perHostConcurrency)
     .default(1)
     .register(SETTING_META, { argument: 'N', description: 'requests in flight at once to one host' }),
   /**
@@ -173,7 +190,7 @@ export const crawlOptionsSchema = z.object({
    * robots.txt Crawl-delay wins.
    * @default 0
    */
-  perHostDelayMs: integerAtLeast(0)
+  perHostDelayMs: integerBetween(...RANGES.perHostDelayMs)
     .default(0)
     .register(SETTING_META, {
       argument: 'MS',
@@ -184,7 +201,7 @@ export const crawlOptionsSchema = z.object({
    * tried again, within the same claim, before it is recorded.
    * @default 2
    */
-  retries: integerAtLeast(0)
+  retries: integerBetween(...RANGES.retries)
     .default(2)
     .register(SETTING_META, {
       argument: 'N',
@@ -195,7 +212,7 @@ export const crawlOptionsSchema = z.object({
    * `Retry-After` wins (at most 60 s). The host waits, other hosts go on.
    * @default 1000
    */
-  retryDelayMs: integerAtLeast(0)
+  retryDelayMs: integerBetween(...RANGES.retryDelayMs)
     .default(1000)
     .register(SETTING_META, { argument: 'MS', description: 'the first retry waits this long, each next one twice as long (a longer `Retry-After` wins)' }),
   /**

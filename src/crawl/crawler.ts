@@ -9,6 +9,7 @@ import { CrawlError } from './crawl-error.js';
 import { validateCrawlOptions, type CrawlOptions, type ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlSummary, StopReason } from './crawl-summary.js';
 import { CrawlTally } from './crawl-tally.js';
+import { RANGES } from './crawl-settings.js';
 import { HostScheduler } from './host-scheduler.js';
 import { ScopeTest } from './scope.js';
 import { UrlPipeline, type Job } from './url-pipeline.js';
@@ -23,6 +24,8 @@ import { UrlPipeline, type Job } from './url-pipeline.js';
 export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
   return new Crawler(validateCrawlOptions(options)).run();
 }
+
+const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];
 
 class Crawler {
   readonly #o: ValidCrawlOptions;
@@ -50,7 +53,8 @@ class Crawler {
     this.#scheduler = new HostScheduler<Job>({
       concurrency: options.concurrency,
       perHostConcurrency: options.perHostConcurrency,
-      delayMs: (_host, job) => Math.max(options.perHostDelayMs, options.robots?.crawlDelayMs(job.claimed.key) ?? 0),
+      // A robots.txt Crawl-delay is honoured up to the longest delay an option may ask (one hour).
+      delayMs: (_host, job) => Math.min(MAX_HOST_DELAY_MS, Math.max(options.perHostDelayMs, options.robots?.crawlDelayMs(job.claimed.key) ?? 0)),
       now: options.now,
       run: (job) =>
         this.#pipeline.process(job).catch((error: unknown) => {

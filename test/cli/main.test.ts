@@ -58,13 +58,13 @@ describe('the linkladder executable', () => {
         status: 2,
         stdout: '',
         stderr:
-          'linkladder: error: invalid config file bad.json: Expected `maxDepth` to be an integer >= 0, got `deep` (string); Expected `retries` to be an integer >= 0, got `-1` (number)\n',
+          'linkladder: error: invalid config file bad.json: Expected `maxDepth` to be an integer >= 0, got `deep` (string); Expected `retries` to be an integer from 0 to 10, got `-1` (number)\n',
       });
       const env = { ...process.env, LINKLADDER_RETRIES: 'many' };
       expect(linkladder(['crawl', 'http://127.0.0.1:9/', '--allow-private'], '', { cwd, env })).toEqual({
         status: 2,
         stdout: '',
-        stderr: 'linkladder: error: invalid LINKLADDER_* variables: `LINKLADDER_RETRIES=many`: Expected an integer >= 0\n',
+        stderr: 'linkladder: error: invalid LINKLADDER_* variables: `LINKLADDER_RETRIES=many`: Expected an integer from 0 to 10\n',
       });
       expect(existsSync(path.join(cwd, 'data'))).toBe(false);
     } finally {

@@ -58,12 +58,12 @@ describe('the options generated from the schema', () => {
 
   it.each([
     [['--max-pages', '-1'], "error: option '--max-pages <n>' argument '-1' is invalid. Expected an integer >= 0."],
-    [['--concurrency', '0'], "error: option '--concurrency <n>' argument '0' is invalid. Expected an integer >= 1."],
+    [['--concurrency', '0'], "error: option '--concurrency <n>' argument '0' is invalid. Expected an integer from 1 to 1000."],
     [
       ['--per-host-concurrency', '99999999999999999999'],
-      "error: option '--per-host-concurrency <n>' argument '99999999999999999999' is invalid. Expected an integer >= 1.",
+      "error: option '--per-host-concurrency <n>' argument '99999999999999999999' is invalid. Expected an integer from 1 to 256.",
     ],
-    [['--per-host-delay-ms', '1e3'], "error: option '--per-host-delay-ms <ms>' argument '1e3' is invalid. Expected an integer >= 0."],
+    [['--per-host-delay-ms', '1e3'], "error: option '--per-host-delay-ms <ms>' argument '1e3' is invalid. Expected an integer from 0 to 3600000."],
     [['--follow', 'anchor'], "error: option '--follow <kind>' argument 'anchor' is invalid. Expected one of navigation, frame, refresh, link, resource, form, cite."],
     [['--scope', 'planet'], "error: option '--scope <scope>' argument 'planet' is invalid. Allowed choices are origin, host, domain, prefix."],
     [['--include', '('], "error: option '--include <regex>' argument '(' is invalid. Invalid regular expression: /(/: Unterminated group."],

@@ -184,9 +184,9 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
       'Expected `follow[1]` to be one of navigation, frame, refresh, link, resource, form, cite, got `anchor` (string)',
       'Expected `maxDepth` to be an integer >= 0, got `-1` (number)',
       'Expected `maxPages` to be an integer >= 0, got `1.5` (number)',
-      'Expected `concurrency` to be an integer >= 1, got `0` (number)',
-      'Expected `perHostDelayMs` to be an integer >= 0, got `null`',
-      'Expected `retries` to be an integer >= 0, got `2` (string)',
+      'Expected `concurrency` to be an integer from 1 to 1000, got `0` (number)',
+      'Expected `perHostDelayMs` to be an integer from 0 to 3600000, got `null`',
+      'Expected `retries` to be an integer from 0 to 10, got `2` (string)',
       'Expected `allowPrivate` to be true or false, got `yes` (string)',
       'Expected `userAgent` to be a non-empty string without CR, LF or NUL, got `` (string)',
     ]);
@@ -238,7 +238,7 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
     });
     expect(error.issues).toEqual([
       '`LINKLADDER_BASE_MODE=html5`: Expected one of rfc3986, browser',
-      '`LINKLADDER_CONCURRENCY=0`: Expected an integer >= 1',
+      '`LINKLADDER_CONCURRENCY=0`: Expected an integer from 1 to 1000',
       '`LINKLADDER_INCLUDE=(`: Invalid regular expression: /(/: Unterminated group',
       '`LINKLADDER_JSON=yes`: Expected true or false',
       '`LINKLADDER_MAX_PAGES=`: Expected an integer >= 0',
@@ -252,6 +252,6 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
 
   it('a bad file fails even when the variables and flags set every key it gets wrong', async () => {
     const error = await failure({ cwd: workdir({ concurrency: 0 }), env: { LINKLADDER_CONCURRENCY: '2' }, flags: { concurrency: 3 } });
-    expect(error.issues).toEqual(['Expected `concurrency` to be an integer >= 1, got `0` (number)']);
+    expect(error.issues).toEqual(['Expected `concurrency` to be an integer from 1 to 1000, got `0` (number)']);
   });
 });

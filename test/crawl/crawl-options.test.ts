@@ -40,10 +40,10 @@ describe('crawl options', () => {
   });
 
   it.each([
-    [{ concurrency: 0 }, 'Expected `concurrency` to be an integer >= 1, got `0` (number)'],
-    [{ concurrency: 1.5 }, 'Expected `concurrency` to be an integer >= 1, got `1.5` (number)'],
-    [{ perHostConcurrency: '2' }, 'Expected `perHostConcurrency` to be an integer >= 1, got `2` (string)'],
-    [{ perHostDelayMs: -1 }, 'Expected `perHostDelayMs` to be an integer >= 0, got `-1` (number)'],
+    [{ concurrency: 0 }, 'Expected `concurrency` to be an integer from 1 to 1000, got `0` (number)'],
+    [{ concurrency: 1.5 }, 'Expected `concurrency` to be an integer from 1 to 1000, got `1.5` (number)'],
+    [{ perHostConcurrency: '2' }, 'Expected `perHostConcurrency` to be an integer from 1 to 256, got `2` (string)'],
+    [{ perHostDelayMs: -1 }, 'Expected `perHostDelayMs` to be an integer from 0 to 3600000, got `-1` (number)'],
     [{ maxDepth: -1 }, 'Expected `maxDepth` to be an integer >= 0, got `-1` (number)'],
     [{ maxPages: NaN }, 'Expected `maxPages` to be an integer >= 0, got `NaN` (number)'],
     [{ scope: 'site' }, 'Expected `scope` to be one of origin, host, domain, prefix, got `site` (string)'],
@@ -53,7 +53,7 @@ describe('crawl options', () => {
     [{ follow: 'navigation' }, 'Expected `follow` to be an array of navigation, frame, refresh, link, resource, form, cite, got `navigation` (string)'],
     [{ include: [3] }, 'Expected `include[0]` to be a regular expression (a RegExp or a string), got `3` (number)'],
     [{ exclude: ['ok', '('] }, 'Expected `exclude[1]` to be valid, got `(` (string): Invalid regular expression: /(/: Unterminated group'],
-    [{ concurrency: 0, retries: -1 }, 'Expected `concurrency` to be an integer >= 1, got `0` (number); Expected `retries` to be an integer >= 0, got `-1` (number)'],
+    [{ concurrency: 0, retries: -1 }, 'Expected `concurrency` to be an integer from 1 to 1000, got `0` (number); Expected `retries` to be an integer from 0 to 10, got `-1` (number)'],
     [{ allowPrivate: 1 }, 'Expected `allowPrivate` to be true or false, got `1` (number)'],
     [{ onEvent: 'log' }, 'Expected `onEvent` to be a function, got `log` (string)'],
     [{ signal: {} }, 'Expected `signal` to be an AbortSignal, got an object'],

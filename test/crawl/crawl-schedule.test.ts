@@ -127,3 +127,24 @@ describe('an injected clock and sleep', () => {
     expect(summary.durationMs).toBe(2000);
   });
 });
+
+describe('a robots.txt Crawl-delay past any sane wait', () => {
+  it('is capped at the longest --per-host-delay-ms (one hour), never overflowing the timer', async () => {
+    let clock = 1_000_000;
+    const slept: number[] = [];
+    const fetcher = new FakeSite({ 'http://a.test/': { body: page('/1') }, 'http://a.test/1': { body: page() } }, { now: () => clock });
+    const summary = await crawl({
+      seeds: 'http://a.test/',
+      store: new MemoryStore({ now: () => clock }),
+      fetcher,
+      robots: { isAllowed: async () => true, crawlDelayMs: () => 99_999_999_999_000 },
+      now: () => clock,
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+    });
+    expect(summary.pagesFetched).toBe(2);
+    expect(slept).toEqual([3_600_000]);
+  });
+});

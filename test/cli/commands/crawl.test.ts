@@ -162,13 +162,18 @@ describe('linkladder crawl', () => {
   it.each([
     [['--max-pages', 'abc'], "error: option '--max-pages <n>' argument 'abc' is invalid. Expected an integer >= 0."],
     [['--max-pages', '-1'], "error: option '--max-pages <n>' argument '-1' is invalid. Expected an integer >= 0."],
-    [['--concurrency', '0'], "error: option '--concurrency <n>' argument '0' is invalid. Expected an integer >= 1."],
-    [['--per-host-delay-ms', '1.5'], "error: option '--per-host-delay-ms <ms>' argument '1.5' is invalid. Expected an integer >= 0."],
+    [['--concurrency', '0'], "error: option '--concurrency <n>' argument '0' is invalid. Expected an integer from 1 to 1000."],
+    [['--per-host-delay-ms', '1.5'], "error: option '--per-host-delay-ms <ms>' argument '1.5' is invalid. Expected an integer from 0 to 3600000."],
+    // Past Node's timer range a delay would fire at once, in a 1 ms loop of warnings (issue 10).
+    [['--per-host-delay-ms', '3000000000'], "error: option '--per-host-delay-ms <ms>' argument '3000000000' is invalid. Expected an integer from 0 to 3600000."],
+    [['--retries', '1000'], "error: option '--retries <n>' argument '1000' is invalid. Expected an integer from 0 to 10."],
+    [['--concurrency', '100000'], "error: option '--concurrency <n>' argument '100000' is invalid. Expected an integer from 1 to 1000."],
+    [['--retry-delay-ms', '99999999'], "error: option '--retry-delay-ms <ms>' argument '99999999' is invalid. Expected an integer from 0 to 60000."],
     [['--delay', '50'], "error: option '--delay <value>' argument '50' is invalid. --delay is not an option; use --per-host-delay-ms."],
-    [['--retries', '-1'], "error: option '--retries <n>' argument '-1' is invalid. Expected an integer >= 0."],
-    [['--retries', 'two'], "error: option '--retries <n>' argument 'two' is invalid. Expected an integer >= 0."],
-    [['--retries', '1.5'], "error: option '--retries <n>' argument '1.5' is invalid. Expected an integer >= 0."],
-    [['--retries', ''], "error: option '--retries <n>' argument '' is invalid. Expected an integer >= 0."],
+    [['--retries', '-1'], "error: option '--retries <n>' argument '-1' is invalid. Expected an integer from 0 to 10."],
+    [['--retries', 'two'], "error: option '--retries <n>' argument 'two' is invalid. Expected an integer from 0 to 10."],
+    [['--retries', '1.5'], "error: option '--retries <n>' argument '1.5' is invalid. Expected an integer from 0 to 10."],
+    [['--retries', ''], "error: option '--retries <n>' argument '' is invalid. Expected an integer from 0 to 10."],
     [['--scope', 'planet'], "error: option '--scope <scope>' argument 'planet' is invalid. Allowed choices are origin, host, domain, prefix."],
     [['--base-mode', 'html5'], "error: option '--base-mode <mode>' argument 'html5' is invalid. Allowed choices are rfc3986, browser."],
     [['--include', '('], "error: option '--include <regex>' argument '(' is invalid. Invalid regular expression: /(/: Unterminated group."],
@@ -326,7 +331,7 @@ describe('linkladder crawl', () => {
     });
 
     it.each<[string, unknown, RegExp]>([
-      ['a bad value', { concurrency: 0, retries: 'two' }, /^linkladder: error: invalid config file bad\.json: Expected `concurrency` to be an integer >= 1, got `0` \(number\); Expected `retries` to be an integer >= 0, got `two` \(string\)$/],
+      ['a bad value', { concurrency: 0, retries: 'two' }, /^linkladder: error: invalid config file bad\.json: Expected `concurrency` to be an integer from 1 to 1000, got `0` \(number\); Expected `retries` to be an integer from 0 to 10, got `two` \(string\)$/],
       ['an unknown key', { concurency: 8 }, /^linkladder: error: invalid config file bad\.json: unknown key `concurency` \(did you mean `concurrency`\?\)$/],
       ['not JSON', '{"concurrency": 8,', /^linkladder: error: config file bad\.json is not JSON: /],
     ])('--config bad.json with %s: ERR_CONFIG_INVALID, one stderr line, exit 2, no database', async (_, content, line) => {
@@ -365,7 +370,7 @@ describe('linkladder crawl', () => {
       });
       expect(fromEnv.code).toBe(2);
       expect(fromEnv.err).toEqual([
-        'linkladder: error: invalid LINKLADDER_* variables: `LINKLADDER_CONCURRENCY=0`: Expected an integer >= 1; `LINKLADDER_DEPTH` is not a setting (did you mean `LINKLADDER_MAX_DEPTH`?)',
+        'linkladder: error: invalid LINKLADDER_* variables: `LINKLADDER_CONCURRENCY=0`: Expected an integer from 1 to 1000; `LINKLADDER_DEPTH` is not a setting (did you mean `LINKLADDER_MAX_DEPTH`?)',
       ]);
     });
   });
