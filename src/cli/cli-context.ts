@@ -19,7 +19,7 @@ export interface CliIo {
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
-   * The working directory: `config/default.json` and a relative `--config` are found from it.
+   * The working directory: `linkladder.config.json` and a relative `--config` are found from it.
    * @default process.cwd()
    */
   readonly cwd?: string;

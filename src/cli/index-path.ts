@@ -28,6 +28,7 @@ export async function indexPath(options: IndexPathOptions, context: CliContext):
     cwd: context.cwd,
     env: context.env,
     flags: options.db === undefined ? {} : { db: options.db },
+    onWarning: (message) => void context.err.writeLine(`linkladder: warning: ${message}`),
   });
   return settings.db;
 }

@@ -9,7 +9,7 @@ import { LinkladderError } from '../errors.js';
  */
 export class ConfigError extends LinkladderError {
   declare readonly code: 'ERR_CONFIG_INVALID';
-  /** The config file as named (`--config` or `config/default.json`), or `environment`. */
+  /** The config file as named (`--config` or `linkladder.config.json`), or `environment`. */
   readonly source: string;
   /** What is wrong, one entry per issue: ``maxDepth: Expected an integer >= 0, got `-1` (number)``. */
   readonly issues: readonly string[];

@@ -1,7 +1,8 @@
 // The settings of a crawl, from their sources, lowest first: the schema's defaults <
-// the config file (`--config FILE`, else config/default.json if it exists) <
+// the config file (`--config FILE`, else linkladder.config.json if it exists) <
 // LINKLADDER_* variables < the flags given. Each source is checked whole against the
-// schema, unknown keys included; a source with issues fails with all of them.
+// schema, unknown keys included; a source with issues fails with all of them. A
+// LINKLADDER_* variable that names no setting is only a warning.
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,12 +14,16 @@ import { deepFreeze } from './deep-freeze.js';
 import type { CrawlSettings } from './schema.js';
 import { CRAWL_SETTINGS_DEFAULTS, ENV_PREFIX, SETTINGS, fromText, type Setting } from './settings.js';
 
-/** The config file read when no `--config` is given, relative to the working directory; its absence is no error. */
-export const DEFAULT_CONFIG_PATH = 'config/default.json';
+/**
+ * The config file read when no `--config` is given, relative to the working
+ * directory; its absence is no error. Named after the tool: `config/default.json` is
+ * node-config's, and many Node projects have one of their own.
+ */
+export const DEFAULT_CONFIG_PATH = 'linkladder.config.json';
 
 /**
  * LINKLADDER_* variables that are not settings: the test suites' corpus folder and
- * the benchmarks' sizes. They are left alone; any other LINKLADDER_* name is an error.
+ * the benchmarks' sizes. They are left alone; any other LINKLADDER_* name is a warning.
  */
 const FOREIGN_ENV = /^LINKLADDER_(?:CORPUS_DIR$|BENCH_)/;
 
@@ -30,7 +35,7 @@ const RENAMED: Readonly<Record<string, string>> = {
 };
 
 export interface ConfigSources {
-  /** `--config FILE`: it must exist. Without it, `config/default.json` is read if it exists. */
+  /** `--config FILE`: it must exist. Without it, `linkladder.config.json` is read if it exists. */
   readonly configPath?: string | undefined;
   /** The working directory: a relative config path is resolved against it. */
   readonly cwd: string;
@@ -38,16 +43,18 @@ export interface ConfigSources {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The settings the command line gave (not its defaults), already checked by the options' parsers. */
   readonly flags?: Partial<CrawlSettings>;
+  /** Told what is ignored: a LINKLADDER_* variable that names no setting. @default nothing is told */
+  readonly onWarning?: ((message: string) => void) | undefined;
 }
 
 /**
  * The settings of a crawl, deep-frozen. Throws `ConfigError` (`ERR_CONFIG_INVALID`)
  * when the config file cannot be read or is invalid, or a LINKLADDER_* variable
- * names no setting or holds a bad value.
+ * holds a bad value; a variable that names no setting is passed to `onWarning`.
  */
 export async function loadCrawlSettings(sources: ConfigSources): Promise<CrawlSettings> {
   const file = await readConfigFile(sources.configPath, sources.cwd);
-  const env = readEnv(sources.env);
+  const env = readEnv(sources.env, sources.onWarning ?? (() => {}));
   const flags = Object.fromEntries(Object.entries(sources.flags ?? {}).filter(([, value]) => value !== undefined));
   return deepFreeze({ ...CRAWL_SETTINGS_DEFAULTS, ...file, ...env, ...flags }) as CrawlSettings;
 }
@@ -88,14 +95,14 @@ function describeFileIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
   return [describeOptionIssue(issue, input)];
 }
 
-function readEnv(env: Readonly<Record<string, string | undefined>>): Partial<CrawlSettings> {
+function readEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): Partial<CrawlSettings> {
   const issues: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, text] of Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!name.startsWith(ENV_PREFIX) || FOREIGN_ENV.test(name) || text === undefined) continue;
     const setting = SETTINGS.find((candidate) => candidate.env === name);
     if (setting === undefined) {
-      issues.push(`\`${name}\` is not a setting${suggestion(name, 'env')}`);
+      warn(`\`${name}\` is not a setting${suggestion(name, 'env')}; it is ignored`);
       continue;
     }
     const result = setting.schema.safeParse(fromText(setting, text));

@@ -23,7 +23,7 @@ export interface RunOptions {
   readonly onInterrupt?: InterruptSource;
   /** The environment; by default an empty one (the test process's LINKLADDER_* variables are left out). */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** The working directory (where config/default.json is looked for); by default the test process's. */
+  /** The working directory (where linkladder.config.json is looked for); by default the test process's. */
   readonly cwd?: string;
 }
 

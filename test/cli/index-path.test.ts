@@ -27,8 +27,8 @@ beforeAll(() => {
   indexAt(fromEnv, 'http://env.test/');
   indexAt(fromFile, 'http://file.test/');
   writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ db: fromFile }));
-  mkdirSync(path.join(dir, 'config'), { recursive: true });
-  writeFileSync(path.join(dir, 'config', 'default.json'), JSON.stringify({ db: fromFile }));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'linkladder.config.json'), JSON.stringify({ db: fromFile }));
 });
 
 describe('which index a command opens', () => {
@@ -40,7 +40,7 @@ describe('which index a command opens', () => {
     if (command === 'graph') expect(flagged.stdout).toContain('http://flag.test/');
   });
 
-  it('LINKLADDER_DB, then the config file (--config, else config/default.json in the working directory)', async () => {
+  it('LINKLADDER_DB, then the config file (--config, else linkladder.config.json in the working directory)', async () => {
     const byEnv = await run(['graph', '--format', 'csv', '--config', path.join(dir, 'settings.json')], { env: { LINKLADDER_DB: fromEnv } });
     expect(byEnv.stdout).toContain('http://env.test/');
     const byConfig = await run(['graph', '--format', 'csv', '--config', path.join(dir, 'settings.json')]);

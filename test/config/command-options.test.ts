@@ -93,7 +93,7 @@ describe('the options generated from the schema', () => {
     expect(help).toMatch(/--db <path> +the index; created if needed, resumed if it holds a crawl \(default: "data\/linkladder.db"\)/);
     expect(help).toContain('(choices: "rfc3986", "browser", default: "rfc3986")');
     expect(help).toMatch(/--include <regex> .*\(default: none\)/);
-    expect(help).toMatch(/--config <file> +a JSON file of settings .*\(default: config\/default.json, if it exists\)/);
+    expect(help).toMatch(/--config <file> +a JSON file of settings .*\(default: linkladder.config.json, if it exists\)/);
     expect(help).not.toContain('`');
     expect(help).not.toContain('**');
   });

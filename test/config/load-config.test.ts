@@ -8,12 +8,12 @@ const root = mkdtempSync(path.join(tmpdir(), 'linkladder-config-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let count = 0;
-/** A fresh working directory; `defaultFile` (JSON, or raw text) becomes its config/default.json. */
+/** A fresh working directory; `defaultFile` (JSON, or raw text) becomes its linkladder.config.json. */
 function workdir(defaultFile?: unknown): string {
   count++;
   const dir = path.join(root, `cwd-${count}`);
-  mkdirSync(path.join(dir, 'config'), { recursive: true });
-  if (defaultFile !== undefined) writeFile(path.join(dir, 'config', 'default.json'), defaultFile);
+  mkdirSync(dir, { recursive: true });
+  if (defaultFile !== undefined) writeFile(path.join(dir, 'linkladder.config.json'), defaultFile);
   return dir;
 }
 
@@ -38,7 +38,7 @@ async function failure(sources: Partial<ConfigSources> & { cwd: string }): Promi
 }
 
 describe('loadCrawlSettings: where each setting comes from', () => {
-  it('no config/default.json (ENOENT), no variables, no flags: the schema defaults', async () => {
+  it('no linkladder.config.json (ENOENT), no variables, no flags: the schema defaults', async () => {
     const cwd = path.join(root, 'nowhere'); // not even a config/ folder
     await expect(load({ cwd })).resolves.toEqual(CRAWL_SETTINGS_DEFAULTS);
     await expect(load({ cwd: workdir() })).resolves.toEqual(CRAWL_SETTINGS_DEFAULTS);
@@ -97,7 +97,7 @@ describe('loadCrawlSettings: where each setting comes from', () => {
     expect(settings).toEqual({ ...CRAWL_SETTINGS_DEFAULTS, concurrency: 2, retries: 3, scope: 'prefix', maxDepth: 5 });
   });
 
-  it('--config FILE replaces config/default.json (the default file is not read at all) and is found from the working directory', async () => {
+  it('--config FILE replaces linkladder.config.json (the default file is not read at all) and is found from the working directory', async () => {
     const cwd = workdir({ concurrency: 7, retries: 0 });
     writeFile(path.join(cwd, 'crawl.json'), { concurrency: 3 });
     const settings = await load({ cwd, configPath: 'crawl.json' });
@@ -146,8 +146,8 @@ describe('loadCrawlSettings: the result', () => {
 describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
   it('an unknown key in the file, named with the file, with the setting meant', async () => {
     const error = await failure({ cwd: workdir({ concurency: 8, maxdepth: 2, perHost: 2, frobnicate: true }) });
-    expect(error.source).toBe('config/default.json');
-    expect(error.message).toMatch(/^invalid config file config\/default\.json: /);
+    expect(error.source).toBe('linkladder.config.json');
+    expect(error.message).toMatch(/^invalid config file linkladder\.config\.json: /);
     expect(error.issues).toEqual([
       'unknown key `concurency` (did you mean `concurrency`?)',
       'unknown key `maxdepth` (did you mean `maxDepth`?)',
@@ -194,20 +194,20 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
 
   it('a file that is not an object of settings', async () => {
     const error = await failure({ cwd: workdir([{ concurrency: 2 }]) });
-    expect(error.message).toBe('invalid config file config/default.json: Expected an object of settings by name, got an array');
+    expect(error.message).toBe('invalid config file linkladder.config.json: Expected an object of settings by name, got an array');
   });
 
   it('a file that is not JSON names the file and what the parser says', async () => {
     const error = await failure({ cwd: workdir('{ "concurrency": 2, }') });
-    expect(error.message).toMatch(/^config file config\/default\.json is not JSON: .+/);
+    expect(error.message).toMatch(/^config file linkladder\.config\.json is not JSON: .+/);
     expect(error.cause).toBeInstanceOf(SyntaxError);
   });
 
   it('a default file that exists but cannot be read (a directory) is an error, not a missing file', async () => {
     const cwd = workdir();
-    mkdirSync(path.join(cwd, 'config', 'default.json'));
+    mkdirSync(path.join(cwd, 'linkladder.config.json'));
     const error = await failure({ cwd });
-    expect(error.message).toMatch(/^cannot read config file config\/default\.json: EISDIR/);
+    expect(error.message).toMatch(/^cannot read config file linkladder\.config\.json: EISDIR/);
   });
 
   it('a missing --config file is an error (only the default file may be missing)', async () => {
@@ -216,19 +216,27 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
     expect(error.message).toMatch(/^cannot read config file missing\.json: ENOENT: no such file or directory/);
   });
 
-  it('a LINKLADDER_* variable that is no setting, named, with the one meant', async () => {
-    const error = await failure({
+  it('a LINKLADDER_* variable that is no setting is a warning, named, with the one meant; the settings load', async () => {
+    const warnings: string[] = [];
+    const settings = await load({
       cwd: workdir(),
-      env: { LINKLADDER_CONCURENCY: '8', LINKLADDER_FROB: '1', LINKLADDER_CONFIG: 'x.json', LINKLADDER_PER_HOST: '2' },
+      env: { LINKLADDER_CONCURENCY: '8', LINKLADDER_FROB: '1', LINKLADDER_CONFIG: 'x.json', LINKLADDER_PER_HOST: '2', LINKLADDER_RETRIES: '3' },
+      onWarning: (message) => warnings.push(message),
     });
-    expect(error.source).toBe('environment');
-    expect(error.issues).toEqual([
-      '`LINKLADDER_CONCURENCY` is not a setting (did you mean `LINKLADDER_CONCURRENCY`?)',
-      '`LINKLADDER_CONFIG` is not a setting (the config file is given with --config)',
-      '`LINKLADDER_FROB` is not a setting',
-      '`LINKLADDER_PER_HOST` is not a setting (did you mean `LINKLADDER_PER_HOST_CONCURRENCY`?)',
+    expect(settings.retries).toBe(3);
+    expect(warnings).toEqual([
+      '`LINKLADDER_CONCURENCY` is not a setting (did you mean `LINKLADDER_CONCURRENCY`?); it is ignored',
+      '`LINKLADDER_CONFIG` is not a setting (the config file is given with --config); it is ignored',
+      '`LINKLADDER_FROB` is not a setting; it is ignored',
+      '`LINKLADDER_PER_HOST` is not a setting (did you mean `LINKLADDER_PER_HOST_CONCURRENCY`?); it is ignored',
     ]);
-    expect(error.message).toBe(`invalid LINKLADDER_* variables: ${error.issues.join('; ')}`);
+  });
+
+  it("node-config's config/default.json in the working directory is not read (issue 10)", async () => {
+    const cwd = workdir();
+    mkdirSync(path.join(cwd, 'config'));
+    writeFile(path.join(cwd, 'config', 'default.json'), { database: { host: 'db' }, port: 8080 });
+    expect(await load({ cwd })).toEqual(CRAWL_SETTINGS_DEFAULTS);
   });
 
   it('bad values in variables: every one, with its text', async () => {

@@ -27,7 +27,7 @@ describe("README's crawl options table", () => {
   it('has a row for --config and each setting, with its key and variable', () => {
     const rows = renderOptionsTable().slice(2);
     expect(rows).toHaveLength(SETTINGS.length + 1);
-    expect(rows[0]).toMatch(/^\| `--config FILE` \| — \| — \| `config\/default.json` if it exists \|/);
+    expect(rows[0]).toMatch(/^\| `--config FILE` \| — \| — \| `linkladder.config.json` if it exists \|/);
     expect(rows).toContain(
       '| `--per-host-concurrency N` | `perHostConcurrency` | `LINKLADDER_PER_HOST_CONCURRENCY` | 1 | requests in flight at once to one host |',
     );

@@ -108,8 +108,8 @@ describe('the settings schema', () => {
   });
 });
 
-describe('config/default.json', () => {
-  const text = readFileSync(new URL('../../config/default.json', import.meta.url), 'utf8');
+describe('config/linkladder.config.json', () => {
+  const text = readFileSync(new URL('../../config/linkladder.config.json', import.meta.url), 'utf8');
 
   it('writes out every setting, in the schema order', () => {
     expect(Object.keys(JSON.parse(text) as object)).toEqual(SETTINGS.map((setting) => setting.key));

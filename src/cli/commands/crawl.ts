@@ -22,11 +22,12 @@ the summary is printed, exit code 130. Page errors (404, timeouts, robots.txt)
 are recorded in the index and do not change the exit code.
 
 Settings: each option above is also a key of a JSON config file (--config
-FILE, else config/default.json when it exists), a LINKLADDER_* variable and
+FILE, else linkladder.config.json when it exists), a LINKLADDER_* variable and
 an option of the library's crawl() (--per-host-concurrency N is
 "perHostConcurrency": N and LINKLADDER_PER_HOST_CONCURRENCY=N). Lowest first: the
-defaults, the file, the variables, the flags. An unknown key or variable, or
-a bad value, is a usage error (ERR_CONFIG_INVALID, exit 2).`;
+defaults, the file, the variables, the flags. An unknown key or a bad value is
+a usage error (ERR_CONFIG_INVALID, exit 2); an unknown LINKLADDER_* variable is
+a warning.`;
 
 export function addCrawlCommand(program: Command, context: CliContext): void {
   const command = program
@@ -38,7 +39,13 @@ export function addCrawlCommand(program: Command, context: CliContext): void {
   for (const option of settingOptions()) command.addOption(option);
   command.addHelpText('after', HELP).action(async (seeds: string[], options: { readonly config?: string }) => {
     // Defaults < config file < LINKLADDER_* variables < the flags given; a bad source throws ERR_CONFIG_INVALID (exit 2).
-    const settings = await loadCrawlSettings({ configPath: options.config, cwd: context.cwd, env: context.env, flags: givenSettings(command) });
+    const settings = await loadCrawlSettings({
+      configPath: options.config,
+      cwd: context.cwd,
+      env: context.env,
+      flags: givenSettings(command),
+      onWarning: (message) => void context.err.writeLine(`linkladder: warning: ${message}`),
+    });
     const run = await runCrawl(
       // The settings are crawl()'s options by the same names, checked once, here: runCrawl takes them as they are.
       { seeds, dbPath: settings.db, userAgent: settings.userAgent, isJson: settings.json, tuning: settings },

@@ -288,16 +288,16 @@ describe('linkladder crawl', () => {
 
   describe('settings from a config file and LINKLADDER_* variables', () => {
     let cwdCount = 0;
-    /** A working directory of its own; `defaultFile` becomes its config/default.json. */
+    /** A working directory of its own; `defaultFile` becomes its linkladder.config.json. */
     function workdir(defaultFile?: unknown): string {
       cwdCount++;
       const cwd = path.join(dir, `cwd-${cwdCount}`);
-      mkdirSync(path.join(cwd, 'config'), { recursive: true });
-      if (defaultFile !== undefined) writeFileSync(path.join(cwd, 'config', 'default.json'), JSON.stringify(defaultFile));
+      mkdirSync(cwd, { recursive: true });
+      if (defaultFile !== undefined) writeFileSync(path.join(cwd, 'linkladder.config.json'), JSON.stringify(defaultFile));
       return cwd;
     }
 
-    it('default < config/default.json < LINKLADDER_* < flags, end to end (--max-pages)', async () => {
+    it('default < linkladder.config.json < LINKLADDER_* < flags, end to end (--max-pages)', async () => {
       const server = await demoServer();
       const cwd = workdir({ maxPages: 2, allowPrivate: true });
       const requests = async (args: readonly string[], env: Record<string, string> = {}): Promise<string | undefined> => {
@@ -346,7 +346,7 @@ describe('linkladder crawl', () => {
       expect(existsSync(db)).toBe(false);
     });
 
-    it('a missing --config file: one line, exit 2; a missing config/default.json is no error', async () => {
+    it('a missing --config file: one line, exit 2; a missing linkladder.config.json is no error', async () => {
       const cwd = workdir();
       const missing = await run(['crawl', 'http://127.0.0.1:9/', '--config', 'missing.json', '--db', newDb(), '--allow-private'], { cwd });
       expect(missing).toMatchObject({ code: 2, stdout: '' });
@@ -358,11 +358,11 @@ describe('linkladder crawl', () => {
       expect(ok.code).toBe(0);
     });
 
-    it('an invalid config/default.json and an unknown LINKLADDER_* variable are usage errors too', async () => {
+    it('an invalid linkladder.config.json and a bad LINKLADDER_* value are usage errors too; an unknown variable is a warning', async () => {
       const fromFile = await run(['crawl', 'http://127.0.0.1:9/', '--db', newDb()], { cwd: workdir({ scope: 'planet' }) });
       expect(fromFile.code).toBe(2);
       expect(fromFile.err).toEqual([
-        'linkladder: error: invalid config file config/default.json: Expected `scope` to be one of origin, host, domain, prefix, got `planet` (string)',
+        'linkladder: error: invalid config file linkladder.config.json: Expected `scope` to be one of origin, host, domain, prefix, got `planet` (string)',
       ]);
       const fromEnv = await run(['crawl', 'http://127.0.0.1:9/', '--db', newDb()], {
         cwd: workdir(),
@@ -370,8 +370,19 @@ describe('linkladder crawl', () => {
       });
       expect(fromEnv.code).toBe(2);
       expect(fromEnv.err).toEqual([
-        'linkladder: error: invalid LINKLADDER_* variables: `LINKLADDER_CONCURRENCY=0`: Expected an integer from 1 to 1000; `LINKLADDER_DEPTH` is not a setting (did you mean `LINKLADDER_MAX_DEPTH`?)',
+        'linkladder: warning: `LINKLADDER_DEPTH` is not a setting (did you mean `LINKLADDER_MAX_DEPTH`?); it is ignored',
+        'linkladder: error: invalid LINKLADDER_* variables: `LINKLADDER_CONCURRENCY=0`: Expected an integer from 1 to 1000',
       ]);
+    });
+
+    it("a node-config config/default.json in the working directory is left alone; an unknown variable does not stop the command (issue 10)", async () => {
+      const cwd = workdir();
+      mkdirSync(path.join(cwd, 'config'));
+      writeFileSync(path.join(cwd, 'config', 'default.json'), JSON.stringify({ server: { port: 8080 } }));
+      const result = await run(['crawl', 'http://127.0.0.1:9/', '--db', newDb(), '--allow-private', '--retries', '0'], { cwd, env: { LINKLADDER_FROB: '1' } });
+      expect(result.err[0]).toBe('linkladder: warning: `LINKLADDER_FROB` is not a setting; it is ignored');
+      expect(result.err.join('\n')).not.toContain('config/default.json');
+      expect(result.out[0]).toMatch(/^crawl /);
     });
   });
 });
