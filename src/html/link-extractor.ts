@@ -208,8 +208,10 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
   }
 
   onStartTag(name: string, attributes: ReadonlyMap<string, string>, offset: number): void {
-    if (!HEAD_CONTENT.has(name)) this.#hasBodyStarted = true;
+    if (!this.#hasBodyStarted && !HEAD_CONTENT.has(name)) this.#hasBodyStarted = true;
     if (TEXT_HOLDERS.has(name)) this.#textHolderDepth++;
+    // Every attribute read below is one the tag reader was asked for (READ_ATTRIBUTES).
+    if (attributes.size === 0) return;
 
     const id = attributes.get('id');
     if (id !== undefined && id !== '') this.#anchors.add(id);

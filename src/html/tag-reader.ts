@@ -160,7 +160,8 @@ export class TagReader implements TokenizerCallbacks {
   onopentagname(start: number, endIndex: number): void {
     this.#tagName = this.#elementName(start, endIndex);
     this.#tagOffset = start - 1; // the "<"
-    this.#attributes.clear();
+    // Map#clear allocates a new table even when the map is empty.
+    if (this.#attributes.size > 0) this.#attributes.clear();
   }
 
   onattribname(start: number, endIndex: number): void {
