@@ -14,6 +14,7 @@ import { OptionError, describeValue } from '../errors.js';
 import { asciiLowerCase, splitTokens } from './ascii-whitespace.js';
 import type { PageFindingCode } from './findings.js';
 import { parseMetaRefresh } from './meta-refresh.js';
+import { NameTable } from './name-table.js';
 import { parseSrcset } from './srcset.js';
 import { TagReader, type TagHandler } from './tag-reader.js';
 import { DEFAULT_FOLLOW, LINK_KINDS, URL_ATTRIBUTES, isLinkKind, type LinkKind } from './url-attributes.js';
@@ -109,6 +110,20 @@ const TEXT_HOLDERS: ReadonlySet<string> = new Set(['title', 'style', 'script', '
 /** Elements whose `rel` is recorded on their references. */
 const REL_ELEMENTS: ReadonlySet<string> = new Set(['a', 'area', 'link']);
 
+/**
+ * The attributes the extractor reads: fragment targets, `<base href>`, meta refresh,
+ * `rel`, and every URL attribute. The tag reader skips the others unread.
+ */
+const READ_ATTRIBUTES = new NameTable([
+  'id',
+  'name',
+  'href',
+  'http-equiv',
+  'content',
+  'rel',
+  ...[...URL_ATTRIBUTES.values()].flatMap((attributes) => [...attributes.keys()]),
+]);
+
 /** Create an extractor for one page. Throws `OptionError` for bad options, never for bad markup. */
 export function createLinkExtractor(options: LinkExtractorOptions = {}): LinkExtractor {
   return new PageLinkExtractor(validateOptions(options));
@@ -162,7 +177,7 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
 
   constructor(config: ExtractorConfig) {
     this.#config = config;
-    this.#reader = new TagReader(this);
+    this.#reader = new TagReader(this, { attributes: READ_ATTRIBUTES });
   }
 
   write(chunk: string): void {
@@ -185,7 +200,7 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
   }
 
   onEndTag(name: string): void {
-    if (TEXT_HOLDERS.has(name) && this.#textHolderDepth > 0) this.#textHolderDepth--;
+    if (this.#textHolderDepth > 0 && TEXT_HOLDERS.has(name)) this.#textHolderDepth--;
   }
 
   onText(hasContent: boolean): void {
@@ -193,8 +208,10 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
   }
 
   onStartTag(name: string, attributes: ReadonlyMap<string, string>, offset: number): void {
-    if (!HEAD_CONTENT.has(name)) this.#hasBodyStarted = true;
+    if (!this.#hasBodyStarted && !HEAD_CONTENT.has(name)) this.#hasBodyStarted = true;
     if (TEXT_HOLDERS.has(name)) this.#textHolderDepth++;
+    // Every attribute read below is one the tag reader was asked for (READ_ATTRIBUTES).
+    if (attributes.size === 0) return;
 
     const id = attributes.get('id');
     if (id !== undefined && id !== '') this.#anchors.add(id);

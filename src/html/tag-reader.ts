@@ -14,11 +14,21 @@
 //   outside foreign content, and a `<form>` inside an open form is dropped (with its
 //   attributes) because the form element pointer is set.
 
-import { Tokenizer, type TokenizerCallbacks, QuoteType } from 'htmlparser2';
+//
+// The cost per tag is kept to what the handler reads: names the reader knows (every
+// HTML element, the attributes asked for) are found in the text without cutting them
+// out (name-table.ts), attributes the handler did not ask for are skipped unread, and
+// one attribute map is reused from tag to tag.
 
-/** What the reader reports. Names are ASCII-lower-cased; attributes keep the first of duplicates. */
+import { Tokenizer, type TokenizerCallbacks, QuoteType } from 'htmlparser2';
+import { NameTable } from './name-table.js';
+
+/** What the reader reports. Names are lower-cased; attributes keep the first of duplicates. */
 export interface TagHandler {
-  /** `offset` is the UTF-16 index of the tag's "<" in the whole document. */
+  /**
+   * `offset` is the UTF-16 index of the tag's "<" in the whole document. `attributes`
+   * is the reader's own map, refilled for the next tag: read it during the call.
+   */
   onStartTag(name: string, attributes: ReadonlyMap<string, string>, offset: number): void;
   onEndTag(name: string): void;
   /** Called for every piece of text, with whether it holds anything but ASCII whitespace. */
@@ -39,6 +49,20 @@ const INTEGRATION_POINTS: ReadonlySet<string> = new Set([
 ]);
 
 const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/** The HTML elements (HTML §4) and the SVG and MathML ones it names, which most tags are. */
+const ELEMENT_NAMES = new NameTable([
+  ...'a abbr address area article aside audio b base basefont bdi bdo bgsound big blink blockquote body br button canvas caption center cite code col colgroup data datalist dd del details dfn dialog dir div dl dt em embed fieldset figcaption figure font footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins kbd keygen label legend li link listing main map mark marquee menu meta meter nav nobr noembed noframes noscript object ol optgroup option output p param picture plaintext pre progress q rb rp rt rtc ruby s samp script search section select slot small source span strike strong style sub summary sup table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr xmp'.split(' '),
+  ...'svg math foreignobject desc annotation-xml mi mo mn ms mtext'.split(' '),
+]);
+
+export interface TagReaderOptions {
+  /**
+   * The attribute names to report; the others are skipped unread. Build the table once, not per page.
+   * @default undefined (every attribute)
+   */
+  readonly attributes?: NameTable;
+}
 
 /** A chunk queue that hands out slices by absolute index and forgets what lies behind. */
 class ChunkQueue {
@@ -64,6 +88,21 @@ class ChunkQueue {
     }
   }
 
+  /**
+   * Release everything before `start`; then, if one chunk holds all of `start` to `end`,
+   * return the index of `start` in it (the chunk is `head`), else -1.
+   */
+  locate(start: number, end: number): number {
+    this.release(start);
+    const head = this.#chunks[this.#head];
+    return head !== undefined && end - this.#headOffset <= head.length ? start - this.#headOffset : -1;
+  }
+
+  /** The chunk that `locate` found. */
+  get head(): string {
+    return this.#chunks[this.#head]!;
+  }
+
   /** The text from absolute index `start` to `end`; everything before `start` is released. */
   slice(start: number, end: number): string {
     if (start >= end) return '';
@@ -85,17 +124,23 @@ export class TagReader implements TokenizerCallbacks {
   readonly #handler: TagHandler;
   readonly #tokenizer: Tokenizer;
   readonly #chunks = new ChunkQueue();
+  /** The attributes reported, or `undefined` for all. */
+  readonly #wantedAttributes: NameTable | undefined;
   /** The open svg, math and integration-point elements, innermost last. */
   readonly #contexts: string[] = [];
+  /** Whether the innermost of #contexts is svg or math, asked by the Tokenizer at every tag. */
+  #isForeign = false;
   #isFormOpen = false;
   #tagName = '';
   #tagOffset = 0;
-  #attributes = new Map<string, string>();
-  #attributeName = '';
+  readonly #attributes = new Map<string, string>();
+  /** The attribute being read, or `undefined` when it is skipped. */
+  #attributeName: string | undefined;
   #attributeValue = '';
 
-  constructor(handler: TagHandler) {
+  constructor(handler: TagHandler, options: TagReaderOptions = {}) {
     this.#handler = handler;
+    this.#wantedAttributes = options.attributes;
     this.#tokenizer = new Tokenizer({ decodeEntities: true }, this);
   }
 
@@ -109,31 +154,43 @@ export class TagReader implements TokenizerCallbacks {
   }
 
   isInForeignContext(): boolean {
-    const innermost = this.#contexts[this.#contexts.length - 1];
-    return innermost === 'svg' || innermost === 'math';
+    return this.#isForeign;
   }
 
   onopentagname(start: number, endIndex: number): void {
-    this.#tagName = this.#chunks.slice(start, endIndex).toLowerCase();
+    this.#tagName = this.#elementName(start, endIndex);
     this.#tagOffset = start - 1; // the "<"
-    this.#attributes = new Map();
+    // Map#clear allocates a new table even when the map is empty.
+    if (this.#attributes.size > 0) this.#attributes.clear();
   }
 
   onattribname(start: number, endIndex: number): void {
-    this.#attributeName = this.#chunks.slice(start, endIndex).toLowerCase();
+    const wanted = this.#wantedAttributes;
+    if (wanted === undefined) {
+      this.#attributeName = this.#chunks.slice(start, endIndex).toLowerCase();
+    } else {
+      const at = this.#chunks.locate(start, endIndex);
+      this.#attributeName =
+        at === -1
+          ? wanted.get(this.#chunks.slice(start, endIndex).toLowerCase())
+          : wanted.find(this.#chunks.head, at, at + endIndex - start);
+    }
     this.#attributeValue = '';
   }
 
   onattribdata(start: number, endIndex: number): void {
-    this.#attributeValue += this.#chunks.slice(start, endIndex);
+    if (this.#attributeName !== undefined) this.#attributeValue += this.#chunks.slice(start, endIndex);
   }
 
   onattribentity(codepoint: number): void {
-    this.#attributeValue += codepoint > 0x10ffff ? REPLACEMENT_CHARACTER : String.fromCodePoint(codepoint);
+    if (this.#attributeName !== undefined) {
+      this.#attributeValue += codepoint > 0x10ffff ? REPLACEMENT_CHARACTER : String.fromCodePoint(codepoint);
+    }
   }
 
   onattribend(_quote: QuoteType, endIndex: number): void {
-    if (!this.#attributes.has(this.#attributeName)) this.#attributes.set(this.#attributeName, this.#attributeValue);
+    const name = this.#attributeName;
+    if (name !== undefined && !this.#attributes.has(name)) this.#attributes.set(name, this.#attributeValue);
     this.#attributeValue = '';
     this.#chunks.release(endIndex);
   }
@@ -149,14 +206,21 @@ export class TagReader implements TokenizerCallbacks {
   }
 
   onclosetag(start: number, endIndex: number): void {
-    const name = this.#chunks.slice(start, endIndex).toLowerCase();
+    const name = this.#elementName(start, endIndex);
     if (name === 'form') this.#isFormOpen = false;
-    if (this.#contexts[this.#contexts.length - 1] === name) this.#contexts.pop();
+    const contexts = this.#contexts;
+    if (contexts.length > 0 && contexts[contexts.length - 1] === name) {
+      contexts.pop();
+      this.#updateForeign();
+    }
     this.#handler.onEndTag(name);
   }
 
   ontext(start: number, endIndex: number): void {
-    this.#handler.onText(hasContent(this.#chunks.slice(start, endIndex)));
+    const at = this.#chunks.locate(start, endIndex);
+    this.#handler.onText(
+      at === -1 ? hasContent(this.#chunks.slice(start, endIndex), 0, endIndex - start) : hasContent(this.#chunks.head, at, at + endIndex - start),
+    );
   }
 
   ontextentity(codepoint: number, endIndex: number): void {
@@ -183,9 +247,21 @@ export class TagReader implements TokenizerCallbacks {
 
   onend(): void {}
 
+  /** The lower-cased name of a tag, the table's own string when it is an element the reader knows. */
+  #elementName(start: number, endIndex: number): string {
+    const at = this.#chunks.locate(start, endIndex);
+    const known = at === -1 ? undefined : ELEMENT_NAMES.find(this.#chunks.head, at, at + endIndex - start);
+    return known ?? this.#chunks.slice(start, endIndex).toLowerCase();
+  }
+
+  #updateForeign(): void {
+    const innermost = this.#contexts[this.#contexts.length - 1];
+    this.#isForeign = innermost === 'svg' || innermost === 'math';
+  }
+
   #emitStartTag(isSelfClosing: boolean): void {
     let name = this.#tagName;
-    const isForeign = this.isInForeignContext();
+    const isForeign = this.#isForeign;
     // HTML §13.2.6.4.7 "in body": a start tag "image" is treated as "img".
     if (name === 'image' && !isForeign) name = 'img';
     if (name === 'form' && !isForeign) {
@@ -197,13 +273,15 @@ export class TagReader implements TokenizerCallbacks {
     const isOpened = !(isSelfClosing && (isForeign || name === 'svg' || name === 'math'));
     if (isOpened && (name === 'svg' || name === 'math' || (isForeign && INTEGRATION_POINTS.has(name)))) {
       this.#contexts.push(name);
+      this.#updateForeign();
     }
     this.#handler.onStartTag(name, this.#attributes, this.#tagOffset);
   }
 }
 
-function hasContent(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
+/** Whether `text` from `start` to `end` holds anything but ASCII whitespace (or a BOM). */
+function hasContent(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (!(c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d || c === 0xfeff)) return true;
   }
