@@ -13,17 +13,35 @@ const MAX_CHUNKS = 2 ** (32 - CHUNK_BITS);
 
 /** FNV-1a over the UTF-16 code units, with a final avalanche so that the low bits spread. */
 export function hashText(text: string): number {
+  return avalanche(fnv1a(text));
+}
+
+function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  hash ^= hash >>> 16;
+  return hash;
+}
+
+function avalanche(fnv: number): number {
+  let hash = fnv ^ (fnv >>> 16);
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;
   return hash >>> 0;
 }
 
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
+// hashText and whether the text is ASCII, in one pass over it (the hot path of
+// every lookup): set in `lastAscii`, read right after the call.
+let lastAscii = true;
+function hashAndClassify(text: string): number {
+  let hash = 0x811c9dc5;
+  let units = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    units |= unit;
+    hash = Math.imul(hash ^ unit, 0x01000193);
+  }
+  lastAscii = units <= 0x7f;
+  return avalanche(hash);
 }
 
 /** Append-only UTF-8 storage for the texts, in chunks that are never copied. */
@@ -64,11 +82,13 @@ class TextArena {
     if (length !== (ascii ? text.length : text.length * 2)) return false;
     const chunk = this.#chunks[Math.floor(address / CHUNK_SIZE)]!;
     const start = address % CHUNK_SIZE;
+    if (ascii) {
+      for (let i = 0; i < text.length; i++) if (chunk[start + i] !== text.charCodeAt(i)) return false;
+      return true;
+    }
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
-      if (ascii ? chunk[start + i] !== unit : chunk[start + 2 * i] !== unit >>> 8 || chunk[start + 2 * i + 1] !== (unit & 0xff)) {
-        return false;
-      }
+      if (chunk[start + 2 * i] !== unit >>> 8 || chunk[start + 2 * i + 1] !== (unit & 0xff)) return false;
     }
     return true;
   }
@@ -113,10 +133,11 @@ export class KeyTable {
 
   /** The id stored for exactly `text`, or `undefined`. */
   get(text: string): number | undefined {
-    const hash = hashText(text);
-    const ascii = isAscii(text) ? 1 : 0;
+    const hash = hashAndClassify(text);
+    const ascii = lastAscii ? 1 : 0;
     const { hashes, ids, addresses, lengths } = this.#slots;
-    for (let slot = hash & this.#mask; ids[slot] !== EMPTY; slot = (slot + 1) & this.#mask) {
+    const mask = this.#mask;
+    for (let slot = hash & mask; ids[slot] !== EMPTY; slot = (slot + 1) & mask) {
       // An ASCII text and a UTF-16 one never meet, even where their bytes would.
       if (hashes[slot] === hash && this.#slots.ascii[slot] === ascii && this.#arena.equals(addresses[slot]!, lengths[slot]!, text, ascii === 1)) {
         return ids[slot];
@@ -128,9 +149,10 @@ export class KeyTable {
   /** Remember that row `id` (≥ 1) holds `text`, which the table must not have yet. */
   add(text: string, id: number): void {
     if ((this.#size + 1) * 2 > this.#slots.ids.length) this.#grow();
-    const ascii = isAscii(text);
+    const hash = hashAndClassify(text);
+    const ascii = lastAscii;
     const [address, length] = this.#arena.add(text, ascii);
-    this.#place(hashText(text), id, address, length, ascii ? 1 : 0);
+    this.#place(hash, id, address, length, ascii ? 1 : 0);
     this.#size++;
   }
 
