@@ -65,10 +65,10 @@ class TextArena {
     }
     const chunk = this.#chunks[this.#chunks.length - 1]!;
     const start = this.#used;
-    for (let i = 0; i < text.length; i++) {
-      const unit = text.charCodeAt(i);
-      if (ascii) chunk[start + i] = unit;
-      else {
+    if (ascii) for (let i = 0; i < text.length; i++) chunk[start + i] = text.charCodeAt(i);
+    else {
+      for (let i = 0; i < text.length; i++) {
+        const unit = text.charCodeAt(i);
         chunk[start + 2 * i] = unit >>> 8;
         chunk[start + 2 * i + 1] = unit & 0xff;
       }
