@@ -81,11 +81,9 @@ interface Match {
   readonly isQueued: boolean;
 }
 
-/** The context a new URL is created in. */
+/** The link a new URL is first named by: its page, and the href as written. */
 interface Origin {
-  readonly follow: boolean;
-  readonly depth: number;
-  readonly fromUrlId: number | undefined;
+  readonly fromUrlId?: number | undefined;
   readonly rawHref: string;
 }
 
@@ -121,13 +119,13 @@ export class Admitter {
       const hash = entry.target.indexOf('#');
       const resource = hash === -1 ? entry.target : entry.target.slice(0, hash);
       fragment = hash === -1 ? undefined : entry.target.slice(hash + 1);
-      const origin: Origin = { follow, depth: entry.depth ?? 0, fromUrlId: entry.fromUrlId, rawHref: entry.rawHref };
+      const depth = entry.depth ?? 0;
       const forms = entry.forms !== undefined && entry.forms.string === resource ? entry.forms : undefined;
-      const found = this.#climb(resource, origin, forms);
+      const found = this.#climb(resource, entry, follow, depth, forms);
       if (typeof found === 'string') error = found;
       else {
         ladder = found;
-        match = this.#followAliases(found, follow, origin.depth);
+        match = this.#followAliases(found, follow, depth);
       }
     }
     if (entry.fromUrlId !== undefined) {
@@ -156,8 +154,7 @@ export class Admitter {
   // that writes its links in normal form costs one row per URL. Returns an error
   // code for an invalid target. With the target's `forms` (a resolved link), nothing
   // is parsed or normalized here.
-  #climb(resource: string, origin: Origin, forms?: LadderForms): Match | string {
-    const { follow, depth } = origin;
+  #climb(resource: string, origin: Origin, follow: boolean, depth: number, forms?: LadderForms): Match | string {
     const backend = this.#backend;
     const sameAsKey = backend.findUrlByKey(resource);
     if (sameAsKey !== undefined) return this.#reuse(this.#known(sameAsKey), 'string', follow, depth);
@@ -232,6 +229,8 @@ export class Admitter {
   // RFC 3986 §6.2.4: a URL the server proved to be another names that other one.
   // Chains are followed; a cycle names its least id (the one rule of walkAliases).
   #followAliases(match: Match, follow: boolean, depth: number): Match {
+    // Most URLs are no alias: their walk would be the URL alone.
+    if (this.#backend.aliasTarget(match.known.urlId) === undefined) return match;
     const walk = walkAliases(match.known.urlId, (id) => this.#backend.aliasTarget(id));
     if (walk.path.length === 1) return match;
     const current = walk.end;

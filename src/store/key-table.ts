@@ -1,6 +1,6 @@
 // An exact in-memory hash table from strings to row ids, in front of SQLite tables
 // that have no index on those strings (migration 002). The texts are kept as bytes
-// in 16 MiB chunks rather than as JavaScript strings: 17 bytes a slot (at most
+// in 16 MiB chunks rather than as JavaScript strings: 16 bytes a slot (at most
 // half the slots used) plus the text itself, with nothing for the garbage
 // collector to walk. Lookups compare the text itself, so no two strings can ever
 // be taken for one (a hash collision only costs a comparison).
@@ -13,17 +13,35 @@ const MAX_CHUNKS = 2 ** (32 - CHUNK_BITS);
 
 /** FNV-1a over the UTF-16 code units, with a final avalanche so that the low bits spread. */
 export function hashText(text: string): number {
+  return avalanche(fnv1a(text));
+}
+
+function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  hash ^= hash >>> 16;
+  return hash;
+}
+
+function avalanche(fnv: number): number {
+  let hash = fnv ^ (fnv >>> 16);
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;
   return hash >>> 0;
 }
 
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
+// hashText and whether the text is ASCII, in one pass over it (the hot path of
+// every lookup): set in `lastAscii`, read right after the call.
+let lastAscii = true;
+function hashAndClassify(text: string): number {
+  let hash = 0x811c9dc5;
+  let units = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    units |= unit;
+    hash = Math.imul(hash ^ unit, 0x01000193);
+  }
+  lastAscii = units <= 0x7f;
+  return avalanche(hash);
 }
 
 /** Append-only UTF-8 storage for the texts, in chunks that are never copied. */
@@ -34,9 +52,9 @@ class TextArena {
   /**
    * Store `text`: ASCII as one byte a character, anything else as UTF-16 code
    * units (two bytes each: exact even for lone surrogates, which UTF-8 cannot
-   * keep apart). Returns where (chunk × 16 MiB + offset) and the length in bytes.
+   * keep apart). Returns where: chunk × 16 MiB + offset.
    */
-  add(text: string, ascii: boolean): [address: number, length: number] {
+  add(text: string, ascii: boolean): number {
     const length = ascii ? text.length : text.length * 2;
     if (length > CHUNK_SIZE) throw new RangeError(`a key of ${length} bytes is longer than ${CHUNK_SIZE}`);
     if (this.#used + length > CHUNK_SIZE) {
@@ -47,63 +65,60 @@ class TextArena {
     }
     const chunk = this.#chunks[this.#chunks.length - 1]!;
     const start = this.#used;
-    for (let i = 0; i < text.length; i++) {
-      const unit = text.charCodeAt(i);
-      if (ascii) chunk[start + i] = unit;
-      else {
+    if (ascii) for (let i = 0; i < text.length; i++) chunk[start + i] = text.charCodeAt(i);
+    else {
+      for (let i = 0; i < text.length; i++) {
+        const unit = text.charCodeAt(i);
         chunk[start + 2 * i] = unit >>> 8;
         chunk[start + 2 * i + 1] = unit & 0xff;
       }
     }
     this.#used += length;
-    return [(this.#chunks.length - 1) * CHUNK_SIZE + start, length];
+    return (this.#chunks.length - 1) * CHUNK_SIZE + start;
   }
 
-  /** Whether the bytes at `address` are `text`, stored as `add` stores it. */
-  equals(address: number, length: number, text: string, ascii: boolean): boolean {
-    if (length !== (ascii ? text.length : text.length * 2)) return false;
+  /** Whether the bytes at `address`, of `text`'s stored length, are `text` stored as `add` stores it. */
+  equals(address: number, text: string, ascii: boolean): boolean {
     const chunk = this.#chunks[Math.floor(address / CHUNK_SIZE)]!;
     const start = address % CHUNK_SIZE;
+    if (ascii) {
+      for (let i = 0; i < text.length; i++) if (chunk[start + i] !== text.charCodeAt(i)) return false;
+      return true;
+    }
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
-      if (ascii ? chunk[start + i] !== unit : chunk[start + 2 * i] !== unit >>> 8 || chunk[start + 2 * i + 1] !== (unit & 0xff)) {
-        return false;
-      }
+      if (chunk[start + 2 * i] !== unit >>> 8 || chunk[start + 2 * i + 1] !== (unit & 0xff)) return false;
     }
     return true;
   }
 }
 
-/** The slots of the table, one entry per slot in each array (0 in `ids`: empty). */
-interface Slots {
-  readonly hashes: Uint32Array;
-  readonly ids: Uint32Array;
-  /** Where the slot's text is in the arena, its length in bytes, and 1 when it is stored as ASCII. */
-  readonly addresses: Uint32Array;
-  readonly lengths: Uint32Array;
-  readonly ascii: Uint8Array;
-}
+// The slots of the table, four 32-bit words each side by side, so that a probe
+// reads one cache line: the hash, the id (0: empty), where the text is in the
+// arena, and its length in bytes with the top bit set when it is stored as ASCII.
+const WORDS = 4;
+const HASH = 0;
+const ID = 1;
+const ADDRESS = 2;
+const SHAPE = 3;
+const ASCII_BIT = 0x80000000;
 
-function newSlots(count: number): Slots {
-  return {
-    hashes: new Uint32Array(count),
-    ids: new Uint32Array(count),
-    addresses: new Uint32Array(count),
-    lengths: new Uint32Array(count),
-    ascii: new Uint8Array(count),
-  };
+// The SHAPE word of a text: its stored length, and how it is stored (an ASCII
+// text and a UTF-16 one never meet, even where their bytes would).
+function shapeOf(text: string, ascii: boolean): number {
+  return ascii ? (text.length | ASCII_BIT) >>> 0 : text.length * 2;
 }
 
 export class KeyTable {
   readonly #arena = new TextArena();
-  #slots: Slots;
+  #slots: Uint32Array;
   #mask: number;
   #size = 0;
 
   constructor(expected = 0) {
     let count = MIN_SLOTS;
     while (count < expected * 2) count *= 2;
-    this.#slots = newSlots(count);
+    this.#slots = new Uint32Array(count * WORDS);
     this.#mask = count - 1;
   }
 
@@ -113,45 +128,48 @@ export class KeyTable {
 
   /** The id stored for exactly `text`, or `undefined`. */
   get(text: string): number | undefined {
-    const hash = hashText(text);
-    const ascii = isAscii(text) ? 1 : 0;
-    const { hashes, ids, addresses, lengths } = this.#slots;
-    for (let slot = hash & this.#mask; ids[slot] !== EMPTY; slot = (slot + 1) & this.#mask) {
-      // An ASCII text and a UTF-16 one never meet, even where their bytes would.
-      if (hashes[slot] === hash && this.#slots.ascii[slot] === ascii && this.#arena.equals(addresses[slot]!, lengths[slot]!, text, ascii === 1)) {
-        return ids[slot];
-      }
+    const hash = hashAndClassify(text);
+    const ascii = lastAscii;
+    const shape = shapeOf(text, ascii);
+    const slots = this.#slots;
+    const mask = this.#mask;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const at = slot * WORDS;
+      const id = slots[at + ID]!;
+      if (id === EMPTY) return undefined;
+      if (slots[at + HASH] === hash && slots[at + SHAPE] === shape && this.#arena.equals(slots[at + ADDRESS]!, text, ascii)) return id;
     }
-    return undefined;
   }
 
   /** Remember that row `id` (≥ 1) holds `text`, which the table must not have yet. */
   add(text: string, id: number): void {
-    if ((this.#size + 1) * 2 > this.#slots.ids.length) this.#grow();
-    const ascii = isAscii(text);
-    const [address, length] = this.#arena.add(text, ascii);
-    this.#place(hashText(text), id, address, length, ascii ? 1 : 0);
+    if ((this.#size + 1) * 2 > this.#slots.length / WORDS) this.#grow();
+    const hash = hashAndClassify(text);
+    const ascii = lastAscii;
+    const address = this.#arena.add(text, ascii);
+    this.#place(hash, id, address, shapeOf(text, ascii));
     this.#size++;
   }
 
   // Linear probing from the hash's slot to the first empty one.
-  #place(hash: number, id: number, address: number, length: number, ascii: number): void {
+  #place(hash: number, id: number, address: number, shape: number): void {
     const slots = this.#slots;
     let slot = hash & this.#mask;
-    while (slots.ids[slot] !== EMPTY) slot = (slot + 1) & this.#mask;
-    slots.hashes[slot] = hash;
-    slots.ids[slot] = id;
-    slots.addresses[slot] = address;
-    slots.lengths[slot] = length;
-    slots.ascii[slot] = ascii;
+    while (slots[slot * WORDS + ID] !== EMPTY) slot = (slot + 1) & this.#mask;
+    const at = slot * WORDS;
+    slots[at + HASH] = hash;
+    slots[at + ID] = id;
+    slots[at + ADDRESS] = address;
+    slots[at + SHAPE] = shape;
   }
 
   #grow(): void {
     const old = this.#slots;
-    this.#slots = newSlots(old.ids.length * 2);
-    this.#mask = old.ids.length * 2 - 1;
-    for (let slot = 0; slot < old.ids.length; slot++) {
-      if (old.ids[slot] !== EMPTY) this.#place(old.hashes[slot]!, old.ids[slot]!, old.addresses[slot]!, old.lengths[slot]!, old.ascii[slot]!);
+    const count = (old.length / WORDS) * 2;
+    this.#slots = new Uint32Array(count * WORDS);
+    this.#mask = count - 1;
+    for (let at = 0; at < old.length; at += WORDS) {
+      if (old[at + ID] !== EMPTY) this.#place(old[at + HASH]!, old[at + ID]!, old[at + ADDRESS]!, old[at + SHAPE]!);
     }
   }
 }

@@ -27,23 +27,31 @@ export type EncodedLink = [
 export type LinkFields = Omit<NewLink, 'fromUrlId'>;
 
 export function encodeLink(link: LinkFields): EncodedLink {
-  const fields: EncodedLink = [
-    link.toUrlId ?? null,
-    link.rawHref,
-    link.fragment ?? null,
-    link.element ?? null,
-    link.attribute ?? null,
-    (link.baseLevel as BaseLevel | undefined) ?? null,
-    link.rung ?? null,
-    link.ladderRung !== link.rung ? (link.ladderRung ?? null) : null,
-    link.error ?? null,
-    link.findings ?? null,
-    link.alternateTarget ?? null,
-    link.metUrlId ?? null,
-  ];
-  let end = fields.length;
-  while (end > 2 && fields[end - 1] === null) end--;
-  return end === fields.length ? fields : (fields.slice(0, end) as EncodedLink);
+  const fragment = link.fragment ?? null;
+  const element = link.element ?? null;
+  const attribute = link.attribute ?? null;
+  const baseLevel = (link.baseLevel as BaseLevel | undefined) ?? null;
+  const rung = link.rung ?? null;
+  const ladderRung = link.ladderRung !== link.rung ? (link.ladderRung ?? null) : null;
+  const error = link.error ?? null;
+  const findings = link.findings ?? null;
+  const alternateTarget = link.alternateTarget ?? null;
+  const metUrl = link.metUrlId ?? null;
+  const toUrl = link.toUrlId ?? null;
+  // Built at its final length (one array a link, the hot path of every admit).
+  if (metUrl !== null) {
+    return [toUrl, link.rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings, alternateTarget, metUrl];
+  }
+  if (alternateTarget !== null) return [toUrl, link.rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings, alternateTarget];
+  if (findings !== null) return [toUrl, link.rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings];
+  if (error !== null) return [toUrl, link.rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error];
+  if (ladderRung !== null) return [toUrl, link.rawHref, fragment, element, attribute, baseLevel, rung, ladderRung];
+  if (rung !== null) return [toUrl, link.rawHref, fragment, element, attribute, baseLevel, rung];
+  if (baseLevel !== null) return [toUrl, link.rawHref, fragment, element, attribute, baseLevel];
+  if (attribute !== null) return [toUrl, link.rawHref, fragment, element, attribute];
+  if (element !== null) return [toUrl, link.rawHref, fragment, element];
+  if (fragment !== null) return [toUrl, link.rawHref, fragment];
+  return [toUrl, link.rawHref];
 }
 
 /** The link at `position` of page `fromUrlId`, as reports read it. */

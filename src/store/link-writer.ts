@@ -8,6 +8,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { NewLink } from './admitter.js';
 import { encodeLink, type EncodedLink } from './link-codec.js';
+import type { MatchRung } from './types.js';
+
+// `link_tally` counts by (rung, ladder_rung), each 'none' for a link without a
+// target: a pair is counted at index rung × TALLY_RUNGS + ladder rung.
+const TALLY_NAMES = ['none', 'new', 'string', 'syntax', 'scheme', 'protocol'] as const;
+const TALLY_RUNGS = TALLY_NAMES.length;
+const TALLY_INDEX: Readonly<Record<MatchRung, number>> = { new: 1, string: 2, syntax: 3, scheme: 4, protocol: 5 };
 
 export class LinkWriter {
   readonly #insertPage: Statement;
@@ -15,7 +22,9 @@ export class LinkWriter {
   readonly #tally: Statement;
   // The batch's links by page, in the order pages first appear.
   #pending = new Map<number, EncodedLink[]>();
-  #counts = new Map<string, number>();
+  // Links by tally pair, and the pairs in the order they were first counted.
+  readonly #counts = new Array<number>(TALLY_RUNGS * TALLY_RUNGS).fill(0);
+  #counted: number[] = [];
 
   constructor(db: Database) {
     this.#insertPage = db.prepare('INSERT INTO page_link (from_url, first_position, count, links) VALUES (?, ?, ?, ?)');
@@ -30,8 +39,10 @@ export class LinkWriter {
     let links = this.#pending.get(link.fromUrlId);
     if (links === undefined) this.#pending.set(link.fromUrlId, (links = []));
     links.push(encodeLink(link));
-    const tally = `${link.rung ?? 'none'} ${link.ladderRung ?? 'none'}`;
-    this.#counts.set(tally, (this.#counts.get(tally) ?? 0) + 1);
+    const tally =
+      (link.rung === undefined ? 0 : TALLY_INDEX[link.rung]) * TALLY_RUNGS + (link.ladderRung === undefined ? 0 : TALLY_INDEX[link.ladderRung]);
+    if (this.#counts[tally]! === 0) this.#counted.push(tally);
+    this.#counts[tally]!++;
   }
 
   /** Write what `add` collected; inside the batch's transaction. */
@@ -40,9 +51,8 @@ export class LinkWriter {
       const position = (this.#nextPosition.get(fromUrl) as number | null) ?? 0;
       this.#insertPage.run(fromUrl, position, links.length, JSON.stringify(links));
     }
-    for (const [tally, count] of this.#counts) {
-      const [rung, ladderRung] = tally.split(' ');
-      this.#tally.run(rung, ladderRung, count);
+    for (const tally of this.#counted) {
+      this.#tally.run(TALLY_NAMES[Math.floor(tally / TALLY_RUNGS)], TALLY_NAMES[tally % TALLY_RUNGS], this.#counts[tally]);
     }
     this.discard();
   }
@@ -50,6 +60,7 @@ export class LinkWriter {
   /** Drop what a rolled-back batch had collected. */
   discard(): void {
     this.#pending = new Map();
-    this.#counts = new Map();
+    for (const tally of this.#counted) this.#counts[tally] = 0;
+    this.#counted = [];
   }
 }
