@@ -5,11 +5,14 @@ import type { Writable } from 'node:stream';
 /** Writes lines to one stream, honouring backpressure, and fails fast once the stream has failed. */
 export class LineWriter {
   readonly #stream: Writable;
+  readonly #transform: ((line: string) => string) | undefined;
   #failure: Error | undefined;
   #isCorked = false;
 
-  constructor(stream: Writable) {
+  /** `transform` rewrites each line before it is written (the CLI redacts passwords with it). */
+  constructor(stream: Writable, transform?: (line: string) => string) {
     this.#stream = stream;
+    this.#transform = transform;
     // Without a listener an EPIPE (reader gone, e.g. `| head`) would crash the process.
     stream.on('error', (error: Error) => {
       this.#failure ??= error;
@@ -19,7 +22,8 @@ export class LineWriter {
   async writeLine(line: string): Promise<void> {
     this.#throwIfFailed();
     this.#corkUntilNextTick();
-    if (this.#stream.write(`${line}\n`)) return;
+    const text = this.#transform === undefined ? line : this.#transform(line);
+    if (this.#stream.write(`${text}\n`)) return;
     // A destroyed stream never emits 'drain' (nor 'close' again): check before waiting.
     this.#throwIfFailed();
     await drained(this.#stream);

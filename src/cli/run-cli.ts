@@ -1,11 +1,15 @@
 // The whole CLI as a function of argv and three streams, so tests run it in-process.
 
 import { CommanderError } from 'commander';
+import { redactPasswords } from '../report/index.js';
 import type { CliContext, CliIo } from './cli-context.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { LineWriter } from './line-writer.js';
 import { readPackageVersion } from './package-version.js';
 import { createProgram } from './program.js';
+
+/** The commands whose output is the URI-reference they were given, computed. */
+const URI_TOOLS: ReadonlySet<string> = new Set(['parse', 'resolve', 'normalize', 'compare']);
 
 const MISSING_COMMAND = "error: missing command (see 'linkladder --help')";
 
@@ -15,10 +19,13 @@ const MISSING_COMMAND = "error: missing command (see 'linkladder --help')";
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   // The writers go first: they attach the 'error' listeners that keep a broken pipe from crashing the process.
+  // Nothing printed shows a password (DESIGN.md §4) but what the URI tools are asked
+  // for: the URI they compute is the output.
+  const isUriTool = URI_TOOLS.has(argv.find((arg) => !arg.startsWith('-')) ?? '');
   const context: CliContext = {
     io,
-    out: new LineWriter(io.stdout),
-    err: new LineWriter(io.stderr),
+    out: new LineWriter(io.stdout, isUriTool ? undefined : redactPasswords),
+    err: new LineWriter(io.stderr, redactPasswords),
     env: io.env ?? process.env,
     cwd: io.cwd ?? process.cwd(),
     exitCode: EXIT_CODES.OK,

@@ -39,6 +39,7 @@ export {
   formatAuditText,
   isAuditCode,
   redactPassword,
+  redactPasswords,
   terminalSafe,
   type AuditCode,
   type AuditCodeSpec,

@@ -3,7 +3,7 @@
 
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { GRAPH_FORMATS, redactPassword, writeHtmlReport } from '../../src/report/index.js';
+import { GRAPH_FORMATS, redactPassword, redactPasswords, writeHtmlReport } from '../../src/report/index.js';
 import { exportText } from './graph/export-text.js';
 import type { IndexReader } from '../../src/store/index.js';
 import { readerOf } from './support/memory-index.js';
@@ -30,6 +30,15 @@ describe('no report prints a password', () => {
     expect(redactPassword(`http://user:${SECRET}@h/x`)).toBe('http://user:***@h/x');
     expect(redactPassword('http://user@h/x')).toBe('http://user@h/x');
     expect(redactPassword(`//user:${SECRET}@h/x`)).toBe('//user:***@h/x');
+    // A percent-encoded ":" separates a password as well (issue 10: it escaped the redaction).
+    expect(redactPassword(`http://user%3A${SECRET}@h/x`)).toBe('http://user%3A***@h/x');
+    expect(redactPassword(`http://user%3a${SECRET}@h/x`)).toBe('http://user%3a***@h/x');
+  });
+
+  it('redactPasswords hides every password in a line of text', () => {
+    expect(redactPasswords(`url  http://user:${SECRET}@h/x  seed //u%3A${SECRET}@h2/ ok`)).toBe('url  http://user:***@h/x  seed //u%3A***@h2/ ok');
+    expect(redactPasswords(`{"url":"http://u:${SECRET}@h/","to":"https://v:${SECRET}@i/"}`)).toBe('{"url":"http://u:***@h/","to":"https://v:***@i/"}');
+    expect(redactPasswords('mailto:user@h and http://user@h/ and //u:@h/')).toBe('mailto:user@h and http://user@h/ and //u:@h/');
   });
 
   it.each(GRAPH_FORMATS)('graph --format %s (and with aliases collapsed)', async (format) => {

@@ -11,7 +11,7 @@ export {
   type AuditCodeSpec,
 } from './codes.js';
 export { audit, AUDIT_DEFAULTS, type AuditOptions } from './audit.js';
-export { redactPassword } from '../redact.js';
+export { redactPassword, redactPasswords } from '../redact.js';
 export { formatAuditText, terminalSafe } from './format-text.js';
 export { formatAuditJson, auditFindingJson } from './format-json.js';
 export { formatAuditCsv, AUDIT_CSV_HEADER } from './format-csv.js';

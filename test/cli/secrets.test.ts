@@ -1,0 +1,47 @@
+// Issue 10 item 2: nothing the tool prints contains a password — not the --json
+// events of a crawl, not explain (text or JSON), not a usage error that echoes a
+// seed, and not a password behind a percent-encoded ":" (`user%3As3cret@`).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startDemoServer, type DemoServer } from '../../src/cli/demo/index.js';
+import { run } from './cli-harness.js';
+
+const SECRET = 's3cretPassw0rd';
+const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-secrets-'));
+const servers: DemoServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function withPassword(origin: string, separator = ':'): string {
+  return origin.replace('http://', `http://user${separator}${SECRET}@`) + '/';
+}
+
+describe('no output shows a password', () => {
+  it.each([':', '%3A'])('crawl --json, then explain in text and JSON (separator %s)', async (separator) => {
+    const server = await startDemoServer();
+    servers.push(server);
+    const db = path.join(dir, `crawl-${separator === ':' ? 'colon' : 'encoded'}.db`);
+    const seed = withPassword(server.origin, separator);
+    const crawled = await run(['crawl', seed, '--db', db, '--allow-private', '--json', '--max-pages', '3']);
+    expect(crawled.code).toBe(0);
+    expect(crawled.stdout).toContain(`user${separator}***@`);
+    for (const args of [['explain', seed, '--db', db], ['explain', seed, '--db', db, '--json']]) {
+      const explained = await run(args);
+      expect(explained.stdout + explained.stderr).toContain(`user${separator}***@`);
+      expect(explained.stdout + explained.stderr).not.toContain(SECRET);
+    }
+    expect(crawled.stdout + crawled.stderr).not.toContain(SECRET);
+  });
+
+  it('a usage error that echoes a seed', async () => {
+    const result = await run(['crawl', `ftp://user:${SECRET}@example.test/`, '--db', path.join(dir, 'never.db')]);
+    expect(result.code).toBe(2);
+    expect(result.err).toHaveLength(1);
+    expect(result.stderr).not.toContain(SECRET);
+  });
+});
