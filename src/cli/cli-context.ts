@@ -2,11 +2,15 @@ import type { Readable, Writable } from 'node:stream';
 import type { ExitCode } from './exit-codes.js';
 import type { LineWriter } from './line-writer.js';
 
+/** The signals that stop a crawl cleanly: Ctrl-C, and the one service managers send. */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
 /**
- * Subscribe `listener` to the next Ctrl-C and return the unsubscribe function. It
- * fires at most once: a second Ctrl-C gets the default behaviour (the process ends).
+ * Subscribe `listener` to the next SIGINT or SIGTERM and return the unsubscribe
+ * function. It fires at most once: a second signal gets the default behaviour (the
+ * process ends at once; its claims are requeued when the index is next opened).
  */
-export type InterruptSource = (listener: () => void) => () => void;
+export type InterruptSource = (listener: (signal: InterruptSignal) => void) => () => void;
 
 /** The streams the CLI talks to: the process's own in `main.ts`, in-memory ones in tests. */
 export interface CliIo {
@@ -24,8 +28,8 @@ export interface CliIo {
    */
   readonly cwd?: string;
   /**
-   * Where Ctrl-C comes from, for the commands that stop cleanly on it (`crawl`, `demo`).
-   * @default the process's SIGINT
+   * Where Ctrl-C (or SIGTERM) comes from, for the commands that stop cleanly on it (`crawl`, `demo`).
+   * @default the process's SIGINT and SIGTERM
    */
   readonly onInterrupt?: InterruptSource;
 }
@@ -41,10 +45,17 @@ export interface CliContext {
   exitCode: ExitCode;
 }
 
-/** The process's SIGINT, listened to once. */
+/** The process's SIGINT and SIGTERM, the first of them listened to once. */
 export const processInterrupts: InterruptSource = (listener) => {
-  process.once('SIGINT', listener);
-  return () => {
-    process.off('SIGINT', listener);
+  const onSignal = (signal: InterruptSignal): void => {
+    unsubscribe();
+    listener(signal);
   };
+  const unsubscribe = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return unsubscribe;
 };

@@ -19,6 +19,8 @@ export const EXIT_CODES = {
   FAILURE: 3,
   /** Ctrl-C (SIGINT) stopped a crawl: what was claimed but not fetched went back to the queue, the summary was printed. 128 + SIGINT, as shells report it. */
   INTERRUPTED: 130,
+  /** SIGTERM stopped a crawl, as Ctrl-C does (claims requeued, summary printed). 128 + SIGTERM. */
+  TERMINATED: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
@@ -31,4 +33,5 @@ export const EXIT_CODES_HELP = `Exit codes:
        audit: a finding at or above --fail-on)
   ${EXIT_CODES.USAGE}    usage error, reported on one stderr line; nothing processed
   ${EXIT_CODES.FAILURE}    cannot read stdin, write output or open or write the database, or internal error
-  ${EXIT_CODES.INTERRUPTED}  a crawl stopped by Ctrl-C (it resumes from the database)`;
+  ${EXIT_CODES.INTERRUPTED}  a crawl stopped by Ctrl-C (it resumes from the database)
+  ${EXIT_CODES.TERMINATED}  a crawl stopped by SIGTERM (likewise)`;

@@ -2,6 +2,7 @@
 
 import type { CrawlSummary, StopReason } from '../crawl/index.js';
 import type { MatchRung } from '../store/index.js';
+import type { InterruptSignal } from './cli-context.js';
 import { toJsonLine } from './json-line.js';
 
 const LABEL_WIDTH = 12;
@@ -16,12 +17,15 @@ const STOPPED: Readonly<Record<StopReason, string>> = {
   fatal: 'stopped on a fatal error (on stderr); run it again to resume',
 };
 
-/** The summary as lines of `label  text`. */
-export function formatSummary(summary: CrawlSummary): string[] {
+const TERMINATED = 'terminated (SIGTERM): claimed URLs requeued; run it again to resume';
+
+/** The summary as lines of `label  text`; `signal` says which one stopped it. */
+export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): string[] {
   const index = summary.index;
   const urls = sum(Object.values(index.urlsByState));
+  const stopped = summary.stoppedBy === 'signal' && signal === 'SIGTERM' ? TERMINATED : STOPPED[summary.stoppedBy];
   const lines: [string, string][] = [
-    ['crawl', STOPPED[summary.stoppedBy]],
+    ['crawl', stopped],
     ['pages', `${summary.pagesFetched} fetched, ${summary.pagesFailed} failed; ${summary.representationsReused} representations reused`],
     ['requests', `${summary.requests} (retries included)`],
     ['links', `${summary.links} recorded, ${summary.queued} URLs queued`],

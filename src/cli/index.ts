@@ -2,4 +2,4 @@
 
 export { runCli } from './run-cli.js';
 export { EXIT_CODES, type ExitCode } from './exit-codes.js';
-export type { CliIo, InterruptSource } from './cli-context.js';
+export type { CliIo, InterruptSignal, InterruptSource } from './cli-context.js';

@@ -22,7 +22,7 @@ import {
   type RobotsCache,
 } from '../fetch/index.js';
 import type { SqliteStore } from '../store/index.js';
-import { processInterrupts, type CliContext } from './cli-context.js';
+import { processInterrupts, type CliContext, type InterruptSignal } from './cli-context.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { formatSummary, summaryJson } from './format-summary.js';
 import { toJsonLine } from './json-line.js';
@@ -111,7 +111,11 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
   const progress = new ProgressLine(io.stderr, { isEnabled: isTerminal(io.stderr), now: Date.now });
   const events = new EventOutput(out, settings.isJson);
   const interrupt = new AbortController();
-  const unsubscribe = (io.onInterrupt ?? processInterrupts)(() => interrupt.abort());
+  let stoppedBy: InterruptSignal | undefined;
+  const unsubscribe = (io.onInterrupt ?? processInterrupts)((signal) => {
+    stoppedBy = signal;
+    interrupt.abort();
+  });
   let summary: CrawlSummary;
   let failure: CrawlError | undefined;
   try {
@@ -139,12 +143,13 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
   // stdout itself failed (a closed pipe): nothing more can be said there.
   if (failure !== undefined && events.failure !== undefined && failure.cause === events.failure) throw failure.cause;
   if (settings.isJson) await out.writeLine(summaryJson(summary));
-  else for (const line of formatSummary(summary)) await out.writeLine(line);
+  else for (const line of formatSummary(summary, stoppedBy)) await out.writeLine(line);
   if (failure !== undefined) {
     await context.err.writeLine(`linkladder: error: ${oneLine(failure.message)}`);
     return { exitCode: EXIT_CODES.FAILURE, summary };
   }
-  return { exitCode: summary.stoppedBy === 'signal' ? EXIT_CODES.INTERRUPTED : EXIT_CODES.OK, summary };
+  if (summary.stoppedBy !== 'signal') return { exitCode: EXIT_CODES.OK, summary };
+  return { exitCode: stoppedBy === 'SIGTERM' ? EXIT_CODES.TERMINATED : EXIT_CODES.INTERRUPTED, summary };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Runs the CLI in-process against in-memory streams.
 
 import { Readable, Writable } from 'node:stream';
-import { runCli, type InterruptSource } from '../../src/cli/index.js';
+import { runCli, type InterruptSignal, type InterruptSource } from '../../src/cli/index.js';
 
 export interface CliRun {
   readonly code: number;
@@ -27,9 +27,9 @@ export interface RunOptions {
   readonly cwd?: string;
 }
 
-/** An interrupt source for tests: `interrupt()` is Ctrl-C. */
+/** An interrupt source for tests: `interrupt()` is Ctrl-C (or SIGTERM). */
 export class FakeInterrupts {
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(signal: InterruptSignal) => void>();
 
   readonly source: InterruptSource = (listener) => {
     this.#listeners.add(listener);
@@ -41,10 +41,10 @@ export class FakeInterrupts {
     return this.#listeners.size;
   }
 
-  interrupt(): void {
+  interrupt(signal: InterruptSignal = 'SIGINT'): void {
     const listeners = [...this.#listeners];
-    this.#listeners.clear(); // once, as the process's SIGINT listener
-    for (const listener of listeners) listener();
+    this.#listeners.clear(); // once, as the process's SIGINT and SIGTERM listener
+    for (const listener of listeners) listener(signal);
   }
 }
 

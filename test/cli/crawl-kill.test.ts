@@ -126,6 +126,20 @@ describe('a crawl killed with SIGKILL', () => {
     expect(await integrityOf(db)).toEqual({ integrity: 'ok', fetching: 0, queued: 0 });
   }, 60_000);
 
+  it('SIGTERM is handled as SIGINT is (issue 10): exit 143 after the summary, nothing left claimed', async () => {
+    const db = path.join(dir, 'terminated.db');
+    const { child, exit } = startCrawl(db, ['--per-host-delay-ms', '50']);
+    await untilRequests(server, server.requests.length + 4);
+    child.kill('SIGTERM');
+    const ended = await exit;
+    expect(ended).toMatchObject({ code: 143, signal: null, stderr: '' });
+    expect(ended.stdout).toMatch(/^crawl {7}terminated \(SIGTERM\): claimed URLs requeued; run it again to resume$/m);
+    expect(ended.stdout).toMatch(/^duration {4}/m);
+    const state = await integrityOf(db);
+    expect(state).toMatchObject({ integrity: 'ok', fetching: 0 });
+    expect(state.queued).toBeGreaterThan(0);
+  }, 30_000);
+
   it('SIGINT at the process level: exit 130 after the summary, nothing left claimed', async () => {
     const db = path.join(dir, 'interrupted.db');
     const { child, exit } = startCrawl(db, ['--per-host-delay-ms', '50']);
