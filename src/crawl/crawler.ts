@@ -27,6 +27,12 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
 
 const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];
 
+/**
+ * How long requests in flight may go on once the crawl's signal asked it to stop:
+ * finished, they are recorded and not requested again on resume; past it, they are cut.
+ */
+export const STOP_GRACE_MS = 5000;
+
 class Crawler {
   readonly #o: ValidCrawlOptions;
   readonly #store: IndexWriter;
@@ -34,8 +40,10 @@ class Crawler {
   readonly #claims = new ClaimBook();
   readonly #scheduler: HostScheduler<Job>;
   readonly #pipeline: UrlPipeline;
-  /** Aborts requests in flight when the crawl stops. */
+  /** Aborts requests in flight when the crawl stops (at once on a fatal error, after STOP_GRACE_MS on its signal). */
   readonly #abort = new AbortController();
+  /** Ends the grace period early (the crawl is over). */
+  readonly #grace = new AbortController();
   #wake: (() => void) | undefined;
   #isDirty = false;
   #isStopping = false;
@@ -85,13 +93,13 @@ class Crawler {
 
   async run(): Promise<CrawlSummary> {
     const signal = this.#o.signal;
-    const onAbort = (): void => this.#stop();
+    const onAbort = (): void => this.#stopGracefully();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const seeds = await this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
-      if (signal?.aborted === true) this.#stop();
+      if (signal?.aborted === true) this.#stopGracefully();
       await this.#loop();
     } catch (error) {
       this.#fail(error);
@@ -99,6 +107,7 @@ class Crawler {
       signal?.removeEventListener('abort', onAbort);
     }
     await this.#scheduler.onIdle();
+    this.#grace.abort();
     await this.#release();
     let index: StoreStats | undefined;
     try {
@@ -196,9 +205,23 @@ class Crawler {
   }
 
   #stop(): void {
+    this.#abort.abort();
+    this.#stopClaiming();
+  }
+
+  // The crawl's signal (Ctrl-C, SIGTERM): no more claims, and what waits goes back to
+  // the frontier; requests in flight get STOP_GRACE_MS to finish (issue 10, item 8).
+  #stopGracefully(): void {
+    if (this.#isStopping) return;
+    this.#stopClaiming();
+    void this.#o.sleep(STOP_GRACE_MS, this.#grace.signal).then(() => {
+      if (!this.#grace.signal.aborted) this.#abort.abort();
+    });
+  }
+
+  #stopClaiming(): void {
     if (this.#isStopping) return;
     this.#isStopping = true;
-    this.#abort.abort();
     void this.#release();
     this.#wakeUp();
   }

@@ -97,7 +97,12 @@ export class UrlPipeline {
         return { kind: 'done' };
       }
       const outcome = outcomeOfResponse(response.errorCode, response.status);
-      if (outcome === 'retry' && attempt <= this.#o.retries && !this.#p.isStopping()) {
+      if (outcome === 'retry' && attempt <= this.#o.retries) {
+        // Stopping: tried again on resume rather than recorded as failed.
+        if (this.#p.isStopping()) {
+          await this.#p.requeue(claimed.id);
+          return { kind: 'done' };
+        }
         const afterMs = retryDelayMs(attempt, this.#o.retryDelayMs, response.headers['retry-after'], this.#o.now());
         const code = response.errorCode ?? `HTTP_${response.status}`;
         this.#tally.emit({ type: 'error', url: claimed.key, code, outcome, attempt, retryInMs: afterMs, status: response.status });

@@ -233,6 +233,32 @@ describe.each([
   });
 });
 
+describe('stopping on the signal (issue 10, item 8)', () => {
+  it('lets a request in flight finish and records it: it is not requested again on resume', async () => {
+    const store = new MemoryStore();
+    const fetcher = new FakeSite(site({ '/slow': { body: page('/later'), latencyMs: 200 }, '/fast': { body: page() }, '/later': { body: page() } }));
+    const controller = new AbortController();
+    const first = await crawl({
+      seeds: [`${S}/slow`, `${S}/fast`],
+      store,
+      fetcher,
+      concurrency: 2,
+      perHostConcurrency: 2,
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'page' && e.url === `${S}/fast`) controller.abort();
+      },
+    });
+    expect(first.stoppedBy).toBe('signal');
+    expect((await store.findUrl(`${S}/slow`))?.state).toBe('done');
+    expect((await store.findUrl(`${S}/later`))?.state).toBe('queued');
+    expect((await store.stats()).urlsByState.fetching).toBe(0);
+    await crawl({ seeds: `${S}/slow`, store, fetcher });
+    expect([...fetcher.callCounts().entries()].filter(([, n]) => n > 1)).toEqual([]);
+    expect(fetcher.callCounts().get(`${S}/later`)).toBe(1);
+  });
+});
+
 describe('retries and the outcome table', () => {
   it('a transient error is retried with backoff within the claim, then recorded', async () => {
     const { fetcher, store, events, summary } = await run(
