@@ -9,8 +9,8 @@ import { StoreError } from '../errors.js';
 import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';
 import { resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
-import { Admitter, type FormHit, type IndexBackend, type NewUrl } from './admitter.js';
-import { KeyTable } from './key-table.js';
+import { Admitter, type IndexBackend, type NewUrl } from './admitter.js';
+import { KeyMirror } from './key-mirror.js';
 import { LinkWriter } from './link-writer.js';
 import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
 import { openDatabase } from './sqlite-database.js';
@@ -71,27 +71,6 @@ export interface SqliteStoreOptions {
 export const DEFAULT_DB_PATH = path.join('data', 'linkladder.db');
 
 
-/** The hash tables of url keys and form texts, and the last row of each they hold. */
-interface Keys {
-  readonly urls: KeyTable;
-  readonly forms: KeyTable;
-  lastUrlId: number;
-  lastFormId: number;
-  /**
-   * By URL id: 1 if the URL was `skipped` when last read. A URL is skipped only
-   * when it is created, so 0 means "not skipped" for sure, and 1 is checked in the
-   * table (and cleared once it is not).
-   */
-  maybeSkipped: Uint8Array;
-  /** By form id: the URL it spells, and 1 when it was seen as written (`string`), 0 for `syntax`. */
-  formUrl: Uint32Array;
-  formSeen: Uint8Array;
-}
-
-interface FormFound extends FormHit {
-  readonly formId: number;
-}
-
 export class SqliteStore extends UnitStore {
   readonly #db: Db;
   readonly #admitter: Admitter;
@@ -100,7 +79,7 @@ export class SqliteStore extends UnitStore {
   readonly #statements: ReturnType<typeof prepareStatements>;
   readonly #links: LinkWriter;
   readonly robotsCache: RobotsCache;
-  #keys: Keys | undefined;
+  #keys: KeyMirror | undefined;
   #dataVersion: number;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
@@ -214,7 +193,7 @@ export class SqliteStore extends UnitStore {
     const parsed = parseUriReference(uri);
     if (!parsed.ok || parsed.value.scheme === undefined) return undefined;
     if (!this.#db.inTransaction) this.#catchUpWithOtherWriters();
-    const id = this.#getKeys().urls.get(resourceKey(parsed.value));
+    const id = this.#getKeys().urlId(resourceKey(parsed.value));
     return id === undefined ? undefined : this.getUrlNow(id);
   }
 
@@ -333,92 +312,53 @@ export class SqliteStore extends UnitStore {
   }
 
   // Built on first use, so that opening a database to inspect it costs nothing.
-  #getKeys(): Keys {
+  #getKeys(): KeyMirror {
     if (this.#keys === undefined) {
-      const s = this.#statements;
-      const counts = s.countKeys.get() as { urls: number; forms: number };
-      this.#keys = {
-        urls: new KeyTable(counts.urls),
-        forms: new KeyTable(counts.forms),
-        lastUrlId: 0,
-        lastFormId: 0,
-        maybeSkipped: new Uint8Array(counts.urls + 1024),
-        formUrl: new Uint32Array(counts.forms + 1024),
-        formSeen: new Uint8Array(counts.forms + 1024),
-      };
+      const counts = this.#statements.countKeys.get() as { urls: number; forms: number };
+      this.#keys = new KeyMirror(counts.urls, counts.forms);
       this.#loadKeys(this.#keys);
     }
     return this.#keys;
   }
 
-  #loadKeys(keys: Keys): void {
+  // The rows after the last ones the mirror holds (all of them, for a new one).
+  #loadKeys(keys: KeyMirror): void {
     const s = this.#statements;
     for (const [id, key, isSkipped] of s.urlKeysAfter.iterate({ id: keys.lastUrlId }) as Iterable<[number, string, number]>) {
-      this.#addUrlKey(keys, key, id, isSkipped === 1);
+      keys.addUrl(key, id, isSkipped === 1);
     }
     for (const [id, text, urlId, isSeen] of s.formTextsAfter.iterate({ id: keys.lastFormId }) as Iterable<[number, string, number, number]>) {
-      this.#addFormText(keys, text, id, urlId, isSeen === 1);
+      keys.addForm(text, id, urlId, isSeen === 1);
     }
-  }
-
-  #addUrlKey(keys: Keys, key: string, id: number, isSkipped: boolean): void {
-    keys.urls.add(key, id);
-    keys.lastUrlId = id;
-    if (id >= keys.maybeSkipped.length) {
-      const grown = new Uint8Array(Math.max(id + 1, keys.maybeSkipped.length * 2));
-      grown.set(keys.maybeSkipped);
-      keys.maybeSkipped = grown;
-    }
-    keys.maybeSkipped[id] = isSkipped ? 1 : 0;
-  }
-
-  #addFormText(keys: Keys, text: string, id: number, urlId: number, isSeen: boolean): void {
-    keys.forms.add(text, id);
-    keys.lastFormId = id;
-    if (id >= keys.formUrl.length) {
-      const size = Math.max(id + 1, keys.formUrl.length * 2);
-      const [urls, seen] = [new Uint32Array(size), new Uint8Array(size)];
-      urls.set(keys.formUrl);
-      seen.set(keys.formSeen);
-      [keys.formUrl, keys.formSeen] = [urls, seen];
-    }
-    keys.formUrl[id] = urlId;
-    keys.formSeen[id] = isSeen ? 1 : 0;
   }
 
   #isSkipped(id: number): boolean | undefined {
     const keys = this.#getKeys();
     if (!Number.isInteger(id) || id < 1 || id > keys.lastUrlId) return undefined; // url rows are never deleted
-    if (keys.maybeSkipped[id] !== 1) return false;
+    if (!keys.mayBeSkipped(id)) return false;
     const isSkipped = this.#statements.urlState.get({ id }) === 'skipped';
-    if (!isSkipped) keys.maybeSkipped[id] = 0;
+    if (!isSkipped) keys.notSkipped(id);
     return isSkipped;
-  }
-
-  #findForm(text: string): FormFound | undefined {
-    const keys = this.#getKeys();
-    const formId = keys.forms.get(text);
-    if (formId === undefined) return undefined;
-    return { formId, urlId: keys.formUrl[formId]!, rung: keys.formSeen[formId] === 1 ? 'string' : 'syntax' };
   }
 
   #backend(): IndexBackend {
     const s = this.#statements;
     return {
-      findForm: (text) => this.#findForm(text),
+      findForm: (text) => this.#getKeys().findForm(text),
       putForm: (text, urlId, rung) => {
-        const existing = this.#findForm(text);
+        const keys = this.#getKeys();
+        const existing = keys.findForm(text);
         if (existing !== undefined) {
           if (rung === 'string' && existing.rung === 'syntax') {
             s.formSeenAsWritten.run({ id: existing.formId });
-            this.#getKeys().formSeen[existing.formId] = 1;
+            keys.markSeen(existing.formId);
           }
           return;
         }
         const id = Number(s.insertForm.run(text, urlId, rung).lastInsertRowid);
-        this.#addFormText(this.#getKeys(), text, id, urlId, rung === 'string');
+        keys.addForm(text, id, urlId, rung === 'string');
       },
-      findUrlByKey: (key) => this.#getKeys().urls.get(key),
+      findUrlByKey: (key) => this.#getKeys().urlId(key),
       isSkipped: (id) => this.#isSkipped(id),
       insertUrl: (url: NewUrl) => {
         const keys = this.#getKeys();
@@ -426,7 +366,7 @@ export class SqliteStore extends UnitStore {
           s.insertUrl.run(url.key, url.scheme, url.host ?? null, url.state, url.depth, url.firstSeen, url.firstFrom ?? null, url.firstHref)
             .lastInsertRowid,
         );
-        this.#addUrlKey(keys, url.key, id, url.state === 'skipped');
+        keys.addUrl(url.key, id, url.state === 'skipped');
         return id;
       },
       followSkipped: (id, depth) => s.followSkipped.run({ id, depth }).changes > 0,
