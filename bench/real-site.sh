@@ -30,7 +30,7 @@ seed_page="${REAL_SITE_SEED:-index.html}"
 read -r -a extra_flags <<<"${REAL_SITE_FLAGS:-}"
 profile_dir="${REAL_SITE_PROFILE:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cli="$repo/dist/src/cli/main.js"
+cli="$repo/dist/linkladder.mjs"
 
 skip() {
   echo "real-site: skipped: $1"

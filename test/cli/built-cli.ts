@@ -1,5 +1,5 @@
-// The built executable (dist/src/cli/main.js) for the tests that spawn it, built
-// first when a source file is newer. `npm test` builds before vitest; this covers
+// The built executable (dist/linkladder.mjs, the bundle `linkladder` runs) for the
+// tests that spawn it, built first when a source file is newer. `npm test` builds before vitest; this covers
 // `vitest run` after an edit. Test files run in parallel workers, so one build at a
 // time: a lock directory, created atomically, held by the worker that builds.
 
@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const MAIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../dist/linkladder.mjs', import.meta.url));
 const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 const LOCK = fileURLToPath(new URL('../../dist/.build-lock', import.meta.url));
 const LOCK_STALE_MS = 120_000;
@@ -63,8 +63,11 @@ export async function ensureBuilt(): Promise<void> {
   }
   try {
     if (isBuildCurrent()) return;
-    const build = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
-    if (!isBuildCurrent()) throw new Error(`tsc did not build ${MAIN}:\n${build.stdout}${build.stderr}`);
+    const compile = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: ROOT, encoding: 'utf8' });
+    const bundle = spawnSync('npm', ['run', '--silent', 'bundle'], { cwd: ROOT, encoding: 'utf8' });
+    if (!isBuildCurrent()) {
+      throw new Error(`the build did not make ${MAIN}:\n${compile.stdout}${compile.stderr}${bundle.stdout}${bundle.stderr}`);
+    }
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
