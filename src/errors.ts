@@ -40,9 +40,10 @@ export const ERROR_MESSAGES = {
   ERR_FETCH_BODY_TOO_LARGE: 'the body passed `maxBodyBytes` on the wire or `maxDecodedBytes` decompressed; it is cut there',
   ERR_FETCH_CONTENT_ENCODING: 'the Content-Encoding is unknown or the compressed body is corrupt',
   ERR_FETCH_ABORTED: "the caller's AbortSignal aborted the fetch",
+  ERR_FETCH_PRIVATE_ADDRESS: 'the host is, or resolves to, a loopback, private or link-local address and `refusePrivate` is set: not connected to',
   // crawl — recorded in a URL's fetch row, or (ERR_CRAWL_STOPPED) thrown by crawl()
   ERR_CRAWL_ROBOTS_DISALLOWED: "robots.txt disallows this URL for the crawler's user-agent: it was not fetched",
-  ERR_CRAWL_PRIVATE_ADDRESS: 'a redirect led to a loopback, private or link-local address: the response was discarded',
+  ERR_CRAWL_PRIVATE_ADDRESS: 'the URL or a redirect it made leads to a loopback, private or link-local address (as written, or as DNS resolved it): not requested there',
   ERR_CRAWL_FETCHER_THREW: 'the fetcher threw instead of returning a result: recorded as a failed fetch',
   ERR_CRAWL_STOPPED: 'the crawl stopped on a fatal error (the cause says which)',
   // store

@@ -228,11 +228,12 @@ export const crawlOptionsSchema = z.object({
     }),
   /**
    * Follow links to loopback, private and link-local addresses and `localhost`
-   * (compared numerically: `0x7f.1`, `2130706433`, `[::1]`).
+   * (compared numerically: `0x7f.1`, `2130706433`, `[::1]`), and connect to hosts
+   * whose names resolve to one (checked per connection by the HTTP clients crawl() makes).
    * @default false
    */
   allowPrivate: isOn.default(false).register(SETTING_META, {
-    description: 'allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …)',
+    description: 'allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …), named or resolved by DNS',
   }),
 });
 

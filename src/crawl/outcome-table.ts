@@ -43,6 +43,8 @@ export const OUTCOME_TABLE = {
   ERR_FETCH_CONTENT_ENCODING: 'permanent',
   // The crawler's own redirect hook threw: a bug of ours, not the site's; not retried.
   ERR_FETCH_REDIRECT_HOOK_FAILED: 'permanent',
+  // The fetcher's connection guard: the host resolves to a private address (recorded as ERR_CRAWL_PRIVATE_ADDRESS).
+  ERR_FETCH_PRIVATE_ADDRESS: 'permanent',
   // The crawl's own refusals.
   ERR_CRAWL_ROBOTS_DISALLOWED: 'permanent',
   ERR_CRAWL_PRIVATE_ADDRESS: 'permanent',

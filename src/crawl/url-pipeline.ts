@@ -149,8 +149,10 @@ export class UrlPipeline {
 
   /** Record a response and learn from it, in one unit of the index. */
   async #settle(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number): Promise<void> {
-    // RFC 3986 §7.4: the fetcher followed a redirect into a private address.
-    if (!this.#o.allowPrivate && response.hops.some((hop) => hop.to !== undefined && isPrivateUrl(hop.to))) {
+    // RFC 3986 §7.4: the fetcher followed a redirect into a private address, or its
+    // connection guard refused a host that resolves to one (the URL's own, or a hop's).
+    const isRefused = response.errorCode === 'ERR_FETCH_PRIVATE_ADDRESS';
+    if (isRefused || (!this.#o.allowPrivate && response.hops.some((hop) => hop.to !== undefined && isPrivateUrl(hop.to)))) {
       return this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_PRIVATE_ADDRESS', response);
     }
     const status = response.status;

@@ -1,7 +1,7 @@
 // Options of createFetcher, validated once at the boundary.
 
 import type { LookupFunction } from 'node:net';
-import { MAX_TIMER_MS, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
 import type { BeforeRedirect, FetchCallOptions } from './types.js';
 
 const MiB = 1024 * 1024;
@@ -50,6 +50,23 @@ export interface FetcherOptions {
    */
   readonly maxDecodedBytes?: number;
   /**
+   * Refuse to connect to a loopback, private, link-local or otherwise non-public
+   * address (RFC 6890: `127.0.0.0/8`, `10/8`, `172.16/12`, `192.168/16`, `169.254/16`,
+   * `::1`, `fc00::/7`, `fe80::/10` …), whether the URL names it or DNS resolves its
+   * host to it: `ERR_FETCH_PRIVATE_ADDRESS`, nothing sent. Checked for every new
+   * connection, redirect hops included, on the address connected to, so DNS
+   * rebinding cannot pass. crawl() and the CLI set it unless `allowPrivate`.
+   * @default false
+   */
+  readonly refusePrivate?: boolean;
+  /**
+   * Host names (or IP literals) that `refusePrivate` lets through: an intranet
+   * host to reach while every other private address stays refused. Compared
+   * case-insensitively with the URL's host.
+   * @default []
+   */
+  readonly trustedHosts?: readonly string[];
+  /**
    * Host name resolution, as `dns.lookup` (a `node:net` `LookupFunction`): a hook to
    * pin or vet addresses, and for tests.
    * @default dns.lookup
@@ -71,6 +88,8 @@ export const FETCHER_DEFAULTS = Object.freeze({
   bodyTimeoutMs: 30_000,
   maxBodyBytes: 10 * MiB,
   maxDecodedBytes: 10 * MiB,
+  refusePrivate: false,
+  trustedHosts: Object.freeze([]) as readonly string[],
   lookup: undefined,
   now: Date.now,
 } as const);
@@ -84,6 +103,9 @@ export interface ValidFetcherOptions {
   readonly bodyTimeoutMs: number;
   readonly maxBodyBytes: number;
   readonly maxDecodedBytes: number;
+  readonly refusePrivate: boolean;
+  /** Lower-cased, IPv6 literals without brackets. */
+  readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
 }
@@ -121,6 +143,8 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
       1,
       Number.MAX_SAFE_INTEGER,
     ),
+    refusePrivate: checkBoolean('refusePrivate', options.refusePrivate, d.refusePrivate),
+    trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
   });

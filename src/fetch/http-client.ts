@@ -6,6 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import type { FetchErrorCode } from '../errors.js';
+import { guardedConnector } from './address-guard.js';
 import { classifyError } from './classify-error.js';
 import { isHtmlMediaType, parseContentType } from './content-type.js';
 import { decodeHtml, decodeUtf8 } from './decode-body.js';
@@ -32,6 +33,8 @@ export interface HttpClientOptions {
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  readonly refusePrivate: boolean;
+  readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
 }
@@ -72,10 +75,12 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions) {
     this.#agent = new Agent({
-      connect: {
-        timeout: options.connectTimeoutMs,
-        ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
-      },
+      connect: options.refusePrivate
+        ? guardedConnector(options.connectTimeoutMs, { lookup: options.lookup, trustedHosts: new Set(options.trustedHosts) })
+        : {
+            timeout: options.connectTimeoutMs,
+            ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+          },
       headersTimeout: options.headersTimeoutMs,
       // undici's is an idle timeout; the whole-body deadline is ours (see `HopSignal`).
       bodyTimeout: options.bodyTimeoutMs,

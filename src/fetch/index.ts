@@ -79,3 +79,11 @@ export { resolveLocation, toRequestTarget, FETCHED_SCHEMES, type RequestTarget }
 export { classifyError } from './classify-error.js';
 // Checks every options object of the library shares (the crawler's too).
 export { checkFunction, checkKnownKeys, checkOptionsObject } from './option-checks.js';
+export {
+  privateAddressOf,
+  privateIpOf,
+  parseIPv4Number,
+  type PrivateAddress,
+  type PrivateAddressKind,
+} from './private-address.js';
+export { PrivateAddressError, guardedLookup, type AddressGuardOptions } from './address-guard.js';

@@ -3,7 +3,7 @@
 import type { LookupFunction } from 'node:net';
 import { OptionError, describeValue } from '../errors.js';
 import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS } from './fetcher-options.js';
-import { MAX_TIMER_MS, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
 import type { RobotsCache } from './types.js';
 
 export interface RobotsPolicyOptions {
@@ -57,6 +57,14 @@ export interface RobotsPolicyOptions {
    * @default 10000
    */
   readonly maxCachedOrigins?: number;
+  /**
+   * As `FetcherOptions.refusePrivate`: set it as the fetcher's. A refused robots.txt
+   * counts as unavailable (RFC 9309 §2.3.1.3), since the fetcher refuses the host's URLs too.
+   * @default false
+   */
+  readonly refusePrivate?: boolean;
+  /** @default [] — as `FetcherOptions.trustedHosts` */
+  readonly trustedHosts?: readonly string[];
   /** @default dns.lookup — as `FetcherOptions.lookup` */
   readonly lookup?: LookupFunction;
   /**
@@ -77,6 +85,8 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   cacheTtlMs: 24 * 60 * 60 * 1000,
   cache: undefined,
   maxCachedOrigins: 10_000,
+  refusePrivate: FETCHER_DEFAULTS.refusePrivate,
+  trustedHosts: FETCHER_DEFAULTS.trustedHosts,
   lookup: undefined,
   now: Date.now,
 } as const);
@@ -92,6 +102,8 @@ export interface ValidRobotsPolicyOptions {
   readonly cacheTtlMs: number;
   readonly cache: RobotsCache | undefined;
   readonly maxCachedOrigins: number;
+  readonly refusePrivate: boolean;
+  readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
 }
@@ -125,6 +137,8 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     cacheTtlMs: checkInteger('cacheTtlMs', options.cacheTtlMs, d.cacheTtlMs, 0, Number.MAX_SAFE_INTEGER),
     cache: checkRobotsCache(options.cache),
     maxCachedOrigins: checkInteger('maxCachedOrigins', options.maxCachedOrigins, d.maxCachedOrigins, 1, Number.MAX_SAFE_INTEGER),
+    refusePrivate: checkBoolean('refusePrivate', options.refusePrivate, d.refusePrivate),
+    trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
   });
