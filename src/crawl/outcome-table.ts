@@ -32,6 +32,8 @@ export const OUTCOME_TABLE = {
   ERR_FETCH_CONNECT_TIMEOUT: 'retry',
   ERR_FETCH_HEADERS_TIMEOUT: 'retry',
   ERR_FETCH_BODY_TIMEOUT: 'retry',
+  // A body cut short (reset, fewer bytes than Content-Length): the next try may come whole.
+  ERR_FETCH_BODY_TRUNCATED: 'retry',
   ERR_FETCH_NETWORK: 'retry',
   // Our crawl aborting a fetch: the URL goes back to the frontier unrecorded when the
   // crawl is stopping; an abort at any other time is treated as a transient failure.

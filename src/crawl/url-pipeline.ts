@@ -3,7 +3,7 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import type { FetchedResponse } from '../fetch/index.js';
+import { isBodyCut, type FetchedResponse } from '../fetch/index.js';
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
@@ -160,6 +160,8 @@ export class UrlPipeline {
     if (status === undefined || (response.errorCode !== undefined && REDIRECT_STATUSES.has(status))) {
       return this.#recordFailure(tx, claimed, attempt, response.errorCode ?? 'ERR_FETCH_NETWORK', response);
     }
+    // A body cut short (still so after the retries) is no representation: its links past the cut are unknown.
+    if (isBodyCut(response.errorCode)) return this.#recordFailure(tx, claimed, attempt, response.errorCode!, response);
     const record = fetchRecordOf(claimed.id, response, 'done', { attempts: attempt });
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
     // its page recorded, and the index requeues it when opened again (DESIGN.md §5).
