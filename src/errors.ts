@@ -34,6 +34,8 @@ export const ERROR_MESSAGES = {
   ERR_FETCH_CONNECT_TIMEOUT: 'no connection (TCP and TLS) within `connectTimeoutMs`',
   ERR_FETCH_HEADERS_TIMEOUT: 'no complete response headers within `headersTimeoutMs`',
   ERR_FETCH_BODY_TIMEOUT: 'the body was not read to its end within `bodyTimeoutMs`',
+  ERR_FETCH_REQUEST_TIMEOUT: 'the request, its redirect hops and its body were not done within `requestTimeoutMs`',
+  ERR_FETCH_TOO_SLOW: 'the body came slower than `minBytesPerSecond` over a `rateWindowMs` window: it was cut there',
   ERR_FETCH_NETWORK: 'network error: DNS, connection refused or reset, socket closed early',
   ERR_FETCH_TLS: 'TLS handshake or certificate error',
   ERR_FETCH_PROTOCOL: 'the response is not valid HTTP/1.1',

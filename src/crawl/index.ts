@@ -46,6 +46,8 @@ export {
   outcomeOf,
   outcomeOfResponse,
   retryDelayMs,
+  retriesFor,
+  SLOW_FAILURES,
   type Outcome,
   type TabledCode,
 } from './outcome-table.js';

@@ -12,7 +12,7 @@ import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
 import { fetchRecordOf } from './fetch-record.js';
 import type { TaskResult } from './host-scheduler.js';
-import { outcomeOfResponse, retryDelayMs } from './outcome-table.js';
+import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
 import { pageLinks, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
 import { ProtocolEvidence, type Page } from './protocol-evidence.js';
@@ -97,7 +97,7 @@ export class UrlPipeline {
         return { kind: 'done' };
       }
       const outcome = outcomeOfResponse(response.errorCode, response.status);
-      if (outcome === 'retry' && attempt <= this.#o.retries) {
+      if (outcome === 'retry' && attempt <= retriesFor(response.errorCode, this.#o.retries)) {
         // Stopping: tried again on resume rather than recorded as failed.
         if (this.#p.isStopping()) {
           await this.#p.requeue(claimed.id);

@@ -12,7 +12,9 @@
 // - Timeouts have one code per phase: ERR_FETCH_CONNECT_TIMEOUT, _HEADERS_TIMEOUT,
 //   _BODY_TIMEOUT. Connect and headers are undici's (its timers tick about every
 //   half second, so they are kept to about a second); the body one is a whole-body
-//   deadline of our own, counted from the headers of each hop.
+//   deadline of our own, counted from the headers of each hop. Over them, one
+//   deadline for the whole request (ERR_FETCH_REQUEST_TIMEOUT) and a minimum
+//   transfer rate of the body (ERR_FETCH_TOO_SLOW), see request-deadline.ts.
 // - A body cut by a cap, the body deadline, a reset or the caller's abort keeps the
 //   text read so far, with the code set: the crawler decides what to do with it.
 //   Cut short on the wire (reset, closed early, fewer bytes than Content-Length) is

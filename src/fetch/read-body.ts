@@ -10,6 +10,8 @@ import { classifyError } from './classify-error.js';
 export interface BodyLimits {
   readonly maxBodyBytes: number;
   readonly maxDecodedBytes: number;
+  /** Told the size of each chunk as it comes over the wire (the transfer-rate watch). */
+  readonly onWireBytes?: (bytes: number) => void;
 }
 
 export interface BodyRead {
@@ -73,6 +75,7 @@ export async function readBody(body: Readable, codings: readonly string[], limit
   async function* wire(): AsyncGenerator<Buffer> {
     try {
       for await (const chunk of body as AsyncIterable<Buffer>) {
+        limits.onWireBytes?.(chunk.length);
         const room = limits.maxBodyBytes - wireBytes;
         if (chunk.length > room) {
           wireBytes += room;
@@ -167,6 +170,8 @@ function classifyWireError(error: unknown): FetchErrorCode {
 export const BODY_CUT_CODES: ReadonlySet<string> = new Set<FetchErrorCode>([
   'ERR_FETCH_BODY_TRUNCATED',
   'ERR_FETCH_BODY_TIMEOUT',
+  'ERR_FETCH_REQUEST_TIMEOUT',
+  'ERR_FETCH_TOO_SLOW',
   'ERR_FETCH_NETWORK',
   'ERR_FETCH_ABORTED',
 ]);

@@ -2,7 +2,7 @@
 
 import type { LookupFunction } from 'node:net';
 import { OptionError, describeValue } from '../errors.js';
-import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS } from './fetcher-options.js';
+import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS, checkTransferOptions } from './fetcher-options.js';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
 import type { RobotsCache } from './types.js';
 
@@ -24,6 +24,12 @@ export interface RobotsPolicyOptions {
   readonly headersTimeoutMs?: number;
   /** @default 30000 — as `FetcherOptions.bodyTimeoutMs` */
   readonly bodyTimeoutMs?: number;
+  /** @default 60000 — as `FetcherOptions.requestTimeoutMs` */
+  readonly requestTimeoutMs?: number;
+  /** @default 1024 — as `FetcherOptions.minBytesPerSecond` */
+  readonly minBytesPerSecond?: number;
+  /** @default 10000 — as `FetcherOptions.rateWindowMs` */
+  readonly rateWindowMs?: number;
   /**
    * RFC 9309 §2.5: how much of a robots.txt is parsed (the RFC asks for at least
    * 500 KiB). Rules past it are not seen.
@@ -80,6 +86,9 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   connectTimeoutMs: FETCHER_DEFAULTS.connectTimeoutMs,
   headersTimeoutMs: FETCHER_DEFAULTS.headersTimeoutMs,
   bodyTimeoutMs: FETCHER_DEFAULTS.bodyTimeoutMs,
+  requestTimeoutMs: FETCHER_DEFAULTS.requestTimeoutMs,
+  minBytesPerSecond: FETCHER_DEFAULTS.minBytesPerSecond,
+  rateWindowMs: FETCHER_DEFAULTS.rateWindowMs,
   maxBytes: 500 * 1024,
   maxRedirects: 5,
   cacheTtlMs: 24 * 60 * 60 * 1000,
@@ -97,6 +106,9 @@ export interface ValidRobotsPolicyOptions {
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly minBytesPerSecond: number;
+  readonly rateWindowMs: number;
   readonly maxBytes: number;
   readonly maxRedirects: number;
   readonly cacheTtlMs: number;
@@ -132,6 +144,7 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     connectTimeoutMs: checkInteger('connectTimeoutMs', options.connectTimeoutMs, d.connectTimeoutMs, 1, MAX_TIMER_MS),
     headersTimeoutMs: checkInteger('headersTimeoutMs', options.headersTimeoutMs, d.headersTimeoutMs, 1, MAX_TIMER_MS),
     bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs, d.bodyTimeoutMs, 1, MAX_TIMER_MS),
+    ...checkTransferOptions(options, d),
     maxBytes: checkInteger('maxBytes', options.maxBytes, d.maxBytes, 1, Number.MAX_SAFE_INTEGER),
     maxRedirects: checkInteger('maxRedirects', options.maxRedirects, d.maxRedirects, 0, 1000),
     cacheTtlMs: checkInteger('cacheTtlMs', options.cacheTtlMs, d.cacheTtlMs, 0, Number.MAX_SAFE_INTEGER),

@@ -88,6 +88,9 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
       maxBodyBytes: options.maxBytes,
       maxDecodedBytes: options.maxBytes,
       bodyTimeoutMs: options.bodyTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+      minBytesPerSecond: options.minBytesPerSecond,
+      rateWindowMs: options.rateWindowMs,
       accept: 'text/plain,*/*;q=0.8',
       decode: 'utf-8',
     });

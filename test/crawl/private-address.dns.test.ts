@@ -79,7 +79,7 @@ describe('a host name that resolves to 127.0.0.1', () => {
   });
 
   it('crawl() and the CLI make their clients refuse private addresses unless allowPrivate', () => {
-    expect(httpOptionsOf({ allowPrivate: false })).toEqual({ refusePrivate: true });
-    expect(httpOptionsOf({ allowPrivate: true })).toEqual({ refusePrivate: false });
+    expect(httpOptionsOf({ ...CRAWL_DEFAULTS, allowPrivate: false })).toMatchObject({ refusePrivate: true });
+    expect(httpOptionsOf({ ...CRAWL_DEFAULTS, allowPrivate: true })).toMatchObject({ refusePrivate: false });
   });
 });
