@@ -8,6 +8,7 @@ import {
   RENAMED_CRAWL_OPTIONS,
   crawl as crawlValid,
   crawlOptionsOf,
+  httpOptionsOf,
   parseOptionData,
   validateSeeds,
   type CrawlRuntime,
@@ -163,14 +164,15 @@ export interface CrawlOptions
    */
   readonly store?: IndexWriter | undefined;
   /**
-   * Fetches each URL, instead of the HTTP fetcher with `userAgent`. Left open.
-   * @default createFetcher({ userAgent }), closed at the end
+   * Fetches each URL, instead of the HTTP fetcher with `userAgent`. Left open. A
+   * fetcher given here guards its connections itself (`FetcherOptions.refusePrivate`).
+   * @default createFetcher({ userAgent, refusePrivate: !allowPrivate }), closed at the end
    */
   readonly fetcher?: Fetcher | undefined;
   /**
    * robots.txt, instead of the policy for `userAgent` (cached in the index, as the CLI
    * does); `false` does not consult it. Left open.
-   * @default createRobotsPolicy({ userAgent, cache: the index }), closed at the end
+   * @default createRobotsPolicy({ userAgent, refusePrivate: !allowPrivate, cache: the index }), closed at the end
    */
   readonly robots?: RobotsPolicy | false | undefined;
 }
@@ -212,14 +214,14 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
     }
     let fetcher = given.fetcher as Fetcher | undefined;
     if (fetcher === undefined) {
-      const http = createFetcher({ userAgent: settings.userAgent });
+      const http = createFetcher({ userAgent: settings.userAgent, ...httpOptionsOf(settings) });
       closing.push(() => http.close());
       fetcher = http;
     }
     let robots = given.robots === false ? undefined : (given.robots as RobotsPolicy | undefined);
     if (robots === undefined && given.robots !== false) {
       // robots.txt answers are kept in the index (RFC 9309 §2.4), as the CLI keeps them.
-      const policy = createRobotsPolicy({ userAgent: settings.userAgent, cache: store.robotsCache });
+      const policy = createRobotsPolicy({ userAgent: settings.userAgent, ...httpOptionsOf(settings), cache: store.robotsCache });
       closing.push(() => policy.close());
       robots = policy;
     }

@@ -69,6 +69,13 @@ export const FINDINGS = {
     recordedOn: 'index',
     subject: 'url',
   },
+  BODY_TRUNCATED: {
+    severity: 'error',
+    summary:
+      'the response came but its body ended before it was complete (connection reset or closed mid-body, fewer bytes than Content-Length, a deadline or a too slow transfer), on every try: the page is recorded as failed',
+    recordedOn: 'index',
+    subject: 'url',
+  },
   LINK_FRAGMENT_MISSING: {
     severity: 'warning',
     summary: 'the fragment names no id (nor <a name>) of the HTML page it points to, as that page was fetched',

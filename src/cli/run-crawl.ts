@@ -7,6 +7,7 @@ import {
   CrawlError,
   crawl,
   crawlOptionsOf,
+  httpOptionsOf,
   validateSeeds,
   type CrawlEvent,
   type CrawlSeeds,
@@ -85,7 +86,10 @@ interface Clients {
 }
 
 function createClients(settings: CrawlRunSettings, cache: RobotsCache): Clients | Error {
-  const options = settings.userAgent === undefined ? undefined : { userAgent: settings.userAgent };
+  const options = {
+    ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
+    ...httpOptionsOf({ ...CRAWL_DEFAULTS, ...settings.tuning }),
+  };
   let fetcher: HttpFetcher | undefined;
   try {
     fetcher = createFetcher(options);

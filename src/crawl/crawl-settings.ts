@@ -60,6 +60,10 @@ export const RANGES = Object.freeze({
   retries: [0, 10],
   /** As a Retry-After is honoured up to 60 s. */
   retryDelayMs: [0, 60_000],
+  /** A second at least (connecting alone may take that), an hour at most. */
+  requestTimeoutMs: [1000, 3_600_000],
+  /** 0: no minimum; 1 GiB/s is past any link. */
+  minBytesPerSecond: [0, 1_073_741_824],
 } as const satisfies Record<string, readonly [number, number]>);
 
 /** An integer >= 0, or no limit: `Infinity`, or `null` (JSON has no Infinity). Parsed to a number. */
@@ -216,6 +220,30 @@ export const crawlOptionsSchema = z.object({
     .default(1000)
     .register(SETTING_META, { argument: 'MS', description: 'the first retry waits this long, each next one twice as long (a longer `Retry-After` wins)' }),
   /**
+   * One deadline for each request of the HTTP fetcher crawl() makes: connect,
+   * redirect hops and body together (`ERR_FETCH_REQUEST_TIMEOUT`). A failure a slow
+   * server caused is retried once at most.
+   * @default 60000
+   */
+  requestTimeoutMs: integerBetween(...RANGES.requestTimeoutMs)
+    .default(60_000)
+    .register(SETTING_META, {
+      argument: 'MS',
+      description: 'one deadline for a whole request: connect, redirects and body; a slow failure is retried once at most',
+    }),
+  /**
+   * The least transfer rate of a body, in bytes a second, over each 10 s of it
+   * (`ERR_FETCH_TOO_SLOW`): a server that trickles a byte at a time is cut after
+   * 10 s, not at a deadline. `0`: no minimum.
+   * @default 1024
+   */
+  minBytesPerSecond: integerBetween(...RANGES.minBytesPerSecond)
+    .default(1024)
+    .register(SETTING_META, {
+      argument: 'N',
+      description: 'a body slower than N bytes a second over 10 s is cut (a server that trickles); 0: no minimum',
+    }),
+  /**
    * Which Content-Location values make an alias (see `CONTENT_LOCATION_POLICIES`).
    * @default 'negotiated'
    */
@@ -228,11 +256,12 @@ export const crawlOptionsSchema = z.object({
     }),
   /**
    * Follow links to loopback, private and link-local addresses and `localhost`
-   * (compared numerically: `0x7f.1`, `2130706433`, `[::1]`).
+   * (compared numerically: `0x7f.1`, `2130706433`, `[::1]`), and connect to hosts
+   * whose names resolve to one (checked per connection by the HTTP clients crawl() makes).
    * @default false
    */
   allowPrivate: isOn.default(false).register(SETTING_META, {
-    description: 'allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …)',
+    description: 'allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …), named or resolved by DNS',
   }),
 });
 

@@ -32,6 +32,11 @@ export const OUTCOME_TABLE = {
   ERR_FETCH_CONNECT_TIMEOUT: 'retry',
   ERR_FETCH_HEADERS_TIMEOUT: 'retry',
   ERR_FETCH_BODY_TIMEOUT: 'retry',
+  // A slow server: retried once at most (SLOW_FAILURES).
+  ERR_FETCH_REQUEST_TIMEOUT: 'retry',
+  ERR_FETCH_TOO_SLOW: 'retry',
+  // A body cut short (reset, fewer bytes than Content-Length): the next try may come whole.
+  ERR_FETCH_BODY_TRUNCATED: 'retry',
   ERR_FETCH_NETWORK: 'retry',
   // Our crawl aborting a fetch: the URL goes back to the frontier unrecorded when the
   // crawl is stopping; an abort at any other time is treated as a transient failure.
@@ -43,6 +48,8 @@ export const OUTCOME_TABLE = {
   ERR_FETCH_CONTENT_ENCODING: 'permanent',
   // The crawler's own redirect hook threw: a bug of ours, not the site's; not retried.
   ERR_FETCH_REDIRECT_HOOK_FAILED: 'permanent',
+  // The fetcher's connection guard: the host resolves to a private address (recorded as ERR_CRAWL_PRIVATE_ADDRESS).
+  ERR_FETCH_PRIVATE_ADDRESS: 'permanent',
   // The crawl's own refusals.
   ERR_CRAWL_ROBOTS_DISALLOWED: 'permanent',
   ERR_CRAWL_PRIVATE_ADDRESS: 'permanent',
@@ -56,6 +63,18 @@ export const OUTCOME_TABLE = {
  * transient error; after the last attempt the response is recorded as it is.
  */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+
+/**
+ * Failures a slow server causes: each try held the host for a deadline (up to
+ * `requestTimeoutMs`) while data may still have been coming. Tried again once at
+ * most, whatever `retries` says: a server that trickles once mostly trickles again.
+ */
+export const SLOW_FAILURES: ReadonlySet<string> = new Set<TabledCode>(['ERR_FETCH_REQUEST_TIMEOUT', 'ERR_FETCH_TOO_SLOW', 'ERR_FETCH_BODY_TIMEOUT']);
+
+/** How many retries a failure with `code` gets: `retries`, or at most one for a slow failure. */
+export function retriesFor(code: string | undefined, retries: number): number {
+  return code !== undefined && SLOW_FAILURES.has(code) ? Math.min(1, retries) : retries;
+}
 
 /** The outcome of an error code; a code the table does not know is permanent. */
 export function outcomeOf(code: string): Outcome {

@@ -3,7 +3,7 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import type { FetchedResponse } from '../fetch/index.js';
+import { isBodyCut, type FetchedResponse } from '../fetch/index.js';
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
@@ -12,7 +12,7 @@ import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
 import { fetchRecordOf } from './fetch-record.js';
 import type { TaskResult } from './host-scheduler.js';
-import { outcomeOfResponse, retryDelayMs } from './outcome-table.js';
+import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
 import { pageLinks, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
 import { ProtocolEvidence, type Page } from './protocol-evidence.js';
@@ -97,7 +97,7 @@ export class UrlPipeline {
         return { kind: 'done' };
       }
       const outcome = outcomeOfResponse(response.errorCode, response.status);
-      if (outcome === 'retry' && attempt <= this.#o.retries) {
+      if (outcome === 'retry' && attempt <= retriesFor(response.errorCode, this.#o.retries)) {
         // Stopping: tried again on resume rather than recorded as failed.
         if (this.#p.isStopping()) {
           await this.#p.requeue(claimed.id);
@@ -149,8 +149,10 @@ export class UrlPipeline {
 
   /** Record a response and learn from it, in one unit of the index. */
   async #settle(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number): Promise<void> {
-    // RFC 3986 §7.4: the fetcher followed a redirect into a private address.
-    if (!this.#o.allowPrivate && response.hops.some((hop) => hop.to !== undefined && isPrivateUrl(hop.to))) {
+    // RFC 3986 §7.4: the fetcher followed a redirect into a private address, or its
+    // connection guard refused a host that resolves to one (the URL's own, or a hop's).
+    const isRefused = response.errorCode === 'ERR_FETCH_PRIVATE_ADDRESS';
+    if (isRefused || (!this.#o.allowPrivate && response.hops.some((hop) => hop.to !== undefined && isPrivateUrl(hop.to)))) {
       return this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_PRIVATE_ADDRESS', response);
     }
     const status = response.status;
@@ -158,6 +160,8 @@ export class UrlPipeline {
     if (status === undefined || (response.errorCode !== undefined && REDIRECT_STATUSES.has(status))) {
       return this.#recordFailure(tx, claimed, attempt, response.errorCode ?? 'ERR_FETCH_NETWORK', response);
     }
+    // A body cut short (still so after the retries) is no representation: its links past the cut are unknown.
+    if (isBodyCut(response.errorCode)) return this.#recordFailure(tx, claimed, attempt, response.errorCode!, response);
     const record = fetchRecordOf(claimed.id, response, 'done', { attempts: attempt });
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
     // its page recorded, and the index requeues it when opened again (DESIGN.md §5).

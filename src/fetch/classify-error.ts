@@ -27,6 +27,8 @@ export function classifyError(error: unknown): FetchErrorCode {
     const code = typeof current === 'object' && 'code' in current ? current.code : undefined;
     const name = typeof current === 'object' && 'name' in current ? current.name : undefined;
     if (typeof code === 'string') {
+      // The connection guard's own refusal (address-guard.ts).
+      if (code === 'ERR_FETCH_PRIVATE_ADDRESS') return code;
       const known = UNDICI_CODES[code];
       if (known !== undefined) return known;
       // llhttp refused the response: undici's HTTPParserError carries HPE_* codes.

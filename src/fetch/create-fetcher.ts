@@ -29,6 +29,9 @@ export function createFetcher(options?: FetcherOptions): HttpFetcher {
     maxBodyBytes: valid.maxBodyBytes,
     maxDecodedBytes: valid.maxDecodedBytes,
     bodyTimeoutMs: valid.bodyTimeoutMs,
+    requestTimeoutMs: valid.requestTimeoutMs,
+    minBytesPerSecond: valid.minBytesPerSecond,
+    rateWindowMs: valid.rateWindowMs,
     accept: ACCEPT_HTML,
     decode: 'html',
   });

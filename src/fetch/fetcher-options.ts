@@ -1,7 +1,7 @@
 // Options of createFetcher, validated once at the boundary.
 
 import type { LookupFunction } from 'node:net';
-import { MAX_TIMER_MS, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
 import type { BeforeRedirect, FetchCallOptions } from './types.js';
 
 const MiB = 1024 * 1024;
@@ -37,6 +37,30 @@ export interface FetcherOptions {
    */
   readonly bodyTimeoutMs?: number;
   /**
+   * One deadline for the whole request — connect, every redirect hop, headers and
+   * body — on top of the timeouts of each phase (`ERR_FETCH_REQUEST_TIMEOUT`; a body
+   * read so far is kept). 60 s: the phase timeouts of one hop add up to 55 s, so one
+   * slow hop still fits, while a chain of slow hops, or a body that never ends at a
+   * rate just above `minBytesPerSecond`, holds its host for a minute at most.
+   * @default 60000
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * The least transfer rate of a body read, in bytes a second on the wire: each
+   * `rateWindowMs` of the body (counted from its headers, so the first window is the
+   * grace a server has to start) must bring `minBytesPerSecond` · `rateWindowMs` / 1000
+   * bytes, or the body is cut there (`ERR_FETCH_TOO_SLOW`; what came is kept). A server
+   * that sends a byte every few seconds is cut after one window, not at the body
+   * deadline. `0`: no minimum.
+   * @default 1024
+   */
+  readonly minBytesPerSecond?: number;
+  /**
+   * The window over which `minBytesPerSecond` is measured.
+   * @default 10000
+   */
+  readonly rateWindowMs?: number;
+  /**
    * Cap on the body's bytes as they come over the wire (compressed or not).
    * Reading stops there: `ERR_FETCH_BODY_TOO_LARGE`, the text read so far is kept.
    * @default 10485760 (10 MiB)
@@ -49,6 +73,23 @@ export interface FetcherOptions {
    * @default 10485760 (10 MiB)
    */
   readonly maxDecodedBytes?: number;
+  /**
+   * Refuse to connect to a loopback, private, link-local or otherwise non-public
+   * address (RFC 6890: `127.0.0.0/8`, `10/8`, `172.16/12`, `192.168/16`, `169.254/16`,
+   * `::1`, `fc00::/7`, `fe80::/10` …), whether the URL names it or DNS resolves its
+   * host to it: `ERR_FETCH_PRIVATE_ADDRESS`, nothing sent. Checked for every new
+   * connection, redirect hops included, on the address connected to, so DNS
+   * rebinding cannot pass. crawl() and the CLI set it unless `allowPrivate`.
+   * @default false
+   */
+  readonly refusePrivate?: boolean;
+  /**
+   * Host names (or IP literals) that `refusePrivate` lets through: an intranet
+   * host to reach while every other private address stays refused. Compared
+   * case-insensitively with the URL's host.
+   * @default []
+   */
+  readonly trustedHosts?: readonly string[];
   /**
    * Host name resolution, as `dns.lookup` (a `node:net` `LookupFunction`): a hook to
    * pin or vet addresses, and for tests.
@@ -69,8 +110,13 @@ export const FETCHER_DEFAULTS = Object.freeze({
   connectTimeoutMs: 10_000,
   headersTimeoutMs: 15_000,
   bodyTimeoutMs: 30_000,
+  requestTimeoutMs: 60_000,
+  minBytesPerSecond: 1024,
+  rateWindowMs: 10_000,
   maxBodyBytes: 10 * MiB,
   maxDecodedBytes: 10 * MiB,
+  refusePrivate: false,
+  trustedHosts: Object.freeze([]) as readonly string[],
   lookup: undefined,
   now: Date.now,
 } as const);
@@ -82,8 +128,14 @@ export interface ValidFetcherOptions {
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly minBytesPerSecond: number;
+  readonly rateWindowMs: number;
   readonly maxBodyBytes: number;
   readonly maxDecodedBytes: number;
+  readonly refusePrivate: boolean;
+  /** Lower-cased, IPv6 literals without brackets. */
+  readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
 }
@@ -98,9 +150,23 @@ export const RENAMED_FETCH_OPTIONS: Readonly<Record<string, string>> = Object.fr
   headersTimeout: 'headersTimeoutMs',
   bodyTimeout: 'bodyTimeoutMs',
   timeout: 'connectTimeoutMs, headersTimeoutMs and bodyTimeoutMs',
+  totalTimeout: 'requestTimeoutMs',
+  deadline: 'requestTimeoutMs',
   maxResponseSize: 'maxBodyBytes',
   maxBodySize: 'maxBodyBytes',
 });
+
+/** The request deadline and the minimum transfer rate, which the robots.txt policy takes too. */
+export function checkTransferOptions(
+  options: Readonly<Record<string, unknown>>,
+  d: Pick<ValidFetcherOptions, 'requestTimeoutMs' | 'minBytesPerSecond' | 'rateWindowMs'>,
+): Pick<ValidFetcherOptions, 'requestTimeoutMs' | 'minBytesPerSecond' | 'rateWindowMs'> {
+  return {
+    requestTimeoutMs: checkInteger('requestTimeoutMs', options.requestTimeoutMs, d.requestTimeoutMs, 1, MAX_TIMER_MS),
+    minBytesPerSecond: checkInteger('minBytesPerSecond', options.minBytesPerSecond, d.minBytesPerSecond, 0, Number.MAX_SAFE_INTEGER),
+    rateWindowMs: checkInteger('rateWindowMs', options.rateWindowMs, d.rateWindowMs, 1, MAX_TIMER_MS),
+  };
+}
 
 /** Check options once, at the boundary: a bad option throws `OptionError`. */
 export function validateFetcherOptions(input: FetcherOptions | undefined): ValidFetcherOptions {
@@ -113,6 +179,7 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
     connectTimeoutMs: checkInteger('connectTimeoutMs', options.connectTimeoutMs, d.connectTimeoutMs, 1, MAX_TIMER_MS),
     headersTimeoutMs: checkInteger('headersTimeoutMs', options.headersTimeoutMs, d.headersTimeoutMs, 1, MAX_TIMER_MS),
     bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs, d.bodyTimeoutMs, 1, MAX_TIMER_MS),
+    ...checkTransferOptions(options, d),
     maxBodyBytes: checkInteger('maxBodyBytes', options.maxBodyBytes, d.maxBodyBytes, 1, Number.MAX_SAFE_INTEGER),
     maxDecodedBytes: checkInteger(
       'maxDecodedBytes',
@@ -121,6 +188,8 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
       1,
       Number.MAX_SAFE_INTEGER,
     ),
+    refusePrivate: checkBoolean('refusePrivate', options.refusePrivate, d.refusePrivate),
+    trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
   });

@@ -6,10 +6,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import type { FetchErrorCode } from '../errors.js';
+import { guardedConnector } from './address-guard.js';
 import { classifyError } from './classify-error.js';
 import { isHtmlMediaType, parseContentType } from './content-type.js';
 import { decodeHtml, decodeUtf8 } from './decode-body.js';
 import { destroyBody, parseContentEncoding, readBody } from './read-body.js';
+import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import type { BeforeRedirect, FetchHop, FetchedResponse, RedirectHop } from './types.js';
 
@@ -32,6 +34,8 @@ export interface HttpClientOptions {
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  readonly refusePrivate: boolean;
+  readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
 }
@@ -42,6 +46,11 @@ export interface RetrievePolicy {
   readonly maxBodyBytes: number;
   readonly maxDecodedBytes: number;
   readonly bodyTimeoutMs: number;
+  /** One deadline for the whole retrieval: every hop, from connecting to the last body byte. */
+  readonly requestTimeoutMs: number;
+  /** The least transfer rate of a body read, checked over each `rateWindowMs`; 0: none. */
+  readonly minBytesPerSecond: number;
+  readonly rateWindowMs: number;
   /** The Accept header. */
   readonly accept: string;
   /**
@@ -72,12 +81,14 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions) {
     this.#agent = new Agent({
-      connect: {
-        timeout: options.connectTimeoutMs,
-        ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
-      },
+      connect: options.refusePrivate
+        ? guardedConnector(options.connectTimeoutMs, { lookup: options.lookup, trustedHosts: new Set(options.trustedHosts) })
+        : {
+            timeout: options.connectTimeoutMs,
+            ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+          },
       headersTimeout: options.headersTimeoutMs,
-      // undici's is an idle timeout; the whole-body deadline is ours (see `HopSignal`).
+      // undici's is an idle timeout; the whole-body deadline is ours (request-deadline.ts).
       bodyTimeout: options.bodyTimeoutMs,
     });
     this.#userAgent = options.userAgent;
@@ -95,11 +106,14 @@ export class HttpClient {
     const started = performance.now();
     const hops: FetchHop[] = [];
     let final: FinalFields;
+    const deadline = new RequestDeadline(call.signal, policy.requestTimeoutMs);
     try {
-      final = await this.#follow(url, hops, policy, call);
+      final = await this.#follow(url, hops, policy, call.beforeRedirect, deadline);
     } catch (error) {
       // Not expected: every known failure is handled below. The crawl goes on regardless.
       final = failed(url, classifyError(error));
+    } finally {
+      deadline.dispose();
     }
     return Object.freeze({
       requestUrl: url,
@@ -110,8 +124,13 @@ export class HttpClient {
     });
   }
 
-  async #follow(url: string, hops: FetchHop[], policy: RetrievePolicy, call: RetrieveCall): Promise<FinalFields> {
-    const { signal, beforeRedirect } = call;
+  async #follow(
+    url: string,
+    hops: FetchHop[],
+    policy: RetrievePolicy,
+    beforeRedirect: BeforeRedirect | undefined,
+    deadline: RequestDeadline,
+  ): Promise<FinalFields> {
     const first = toRequestTarget(url);
     if (!first.ok) return failed(url, first.code);
     let target = first.target;
@@ -122,8 +141,8 @@ export class HttpClient {
       'accept-encoding': ACCEPT_ENCODING,
     };
     for (;;) {
-      if (isAborted(signal)) return failed(target.url, 'ERR_FETCH_ABORTED');
-      const hop = new HopSignal(signal);
+      if (deadline.reason !== undefined) return failed(target.url, CUT_CODES[deadline.reason]);
+      const hop = new HopSignal(deadline);
       try {
         let response: Dispatcher.ResponseData;
         try {
@@ -135,9 +154,9 @@ export class HttpClient {
             signal: hop.signal,
           });
         } catch (error) {
-          return failed(target.url, isAborted(signal) ? 'ERR_FETCH_ABORTED' : classifyError(error));
+          return failed(target.url, hop.reason === undefined ? classifyError(error) : CUT_CODES[hop.reason]);
         }
-        hop.startDeadline(policy.bodyTimeoutMs);
+        hop.startBodyDeadline(policy.bodyTimeoutMs);
         const { statusCode: status, body } = response;
         const headers = flattenHeaders(response.headers);
         const answered = { finalUrl: target.url, status, headers };
@@ -159,7 +178,7 @@ export class HttpClient {
             continue;
           }
         }
-        const read = await this.#readFinal(body, headers, policy, hop, signal);
+        const read = await this.#readFinal(body, headers, policy, hop);
         return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
       } finally {
         hop.dispose();
@@ -192,7 +211,6 @@ export class HttpClient {
     headers: Readonly<Record<string, string>>,
     policy: RetrievePolicy,
     hop: HopSignal,
-    signal: AbortSignal | undefined,
   ): Promise<Omit<FinalFields, 'finalUrl' | 'status' | 'headers'>> {
     const { mediaType, charset } = parseContentType(headers['content-type']);
     if (policy.decode === 'html' && !isHtmlMediaType(mediaType)) {
@@ -205,12 +223,11 @@ export class HttpClient {
       destroyBody(body);
       return { ...NO_BODY, contentType: mediaType, errorCode: 'ERR_FETCH_CONTENT_ENCODING' };
     }
-    const read = await readBody(body, codings, policy);
+    const onWireBytes = hop.watchRate(policy.minBytesPerSecond, policy.rateWindowMs);
+    const read = await readBody(body, codings, { ...policy, onWireBytes });
     let errorCode = read.errorCode;
-    if (errorCode !== undefined && errorCode !== 'ERR_FETCH_BODY_TOO_LARGE') {
-      if (hop.isPastDeadline) errorCode = 'ERR_FETCH_BODY_TIMEOUT';
-      else if (isAborted(signal)) errorCode = 'ERR_FETCH_ABORTED';
-    }
+    // Cut by a clock (a deadline, the rate, the caller): that is why, not the error the cut raised.
+    if (errorCode !== undefined && errorCode !== 'ERR_FETCH_BODY_TOO_LARGE' && hop.reason !== undefined) errorCode = CUT_CODES[hop.reason];
     if (errorCode === 'ERR_FETCH_CONTENT_ENCODING') {
       return { ...NO_BODY, contentType: mediaType, bytes: read.data.length, errorCode };
     }
@@ -232,10 +249,6 @@ const NO_BODY = Object.freeze({
   bytes: 0,
   errorCode: undefined,
 });
-
-function isAborted(signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true;
-}
 
 /**
  * The caller's word on a hop the fetcher would follow. `failed`: the hook threw,
@@ -303,46 +316,4 @@ function trimOws(value: string): string {
 /** Location is a single value (RFC 9110 §10.2.2); of several, the first counts. */
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** Why a hop's signal fired: the whole-body deadline passed. */
-class BodyDeadlineError extends Error {
-  constructor() {
-    super('body deadline passed');
-    this.name = 'BodyDeadlineError';
-  }
-}
-
-/** The signal of one request: the caller's, plus the body deadline once headers are in. */
-class HopSignal {
-  readonly #controller = new AbortController();
-  readonly #caller: AbortSignal | undefined;
-  readonly #onCallerAbort = (): void => this.#controller.abort(this.#caller?.reason);
-  #timer: NodeJS.Timeout | undefined;
-  #isPastDeadline = false;
-
-  constructor(caller: AbortSignal | undefined) {
-    this.#caller = caller;
-    caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  get isPastDeadline(): boolean {
-    return this.#isPastDeadline;
-  }
-
-  startDeadline(ms: number): void {
-    this.#timer = setTimeout(() => {
-      this.#isPastDeadline = true;
-      this.#controller.abort(new BodyDeadlineError());
-    }, ms);
-  }
-
-  dispose(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
-  }
 }

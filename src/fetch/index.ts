@@ -12,9 +12,13 @@
 // - Timeouts have one code per phase: ERR_FETCH_CONNECT_TIMEOUT, _HEADERS_TIMEOUT,
 //   _BODY_TIMEOUT. Connect and headers are undici's (its timers tick about every
 //   half second, so they are kept to about a second); the body one is a whole-body
-//   deadline of our own, counted from the headers of each hop.
+//   deadline of our own, counted from the headers of each hop. Over them, one
+//   deadline for the whole request (ERR_FETCH_REQUEST_TIMEOUT) and a minimum
+//   transfer rate of the body (ERR_FETCH_TOO_SLOW), see request-deadline.ts.
 // - A body cut by a cap, the body deadline, a reset or the caller's abort keeps the
 //   text read so far, with the code set: the crawler decides what to do with it.
+//   Cut short on the wire (reset, closed early, fewer bytes than Content-Length) is
+//   ERR_FETCH_BODY_TRUNCATED; `isBodyCut` names the codes of an incomplete body.
 //   A body that does not decompress has no text (ERR_FETCH_CONTENT_ENCODING).
 // - Only text/html and application/xhtml+xml are read; other bodies (and responses
 //   without Content-Type) are not: `body` undefined, `bytes` 0, the connection closed
@@ -74,8 +78,16 @@ export {
   type SniffedEncoding,
 } from './sniff-encoding.js';
 export { decodeHtml, type DecodedText } from './decode-body.js';
-export { CONTENT_CODINGS, parseContentEncoding } from './read-body.js';
+export { BODY_CUT_CODES, CONTENT_CODINGS, isBodyCut, parseContentEncoding } from './read-body.js';
 export { resolveLocation, toRequestTarget, FETCHED_SCHEMES, type RequestTarget } from './request-target.js';
 export { classifyError } from './classify-error.js';
 // Checks every options object of the library shares (the crawler's too).
 export { checkFunction, checkKnownKeys, checkOptionsObject } from './option-checks.js';
+export {
+  privateAddressOf,
+  privateIpOf,
+  parseIPv4Number,
+  type PrivateAddress,
+  type PrivateAddressKind,
+} from './private-address.js';
+export { PrivateAddressError, guardedLookup, type AddressGuardOptions } from './address-guard.js';

@@ -65,3 +65,19 @@ export function checkFunction<F>(name: string, value: unknown, fallback: F): F {
   }
   return value as F;
 }
+
+/** A boolean, or `fallback` when the option is `undefined`. */
+export function checkBoolean(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new OptionError(`Expected \`${name}\` to be true or false, got ${describeValue(value)}`);
+  return value;
+}
+
+/** Host names or IP literals, lower-cased, IPv6 literals without brackets; `[]` when `undefined`. */
+export function checkHosts(name: string, value: unknown): readonly string[] {
+  if (value === undefined) return Object.freeze([]);
+  if (!Array.isArray(value) || value.some((host) => typeof host !== 'string' || host === '')) {
+    throw new OptionError(`Expected \`${name}\` to be an array of host names, got ${describeValue(value)}`);
+  }
+  return Object.freeze((value as string[]).map((host) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1')));
+}

@@ -10,6 +10,8 @@ import { classifyError } from './classify-error.js';
 export interface BodyLimits {
   readonly maxBodyBytes: number;
   readonly maxDecodedBytes: number;
+  /** Told the size of each chunk as it comes over the wire (the transfer-rate watch). */
+  readonly onWireBytes?: (bytes: number) => void;
 }
 
 export interface BodyRead {
@@ -73,6 +75,7 @@ export async function readBody(body: Readable, codings: readonly string[], limit
   async function* wire(): AsyncGenerator<Buffer> {
     try {
       for await (const chunk of body as AsyncIterable<Buffer>) {
+        limits.onWireBytes?.(chunk.length);
         const room = limits.maxBodyBytes - wireBytes;
         if (chunk.length > room) {
           wireBytes += room;
@@ -123,7 +126,7 @@ export async function readBody(body: Readable, codings: readonly string[], limit
       decodedBytes += chunk.length;
     }
   } catch (error) {
-    if (!isCut) errorCode = hasWireError ? classifyError(wireError) : classifyDecodeError(error);
+    if (!isCut) errorCode = hasWireError ? classifyWireError(wireError) : classifyDecodeError(error);
   } finally {
     if (!body.readableEnded) destroyBody(body);
   }
@@ -143,5 +146,36 @@ export function destroyBody(body: Readable): void {
 /** A failure that did not come from the wire came from a decoder: corrupt compressed data. */
 function classifyDecodeError(error: unknown): FetchErrorCode {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-  return typeof code === 'string' && code.startsWith('UND_ERR') ? classifyError(error) : 'ERR_FETCH_CONTENT_ENCODING';
+  return typeof code === 'string' && code.startsWith('UND_ERR') ? classifyWireError(error) : 'ERR_FETCH_CONTENT_ENCODING';
+}
+
+/**
+ * A failure of the wire once the headers came: the body is cut short. A reset, a
+ * close before the last chunk, fewer bytes than Content-Length (undici's
+ * UND_ERR_SOCKET, UND_ERR_RES_CONTENT_LENGTH_MISMATCH, a parser error mid-body) is
+ * ERR_FETCH_BODY_TRUNCATED; a timeout keeps its own code.
+ */
+function classifyWireError(error: unknown): FetchErrorCode {
+  const code = classifyError(error);
+  return code === 'ERR_FETCH_NETWORK' || code === 'ERR_FETCH_PROTOCOL' ? 'ERR_FETCH_BODY_TRUNCATED' : code;
+}
+
+/**
+ * The codes that, on a response that came (it has a status), say its body is
+ * incomplete: cut short on the wire, by a deadline, by a too slow transfer or an
+ * abort. `ERR_FETCH_NETWORK` is one in indexes written before
+ * ERR_FETCH_BODY_TRUNCATED existed. The cap of `maxBodyBytes` is not: a body cut
+ * there is kept on purpose.
+ */
+export const BODY_CUT_CODES: ReadonlySet<string> = new Set<FetchErrorCode>([
+  'ERR_FETCH_BODY_TRUNCATED',
+  'ERR_FETCH_BODY_TIMEOUT',
+  'ERR_FETCH_REQUEST_TIMEOUT',
+  'ERR_FETCH_TOO_SLOW',
+  'ERR_FETCH_NETWORK',
+  'ERR_FETCH_ABORTED',
+]);
+
+export function isBodyCut(errorCode: string | undefined): boolean {
+  return errorCode !== undefined && BODY_CUT_CODES.has(errorCode);
 }

@@ -2,8 +2,8 @@
 
 import type { LookupFunction } from 'node:net';
 import { OptionError, describeValue } from '../errors.js';
-import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS } from './fetcher-options.js';
-import { MAX_TIMER_MS, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS, checkTransferOptions } from './fetcher-options.js';
+import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
 import type { RobotsCache } from './types.js';
 
 export interface RobotsPolicyOptions {
@@ -24,6 +24,12 @@ export interface RobotsPolicyOptions {
   readonly headersTimeoutMs?: number;
   /** @default 30000 — as `FetcherOptions.bodyTimeoutMs` */
   readonly bodyTimeoutMs?: number;
+  /** @default 60000 — as `FetcherOptions.requestTimeoutMs` */
+  readonly requestTimeoutMs?: number;
+  /** @default 1024 — as `FetcherOptions.minBytesPerSecond` */
+  readonly minBytesPerSecond?: number;
+  /** @default 10000 — as `FetcherOptions.rateWindowMs` */
+  readonly rateWindowMs?: number;
   /**
    * RFC 9309 §2.5: how much of a robots.txt is parsed (the RFC asks for at least
    * 500 KiB). Rules past it are not seen.
@@ -57,6 +63,14 @@ export interface RobotsPolicyOptions {
    * @default 10000
    */
   readonly maxCachedOrigins?: number;
+  /**
+   * As `FetcherOptions.refusePrivate`: set it as the fetcher's. A refused robots.txt
+   * counts as unavailable (RFC 9309 §2.3.1.3), since the fetcher refuses the host's URLs too.
+   * @default false
+   */
+  readonly refusePrivate?: boolean;
+  /** @default [] — as `FetcherOptions.trustedHosts` */
+  readonly trustedHosts?: readonly string[];
   /** @default dns.lookup — as `FetcherOptions.lookup` */
   readonly lookup?: LookupFunction;
   /**
@@ -72,11 +86,16 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   connectTimeoutMs: FETCHER_DEFAULTS.connectTimeoutMs,
   headersTimeoutMs: FETCHER_DEFAULTS.headersTimeoutMs,
   bodyTimeoutMs: FETCHER_DEFAULTS.bodyTimeoutMs,
+  requestTimeoutMs: FETCHER_DEFAULTS.requestTimeoutMs,
+  minBytesPerSecond: FETCHER_DEFAULTS.minBytesPerSecond,
+  rateWindowMs: FETCHER_DEFAULTS.rateWindowMs,
   maxBytes: 500 * 1024,
   maxRedirects: 5,
   cacheTtlMs: 24 * 60 * 60 * 1000,
   cache: undefined,
   maxCachedOrigins: 10_000,
+  refusePrivate: FETCHER_DEFAULTS.refusePrivate,
+  trustedHosts: FETCHER_DEFAULTS.trustedHosts,
   lookup: undefined,
   now: Date.now,
 } as const);
@@ -87,11 +106,16 @@ export interface ValidRobotsPolicyOptions {
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly minBytesPerSecond: number;
+  readonly rateWindowMs: number;
   readonly maxBytes: number;
   readonly maxRedirects: number;
   readonly cacheTtlMs: number;
   readonly cache: RobotsCache | undefined;
   readonly maxCachedOrigins: number;
+  readonly refusePrivate: boolean;
+  readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
 }
@@ -120,11 +144,14 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     connectTimeoutMs: checkInteger('connectTimeoutMs', options.connectTimeoutMs, d.connectTimeoutMs, 1, MAX_TIMER_MS),
     headersTimeoutMs: checkInteger('headersTimeoutMs', options.headersTimeoutMs, d.headersTimeoutMs, 1, MAX_TIMER_MS),
     bodyTimeoutMs: checkInteger('bodyTimeoutMs', options.bodyTimeoutMs, d.bodyTimeoutMs, 1, MAX_TIMER_MS),
+    ...checkTransferOptions(options, d),
     maxBytes: checkInteger('maxBytes', options.maxBytes, d.maxBytes, 1, Number.MAX_SAFE_INTEGER),
     maxRedirects: checkInteger('maxRedirects', options.maxRedirects, d.maxRedirects, 0, 1000),
     cacheTtlMs: checkInteger('cacheTtlMs', options.cacheTtlMs, d.cacheTtlMs, 0, Number.MAX_SAFE_INTEGER),
     cache: checkRobotsCache(options.cache),
     maxCachedOrigins: checkInteger('maxCachedOrigins', options.maxCachedOrigins, d.maxCachedOrigins, 1, Number.MAX_SAFE_INTEGER),
+    refusePrivate: checkBoolean('refusePrivate', options.refusePrivate, d.refusePrivate),
+    trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
   });

@@ -88,6 +88,9 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
       maxBodyBytes: options.maxBytes,
       maxDecodedBytes: options.maxBytes,
       bodyTimeoutMs: options.bodyTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+      minBytesPerSecond: options.minBytesPerSecond,
+      rateWindowMs: options.rateWindowMs,
       accept: 'text/plain,*/*;q=0.8',
       decode: 'utf-8',
     });
@@ -180,6 +183,8 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
     const { cache } = this.#options;
     // §2.3.1.4: unreachable says nothing of the file, only of the moment; the next run asks again.
     if (cache === undefined || robotsVerdict(facts) === 'unreachable') return;
+    // A refusal of this run's settings, not a fact about the file: a run with `allowPrivate` asks.
+    if (facts.errorCode === 'ERR_FETCH_PRIVATE_ADDRESS') return;
     try {
       await cache.set(origin, facts);
     } catch {
@@ -221,6 +226,8 @@ const REDIRECT_FAILURES: ReadonlySet<string> = new Set<FetchErrorCode>([
 export function robotsVerdict(response: Pick<FetchedResponse, 'status' | 'errorCode'>): RobotsVerdict {
   const { status, errorCode } = response;
   if (errorCode !== undefined && REDIRECT_FAILURES.has(errorCode)) return 'unavailable';
+  // Not asked: the fetcher refuses the host's own URLs alike, and says why.
+  if (errorCode === 'ERR_FETCH_PRIVATE_ADDRESS') return 'unavailable';
   // §2.3.1.4: no response at all (network error, timeout) is unreachable.
   if (status === undefined) return 'unreachable';
   if (status >= 200 && status < 300) {

@@ -35,7 +35,7 @@ describe("README's crawl options table", () => {
       '| `--base-mode` | `baseMode` | `LINKLADDER_BASE_MODE` | `rfc3986` | the base URI chain: `rfc3986` uses `Content-Location` (§5.1.2), `browser` does not |',
     );
     expect(rows).toContain('| `--max-depth N` | `maxDepth` | `LINKLADDER_MAX_DEPTH` | no limit | follow links up to depth N (seeds are 0); deeper ones are recorded |');
-    expect(rows).toContain('| `--allow-private` | `allowPrivate` | `LINKLADDER_ALLOW_PRIVATE` | off | allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …) |');
+    expect(rows).toContain('| `--allow-private` | `allowPrivate` | `LINKLADDER_ALLOW_PRIVATE` | off | allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …), named or resolved by DNS |');
   });
 
   it('replaces only what lies between the markers, and refuses a README without them', () => {

@@ -32,6 +32,8 @@ describe('the settings schema', () => {
       perHostDelayMs: CRAWL_DEFAULTS.perHostDelayMs,
       retries: CRAWL_DEFAULTS.retries,
       retryDelayMs: CRAWL_DEFAULTS.retryDelayMs,
+      requestTimeoutMs: CRAWL_DEFAULTS.requestTimeoutMs,
+      minBytesPerSecond: CRAWL_DEFAULTS.minBytesPerSecond,
       contentLocationAlias: CRAWL_DEFAULTS.contentLocationAlias,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
       userAgent: FETCHER_DEFAULTS.userAgent,
@@ -55,6 +57,8 @@ describe('the settings schema', () => {
       ['perHostDelayMs', '--per-host-delay-ms', 'LINKLADDER_PER_HOST_DELAY_MS', 'integer'],
       ['retries', '--retries', 'LINKLADDER_RETRIES', 'integer'],
       ['retryDelayMs', '--retry-delay-ms', 'LINKLADDER_RETRY_DELAY_MS', 'integer'],
+      ['requestTimeoutMs', '--request-timeout-ms', 'LINKLADDER_REQUEST_TIMEOUT_MS', 'integer'],
+      ['minBytesPerSecond', '--min-bytes-per-second', 'LINKLADDER_MIN_BYTES_PER_SECOND', 'integer'],
       ['contentLocationAlias', '--content-location-alias', 'LINKLADDER_CONTENT_LOCATION_ALIAS', 'choice'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
@@ -93,6 +97,8 @@ describe('the settings schema', () => {
       | 'perHostDelayMs'
       | 'retries'
       | 'retryDelayMs'
+      | 'requestTimeoutMs'
+      | 'minBytesPerSecond'
       | 'contentLocationAlias'
       | 'allowPrivate'
       | 'userAgent'

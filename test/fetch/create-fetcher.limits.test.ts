@@ -258,13 +258,13 @@ describe('network failures', () => {
     expect(result.errorCode).toBe('ERR_FETCH_NETWORK');
   });
 
-  it('a connection reset mid-body: ERR_FETCH_NETWORK, what came is kept', async () => {
+  it('a connection reset mid-body: ERR_FETCH_BODY_TRUNCATED, what came is kept', async () => {
     const server = await startServer((_request, response) => {
       response.writeHead(200, html);
       response.write('<p>partial', () => setTimeout(() => response.socket?.destroy(), 20));
     });
     const result = await fetcher().fetch(server.origin);
-    expect(result).toMatchObject({ errorCode: 'ERR_FETCH_NETWORK', status: 200, body: '<p>partial' });
+    expect(result).toMatchObject({ errorCode: 'ERR_FETCH_BODY_TRUNCATED', status: 200, body: '<p>partial' });
   });
 
   it('a response that is not HTTP: ERR_FETCH_PROTOCOL', async () => {

@@ -17,13 +17,22 @@ describe('fetcher options', () => {
       connectTimeoutMs: 10_000,
       headersTimeoutMs: 15_000,
       bodyTimeoutMs: 30_000,
+      requestTimeoutMs: 60_000,
+      minBytesPerSecond: 1024,
+      rateWindowMs: 10_000,
       maxBodyBytes: 10 * 1024 * 1024,
       maxDecodedBytes: 10 * 1024 * 1024,
+      refusePrivate: false,
+      trustedHosts: [],
       lookup: undefined,
       now: Date.now,
     });
     expect(Object.isFrozen(validateFetcherOptions({}))).toBe(true);
     expect(FETCHER_DEFAULTS.maxRedirects).toBe(10);
+  });
+
+  it('trustedHosts are lower-cased, IPv6 literals without brackets', () => {
+    expect(validateFetcherOptions({ trustedHosts: ['Intranet.Example', '[FD00::1]'] }).trustedHosts).toEqual(['intranet.example', 'fd00::1']);
   });
 
   it.each([
@@ -37,6 +46,8 @@ describe('fetcher options', () => {
     [{ userAgent: '' }, 'Expected `userAgent` to be a non-empty string without CR, LF or NUL, got `` (string)'],
     [{ userAgent: 'a\r\nX-Injected: 1' }, 'Expected `userAgent` to be a non-empty string without CR, LF or NUL'],
     [{ lookup: 'dns' }, 'Expected `lookup` to be a function, got `dns` (string)'],
+    [{ refusePrivate: 'yes' }, 'Expected `refusePrivate` to be true or false, got `yes` (string)'],
+    [{ trustedHosts: 'intranet' }, 'Expected `trustedHosts` to be an array of host names, got `intranet` (string)'],
     [{ maxRedirections: 5 }, 'Option `maxRedirections` is not supported; use `maxRedirects`'],
     [{ timeout: 5 }, 'Option `timeout` is not supported; use `connectTimeoutMs, headersTimeoutMs and bodyTimeoutMs`'],
     [{ maxRedirect: 5 }, 'Unknown option `maxRedirect`; the options are `userAgent`, `maxRedirects`'],

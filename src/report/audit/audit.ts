@@ -4,6 +4,7 @@
 // page findings) and the page- and URL-level findings are held in memory.
 
 import { LINK_HEADER_ELEMENT } from '../../crawl/index.js';
+import { isBodyCut } from '../../fetch/index.js';
 import { describeValue, OptionError } from '../../errors.js';
 import { AliasEnds, resourceKey } from '../../ladder/index.js';
 import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../store/index.js';
@@ -205,6 +206,11 @@ class IndexFacts {
         for (const code of PAGE_CODES) if (codes.has(code)) add(id, finding(code, page, undefined, undefined, AUDIT_CODES[code].summary));
       }
       const f = url.last;
+      // A response whose body was cut short, as the crawl last fetched it.
+      if (f?.status !== undefined && f.isOwnRequest && isBodyCut(f.errorCode)) {
+        const detail = { status: f.status, errorCode: f.errorCode! };
+        add(id, finding('BODY_TRUNCATED', page, undefined, undefined, `the body ended before it was complete (${f.errorCode}): status ${f.status}, the page is incomplete`, detail));
+      }
       if (f === undefined || f.hops === 0) continue;
       if (f.errorCode === REDIRECT_LOOP) {
         add(id, finding('REDIRECT_LOOP', page, undefined, undefined, `redirects in a loop: after ${plural(f.hops, 'hop')} it is back at a URL of the chain`, { hops: f.hops }));
