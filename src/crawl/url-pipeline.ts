@@ -3,7 +3,7 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import type { FetchedResponse } from '../fetch/index.js';
+import type { FetchedResponse, RobotsFileState } from '../fetch/index.js';
 import type { ResolvedReference } from '../base/index.js';
 import type { AdmitEntry, ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
@@ -18,6 +18,7 @@ import { outcomeOfResponse, retryDelayMs } from './outcome-table.js';
 import { PageLinkReader, extractPageReferences, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
 import { ProtocolEvidence, type Page } from './protocol-evidence.js';
+import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
 
 /** One claimed URL and how many times it has been tried. */
@@ -41,6 +42,8 @@ export interface UrlPipelineOptions {
   readonly requeue: (id: number) => Promise<void>;
   /** A fatal error: the crawl stops. */
   readonly fail: (error: unknown) => void;
+  /** Hosts whose robots.txt is unreachable, and their URLs held for the next run. */
+  readonly outages: RobotsOutages;
 }
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
@@ -52,6 +55,7 @@ export class UrlPipeline {
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;
   readonly #evidence: ProtocolEvidence;
+  readonly #outages: RobotsOutages;
   readonly #p: UrlPipelineOptions;
 
   constructor(p: UrlPipelineOptions) {
@@ -62,6 +66,7 @@ export class UrlPipeline {
     this.#tally = p.tally;
     this.#claims = p.claims;
     this.#evidence = new ProtocolEvidence(p);
+    this.#outages = p.outages;
   }
 
   async process(job: Job): Promise<TaskResult> {
@@ -73,6 +78,11 @@ export class UrlPipeline {
     try {
       const robots = this.#o.robots;
       if (robots !== undefined) {
+        // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
+        if (this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {
+          this.#outages.hold(robots.robotsFile!(claimed.key)!.url, claimed.id);
+          return { kind: 'refund' };
+        }
         let isAllowed: boolean;
         try {
           isAllowed = await robots.isAllowed(claimed.key);
@@ -80,6 +90,9 @@ export class UrlPipeline {
           await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
           return { kind: 'done' };
         }
+        const file = robots.robotsFile?.(claimed.key);
+        if (!isAllowed && file?.verdict === 'unreachable') return this.#robotsUnreachable(job, file);
+        this.#outages.reached(file?.url);
         if (!isAllowed) {
           await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_ROBOTS_DISALLOWED', undefined));
           return { kind: 'refund' };
@@ -120,6 +133,34 @@ export class UrlPipeline {
     } finally {
       this.#claims.inFlight.delete(claimed.id);
     }
+  }
+
+  /**
+   * RFC 9309 §2.3.1.4: the host's robots.txt is unreachable, so nothing of it may be
+   * fetched now; that is the host's outage, not this URL's verdict. The URL is
+   * tried again after a backoff (the host waits, other hosts go on), and once the
+   * retries are spent it is held until the run ends and left queued for the next.
+   */
+  async #robotsUnreachable(job: Job, file: RobotsFileState): Promise<TaskResult> {
+    const { claimed, attempt } = job;
+    const decision = this.#outages.unreachable(file, claimed.id, attempt);
+    const afterMs = decision === 'retry' ? retryDelayMs(attempt, this.#o.retryDelayMs, undefined, this.#o.now()) : undefined;
+    this.#tally.emit({
+      type: 'error',
+      url: claimed.key,
+      code: 'ERR_CRAWL_ROBOTS_UNREACHABLE',
+      outcome: 'retry',
+      attempt,
+      retryInMs: afterMs,
+      status: file.status,
+    });
+    if (afterMs === undefined) return { kind: 'refund' };
+    if (this.#p.isStopping()) {
+      await this.#p.requeue(claimed.id);
+      return { kind: 'refund' };
+    }
+    this.#claims.waiting.add(claimed.id);
+    return { kind: 'retry', afterMs };
   }
 
   /**
