@@ -255,6 +255,9 @@ export class LinkResolver {
   readonly baseLevel: BaseChain['level'];
 
   constructor(chain: BaseChain, pageUrl: string) {
+    // DEVIATION(WHATWG URL query encoding): browsers percent-encode a link's query in the
+    // page's encoding; here it is UTF-8 (RFC 3987 §3.1) whatever the page's charset, for
+    // want of an encoder for each legacy encoding (docs/deviations.md).
     this.#resolver = new PageResolver(chain, pageUrl);
     this.baseLevel = chain.level;
   }
