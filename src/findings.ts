@@ -191,6 +191,19 @@ export const FINDINGS = {
     recordedOn: 'fetch',
     subject: 'page',
   },
+  // What the crawler left out of a page (src/crawl, its per-page caps; issue 10, item 3).
+  PAGE_LINKS_CAPPED: {
+    severity: 'warning',
+    summary: 'the page holds more links than maxLinksPerPage: the links past the cap were not recorded nor followed',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
+  PAGE_QUEUE_CAPPED: {
+    severity: 'warning',
+    summary: 'the page links to more new URLs than maxQueuedPerPage: the others were recorded but not followed from it',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
   // The page's base chain (src/base, RFC 3986 §5.1).
   BASE_HREF_INVALID: {
     severity: 'warning',

@@ -37,6 +37,7 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   lines.push(
     ['aliases', `learned: ${counts(summary.aliasesLearned)}; evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`],
     ['errors', counts(byName(summary.errorsByCode), 'none')],
+    ...summary.robotsOutages.map((outage): [string, string] => ['robots', robotsOutageLine(outage)]),
     ['hrefs', `browser-style fixes: ${counts(byName(summary.hrefFindings), 'none')}`],
     ['index', `${urls} URLs (${counts(index.urlsByState)}), ${index.fetches} fetches`],
     ['duration', formatDuration(summary.durationMs)],
@@ -44,6 +45,16 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   return lines.flatMap(([label, text]) =>
     wrap(text, SCREEN_WIDTH - LABEL_WIDTH).map((part, i) => `${(i === 0 ? label : '').padEnd(LABEL_WIDTH)}${part}`.trimEnd()),
   );
+}
+
+/** RFC 9309 §2.3.1.4: a host's robots.txt that could not be read, and what became of its URLs. */
+function robotsOutageLine(outage: CrawlSummary['robotsOutages'][number]): string {
+  const origin = outage.robotsUrl.replace(/\/robots\.txt$/, '');
+  const why = outage.status === undefined ? (outage.errorCode ?? 'no response') : `status ${outage.status}`;
+  const tries = `${outage.attempts} ${outage.attempts === 1 ? 'try' : 'tries'}`;
+  if (outage.isOver) return `robots.txt of ${origin} was unreachable (${why}) and answered after ${tries}`;
+  const left = `${outage.urlsLeft} URL${outage.urlsLeft === 1 ? '' : 's'} left queued for the next run`;
+  return `robots.txt of ${origin} unreachable (${why}, ${tries}): nothing of it fetched, ${left}`;
 }
 
 /** `text` in lines of at most `width` columns, broken after ", " or "; " (a longer piece stays whole). */

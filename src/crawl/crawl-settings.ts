@@ -64,6 +64,9 @@ export const RANGES = Object.freeze({
   requestTimeoutMs: [1000, 3_600_000],
   /** 0: no minimum; 1 GiB/s is past any link. */
   minBytesPerSecond: [0, 1_073_741_824],
+  /** A 10 MiB page (the body cap) holds ~810,000 links at most. */
+  maxLinksPerPage: [0, 1_000_000],
+  maxQueuedPerPage: [0, 1_000_000],
 } as const satisfies Record<string, readonly [number, number]>);
 
 /** An integer >= 0, or no limit: `Infinity`, or `null` (JSON has no Infinity). Parsed to a number. */
@@ -176,6 +179,34 @@ export const crawlOptionsSchema = z.object({
       argument: 'N',
       defaultText: 'no limit',
       description: 'stop after requesting N URLs; the rest stays queued for the next run',
+    }),
+  /**
+   * Links of one page recorded (HTML and `Link` header, in document order); the
+   * rest are not read, and the page gets the finding `PAGE_LINKS_CAPPED`. Large
+   * legitimate pages (a documentation's general index, a site map in HTML) hold
+   * tens of thousands; a page of 10 MiB (the body cap) can hold 810,000, which
+   * would cost ~1 GB to admit at once. Heritrix keeps 6,000 outlinks per URL by
+   * default, Nutch 100: a link checker reports every link of a legitimate page.
+   * @default 50000
+   */
+  maxLinksPerPage: integerBetween(...RANGES.maxLinksPerPage)
+    .default(50_000)
+    .register(SETTING_META, {
+      argument: 'N',
+      description: 'links of one page recorded; past N the page gets `PAGE_LINKS_CAPPED` and the rest is not read',
+    }),
+  /**
+   * New URLs one page may put on the frontier; its other new targets are recorded
+   * (`skipped`, queued when another page follows them) and the page gets the
+   * finding `PAGE_QUEUE_CAPPED`. It bounds how fast generated pages can grow the
+   * frontier: 24 pages of 810,000 links made 15.7 million URLs.
+   * @default 10000
+   */
+  maxQueuedPerPage: integerBetween(...RANGES.maxQueuedPerPage)
+    .default(10_000)
+    .register(SETTING_META, {
+      argument: 'N',
+      description: 'new URLs one page may queue; the others are recorded, not followed (`PAGE_QUEUE_CAPPED`)',
     }),
   /**
    * Fetches in flight at once, over all hosts.

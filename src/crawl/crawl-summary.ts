@@ -4,6 +4,7 @@ import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { MatchRung, StoreStats } from '../store/index.js';
 import type { Outcome } from './outcome-table.js';
+import type { RobotsOutage } from './robots-outages.js';
 
 /** Why the crawl ended. */
 export type StopReason = 'frontier-empty' | 'max-pages' | 'signal' | 'fatal';
@@ -39,6 +40,11 @@ export interface CrawlSummary {
   readonly errorsByCode: Readonly<Record<string, number>>;
   /** Browser-style href fixes by finding code (`HREF_*` of the findings catalog, src/findings.ts), for the audit. */
   readonly hrefFindings: Readonly<Record<string, number>>;
+  /**
+   * Hosts whose robots.txt was unreachable (RFC 9309 §2.3.1.4: nothing of them is
+   * fetched meanwhile), with the URLs left queued for the next run.
+   */
+  readonly robotsOutages: readonly RobotsOutage[];
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
   readonly index: StoreStats;
   readonly durationMs: number;

@@ -97,7 +97,7 @@ export class CrawlTally {
     });
   }
 
-  summary(stoppedBy: StopReason, index: StoreStats | undefined): CrawlSummary {
+  summary(stoppedBy: StopReason, index: StoreStats | undefined): Omit<CrawlSummary, 'robotsOutages'> {
     return {
       stoppedBy,
       requests: this.requests,

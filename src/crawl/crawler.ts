@@ -11,6 +11,7 @@ import type { CrawlSummary, StopReason } from './crawl-summary.js';
 import { CrawlTally } from './crawl-tally.js';
 import { RANGES } from './crawl-settings.js';
 import { HostScheduler } from './host-scheduler.js';
+import { RobotsOutages } from './robots-outages.js';
 import { ScopeTest } from './scope.js';
 import { UrlPipeline, type Job } from './url-pipeline.js';
 
@@ -40,6 +41,7 @@ class Crawler {
   readonly #claims = new ClaimBook();
   readonly #scheduler: HostScheduler<Job>;
   readonly #pipeline: UrlPipeline;
+  readonly #outages: RobotsOutages;
   /** Aborts requests in flight when the crawl stops (at once on a fatal error, after STOP_GRACE_MS on its signal). */
   readonly #abort = new AbortController();
   /** Ends the grace period early (the crawl is over). */
@@ -79,7 +81,9 @@ class Crawler {
       onRetry: (job) => ({ claimed: job.claimed, attempt: job.attempt + 1 }),
       onError: (error) => this.#fail(error),
     });
+    this.#outages = new RobotsOutages(options.retries);
     this.#pipeline = new UrlPipeline({
+      outages: this.#outages,
       options,
       scope: new ScopeTest(options),
       tally: this.#tally,
@@ -109,6 +113,8 @@ class Crawler {
     await this.#scheduler.onIdle();
     this.#grace.abort();
     await this.#release();
+    // URLs of hosts whose robots.txt stayed unreachable: queued again, for the next run.
+    for (const id of this.#outages.takeHeld()) await this.#requeue(id);
     let index: StoreStats | undefined;
     try {
       await this.#store.flush();
@@ -116,7 +122,7 @@ class Crawler {
     } catch (error) {
       this.#fatal ??= { error };
     }
-    const summary = this.#tally.summary(this.#stopReason(index), index);
+    const summary: CrawlSummary = { ...this.#tally.summary(this.#stopReason(index), index), robotsOutages: this.#outages.outages() };
     if (this.#fatal !== undefined) {
       const cause = this.#fatal.error;
       const code = (cause as { code?: unknown } | null)?.code;

@@ -52,6 +52,7 @@ export const OUTCOME_TABLE = {
   ERR_FETCH_PRIVATE_ADDRESS: 'permanent',
   // The crawl's own refusals.
   ERR_CRAWL_ROBOTS_DISALLOWED: 'permanent',
+  ERR_CRAWL_ROBOTS_UNREACHABLE: 'retry',
   ERR_CRAWL_PRIVATE_ADDRESS: 'permanent',
   ERR_CRAWL_FETCHER_THREW: 'permanent',
   ERR_CRAWL_STOPPED: 'fatal',

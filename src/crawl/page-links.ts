@@ -14,7 +14,15 @@ import {
   type ResolvedReference,
 } from '../base/index.js';
 import type { FetchedResponse } from '../fetch/index.js';
-import { cleanHref, extractLinks, parseLinkHeader, type LinkKind } from '../html/index.js';
+import {
+  cleanHref,
+  createLinkExtractor,
+  extractLinks,
+  parseLinkHeader,
+  type ExtractedLinks,
+  type LinkHeaderLink,
+  type LinkKind,
+} from '../html/index.js';
 import { resourceKeyOf } from '../ladder/index.js';
 import type { AdmitEntry } from '../store/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
@@ -36,6 +44,12 @@ export interface PageContext {
   /** The kinds followed; `link` covers the HTTP Link header too. */
   readonly follow: readonly LinkKind[];
   /**
+   * Links recorded (HTML first, then the Link header); past it the page gets
+   * `PAGE_LINKS_CAPPED` and the rest is not read (issue 10, item 3).
+   * @default Infinity
+   */
+  readonly maxLinks?: number;
+  /**
    * Whether a resolved target may be followed: scope, depth, private addresses.
    * `target` is the absolute URI with its fragment; `link` is its record, whose
    * `forms` answer without parsing `target` again (`ScopeTest.checkForms`).
@@ -48,96 +62,162 @@ export interface PageLinks {
   /** Index in `entries` of the page's canonical link (`<link rel=canonical>`, else a Link header one). */
   readonly canonicalIndex: number | undefined;
   readonly hrefFindings: readonly HrefFindingReport[];
-  /** Codes about the page and its base chain (`HTML_*`, `BASE_*`), each once. */
+  /** Codes about the page and its base chain (`HTML_*`, `BASE_*`, `PAGE_LINKS_CAPPED`), each once. */
   readonly pageFindings: readonly string[];
   /** The ids and `<a name>`s of the page: what fragments pointing at it may name (empty when not HTML). */
   readonly anchors: readonly string[];
   readonly chain: BaseChain;
   readonly baseLevelsDiffer: boolean;
+  /** The references the page holds, those past `maxLinks` included. */
+  readonly linksFound: number;
 }
 
 /** Element and attribute recorded for a reference from the HTTP `Link` header (RFC 8288). */
 export const LINK_HEADER_ELEMENT = 'http';
 export const LINK_HEADER_ATTRIBUTE = 'link';
 
+/** How much of a page the extractor reads between two turns of the event loop (UTF-16 code units). */
+const EXTRACT_SLICE = 64 * 1024;
+
 /** The references of one response, as admit entries in document order (then the Link header's). */
 export function pageLinks(response: FetchedResponse, page: PageContext): PageLinks {
-  const headers = response.headers;
-  const isHtml = response.body !== undefined && response.contentType !== undefined && HTML_TYPES.has(response.contentType);
-  const extracted = isHtml ? extractLinks(response.body!, { follow: page.follow }) : undefined;
-  const facts = {
-    retrievalUrl: response.finalUrl,
-    contentLocation: headers['content-location'],
-    contentBase: headers['content-base'],
-  };
-  const options = { mode: page.baseMode };
-  const chain = computeBaseChain({ ...facts, baseElementHref: extracted?.base?.raw }, options);
-  const hrefFindings: HrefFindingReport[] = [];
-  const entries: AdmitEntry[] = [];
-  let canonicalIndex: number | undefined;
+  const reader = new PageLinkReader(response, page, extractWhole(response, page));
+  const entries = [...reader.entries()];
+  return { ...reader.facts(), entries, canonicalIndex: reader.canonicalIndex, hrefFindings: reader.hrefFindings };
+}
 
-  const add = (links: LinkResolver, raw: string, element: string, attribute: string, isFollowed: boolean): void => {
-    const link = links.resolve(raw);
-    if (link.hrefCodes.length > 0) hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
-    const resolved = link.resolved;
-    let follow: boolean | undefined;
-    if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
-    // One object literal for every entry: the same shape whatever the outcome.
-    entries.push({
-      fromUrlId: page.id,
-      rawHref: raw,
-      target: resolved?.targetText,
-      forms: resolved?.forms,
-      error: link.error,
-      element,
-      attribute,
-      baseLevel: links.baseLevel,
-      follow,
-      depth: page.depth,
-      findings: link.findings,
-      alternateTarget: resolved?.alternateTarget,
-    });
-  };
+/**
+ * The HTML of a response read by the link extractor a slice at a time, with
+ * `pause()` awaited between slices so that a page of 10 MiB does not hold the
+ * event loop (the extractor gives the same references however the page is cut).
+ * `undefined` when the response is not HTML.
+ */
+export async function extractPageReferences(
+  response: FetchedResponse,
+  page: Pick<PageContext, 'follow' | 'maxLinks'>,
+  pause: () => Promise<void>,
+): Promise<ExtractedLinks | undefined> {
+  if (!isHtml(response)) return undefined;
+  const body = response.body!;
+  const extractor = createLinkExtractor({ follow: page.follow, maxReferences: page.maxLinks ?? Infinity });
+  for (let at = 0; at < body.length; at += EXTRACT_SLICE) {
+    if (at > 0) await pause();
+    extractor.write(body.slice(at, at + EXTRACT_SLICE));
+  }
+  return extractor.end();
+}
 
-  const links = new LinkResolver(chain, page.url);
-  if (extracted !== undefined) {
-    const canonical = extracted.canonical;
-    for (const reference of extracted.references) {
-      if (
-        canonical !== undefined &&
-        canonicalIndex === undefined &&
-        reference.element === 'link' &&
-        reference.offset === canonical.offset &&
-        reference.raw === canonical.raw
-      ) {
-        canonicalIndex = entries.length;
+function extractWhole(response: FetchedResponse, page: PageContext): ExtractedLinks | undefined {
+  return isHtml(response) ? extractLinks(response.body!, { follow: page.follow, maxReferences: page.maxLinks ?? Infinity }) : undefined;
+}
+
+function isHtml(response: FetchedResponse): boolean {
+  return response.body !== undefined && response.contentType !== undefined && HTML_TYPES.has(response.contentType);
+}
+
+/**
+ * One page's references once extracted: its base chain and findings at once, its
+ * admit entries one at a time (`entries()`), so that a caller can admit a big
+ * page in chunks. `hrefFindings` and `canonicalIndex` are complete once
+ * `entries()` has run to its end.
+ */
+export class PageLinkReader {
+  readonly chain: BaseChain;
+  readonly hrefFindings: HrefFindingReport[] = [];
+  /** Index among the entries of the page's canonical link. */
+  canonicalIndex: number | undefined;
+  /** The references the page holds, those past the cap included. */
+  readonly linksFound: number;
+  /** How many entries `entries()` gives: `linksFound` up to the cap. */
+  readonly linkCount: number;
+  readonly #page: PageContext;
+  readonly #extracted: ExtractedLinks | undefined;
+  readonly #headerLinks: readonly LinkHeaderLink[];
+  readonly #facts: { retrievalUrl: string; contentLocation: string | undefined; contentBase: string | undefined };
+
+  constructor(response: FetchedResponse, page: PageContext, extracted: ExtractedLinks | undefined) {
+    const headers = response.headers;
+    this.#page = page;
+    this.#extracted = extracted;
+    this.#facts = { retrievalUrl: response.finalUrl, contentLocation: headers['content-location'], contentBase: headers['content-base'] };
+    this.chain = computeBaseChain({ ...this.#facts, baseElementHref: extracted?.base?.raw }, { mode: page.baseMode });
+    const linkHeader = headers['link'];
+    this.#headerLinks = linkHeader === undefined ? [] : parseLinkHeader(linkHeader);
+    this.linksFound = (extracted?.referenceCount ?? 0) + this.#headerLinks.length;
+    this.linkCount = Math.min(this.linksFound, page.maxLinks ?? Infinity);
+  }
+
+  /** What is known of the page before its links are resolved. */
+  facts(): Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'> {
+    const extracted = this.#extracted;
+    const pageFindings = new Set<string>([...(extracted?.findings ?? []).map((f) => f.code), ...this.chain.findings.map((f) => f.code)]);
+    if (this.linksFound > this.linkCount) pageFindings.add('PAGE_LINKS_CAPPED');
+    return {
+      pageFindings: [...pageFindings],
+      anchors: extracted === undefined ? [] : [...extracted.anchors],
+      chain: this.chain,
+      baseLevelsDiffer: baseLevelsDiffer(this.chain),
+      linksFound: this.linksFound,
+    };
+  }
+
+  /** The admit entries, in document order (then the Link header's), `linkCount` of them. */
+  *entries(): Generator<AdmitEntry> {
+    const page = this.#page;
+    const extracted = this.#extracted;
+    let count = 0;
+    const entry = (links: LinkResolver, raw: string, element: string, attribute: string, isFollowed: boolean): AdmitEntry => {
+      count++;
+      const link = links.resolve(raw);
+      if (link.hrefCodes.length > 0) this.hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
+      const resolved = link.resolved;
+      let follow: boolean | undefined;
+      if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
+      // One object literal for every entry: the same shape whatever the outcome.
+      return {
+        fromUrlId: page.id,
+        rawHref: raw,
+        target: resolved?.targetText,
+        forms: resolved?.forms,
+        error: link.error,
+        element,
+        attribute,
+        baseLevel: links.baseLevel,
+        follow,
+        depth: page.depth,
+        findings: link.findings,
+        alternateTarget: resolved?.alternateTarget,
+      };
+    };
+
+    const links = new LinkResolver(this.chain, page.url);
+    if (extracted !== undefined) {
+      const canonical = extracted.canonical;
+      for (const reference of extracted.references) {
+        if (count >= this.linkCount) return;
+        if (
+          canonical !== undefined &&
+          this.canonicalIndex === undefined &&
+          reference.element === 'link' &&
+          reference.offset === canonical.offset &&
+          reference.raw === canonical.raw
+        ) {
+          this.canonicalIndex = count;
+        }
+        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed);
       }
-      add(links, reference.raw, reference.element, reference.attribute, reference.isFollowed);
+    }
+    if (this.#headerLinks.length > 0) {
+      // RFC 8288 §3.1: "any base IRI appearing in the message's content is not applied".
+      const headerLinks = extracted?.base === undefined ? links : new LinkResolver(computeBaseChain(this.#facts, { mode: page.baseMode }), page.url);
+      const isFollowed = page.follow.includes('link');
+      for (const link of this.#headerLinks) {
+        if (count >= this.linkCount) return;
+        if (this.canonicalIndex === undefined && link.anchor === undefined && link.rel.includes('canonical')) this.canonicalIndex = count;
+        yield entry(headerLinks, link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed);
+      }
     }
   }
-  const linkHeader = headers['link'];
-  if (linkHeader !== undefined) {
-    // RFC 8288 §3.1: "any base IRI appearing in the message's content is not applied".
-    const headerLinks = extracted?.base === undefined ? links : new LinkResolver(computeBaseChain(facts, options), page.url);
-    const isFollowed = page.follow.includes('link');
-    for (const link of parseLinkHeader(linkHeader)) {
-      if (canonicalIndex === undefined && link.anchor === undefined && link.rel.includes('canonical')) canonicalIndex = entries.length;
-      add(headerLinks, link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed);
-    }
-  }
-  const pageFindings = new Set<string>([
-    ...(extracted?.findings ?? []).map((f) => f.code),
-    ...chain.findings.map((f) => f.code),
-  ]);
-  return {
-    entries,
-    canonicalIndex,
-    hrefFindings,
-    pageFindings: [...pageFindings],
-    anchors: extracted === undefined ? [] : [...extracted.anchors],
-    chain,
-    baseLevelsDiffer: baseLevelsDiffer(chain),
-  };
 }
 
 /**
@@ -175,6 +255,9 @@ export class LinkResolver {
   readonly baseLevel: BaseChain['level'];
 
   constructor(chain: BaseChain, pageUrl: string) {
+    // DEVIATION(WHATWG URL query encoding): browsers percent-encode a link's query in the
+    // page's encoding; here it is UTF-8 (RFC 3987 §3.1) whatever the page's charset, for
+    // want of an encoder for each legacy encoding (docs/deviations.md).
     this.#resolver = new PageResolver(chain, pageUrl);
     this.baseLevel = chain.level;
   }

@@ -3,8 +3,10 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import { isBodyCut, type FetchedResponse } from '../fetch/index.js';
-import type { ClaimedUrl, IndexWriter } from '../store/index.js';
+import { isBodyCut, type FetchedResponse, type RobotsFileState } from '../fetch/index.js';
+import type { ResolvedReference } from '../base/index.js';
+import type { AdmitEntry, ClaimedUrl, IndexWriter } from '../store/index.js';
+import type { HrefFindingReport } from './crawl-summary.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
@@ -13,12 +15,15 @@ import { fingerprintOf } from './evidence-ledger.js';
 import { fetchRecordOf } from './fetch-record.js';
 import type { TaskResult } from './host-scheduler.js';
 import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
-import { pageLinks, type PageLinks } from './page-links.js';
+import { PageLinkReader, extractPageReferences, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
 import { ProtocolEvidence, type Page } from './protocol-evidence.js';
+import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
 
 /** One claimed URL and how many times it has been tried. */
+type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
+
 export interface Job {
   readonly claimed: ClaimedUrl;
   readonly attempt: number;
@@ -37,6 +42,8 @@ export interface UrlPipelineOptions {
   readonly requeue: (id: number) => Promise<void>;
   /** A fatal error: the crawl stops. */
   readonly fail: (error: unknown) => void;
+  /** Hosts whose robots.txt is unreachable, and their URLs held for the next run. */
+  readonly outages: RobotsOutages;
 }
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
@@ -48,6 +55,7 @@ export class UrlPipeline {
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;
   readonly #evidence: ProtocolEvidence;
+  readonly #outages: RobotsOutages;
   readonly #p: UrlPipelineOptions;
 
   constructor(p: UrlPipelineOptions) {
@@ -58,6 +66,7 @@ export class UrlPipeline {
     this.#tally = p.tally;
     this.#claims = p.claims;
     this.#evidence = new ProtocolEvidence(p);
+    this.#outages = p.outages;
   }
 
   async process(job: Job): Promise<TaskResult> {
@@ -69,6 +78,11 @@ export class UrlPipeline {
     try {
       const robots = this.#o.robots;
       if (robots !== undefined) {
+        // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
+        if (this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {
+          this.#outages.hold(robots.robotsFile!(claimed.key)!.url, claimed.id);
+          return { kind: 'refund' };
+        }
         let isAllowed: boolean;
         try {
           isAllowed = await robots.isAllowed(claimed.key);
@@ -76,6 +90,9 @@ export class UrlPipeline {
           await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
           return { kind: 'done' };
         }
+        const file = robots.robotsFile?.(claimed.key);
+        if (!isAllowed && file?.verdict === 'unreachable') return this.#robotsUnreachable(job, file);
+        this.#outages.reached(file?.url);
         if (!isAllowed) {
           await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_ROBOTS_DISALLOWED', undefined));
           return { kind: 'refund' };
@@ -116,6 +133,34 @@ export class UrlPipeline {
     } finally {
       this.#claims.inFlight.delete(claimed.id);
     }
+  }
+
+  /**
+   * RFC 9309 §2.3.1.4: the host's robots.txt is unreachable, so nothing of it may be
+   * fetched now; that is the host's outage, not this URL's verdict. The URL is
+   * tried again after a backoff (the host waits, other hosts go on), and once the
+   * retries are spent it is held until the run ends and left queued for the next.
+   */
+  async #robotsUnreachable(job: Job, file: RobotsFileState): Promise<TaskResult> {
+    const { claimed, attempt } = job;
+    const decision = this.#outages.unreachable(file, claimed.id, attempt);
+    const afterMs = decision === 'retry' ? retryDelayMs(attempt, this.#o.retryDelayMs, undefined, this.#o.now()) : undefined;
+    this.#tally.emit({
+      type: 'error',
+      url: claimed.key,
+      code: 'ERR_CRAWL_ROBOTS_UNREACHABLE',
+      outcome: 'retry',
+      attempt,
+      retryInMs: afterMs,
+      status: file.status,
+    });
+    if (afterMs === undefined) return { kind: 'refund' };
+    if (this.#p.isStopping()) {
+      await this.#p.requeue(claimed.id);
+      return { kind: 'refund' };
+    }
+    this.#claims.waiting.add(claimed.id);
+    return { kind: 'retry', afterMs };
   }
 
   /**
@@ -166,17 +211,21 @@ export class UrlPipeline {
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
     // its page recorded, and the index requeues it when opened again (DESIGN.md §5).
     const page = await this.#evidence.redirectChain(tx, claimed, response, record);
-    let details: PageLinks | undefined;
-    let queued = 0;
+    let details: PageFacts | undefined;
+    let links: AdmittedLinks | undefined;
     if (page.isFresh) {
       const fingerprint = fingerprintOf(response);
       await this.#evidence.ownResponse(tx, page.id, fingerprint);
       if (status >= 200 && status < 300) {
-        details = this.#pageLinks(page, response);
+        const reader = await this.#pageLinks(page, response);
+        details = reader.facts();
         await this.#evidence.contentLocation(tx, page, response, details.chain.contentLocation, fingerprint);
-        queued = await this.#admitLinks(tx, page, details);
+        links = await this.#admitLinks(tx, page, reader);
+        for (const report of reader.hrefFindings) for (const code of report.codes) this.#tally.countHrefFinding(code);
+        if (links.isQueueCapped) details = { ...details, pageFindings: [...details.pageFindings, 'PAGE_QUEUE_CAPPED'] };
       }
     }
+    const queued = links?.queued ?? 0;
     // For the audit: which URL's representation this is, what the page itself does
     // wrong, and the fragments it can be the target of.
     const represented = { ...record, representsUrlId: page.id };
@@ -191,44 +240,104 @@ export class UrlPipeline {
       contentType: response.contentType,
       depth: claimed.depth,
       attempts: attempt,
-      links: details?.entries.length ?? 0,
+      links: links?.count ?? 0,
       queued,
       baseLevel: details?.chain.level,
       baseLevelsDiffer: details?.baseLevelsDiffer ?? false,
-      hrefFindings: details?.hrefFindings ?? [],
+      hrefFindings: links?.hrefFindings ?? [],
       pageFindings: details?.pageFindings ?? [],
       errorCode: response.errorCode,
     });
   }
 
-  /** The page's references, resolved against its base chain (pure). */
-  #pageLinks(page: Page, response: FetchedResponse): PageLinks {
+  /** The page's references, extracted a slice at a time, ready to be resolved against its base chain. */
+  async #pageLinks(page: Page, response: FetchedResponse): Promise<PageLinkReader> {
     const depth = page.depth + 1;
-    const details = pageLinks(response, {
+    const context = {
       id: page.id,
       url: page.url,
       depth,
       baseMode: this.#o.baseMode,
       follow: this.#o.follow,
-      mayFollow: (_target, link) => depth <= this.#o.maxDepth && this.#scope.checkLink(link) === undefined,
-    });
-    for (const report of details.hrefFindings) for (const code of report.codes) this.#tally.countHrefFinding(code);
-    return details;
+      maxLinks: this.#o.maxLinksPerPage,
+      mayFollow: (_target: string, link: ResolvedReference) => depth <= this.#o.maxDepth && this.#scope.checkLink(link) === undefined,
+    };
+    return new PageLinkReader(response, context, await extractPageReferences(response, context, nextTurn));
   }
 
-  /** The page's references in one admit batch, and its canonical link as evidence. Returns how many URLs they queued. */
-  async #admitLinks(tx: IndexWriter, page: Page, details: PageLinks): Promise<number> {
-    if (details.entries.length === 0) return 0;
-    const results = await tx.admit(details.entries);
-    const queued = this.#tally.addLinks(results);
-    const index = details.canonicalIndex;
-    const canonicalId = index === undefined ? undefined : results[index]?.urlId;
-    if (canonicalId !== undefined) {
-      const entry = details.entries[index!]!;
-      await this.#evidence.canonical(tx, page, canonicalId, entry.target ?? entry.rawHref, entry.rawHref);
+  /**
+   * The page's references admitted a chunk at a time, with a turn of the event loop
+   * between chunks (a page may hold up to `maxLinksPerPage` links), and its
+   * canonical link as evidence. New targets past `maxQueuedPerPage` are recorded,
+   * not queued (issue 10, item 3): a chunk holds no more followed entries than
+   * the page may still queue, so no admission queues past the cap.
+   */
+  async #admitLinks(tx: IndexWriter, page: Page, reader: PageLinkReader): Promise<AdmittedLinks> {
+    let room = this.#o.maxQueuedPerPage;
+    let queued = 0;
+    let count = 0;
+    let isQueueCapped = false;
+    let canonicalId: number | undefined;
+    let canonicalEntry: AdmitEntry | undefined;
+    let batch: AdmitEntry[] = [];
+    /** Indexes in `batch` of the entries the cap turned from followed to recorded. */
+    let unfollowed: number[] = [];
+    let followed = 0;
+    let sinceTurn = 0;
+    const admit = async (): Promise<void> => {
+      const results = await tx.admit(batch);
+      const first = count;
+      count += batch.length;
+      const now = this.#tally.addLinks(results);
+      queued += now;
+      room -= now;
+      if (unfollowed.some((i) => results[i]?.rung === 'new')) isQueueCapped = true;
+      const index = reader.canonicalIndex;
+      if (index !== undefined && index >= first && index < count && canonicalId === undefined) {
+        canonicalId = results[index - first]?.urlId;
+        canonicalEntry = batch[index - first];
+      }
+      sinceTurn += batch.length;
+      batch = [];
+      unfollowed = [];
+      followed = 0;
+      if (sinceTurn >= ADMIT_CHUNK) {
+        sinceTurn = 0;
+        await nextTurn();
+      }
+    };
+    for (const entry of reader.entries()) {
+      if (entry.follow !== false && room === 0) {
+        unfollowed.push(batch.length);
+        batch.push({ ...entry, follow: false });
+      } else {
+        batch.push(entry);
+        if (entry.follow !== false) followed++;
+      }
+      if (batch.length >= ADMIT_CHUNK || (room > 0 && followed >= room)) await admit();
     }
-    return queued;
+    if (batch.length > 0) await admit();
+    if (canonicalId !== undefined && canonicalEntry !== undefined) {
+      await this.#evidence.canonical(tx, page, canonicalId, canonicalEntry.target ?? canonicalEntry.rawHref, canonicalEntry.rawHref);
+    }
+    return { count, queued, isQueueCapped, hrefFindings: reader.hrefFindings };
   }
+}
+
+/** Links admitted in one admission: how many, how many put on the frontier, and whether `maxQueuedPerPage` cut. */
+interface AdmittedLinks {
+  readonly count: number;
+  readonly queued: number;
+  readonly isQueueCapped: boolean;
+  readonly hrefFindings: readonly HrefFindingReport[];
+}
+
+/** Links admitted at once, between two turns of the event loop (~10 ms of work). */
+const ADMIT_CHUNK = 1000;
+
+/** Let timers and I/O run: a big page is read and admitted over many turns of the event loop. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** What a Fetcher that broke its contract (it threw) leaves. */

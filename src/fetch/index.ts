@@ -43,6 +43,7 @@ export type {
   RobotsCache,
   RobotsCacheEntry,
   RobotsPolicy,
+  RobotsFileState,
 } from './types.js';
 export { createFetcher, ACCEPT_HTML, type HttpFetcher } from './create-fetcher.js';
 export {

@@ -9,7 +9,7 @@ import { HttpClient, type RetrievePolicy } from './http-client.js';
 import { toRequestTarget } from './request-target.js';
 import { isFetchErrorCode, readRobotsCacheEntry, robotsFacts } from './robots-cache.js';
 import { validateRobotsPolicyOptions, type RobotsPolicyOptions, type ValidRobotsPolicyOptions } from './robots-options.js';
-import type { FetchedResponse, RobotsCacheEntry, RobotsPolicy } from './types.js';
+import type { FetchedResponse, RobotsCacheEntry, RobotsFileState, RobotsPolicy } from './types.js';
 
 // robots-parser is CommonJS whose typings say `export default`: Node hands ESM the
 // function itself as the default, TypeScript (nodenext) expects it under `.default`.
@@ -29,7 +29,7 @@ const robotsParser = (typeof loaded === 'function' ? loaded : (loaded as { defau
 export type RobotsVerdict = 'parsed' | 'unavailable' | 'unreachable';
 
 /** What is known of one origin's robots.txt. */
-export interface RobotsFile {
+export interface RobotsFile extends RobotsFileState {
   /** `scheme://host[:port]/robots.txt` */
   readonly url: string;
   readonly verdict: RobotsVerdict;
@@ -133,7 +133,10 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
     if (slot !== undefined) {
       this.#slots.delete(origin);
       const { entry } = slot;
-      if (entry === undefined || this.#isFresh(entry.file.fetchedAt)) {
+      // §2.3.1.4: unreachable is a fact of the moment, shared by the callers that asked
+      // while it was fetched; the next one asks again (the caller paces that: the crawler
+      // backs off per host).
+      if (entry === undefined || (entry.file.verdict !== 'unreachable' && this.#isFresh(entry.file.fetchedAt))) {
         this.#slots.set(origin, slot);
         return slot.loading;
       }

@@ -85,6 +85,24 @@ export interface RobotsPolicy {
   isAllowed(url: string): Promise<boolean>;
   /** The origin's Crawl-delay in milliseconds, once its robots.txt has been read. */
   crawlDelayMs(url: string): number | undefined;
+  /**
+   * What became of the robots.txt of `url`'s origin, once asked: a crawler that
+   * can tell `unreachable` (RFC 9309 §2.3.1.4) from a disallow treats it as the
+   * host's outage, not as the URL's verdict. Optional.
+   */
+  robotsFile?(url: string): RobotsFileState | undefined;
+}
+
+/** What a RobotsPolicy tells of one origin's robots.txt (`RobotsFile` of createRobotsPolicy). */
+export interface RobotsFileState {
+  /** `scheme://host[:port]/robots.txt` */
+  readonly url: string;
+  /** RFC 9309 §2.3.1: `parsed` (2xx), `unavailable` (4xx: all allowed), `unreachable` (5xx, 429, network failure: all disallowed). */
+  readonly verdict: 'parsed' | 'unavailable' | 'unreachable';
+  /** The status of the last response, `undefined` when none came. */
+  readonly status: number | undefined;
+  /** Why the fetch failed, if it did. */
+  readonly errorCode: string | undefined;
 }
 
 /**

@@ -53,8 +53,10 @@ export interface PageFinding {
 
 /** Everything the extractor found in one page. */
 export interface ExtractedLinks {
-  /** Every URL-bearing value, in document order (attributes of one element in source order). */
+  /** Every URL-bearing value, in document order (attributes of one element in source order), up to `maxReferences`. */
   readonly references: readonly LinkReference[];
+  /** How many URL-bearing values the page holds, those past `maxReferences` included. */
+  readonly referenceCount: number;
   /** The first `<base>` with an `href` (the one browsers use, wherever it sits), or `undefined`. */
   readonly base: PageUrl | undefined;
   /** The first `<link>` whose `rel` tokens include `canonical` and that has an `href`, or `undefined`. */
@@ -74,6 +76,12 @@ export interface LinkExtractorOptions {
   readonly follow?: readonly LinkKind[];
   /** Called with each reference as soon as its start tag is complete, in document order. @default undefined */
   readonly onReference?: (reference: LinkReference) => void;
+  /**
+   * References kept (and passed to `onReference`); later ones are only counted, so
+   * that a page of a million links costs no more memory than one of this many.
+   * @default Infinity
+   */
+  readonly maxReferences?: number;
 }
 
 /** A streaming extractor for one page. */
@@ -137,6 +145,7 @@ export function extractLinks(html: string, options: LinkExtractorOptions = {}): 
 interface ExtractorConfig {
   readonly follow: ReadonlySet<LinkKind>;
   readonly onReference: ((reference: LinkReference) => void) | undefined;
+  readonly maxReferences: number;
 }
 
 function validateOptions(options: LinkExtractorOptions): ExtractorConfig {
@@ -157,9 +166,14 @@ function validateOptions(options: LinkExtractorOptions): ExtractorConfig {
   if (onReference !== undefined && typeof onReference !== 'function') {
     throw new OptionError(`Expected \`onReference\` to be a function, got ${describeValue(onReference)}`);
   }
+  const maxReferences: unknown = options.maxReferences ?? Infinity;
+  if (typeof maxReferences !== 'number' || !(maxReferences === Infinity || (Number.isInteger(maxReferences) && maxReferences >= 0))) {
+    throw new OptionError(`Expected \`maxReferences\` to be an integer >= 0 or Infinity, got ${describeValue(maxReferences)}`);
+  }
   return Object.freeze({
     follow: new Set(follow as LinkKind[]),
     onReference: onReference as ExtractorConfig['onReference'],
+    maxReferences,
   });
 }
 
@@ -167,6 +181,7 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
   readonly #config: ExtractorConfig;
   readonly #reader: TagReader;
   readonly #references: LinkReference[] = [];
+  #referenceCount = 0;
   readonly #anchors = new Set<string>();
   readonly #findings: PageFinding[] = [];
   #base: PageUrl | undefined;
@@ -190,6 +205,7 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
       this.#reader.end();
       this.#result = {
         references: this.#references,
+        referenceCount: this.#referenceCount,
         base: this.#base,
         canonical: this.#canonical,
         anchors: this.#anchors,
@@ -278,6 +294,7 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
     offset: number,
     rel: readonly string[] | undefined,
   ): void {
+    if (this.#referenceCount++ >= this.#config.maxReferences) return;
     const isFollowed = this.#config.follow.has(kind);
     const reference: LinkReference =
       rel === undefined

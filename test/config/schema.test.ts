@@ -27,6 +27,8 @@ describe('the settings schema', () => {
       follow: ['navigation', 'frame', 'refresh'],
       maxDepth: Infinity,
       maxPages: Infinity,
+      maxLinksPerPage: 50_000,
+      maxQueuedPerPage: 10_000,
       concurrency: CRAWL_DEFAULTS.concurrency,
       perHostConcurrency: CRAWL_DEFAULTS.perHostConcurrency,
       perHostDelayMs: CRAWL_DEFAULTS.perHostDelayMs,
@@ -52,6 +54,8 @@ describe('the settings schema', () => {
       ['follow', '--follow', 'LINKLADDER_FOLLOW', 'list'],
       ['maxDepth', '--max-depth', 'LINKLADDER_MAX_DEPTH', 'integer'],
       ['maxPages', '--max-pages', 'LINKLADDER_MAX_PAGES', 'integer'],
+      ['maxLinksPerPage', '--max-links-per-page', 'LINKLADDER_MAX_LINKS_PER_PAGE', 'integer'],
+      ['maxQueuedPerPage', '--max-queued-per-page', 'LINKLADDER_MAX_QUEUED_PER_PAGE', 'integer'],
       ['concurrency', '--concurrency', 'LINKLADDER_CONCURRENCY', 'integer'],
       ['perHostConcurrency', '--per-host-concurrency', 'LINKLADDER_PER_HOST_CONCURRENCY', 'integer'],
       ['perHostDelayMs', '--per-host-delay-ms', 'LINKLADDER_PER_HOST_DELAY_MS', 'integer'],
@@ -92,6 +96,8 @@ describe('the settings schema', () => {
       | 'follow'
       | 'maxDepth'
       | 'maxPages'
+      | 'maxLinksPerPage'
+      | 'maxQueuedPerPage'
       | 'concurrency'
       | 'perHostConcurrency'
       | 'perHostDelayMs'

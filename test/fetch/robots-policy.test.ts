@@ -206,10 +206,24 @@ describe('robots.txt that cannot be read (RFC 9309 §2.3.1.3, §2.3.1.4)', () =>
   it.each([500, 502, 503])('%i: unreachable, everything disallowed', async (status) => {
     const server = await robotsServer(status, 'User-agent: *\nAllow: /');
     const robots = policy();
-    expect(await robots.isAllowed(`${server.origin}/page`)).toBe(false);
-    expect(await robots.isAllowed(`${server.origin}/other`)).toBe(false);
+    // Callers that ask while it is fetched share one request.
+    expect(await Promise.all([robots.isAllowed(`${server.origin}/page`), robots.isAllowed(`${server.origin}/other`)])).toEqual([false, false]);
     expect(robots.robotsFile(server.origin)).toMatchObject({ verdict: 'unreachable', status });
     expect(server.log).toEqual(['GET /robots.txt']);
+  });
+
+  it('unreachable is not kept: the next ask fetches robots.txt again (§2.3.1.4; the crawler backs off per host)', async () => {
+    let status = 503;
+    const server = await startServer((_request, response) => {
+      response.writeHead(status, { 'content-type': 'text/plain' });
+      response.end('User-agent: *\nDisallow: /private/\n');
+    });
+    const robots = policy();
+    expect(await robots.isAllowed(`${server.origin}/page`)).toBe(false);
+    status = 200;
+    expect(await robots.isAllowed(`${server.origin}/page`)).toBe(true);
+    expect(await robots.isAllowed(`${server.origin}/private/x`)).toBe(false);
+    expect(robots.robotsFile(server.origin)).toMatchObject({ verdict: 'parsed', status: 200 });
   });
 
   it('DEVIATION(RFC 9309 §2.3.1.3) 429 Too Many Requests is unreachable, not unavailable: everything disallowed', async () => {

@@ -26,6 +26,8 @@ export interface Fixture {
   readonly baseModes: readonly ('rfc3986' | 'browser')[];
   /** Exactly the codes its audit gives (each at least once). */
   readonly expect: readonly string[];
+  /** Flags added to its `linkladder crawl` (a cap the finding needs). @default [] */
+  readonly args: readonly string[];
   /** Path (and query) → resource; `{{origin}}` and `{{host}}` in bodies and header values are filled in. */
   readonly resources: Readonly<Record<string, FixtureResource>>;
 }
@@ -37,8 +39,9 @@ export function loadFixtures(): Fixture[] {
     .map((file) => {
       const data = JSON.parse(readFileSync(path.join(FIXTURE_DIR, file), 'utf8')) as Omit<Fixture, 'name' | 'baseModes'> & {
         baseModes?: Fixture['baseModes'];
+        args?: Fixture['args'];
       };
-      return { ...data, name: file.replace(/\.json$/, ''), baseModes: data.baseModes ?? ['rfc3986'] };
+      return { ...data, name: file.replace(/\.json$/, ''), baseModes: data.baseModes ?? ['rfc3986'], args: data.args ?? [] };
     });
 }
 

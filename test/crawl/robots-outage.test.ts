@@ -1,0 +1,111 @@
+// Issue 10, item 5: robots.txt unreachable at the start (the connection closed, a
+// 503). RFC 9309 §2.3.1.4 asks a crawler to assume complete disallow *while* it
+// is unreachable: the host's outage is recorded with its own code and retried with
+// backoff, its URLs stay queued (never `failed`), and the next run fetches them.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatSummary } from '../../src/cli/format-summary.js';
+import { crawl, type CrawlOptions } from '../../src/crawl/index.js';
+import { createFetcher, createRobotsPolicy } from '../../src/fetch/index.js';
+import { SqliteStore } from '../../src/store/index.js';
+
+interface Site {
+  readonly origin: string;
+  readonly requests: string[];
+  /** How robots.txt answers: the connection closed, a 503, or a file allowing everything. */
+  robots: 'close' | '503' | 'up';
+  close(): Promise<void>;
+}
+
+async function startSite(): Promise<Site> {
+  const sockets = new Set<Socket>();
+  const site = { requests: [] as string[], robots: 'close' as Site['robots'] };
+  const server: Server = createServer((request, response) => {
+    const target = request.url ?? '/';
+    site.requests.push(target);
+    if (target === '/robots.txt') {
+      if (site.robots === 'close') return void request.socket.destroy();
+      if (site.robots === '503') return void response.writeHead(503).end('down');
+      return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(target === '/' ? '<a href="/a">a</a><a href="/b">b</a>' : '<p>leaf</p>');
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(site, {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+const open: { close(): Promise<void> | void }[] = [];
+afterEach(async () => {
+  for (const thing of open.splice(0).reverse()) await thing.close();
+});
+
+async function run(site: Site, store: SqliteStore, options: Partial<CrawlOptions> = {}) {
+  const fetcher = createFetcher({ userAgent: 'linkladder-test' });
+  const robots = createRobotsPolicy({ userAgent: 'linkladder-test' });
+  try {
+    return await crawl({
+      seeds: [`${site.origin}/`, `${site.origin}/a`],
+      store,
+      fetcher,
+      robots,
+      allowPrivate: true,
+      retries: 2,
+      retryDelayMs: 1,
+      ...options,
+    } as CrawlOptions);
+  } finally {
+    await fetcher.close();
+    await robots.close();
+  }
+}
+
+describe('robots.txt unreachable at the start (issue 10, item 5)', () => {
+  it.each(['close', '503'] as const)('robots.txt %s: the URLs stay queued, the outage is recorded and retried, the next run fetches them', async (how) => {
+    const site = await startSite();
+    open.push(site);
+    site.robots = how;
+    const store = new SqliteStore({ path: ':memory:' });
+    open.push(store);
+
+    const first = await run(site, store);
+    // Asked once, then retried with backoff (retries: 2); no page requested.
+    expect(site.requests).toEqual(['/robots.txt', '/robots.txt', '/robots.txt']);
+    expect(first.pagesFailed).toBe(0);
+    expect(first.errorsByCode['ERR_CRAWL_ROBOTS_DISALLOWED']).toBeUndefined();
+    expect(first.index.urlsByState).toMatchObject({ queued: 2, failed: 0, fetching: 0 });
+    expect(first.robotsOutages).toEqual([
+      expect.objectContaining({
+        code: 'ERR_CRAWL_ROBOTS_UNREACHABLE',
+        robotsUrl: `${site.origin}/robots.txt`,
+        attempts: 3,
+        urlsLeft: 2,
+        ...(how === '503' ? { status: 503 } : { status: undefined }),
+      }),
+    ]);
+    const line = formatSummary(first).join('\n');
+    expect(line).toContain(`robots.txt of ${site.origin} unreachable`);
+    expect(line).toContain('2 URLs left queued for the next run');
+
+    site.robots = 'up';
+    site.requests.length = 0;
+    const second = await run(site, store);
+    expect(second.robotsOutages).toEqual([]);
+    expect([...site.requests].sort()).toEqual(['/', '/a', '/b', '/robots.txt']);
+    expect(second.index.urlsByState).toMatchObject({ queued: 0, done: 3, failed: 0 });
+  });
+});
