@@ -7,7 +7,8 @@
 
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector as BuildConnector } from 'undici';
+import { buildConnector } from './undici-parts.js';
 import { privateIpOf, type PrivateAddress } from './private-address.js';
 
 /** Why a connection was refused: `code` is the fetch result's `ERR_FETCH_PRIVATE_ADDRESS`. */
@@ -68,7 +69,7 @@ export function guardedLookup(options: AddressGuardOptions): LookupFunction {
  * An undici connector that refuses a host that is a private IP literal before
  * connecting (no lookup is made for a literal), and resolves names with `guardedLookup`.
  */
-export function guardedConnector(connectTimeoutMs: number, options: AddressGuardOptions): buildConnector.connector {
+export function guardedConnector(connectTimeoutMs: number, options: AddressGuardOptions): BuildConnector.connector {
   const connect = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(options) });
   return (connectOptions, callback) => {
     // undici strips an IPv6 literal's brackets from `hostname`.

@@ -4,15 +4,17 @@
 import type { LookupFunction } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent } from 'undici';
 import type { FetchErrorCode } from '../errors.js';
 import { guardedConnector } from './address-guard.js';
 import { classifyError } from './classify-error.js';
 import { isHtmlMediaType, parseContentType } from './content-type.js';
 import { decodeHtml, decodeUtf8 } from './decode-body.js';
-import { destroyBody, parseContentEncoding, readBody } from './read-body.js';
+import { decodeBody, parseContentEncoding, plainBody } from './read-body.js';
 import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
+import { ResponseSink, type ResponseHead } from './response-sink.js';
+import { UndiciAgent } from './undici-parts.js';
 import type { BeforeRedirect, FetchHop, FetchedResponse, RedirectHop } from './types.js';
 
 /**
@@ -21,7 +23,7 @@ import type { BeforeRedirect, FetchHop, FetchedResponse, RedirectHop } from './t
  */
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
-/** The content codings asked for: exactly those `readBody` undoes. */
+/** The content codings asked for: exactly those `decodeBody` undoes. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** At most this much of a body not wanted (a redirect's, an image's) is read to keep the connection… */
@@ -80,7 +82,7 @@ export class HttpClient {
   readonly #now: () => number;
 
   constructor(options: HttpClientOptions) {
-    this.#agent = new Agent({
+    this.#agent = new UndiciAgent({
       connect: options.refusePrivate
         ? guardedConnector(options.connectTimeoutMs, { lookup: options.lookup, trustedHosts: new Set(options.trustedHosts) })
         : {
@@ -144,31 +146,27 @@ export class HttpClient {
       if (deadline.reason !== undefined) return failed(target.url, CUT_CODES[deadline.reason]);
       const hop = new HopSignal(deadline);
       try {
-        let response: Dispatcher.ResponseData;
+        const sink = new ResponseSink(hop.signal, policy.maxBodyBytes);
+        this.#agent.dispatch({ origin: target.origin, path: target.path, method: 'GET', headers: requestHeaders }, sink);
+        let head: ResponseHead;
         try {
-          response = await this.#agent.request({
-            origin: target.origin,
-            path: target.path,
-            method: 'GET',
-            headers: requestHeaders,
-            signal: hop.signal,
-          });
+          head = await sink.head;
         } catch (error) {
           return failed(target.url, hop.reason === undefined ? classifyError(error) : CUT_CODES[hop.reason]);
         }
         hop.startBodyDeadline(policy.bodyTimeoutMs);
-        const { statusCode: status, body } = response;
-        const headers = flattenHeaders(response.headers);
+        const status = head.status;
+        const headers = flattenHeaders(head.headers);
         const answered = { finalUrl: target.url, status, headers };
         let errorCode: FetchErrorCode | undefined;
         if (REDIRECT_STATUSES.has(status)) {
-          const location = firstValue(response.headers.location);
+          const location = firstValue(head.headers.location);
           if (location === undefined) {
             // Recorded as such and not followed; the response is the last one.
             hops.push(Object.freeze({ from: target.url, to: undefined, status }));
             errorCode = 'ERR_FETCH_REDIRECT_WITHOUT_LOCATION';
           } else {
-            await discard(body, hop.signal);
+            await discard(sink);
             const next = this.#redirect(target, location, status, hops, seen, policy);
             if (!next.ok) return { ...answered, ...NO_BODY, errorCode: next.code };
             const hopIndex = hops.length - 1;
@@ -178,7 +176,7 @@ export class HttpClient {
             continue;
           }
         }
-        const read = await this.#readFinal(body, headers, policy, hop);
+        const read = await this.#readFinal(sink, headers, policy, hop);
         return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
       } finally {
         hop.dispose();
@@ -207,7 +205,7 @@ export class HttpClient {
   }
 
   async #readFinal(
-    body: Dispatcher.ResponseData['body'],
+    sink: ResponseSink,
     headers: Readonly<Record<string, string>>,
     policy: RetrievePolicy,
     hop: HopSignal,
@@ -215,16 +213,20 @@ export class HttpClient {
     const { mediaType, charset } = parseContentType(headers['content-type']);
     if (policy.decode === 'html' && !isHtmlMediaType(mediaType)) {
       // Not wanted: not read (beyond what keeps the connection, when it is small).
-      await discard(body, hop.signal);
+      await discard(sink);
       return { ...NO_BODY, contentType: mediaType };
     }
     const codings = parseContentEncoding(headers['content-encoding']);
     if (codings === undefined) {
-      destroyBody(body);
+      sink.close();
       return { ...NO_BODY, contentType: mediaType, errorCode: 'ERR_FETCH_CONTENT_ENCODING' };
     }
     const onWireBytes = hop.watchRate(policy.minBytesPerSecond, policy.rateWindowMs);
-    const read = await readBody(body, codings, { ...policy, onWireBytes });
+    const read =
+      codings.length === 0
+        ? // An uncoded body is its decoded self: not read past the smaller cap.
+          plainBody(await sink.read({ maxBytes: Math.min(policy.maxBodyBytes, policy.maxDecodedBytes), onWireBytes }), policy)
+        : await decodeBody(sink.stream({ onWireBytes }), codings, policy, () => sink.close());
     let errorCode = read.errorCode;
     // Cut by a clock (a deadline, the rate, the caller): that is why, not the error the cut raised.
     if (errorCode !== undefined && errorCode !== 'ERR_FETCH_BODY_TOO_LARGE' && hop.reason !== undefined) errorCode = CUT_CODES[hop.reason];
@@ -281,12 +283,10 @@ function failed(finalUrl: string, errorCode: FetchErrorCode): FinalFields {
  * Read and drop a body nobody needs (a redirect's, an image's) when it is small and
  * quick, so the connection can be reused; a larger or slower one closes it.
  */
-async function discard(body: Dispatcher.ResponseData['body'], signal: AbortSignal): Promise<void> {
-  const timer = setTimeout(() => destroyBody(body), DISCARD_WAIT_MS);
+async function discard(sink: ResponseSink): Promise<void> {
+  const timer = setTimeout(() => sink.close(), DISCARD_WAIT_MS);
   try {
-    await body.dump({ limit: DISCARD_LIMIT, signal });
-  } catch {
-    // Destroyed: the connection is closed, nothing else to do.
+    await sink.read({ maxBytes: DISCARD_LIMIT });
   } finally {
     clearTimeout(timer);
   }

@@ -6,18 +6,16 @@ import { Readable, pipeline, type Transform } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import type { FetchErrorCode } from '../errors.js';
 import { classifyError } from './classify-error.js';
+import type { WireBody } from './response-sink.js';
 
 export interface BodyLimits {
   readonly maxBodyBytes: number;
   readonly maxDecodedBytes: number;
-  /** Told the size of each chunk as it comes over the wire (the transfer-rate watch). */
-  readonly onWireBytes?: (bytes: number) => void;
 }
 
 export interface BodyRead {
   /** The decoded bytes read, at most `maxDecodedBytes`. */
   readonly data: Buffer;
-  readonly wireBytes: number;
   /** `ERR_FETCH_BODY_TOO_LARGE` when a cap cut the body, else the code of a failure, else `undefined`. */
   readonly errorCode: FetchErrorCode | undefined;
 }
@@ -61,86 +59,79 @@ function createDecoder(coding: string, firstByte: number | undefined): Transform
 }
 
 /**
- * Read `body` to its end or to a cap. What was read is kept when a cap or a
- * failure stops the reading; the body stream is destroyed when not read to its end
- * (which closes the connection, so the server stops sending too).
+ * An uncoded body read off the wire, under `maxBodyBytes` and `maxDecodedBytes`.
+ * What came is kept when a cap or a failure stopped it; a failure of the wire is
+ * ERR_FETCH_BODY_TRUNCATED (or its timeout's code).
  */
-export async function readBody(body: Readable, codings: readonly string[], limits: BodyLimits): Promise<BodyRead> {
-  const decodedCap = codings.length === 0 ? Math.min(limits.maxBodyBytes, limits.maxDecodedBytes) : limits.maxDecodedBytes;
-  let wireBytes = 0;
-  let isCut = false;
-  let wireError: unknown;
-  let hasWireError = false;
+export function plainBody(wire: WireBody, limits: BodyLimits): BodyRead {
+  const { chunks, wireBytes } = wire;
+  const cap = Math.min(limits.maxBodyBytes, limits.maxDecodedBytes);
+  const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, wireBytes);
+  if (wire.isCapped || wireBytes > cap) return { data: data.subarray(0, cap), errorCode: 'ERR_FETCH_BODY_TOO_LARGE' };
+  return { data, errorCode: wire.error === undefined ? undefined : classifyWireError(wire.error) };
+}
 
+/**
+ * Undo the content codings of a body as it comes off the wire (`source`: its
+ * chunks, then how the wire ended), under `maxDecodedBytes`: decoding is streamed,
+ * so a compression bomb is stopped after that much output and its connection
+ * closed, never inflated whole. What decoded is kept when a cap or a failure stops it.
+ */
+export async function decodeBody(
+  source: AsyncGenerator<Buffer, WireBody>,
+  codings: readonly string[],
+  limits: BodyLimits,
+  closeWire: () => void,
+): Promise<BodyRead> {
+  let ending: WireBody | undefined;
+  const first = await source.next();
+  if (first.done === true) ending = first.value;
+  const firstChunk = first.done === true ? undefined : first.value;
   async function* wire(): AsyncGenerator<Buffer> {
-    try {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        limits.onWireBytes?.(chunk.length);
-        const room = limits.maxBodyBytes - wireBytes;
-        if (chunk.length > room) {
-          wireBytes += room;
-          isCut = true;
-          if (room > 0) yield chunk.subarray(0, room);
-          return;
-        }
-        wireBytes += chunk.length;
-        yield chunk;
+    if (firstChunk === undefined) return;
+    yield firstChunk;
+    for (;;) {
+      const next = await source.next();
+      if (next.done === true) {
+        ending = next.value;
+        return;
       }
-    } catch (error) {
-      hasWireError = true;
-      wireError = error;
-      throw error;
+      yield next.value;
     }
   }
-
-  const chunks: Buffer[] = [];
+  const decoded: Buffer[] = [];
   let decodedBytes = 0;
-  let errorCode: FetchErrorCode | undefined;
-  const source = wire();
+  let isCut = false;
+  let decodeError: unknown;
   try {
-    let decoded: AsyncIterable<Buffer>;
-    if (codings.length === 0) {
-      decoded = source;
-    } else {
-      const first = await source.next();
-      const firstChunk = first.done === true ? undefined : first.value;
-      const replay = async function* (): AsyncGenerator<Buffer> {
-        if (firstChunk !== undefined) yield firstChunk;
-        yield* source;
-      };
-      // Codings are undone in the reverse of the order they were applied in.
-      const decoders = [...codings].reverse().map((coding, i) => createDecoder(coding, i === 0 ? firstChunk?.[0] : undefined));
-      decoded = pipeline([Readable.from(replay(), { objectMode: false }), ...decoders], () => {
-        /* errors surface through the iteration below */
-      }) as unknown as AsyncIterable<Buffer>;
-    }
-    for await (const chunk of decoded) {
-      const room = decodedCap - decodedBytes;
+    // Codings are undone in the reverse of the order they were applied in.
+    const decoders = [...codings].reverse().map((coding, i) => createDecoder(coding, i === 0 ? firstChunk?.[0] : undefined));
+    const stream = pipeline([Readable.from(wire(), { objectMode: false }), ...decoders], () => {
+      /* errors surface through the iteration below */
+    }) as unknown as AsyncIterable<Buffer>;
+    for await (const chunk of stream) {
+      const room = limits.maxDecodedBytes - decodedBytes;
       if (chunk.length > room) {
-        if (room > 0) chunks.push(chunk.subarray(0, room));
+        if (room > 0) decoded.push(chunk.subarray(0, room));
         decodedBytes += room;
         isCut = true;
         break;
       }
-      chunks.push(chunk);
+      decoded.push(chunk);
       decodedBytes += chunk.length;
     }
   } catch (error) {
-    if (!isCut) errorCode = hasWireError ? classifyWireError(wireError) : classifyDecodeError(error);
+    decodeError = error;
   } finally {
-    if (!body.readableEnded) destroyBody(body);
+    // Stopped before the wire's end (a cap, a corrupt body): the connection is closed.
+    closeWire();
   }
-  if (isCut) errorCode = 'ERR_FETCH_BODY_TOO_LARGE';
-  return { data: Buffer.concat(chunks, decodedBytes), wireBytes, errorCode };
-}
-
-/**
- * Stop reading: the connection is closed, so the server stops sending. undici
- * destroys an unfinished body with an AbortError, which nobody needs to hear.
- */
-export function destroyBody(body: Readable): void {
-  body.on('error', () => undefined);
-  body.destroy();
+  let errorCode: FetchErrorCode | undefined;
+  if (isCut || ending?.isCapped === true) errorCode = 'ERR_FETCH_BODY_TOO_LARGE';
+  // A body cut short on the wire keeps the wire's code, whatever the decoder made of the rest.
+  else if (ending?.error !== undefined) errorCode = classifyWireError(ending.error);
+  else if (decodeError !== undefined) errorCode = classifyDecodeError(decodeError);
+  return { data: Buffer.concat(decoded, decodedBytes), errorCode };
 }
 
 /** A failure that did not come from the wire came from a decoder: corrupt compressed data. */

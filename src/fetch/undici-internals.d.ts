@@ -1,0 +1,12 @@
+// The modules of undici loaded by path (undici-parts.ts), typed as the package exports them.
+declare module 'undici/lib/dispatcher/agent.js' {
+  import type { Agent } from 'undici';
+  const AgentClass: typeof Agent;
+  export default AgentClass;
+}
+
+declare module 'undici/lib/core/connect.js' {
+  import type { buildConnector } from 'undici';
+  const connectorFactory: typeof buildConnector;
+  export default connectorFactory;
+}
