@@ -1,7 +1,7 @@
 // Opening the index database: its folder, the pragmas, the migrations; or, to
 // read it, read-only and only when it is an up-to-date index.
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database, { type Database as Db } from 'better-sqlite3';
 import { StoreError } from '../errors.js';
@@ -34,10 +34,12 @@ export function openDatabase(
   if (options.mustExist === true && file !== ':memory:' && !existsSync(file)) throw missing(file);
   let db: Db;
   try {
+    // An existing file is checked as a reader checks it: a truncated index is not extended.
+    if (file !== ':memory:' && existsSync(file) && statSync(file).size > 0) checkIndexHeader(file);
     if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     db = new Database(file);
-  } catch (cause) {
-    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(cause as Error).message}`, { cause });
+  } catch (error) {
+    throw openFailure(error, file);
   }
   try {
     // Before any pragma that writes (journal_mode changes the header).

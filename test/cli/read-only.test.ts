@@ -284,3 +284,16 @@ describe('read commands and the index file', () => {
     crawled.close();
   });
 });
+
+describe('writers and a damaged index', () => {
+  it('a crawl does not extend a truncated index: ERR_STORE_CORRUPT, exit 3, the file as it was', async () => {
+    const db = copyOfIndex();
+    truncateSync(db, Math.floor(statSync(db).size / 2));
+    const before = fingerprint(db);
+    const result = await run(['crawl', 'http://127.0.0.1:9/', '--db', db, '--allow-private']);
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(new RegExp(`^linkladder: error: the index ${escape(db)} is corrupt \\(ERR_STORE_CORRUPT\\): it is truncated`));
+    expect(fingerprint(db)).toEqual(before);
+  });
+});
