@@ -24,20 +24,33 @@ const children = new Set<ChildProcess>();
 let server: Server;
 let origin: string;
 const requests: string[] = [];
+/** Answers wait for this: a test holds the site while a second process starts (which takes seconds on a busy machine). */
+let gate: Promise<void> = Promise.resolve();
+
+/** Hold every answer until the returned function is called. */
+function holdAnswers(): () => void {
+  let release = (): void => {};
+  gate = new Promise((resolve) => (release = resolve));
+  return () => {
+    release();
+    gate = Promise.resolve();
+  };
+}
 
 beforeAll(async () => {
   await ensureBuilt();
   // A home page linking PAGES pages, each answering slowly.
   server = createServer((request, response) => {
     requests.push(request.url ?? '');
-    setTimeout(() => {
+    const answer = (): void => {
       if (request.url === '/robots.txt') {
         response.writeHead(404).end();
         return;
       }
       const links = Array.from({ length: PAGES }, (_, i) => `<a href="/p${i}">${i}</a>`).join('');
       response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title>${links}`);
-    }, DELAY_MS);
+    };
+    void gate.then(() => setTimeout(answer, DELAY_MS));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -94,7 +107,8 @@ describe('one writer per index', () => {
     const start = requests.length;
     const first = startCrawl(db);
     await untilRequested('/p0', start);
-    const second = await startCrawl(db).exit;
+    const release = holdAnswers(); // the first crawl is mid-way until the second has tried
+    const second = await startCrawl(db).exit.finally(release);
     expect(second.code).toBe(3);
     expect(second.stdout).toBe('');
     const lines = second.stderr.split('\n').filter((line) => line !== '');
@@ -118,12 +132,17 @@ describe('one writer per index', () => {
     const start = requests.length;
     const first = startCrawl(db);
     await untilRequested('/p1', start);
-    const stats = await run(['db', 'stats', '--db', db]);
-    expect(stats).toMatchObject({ code: 0, stderr: '' });
-    await expect(crawl(`${origin}/`, { db, allowPrivate: true })).rejects.toMatchObject({
-      code: 'ERR_STORE_LOCKED',
-      message: expect.stringContaining(`pid ${first.child.pid} on host ${hostname()}`),
-    });
+    const release = holdAnswers(); // the crawl is mid-way until both have tried
+    try {
+      const stats = await run(['db', 'stats', '--db', db]);
+      expect(stats).toMatchObject({ code: 0, stderr: '' });
+      await expect(crawl(`${origin}/`, { db, allowPrivate: true })).rejects.toMatchObject({
+        code: 'ERR_STORE_LOCKED',
+        message: expect.stringContaining(`pid ${first.child.pid} on host ${hostname()}`),
+      });
+    } finally {
+      release();
+    }
     expect(await first.exit).toMatchObject({ code: 0, stderr: '' });
   }, 60_000);
 
