@@ -59,6 +59,10 @@ export const ERROR_MESSAGES = {
   ERR_STORE_MIGRATION_FAILED: 'a migration would leave the database inconsistent, and was rolled back',
   ERR_STORE_NOT_FOUND: 'no URL with that id in the index',
   ERR_STORE_WRITE_FAILED: 'a commit of the index failed (disk full, locked, I/O error): the writes since the last commit are lost',
+  ERR_STORE_NOT_INDEX: 'the file is not a linkladder index: not a SQLite database, an empty file, or the database of another program',
+  ERR_STORE_CORRUPT: 'the index database is corrupt: truncated, damaged pages, or a stored value that does not parse',
+  ERR_STORE_OUTDATED: 'the index was written by an older linkladder: migrate it (linkladder db migrate, or a crawl) before reading it',
+  ERR_STORE_LOCKED: 'another process is writing the index (one writer per index); the message names it: pid, host, since when',
   // config — the settings of a command, from a config file and LINKLADDER_* variables
   ERR_CONFIG_INVALID: 'the configuration is invalid: a config file that cannot be read or holds an unknown key or a bad value, or such a LINKLADDER_* variable',
 } as const;

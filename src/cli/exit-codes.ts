@@ -15,7 +15,11 @@ export const EXIT_CODES = {
    * config file or LINKLADDER_* variable (ERR_CONFIG_INVALID), … Nothing was processed.
    */
   USAGE: 2,
-  /** Reading stdin or writing output failed (a closed pipe included), the database could not be opened, migrated or written, or an internal error. */
+  /**
+   * Reading stdin or writing output failed (a closed pipe included), the database could not be opened, migrated or written
+   * (missing for a read command, not an index, corrupt, not migrated for a read command, or held by another writer:
+   * ERR_STORE_LOCKED), or an internal error.
+   */
   FAILURE: 3,
   /** Ctrl-C (SIGINT) stopped a crawl: what was claimed but not fetched went back to the queue, the summary was printed. 128 + SIGINT, as shells report it. */
   INTERRUPTED: 130,
@@ -32,6 +36,7 @@ export const EXIT_CODES_HELP = `Exit codes:
        explain: not in the index; demo: the request log is not a correct crawl's;
        audit: a finding at or above --fail-on)
   ${EXIT_CODES.USAGE}    usage error, reported on one stderr line; nothing processed
-  ${EXIT_CODES.FAILURE}    cannot read stdin, write output or open or write the database, or internal error
+  ${EXIT_CODES.FAILURE}    cannot read stdin, write output or open or write the database (not an
+       index, corrupt, or another crawl writes it), or internal error
   ${EXIT_CODES.INTERRUPTED}  a crawl stopped by Ctrl-C (it resumes from the database)
   ${EXIT_CODES.TERMINATED}  a crawl stopped by SIGTERM (likewise)`;

@@ -28,7 +28,7 @@ import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { formatSummary, summaryJson } from './format-summary.js';
 import { toJsonLine } from './json-line.js';
 import type { LineWriter } from './line-writer.js';
-import { openStore } from './open-store.js';
+import { lockTakeoverNotice, openStore } from './open-store.js';
 import { ProgressLine, isTerminal } from './progress-line.js';
 
 /**
@@ -74,6 +74,8 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
     if (seeds instanceof Error) return await reportUsage(seeds, context);
     // A store that fails to open throws on to run-cli: one line, exit 3.
     index = openStore(settings.dbPath);
+    const notice = lockTakeoverNotice(settings.dbPath, index);
+    if (notice !== undefined) await context.err.writeLine(notice);
     return await crawlInto(index, seeds, settings, { fetcher, robots }, context);
   } finally {
     await Promise.all([fetcher.close(), robots.close()]);

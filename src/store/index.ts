@@ -29,7 +29,9 @@ export type {
 } from './types.js';
 export { MATCH_RUNGS, URL_STATES, zeroCounts } from './types.js';
 export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, type SqliteStoreOptions } from './sqlite-store.js';
-export { openDatabase, readMigrationStatus } from './sqlite-database.js';
+export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './sqlite-database.js';
+export { LINKLADDER_APPLICATION_ID } from './index-file.js';
+export type { WriterLockHolder } from './writer-lock.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { GROUP_COMMIT_DEFAULTS, type GroupCommitOptions } from './write-units.js';
 export {

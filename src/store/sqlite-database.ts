@@ -1,27 +1,49 @@
-// Opening the index database: its folder, the pragmas, the migrations.
+// Opening the index database: its folder, the pragmas, the migrations; or, to
+// read it, read-only and only when it is an up-to-date index.
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database, { type Database as Db } from 'better-sqlite3';
 import { StoreError } from '../errors.js';
+import { asCorruption, corruptIndex, isSqliteCorruption } from './index-corruption.js';
+import { checkIndexHeader, identifyIndex, markIndex, notIndex } from './index-file.js';
 import { defaultMigrationsDir, loadMigrations, migrate, migrationStatus, type Migration, type MigrationStatus } from './migrations.js';
 
-/** Open a database file (creating its folder), set the pragmas, migrate. */
+export interface OpenDatabaseOptions {
+  /** Refuse to create the file. @default false */
+  readonly mustExist?: boolean;
+  /**
+   * Open the connection read-only: the file must exist and be an index whose
+   * migrations are all applied; nothing is written to it. @default false
+   */
+  readonly readOnly?: boolean;
+}
+
+/**
+ * Open a database file to write it (creating its folder), set the pragmas,
+ * migrate, and mark it as an index; or open it read-only (`readOnly`).
+ * Another program's database is refused before anything is written to it.
+ */
 export function openDatabase(
   file: string,
   migrations: readonly Migration[],
   now: () => number,
-  mustExist = false,
+  options: OpenDatabaseOptions = {},
 ): { db: Db; applied: Migration[] } {
-  if (mustExist && file !== ':memory:' && !existsSync(file)) throw new StoreError('ERR_STORE_OPEN', `no index database at ${file}`);
+  if (options.readOnly === true) return { db: openReadOnly(file, migrations), applied: [] };
+  if (options.mustExist === true && file !== ':memory:' && !existsSync(file)) throw missing(file);
   let db: Db;
   try {
+    // An existing file is checked as a reader checks it: a truncated index is not extended.
+    if (file !== ':memory:' && existsSync(file) && statSync(file).size > 0) checkIndexHeader(file);
     if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     db = new Database(file);
-  } catch (cause) {
-    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(cause as Error).message}`, { cause });
+  } catch (error) {
+    throw openFailure(error, file);
   }
   try {
+    // Before any pragma that writes (journal_mode changes the header).
+    const kind = identifyIndex(db, file);
     db.pragma('journal_mode = WAL');
     // WAL + NORMAL: a committed transaction survives the process being killed;
     // only a power loss or OS crash may drop the last commits (never corrupt).
@@ -32,34 +54,85 @@ export function openDatabase(
     // Checkpoint every ~40 MiB of WAL rather than every 4 MiB: index pages dirtied
     // by consecutive batches are then copied back once (2x faster admits, measured).
     db.pragma('wal_autocheckpoint = 10000');
-    return { db, applied: migrate(db, migrations, now) };
+    const applied = migrate(db, migrations, now);
+    if (kind !== 'index') markIndex(db);
+    return { db, applied };
   } catch (error) {
     db.close();
-    if (error instanceof StoreError) throw error;
-    // Not a database, read-only, locked: say which file.
-    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(error as Error).message}`, { cause: error });
+    throw openFailure(error, file);
   }
 }
 
+function openReadOnly(file: string, migrations: readonly Migration[]): Db {
+  if (file === ':memory:') throw new StoreError('ERR_STORE_OPEN', 'an in-memory database has no index to read');
+  if (!existsSync(file)) throw missing(file);
+  let db: Db;
+  try {
+    checkIndexHeader(file);
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw openFailure(error, file);
+  }
+  try {
+    const kind = identifyIndex(db, file);
+    if (kind === 'empty') throw notIndex(file, 'a SQLite database without tables');
+    db.pragma('busy_timeout = 5000');
+    // Check each page's cells as it is read: more damage is found, at little cost.
+    db.pragma('cell_size_check = ON');
+    const pending = migrationStatus(db, migrations).filter((m) => m.appliedAt === undefined);
+    if (pending.length > 0) {
+      const names = pending.map((m) => `${String(m.version).padStart(3, '0')}_${m.name}`).join(', ');
+      throw new StoreError(
+        'ERR_STORE_OUTDATED',
+        `the index ${file} was written by an older linkladder (ERR_STORE_OUTDATED): migrations ${names} are pending; ` +
+          `read commands never write: run \`linkladder db migrate --db ${file}\` (or a crawl) first`,
+      );
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw openFailure(error, file);
+  }
+}
+
+function missing(file: string): StoreError {
+  return new StoreError('ERR_STORE_OPEN', `no index database at ${file}`);
+}
+
+// Not a database, damaged, read-only, locked: say which file, with a code.
+function openFailure(error: unknown, file: string): unknown {
+  if (error instanceof StoreError) return error;
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  if (code === 'SQLITE_NOTADB') return notIndex(file, 'not a SQLite database');
+  if (isSqliteCorruption(error)) return asCorruption(error, file);
+  return new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(error as Error).message}`, { cause: error });
+}
+
 /**
- * The migration status of a database file, without migrating it (or creating it:
- * a file that does not exist has every migration pending).
+ * The migration status of a database file, read-only (a file that does not exist
+ * has every migration pending; it is not created). Another program's file is refused.
  */
 export function readMigrationStatus(file: string, migrationsDir?: string): MigrationStatus[] {
   const migrations = loadMigrations(migrationsDir ?? defaultMigrationsDir());
-  if (file !== ':memory:' && !existsSync(file)) return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined }));
+  const allPending = (): MigrationStatus[] => migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined }));
+  if (file !== ':memory:' && !existsSync(file)) return allPending();
   let db: Db;
   try {
+    checkIndexHeader(file);
     db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (cause) {
-    throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: ${(cause as Error).message}`, { cause });
+  } catch (error) {
+    throw openFailure(error, file);
   }
   try {
-    const hasTable = db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = 'schema_migrations'`).get() !== undefined;
-    if (!hasTable) return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined }));
-    return migrationStatus(db, migrations);
+    if (identifyIndex(db, file) === 'empty') return allPending();
+    const status = migrationStatus(db, migrations);
+    // The status of the whole file: a damaged page anywhere is reported, not only in schema_migrations.
+    const problems = (db.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check).filter((row) => row !== 'ok');
+    if (problems.length > 0) throw corruptIndex(file, problems.slice(0, 3).join('; '));
+    return status;
+  } catch (error) {
+    throw openFailure(error, file);
   } finally {
     db.close();
   }
 }
-

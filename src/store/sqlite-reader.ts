@@ -15,6 +15,7 @@ import {
   type FetchColumns,
   type UrlColumns,
 } from './sqlite-rows.js';
+import { isArrayOfArrays, iteratingIndex, parseStoredJson, readingIndex } from './index-corruption.js';
 import { decodeLink, type EncodedLink } from './link-codec.js';
 import {
   MATCH_RUNGS,
@@ -44,12 +45,21 @@ export class SqliteIndexReader implements IndexReader {
     this.#onClose = onClose;
   }
 
+  // Every read names the file when it meets a damaged index (ERR_STORE_CORRUPT).
+  #read<T>(read: () => T): Promise<T> {
+    return settled(() => readingIndex(this.#db.name, read));
+  }
+
+  #iterate<T>(rows: () => AsyncIterable<T>): AsyncGenerator<T> {
+    return iteratingIndex(this.#db.name, rows);
+  }
+
   stats(): Promise<StoreStats> {
-    return settled(() => readStats(this.#db));
+    return this.#read(() => readStats(this.#db));
   }
 
   funnel(): Promise<Funnel> {
-    return settled(() => this.#funnel());
+    return this.#read(() => this.#funnel());
   }
 
   #funnel(): Funnel {
@@ -69,35 +79,51 @@ export class SqliteIndexReader implements IndexReader {
     return { rawLinks, distinctStrings, distinctSyntax, distinctScheme, afterAliases, unresolved };
   }
 
-  async *urls(): AsyncGenerator<UrlRow> {
+  urls(): AsyncGenerator<UrlRow> {
+    return this.#iterate(() => this.#urls());
+  }
+
+  async *#urls(): AsyncGenerator<UrlRow> {
     const lastFetch = this.#lastFetchStatement();
     const rows = this.#db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u ORDER BY u.id`).iterate() as Iterator<UrlColumns>;
     for await (const row of cursor(rows)) yield this.#urlRow(row, lastFetch);
   }
 
   url(id: number): Promise<UrlRow | undefined> {
-    return settled(() => {
+    return this.#read(() => {
       const row = this.#db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = ?`).get(id) as UrlColumns | undefined;
       return row === undefined ? undefined : this.#urlRow(row, this.#lastFetchStatement());
     });
   }
 
-  async *forms(): AsyncGenerator<FormRow> {
+  forms(): AsyncGenerator<FormRow> {
+    return this.#iterate(() => this.#forms());
+  }
+
+  async *#forms(): AsyncGenerator<FormRow> {
     const rows = this.#db.prepare('SELECT url_id, text, rung FROM form ORDER BY url_id, id').raw(true).iterate() as Iterator<
       [number, string, FormRow['rung']]
     >;
     for await (const [urlId, text, rung] of cursor(rows)) yield { urlId, text, rung };
   }
 
-  async *links(): AsyncGenerator<LinkRow> {
+  links(): AsyncGenerator<LinkRow> {
+    return this.#iterate(() => this.#links());
+  }
+
+  async *#links(): AsyncGenerator<LinkRow> {
     const pages = this.#db.prepare('SELECT from_url, first_position, links FROM page_link ORDER BY from_url, first_position').raw(true);
     for await (const [fromUrlId, firstPosition, json] of cursor(pages.iterate() as Iterator<[number, number, string]>)) {
-      const links = JSON.parse(json) as EncodedLink[];
+      const links = parseStoredJson(json, 'page_link.links', isArrayOfArrays) as EncodedLink[];
       for (let i = 0; i < links.length; i++) yield decodeLink(fromUrlId, firstPosition + i, links[i]!);
     }
   }
 
-  async *edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
+  edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
+    return this.#iterate(() => this.#edges(options));
+  }
+
+  async *#edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
     let from = 'l.from_url';
     let to = 'l.met_url';
     let joins = '';
@@ -120,18 +146,26 @@ export class SqliteIndexReader implements IndexReader {
     }
   }
 
-  async *fetches(): AsyncGenerator<FetchRow> {
+  fetches(): AsyncGenerator<FetchRow> {
+    return this.#iterate(() => this.#fetches());
+  }
+
+  async *#fetches(): AsyncGenerator<FetchRow> {
     const rows = this.#db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetch AS f ORDER BY f.id`).iterate() as Iterator<FetchColumns>;
     for await (const row of cursor(rows)) yield toFetchRow(row);
   }
 
-  async *aliases(): AsyncGenerator<AliasRow> {
+  aliases(): AsyncGenerator<AliasRow> {
+    return this.#iterate(() => this.#aliases());
+  }
+
+  async *#aliases(): AsyncGenerator<AliasRow> {
     const rows = this.#db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a ORDER BY a.created_at, a.from_id, a.evidence`).iterate();
     for await (const row of cursor(rows as Iterator<AliasColumns>)) yield toAliasRow(row);
   }
 
   errorsByCode(): Promise<Readonly<Record<string, number>>> {
-    return settled(() => this.#errorsByCode());
+    return this.#read(() => this.#errorsByCode());
   }
 
   #errorsByCode(): Readonly<Record<string, number>> {

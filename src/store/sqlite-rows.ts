@@ -1,6 +1,7 @@
 // SQL fragments and row conversions shared by the SQLite store and its reader.
 
 import { currentFindingCodes } from '../findings.js';
+import { isArrayOfArrays, isStringList, parseStoredJson } from './index-corruption.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { AliasRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } from './types.js';
 
@@ -28,7 +29,7 @@ export interface FetchColumns {
 }
 
 export function toFetchRow(row: FetchColumns): FetchRow {
-  const hops = JSON.parse(row.redirects) as [string, string | null, number][];
+  const hops = parseStoredJson(row.redirects, 'redirect', isArrayOfArrays) as [string, string | null, number][];
   return {
     id: row.id,
     urlId: row.url_id,
@@ -42,8 +43,8 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     attempts: row.attempts,
     redirects: hops.map(([from, to, status]): RedirectHop => ({ from, to: to ?? undefined, status })),
     // An index written before a code was retired holds it: read as the code that replaced it.
-    findings: row.findings === null ? [] : currentFindingCodes(JSON.parse(row.findings) as string[]),
-    anchors: row.anchors === null ? [] : (JSON.parse(row.anchors) as string[]),
+    findings: row.findings === null ? [] : currentFindingCodes(parseStoredJson(row.findings, 'fetch.findings', isStringList)),
+    anchors: row.anchors === null ? [] : parseStoredJson(row.anchors, 'fetch.anchors', isStringList),
     representsUrlId: row.represents_url_id ?? undefined,
   };
 }

@@ -13,7 +13,9 @@ import { Admitter, type IndexBackend, type NewUrl } from './admitter.js';
 import { KeyMirror } from './key-mirror.js';
 import { LinkWriter } from './link-writer.js';
 import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
+import { asCorruption, isObject, parseStoredJson, readingIndex } from './index-corruption.js';
 import { openDatabase } from './sqlite-database.js';
+import { WriterLock, type WriterLockHolder } from './writer-lock.js';
 import { UnitStore } from './unit-store.js';
 import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
 import { SqliteIndexReader, readStats } from './sqlite-reader.js';
@@ -60,6 +62,21 @@ export interface SqliteStoreOptions {
    * @default true
    */
   readonly recoverClaims?: boolean;
+  /**
+   * Open the index read-only, as reports do: it must exist, be a linkladder index
+   * and have every migration applied; nothing is written to it (no claims requeued,
+   * no lock taken), and every write fails.
+   * @default false
+   */
+  readonly readOnly?: boolean;
+  /**
+   * Hold the index's writer lock while open (one writer per index, DESIGN.md §5):
+   * opening fails with ERR_STORE_LOCKED while another running process holds it, and
+   * takes over the lock of a process that is gone (`lockTakenOverFrom`). Turn it
+   * off only for a writer that its caller keeps in step with the lock's holder.
+   * @default true (no lock for `:memory:` or `readOnly`)
+   */
+  readonly writerLock?: boolean;
   /** Folder of the NNN_name.sql files. @default the package's migrations/ */
   readonly migrationsDir?: string;
   /** The clock (Unix ms). @default Date.now */
@@ -83,19 +100,40 @@ export class SqliteStore extends UnitStore {
   #dataVersion: number;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
+  readonly #lock: WriterLock | undefined;
+  /** The writer whose lock this open took over: a process on this host that is no longer running. */
+  readonly lockTakenOverFrom: WriterLockHolder | undefined;
 
   constructor(options?: SqliteStoreOptions) {
     super(options?.groupCommit);
     this.#now = options?.now ?? Date.now;
     const migrations = loadMigrations(options?.migrationsDir ?? defaultMigrationsDir());
     const file = options?.path ?? DEFAULT_DB_PATH;
-    const opened = openDatabase(file, migrations, this.#now, options?.mustExist === true);
+    const isReadOnly = options?.readOnly === true;
+    const opened = openDatabase(file, migrations, this.#now, { mustExist: options?.mustExist === true, readOnly: isReadOnly });
     this.#db = opened.db;
     this.appliedMigrations = opened.applied;
     const s = (this.#statements = prepareStatements(this.#db));
     // A crash leaves claimed URLs in `fetching`: their fetch was never recorded.
-    if (options?.recoverClaims !== false) s.requeueFetching.run();
-    this.#loadAliases();
+    const recoverClaims = (): void => {
+      if (options?.recoverClaims !== false) s.requeueFetching.run();
+    };
+    try {
+      if (isReadOnly) {
+        this.#lock = undefined;
+      } else if (file !== ':memory:' && options?.writerLock !== false) {
+        // The claims are another writer's until its lock is ours.
+        this.#lock = readingIndex(file, () => WriterLock.acquire(this.#db, file, this.#now, recoverClaims));
+      } else {
+        this.#lock = undefined;
+        recoverClaims();
+      }
+      this.lockTakenOverFrom = this.#lock?.takenOverFrom;
+      this.#loadAliases();
+    } catch (error) {
+      this.#db.close();
+      throw asCorruption(error, file);
+    }
     this.#dataVersion = this.#readDataVersion();
     this.#admitter = new Admitter(this.#backend(), { now: this.#now });
     this.#links = new LinkWriter(this.#db);
@@ -103,7 +141,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected statsNow(): StoreStats {
-    return readStats(this.#db);
+    return readingIndex(this.#db.name, () => readStats(this.#db));
   }
 
   protected admitNow(batch: readonly AdmitEntry[]): AdmitResult[] {
@@ -185,19 +223,31 @@ export class SqliteStore extends UnitStore {
   }
 
   protected getUrlNow(id: number): UrlRecord | undefined {
+    return readingIndex(this.#db.name, () => this.#getUrl(id));
+  }
+
+  #getUrl(id: number): UrlRecord | undefined {
     const row = this.#statements.getUrl.get({ id }) as UrlColumns | undefined;
     return row === undefined ? undefined : toUrlRecord(row);
   }
 
   protected findUrlNow(uri: string): UrlRecord | undefined {
+    return readingIndex(this.#db.name, () => this.#findUrl(uri));
+  }
+
+  #findUrl(uri: string): UrlRecord | undefined {
     const parsed = parseUriReference(uri);
     if (!parsed.ok || parsed.value.scheme === undefined) return undefined;
     if (!this.#db.inTransaction) this.#catchUpWithOtherWriters();
     const id = this.#getKeys().urlId(resourceKey(parsed.value));
-    return id === undefined ? undefined : this.getUrlNow(id);
+    return id === undefined ? undefined : this.#getUrl(id);
   }
 
   protected historyNow(id: number): UrlHistory | undefined {
+    return readingIndex(this.#db.name, () => this.#history(id));
+  }
+
+  #history(id: number): UrlHistory | undefined {
     const s = this.#statements;
     const row = s.getUrl.get({ id }) as UrlColumns | undefined;
     if (row === undefined) return undefined;
@@ -215,7 +265,7 @@ export class SqliteStore extends UnitStore {
     return {
       get: (origin) => {
         const entry = this.#statements.getRobots.get({ origin }) as string | undefined;
-        return entry === undefined ? undefined : (JSON.parse(entry) as RobotsCacheEntry);
+        return entry === undefined ? undefined : (parseStoredJson(entry, 'robots.entry', isObject) as unknown as RobotsCacheEntry);
       },
       set: (origin, entry) =>
         this.units.run(() => {
@@ -246,6 +296,7 @@ export class SqliteStore extends UnitStore {
   /** Close without committing what the open group holds (UnitStore#close commits it first). */
   protected closeNow(): void {
     if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+    this.#lock?.release();
     if (this.#db.open) this.#db.close();
   }
 
@@ -428,11 +479,12 @@ function prepareStatements(db: Db) {
 }
 
 /**
- * Open an existing index to read it for reports (migrating it if it is older). It
- * does not requeue a running crawl's claims; closing the reader closes the file.
+ * Open an existing index read-only to read it for reports: it is never written,
+ * migrated or created (ERR_STORE_OPEN, ERR_STORE_NOT_INDEX, ERR_STORE_OUTDATED,
+ * ERR_STORE_CORRUPT). Closing the reader closes the file.
  */
 export function openIndexReader(file: string, options?: Pick<SqliteStoreOptions, 'migrationsDir'>): IndexReader {
-  const store = new SqliteStore({ path: file, mustExist: true, recoverClaims: false, ...options });
+  const store = new SqliteStore({ path: file, readOnly: true, ...options });
   const reader = store.reader();
   return Object.assign(reader, { close: () => store.close() });
 }

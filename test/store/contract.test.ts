@@ -315,7 +315,7 @@ describe('SqliteStore recovery of claims', () => {
     await seed(crawler);
     expect(await crawler.claim(1)).toHaveLength(1);
     await crawler.flush(); // units are committed in groups: make the claim visible to another connection
-    const inspector = new SqliteStore({ path: file, recoverClaims: false });
+    const inspector = new SqliteStore({ path: file, readOnly: true });
     expect((await inspector.stats()).urlsByState.fetching).toBe(1);
     await inspector.close();
     await crawler.close();

@@ -31,13 +31,13 @@ const schemaOf = (file: string): string => {
 describe('migrations', () => {
   it('migrate an empty database to the latest schema (snapshot)', async () => {
     const { db } = scratch();
-    new SqliteStore({ path: db }).close();
+    await new SqliteStore({ path: db }).close();
     await expect(schemaOf(db)).toMatchFileSnapshot('./__snapshots__/schema.sql');
   });
 
   it('records each migration with its sha256, and a second open is a no-op', async () => {
     const { db, migrations } = scratch();
-    new SqliteStore({ path: db, migrationsDir: migrations }).close();
+    await new SqliteStore({ path: db, migrationsDir: migrations }).close();
     const raw = new Database(db);
     const applied = loadMigrations(migrations);
     expect(raw.prepare('SELECT version, name, sha256 FROM schema_migrations').all()).toEqual(
@@ -54,21 +54,21 @@ describe('migrations', () => {
     );
   });
 
-  it('refuses a database whose applied migration file was altered, naming the file', () => {
+  it('refuses a database whose applied migration file was altered, naming the file', async () => {
     const { db, migrations } = scratch();
-    new SqliteStore({ path: db, migrationsDir: migrations }).close();
+    await new SqliteStore({ path: db, migrationsDir: migrations }).close();
     appendFileSync(path.join(migrations, '001_initial.sql'), '\n-- edited\n');
     expect(() => new SqliteStore({ path: db, migrationsDir: migrations })).toThrow(
       expect.objectContaining({ code: 'ERR_STORE_MIGRATION_ALTERED', message: expect.stringContaining('001_initial.sql') }),
     );
   });
 
-  it('refuses a database with a migration this program does not know', () => {
+  it('refuses a database with a migration this program does not know', async () => {
     const { db, migrations, dir } = scratch();
     const newer = path.join(dir, 'newer');
     cpSync(migrations, newer, { recursive: true });
     writeFileSync(path.join(newer, `${nextNumber(migrations)}_extra_table.sql`), 'CREATE TABLE extra (id INTEGER PRIMARY KEY);\n');
-    new SqliteStore({ path: db, migrationsDir: newer }).close();
+    await new SqliteStore({ path: db, migrationsDir: newer }).close();
     expect(() => new SqliteStore({ path: db, migrationsDir: migrations })).toThrow(
       expect.objectContaining({ code: 'ERR_STORE_MIGRATION_UNKNOWN', message: expect.stringContaining('_extra_table') }),
     );

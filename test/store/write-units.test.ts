@@ -100,7 +100,7 @@ describe('SqliteStore group commit', () => {
     const writer = new SqliteStore({ path: file, groupCommit: { maxLinks: 1000, maxMs: 60_000, idleMs: 60_000 } });
     const [home] = await writer.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
     await writer.admit([{ fromUrlId: home!.urlId!, rawHref: 'a', target: 'http://h/a' }]);
-    const reader = new SqliteStore({ path: file, recoverClaims: false });
+    const reader = new SqliteStore({ path: file, readOnly: true });
     expect((await reader.stats()).links).toBe(0);
     await writer.flush();
     expect(await reader.stats()).toMatchObject({ links: 1, urlsByState: { queued: 2 } });
@@ -111,7 +111,7 @@ describe('SqliteStore group commit', () => {
   it('commits a thousand links at a time', async () => {
     const file = path.join(dir, 'thousand.db');
     const writer = new SqliteStore({ path: file, groupCommit: { maxLinks: 1000, maxMs: 60_000, idleMs: 60_000 } });
-    const reader = new SqliteStore({ path: file, recoverClaims: false });
+    const reader = new SqliteStore({ path: file, readOnly: true });
     const [home] = await writer.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
     const page = (n: number) =>
       Array.from({ length: 100 }, (_, i) => ({ fromUrlId: home!.urlId!, rawHref: `${n}/${i}`, target: `http://h/${n}/${i}` }));

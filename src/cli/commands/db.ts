@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { readMigrationStatus, SqliteStore, type StoreStats } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { lockTakeoverNotice } from '../open-store.js';
 
 interface DbOptions extends IndexPathOptions {
   readonly json?: boolean;
@@ -17,6 +18,8 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .action(async (options: DbOptions) => {
       const file = await indexPath(options, context);
       const store = new SqliteStore({ path: file });
+      const notice = lockTakeoverNotice(file, store);
+      if (notice !== undefined) await context.err.writeLine(notice);
       const applied = store.appliedMigrations;
       await store.close();
       if (applied.length === 0) await context.out.writeLine(`${file}: up to date`);
@@ -42,7 +45,7 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .description('URLs by state, links, how many links each rung of the ladder folded, aliases and fetches.')
     .option('--json', 'one JSON object')
     .action(async (options: DbOptions) => {
-      const store = new SqliteStore({ path: await indexPath(options, context), mustExist: true, recoverClaims: false });
+      const store = new SqliteStore({ path: await indexPath(options, context), readOnly: true });
       const stats = await store.stats();
       await store.close();
       const lines = options.json === true ? [JSON.stringify(stats)] : formatStats(stats);

@@ -37,7 +37,7 @@ export function addExplainCommand(program: Command, context: CliContext): void {
     .option('--json', 'write the explanation as one JSON object')
     .addHelpText('after', HELP)
     .action(async (url: string, options: ExplainCommandOptions) => {
-      const store = openStore(await indexPath(options, context), { mustExist: true, inspect: true });
+      const store = openStore(await indexPath(options, context), { readOnly: true });
       let explanation: Explanation;
       try {
         explanation = await explain(store, url);

@@ -38,7 +38,7 @@ describe('linkladder demo', () => {
     writeFileSync(db, 'not a database');
     const kept = await run(['demo', '--db', db, '--keep']);
     expect(kept.code).toBe(3);
-    expect(kept.err).toEqual([`linkladder: error: cannot open ${db}: file is not a database`]);
+    expect(kept.err).toEqual([`linkladder: error: ${db} is not a linkladder index (ERR_STORE_NOT_INDEX): not a SQLite database`]);
 
     writeFileSync(`${db}-wal`, '');
     const fresh = await run(['demo', '--db', db]);

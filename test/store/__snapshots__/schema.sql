@@ -95,6 +95,15 @@ CREATE TABLE "url" (
   first_href TEXT
 ) STRICT;
 
+CREATE TABLE writer_lock (
+  id            INTEGER PRIMARY KEY CHECK (id = 1),
+  token         TEXT    NOT NULL,
+  pid           INTEGER NOT NULL,
+  host          TEXT    NOT NULL,
+  process_start TEXT,
+  acquired_at   INTEGER NOT NULL
+) STRICT;
+
 CREATE INDEX fetch_url ON fetch (url_id);
 
 CREATE INDEX url_frontier ON url (depth, id) WHERE state = 'queued';
