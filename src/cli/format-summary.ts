@@ -27,7 +27,7 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   const lines: [string, string][] = [
     ['crawl', stopped],
     ['pages', `${summary.pagesFetched} fetched, ${summary.pagesFailed} failed; ${summary.representationsReused} representations reused`],
-    ['requests', `${summary.requests} (retries included)`],
+    ['requests', requestsText(summary)],
     ['links', `${summary.links} recorded, ${summary.queued} URLs queued`],
     ['duplicates', folded(summary.linksByRung)],
   ];
@@ -44,6 +44,12 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   return lines.flatMap(([label, text]) =>
     wrap(text, SCREEN_WIDTH - LABEL_WIDTH).map((part, i) => `${(i === 0 ? label : '').padEnd(LABEL_WIDTH)}${part}`.trimEnd()),
   );
+}
+
+/** Every request sent, and what each was for. */
+function requestsText(summary: CrawlSummary): string {
+  const { fetches, retries, redirects, robots } = summary.requestsByKind;
+  return `${summary.requests}: ${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt`;
 }
 
 /** `text` in lines of at most `width` columns, broken after ", " or "; " (a longer piece stays whole). */

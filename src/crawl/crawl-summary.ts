@@ -8,11 +8,24 @@ import type { Outcome } from './outcome-table.js';
 /** Why the crawl ended. */
 export type StopReason = 'frontier-empty' | 'max-pages' | 'signal' | 'fatal';
 
+/** Every HTTP request a crawl sent, by what it was for. */
+export interface RequestCounts {
+  /** The first request of each URL requested. */
+  readonly fetches: number;
+  /** The first request of each further attempt of a URL (its retries). */
+  readonly retries: number;
+  /** Requests that followed a redirect (each hop's target). */
+  readonly redirects: number;
+  /** robots.txt requests (their redirect hops included). */
+  readonly robots: number;
+}
+
 /** What one `crawl()` did (this run only, except `index`). */
 export interface CrawlSummary {
   readonly stoppedBy: StopReason;
-  /** `fetcher.fetch` calls, retries included. */
+  /** Every HTTP request sent: the sum of `requestsByKind` (fetches, retries, redirect hops, robots.txt). */
   readonly requests: number;
+  readonly requestsByKind: RequestCounts;
   /** URLs fetched and recorded with a response (whatever its status). */
   readonly pagesFetched: number;
   /** URLs recorded as failed: no usable response, robots.txt, a redirect into a private address. */

@@ -4,7 +4,8 @@
 
 import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
-import type { CrawlEvent, CrawlSummary, StopReason } from './crawl-summary.js';
+import type { RequestKind } from '../fetch/index.js';
+import type { CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
 
 export interface CrawlTallyOptions {
   readonly onEvent: ((event: CrawlEvent) => void) | undefined;
@@ -16,7 +17,8 @@ export interface CrawlTallyOptions {
 export class CrawlTally {
   readonly #options: CrawlTallyOptions;
   readonly #startedAt: number;
-  requests = 0;
+  /** Every HTTP request sent, by what it was for (told by the fetch layer as each is sent). */
+  readonly requestsByKind: { -readonly [K in keyof RequestCounts]: number } = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
   fetched = 0;
   failed = 0;
   reused = 0;
@@ -44,6 +46,24 @@ export class CrawlTally {
     } catch (error) {
       this.#options.onEventError(error);
     }
+  }
+
+  /** Every request sent, retries, redirect hops and robots.txt included. */
+  get requests(): number {
+    const r = this.requestsByKind;
+    return r.fetches + r.retries + r.redirects + r.robots;
+  }
+
+  /**
+   * An HTTP request was sent (the fetch layer says so as it sends it): the one place
+   * "requests" is counted. The first request of a URL's second or later attempt is a retry.
+   */
+  countRequest(kind: RequestKind, attempt: number): void {
+    const r = this.requestsByKind;
+    if (kind === 'robots') r.robots++;
+    else if (kind === 'redirect') r.redirects++;
+    else if (attempt > 1) r.retries++;
+    else r.fetches++;
   }
 
   /** URLs that an admission or a requeue put on the frontier. */
@@ -101,6 +121,7 @@ export class CrawlTally {
     return {
       stoppedBy,
       requests: this.requests,
+      requestsByKind: { ...this.requestsByKind },
       pagesFetched: this.fetched,
       pagesFailed: this.failed,
       representationsReused: this.reused,

@@ -35,6 +35,7 @@ export type {
   HrefFindingReport,
   PageEvent,
   ProgressEvent,
+  RequestCounts,
   StopReason,
 } from './crawl-summary.js';
 export { CrawlError, type CrawlErrorCode } from './crawl-error.js';

@@ -3,7 +3,7 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import type { FetchedResponse } from '../fetch/index.js';
+import type { FetchedResponse, SentRequest } from '../fetch/index.js';
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
@@ -68,10 +68,11 @@ export class UrlPipeline {
     this.#claims.inFlight.add(claimed.id);
     try {
       const robots = this.#o.robots;
+      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request.kind, attempt);
       if (robots !== undefined) {
         let isAllowed: boolean;
         try {
-          isAllowed = await robots.isAllowed(claimed.key);
+          isAllowed = await robots.isAllowed(claimed.key, { onRequest });
         } catch {
           await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
           return { kind: 'done' };
@@ -85,10 +86,12 @@ export class UrlPipeline {
         await this.#p.requeue(claimed.id);
         return { kind: 'refund' };
       }
-      this.#tally.requests++;
       let response: FetchedResponse;
       try {
-        response = await this.#o.fetcher.fetch(claimed.key, this.#p.signal, { beforeRedirect: (hop) => this.#beforeRedirect(hop.to, claimed.id) });
+        response = await this.#o.fetcher.fetch(claimed.key, this.#p.signal, {
+          beforeRedirect: (hop) => this.#beforeRedirect(hop.to, claimed.id),
+          onRequest,
+        });
       } catch {
         response = thrownResponse(claimed.key, this.#o.now());
       }

@@ -11,7 +11,7 @@ import { isHtmlMediaType, parseContentType } from './content-type.js';
 import { decodeHtml, decodeUtf8 } from './decode-body.js';
 import { destroyBody, parseContentEncoding, readBody } from './read-body.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
-import type { BeforeRedirect, FetchHop, FetchedResponse, RedirectHop } from './types.js';
+import type { BeforeRedirect, FetchHop, FetchedResponse, OnRequest, RedirectHop, RequestKind } from './types.js';
 
 /**
  * The statuses followed as redirects: those of the Fetch Standard ("redirect status").
@@ -49,12 +49,16 @@ export interface RetrievePolicy {
    * `utf-8`: decode every body as UTF-8 (robots.txt, RFC 9309 §2.3).
    */
   readonly decode: 'html' | 'utf-8';
+  /** What the requests are for: `page` (its hops are `redirect`), or `robots` (hops included). */
+  readonly purpose: 'page' | 'robots';
 }
 
 /** What one caller brings to one retrieval. */
 export interface RetrieveCall {
   readonly signal?: AbortSignal | undefined;
   readonly beforeRedirect?: BeforeRedirect | undefined;
+  /** Told of each request as it is sent. */
+  readonly onRequest?: OnRequest | undefined;
 }
 
 type FinalFields = Pick<
@@ -127,13 +131,7 @@ export class HttpClient {
       try {
         let response: Dispatcher.ResponseData;
         try {
-          response = await this.#agent.request({
-            origin: target.origin,
-            path: target.path,
-            method: 'GET',
-            headers: requestHeaders,
-            signal: hop.signal,
-          });
+          response = await this.#send(target, requestKind(policy, hops.length), requestHeaders, hop.signal, call.onRequest);
         } catch (error) {
           return failed(target.url, isAborted(signal) ? 'ERR_FETCH_ABORTED' : classifyError(error));
         }
@@ -165,6 +163,25 @@ export class HttpClient {
         hop.dispose();
       }
     }
+  }
+
+  /**
+   * The one place an HTTP request is sent: whoever counts requests (the crawl's
+   * "requests") is told here, so that every request is counted, whatever sends it.
+   */
+  #send(
+    target: RequestTarget,
+    kind: RequestKind,
+    headers: Readonly<Record<string, string>>,
+    signal: AbortSignal,
+    onRequest: OnRequest | undefined,
+  ): Promise<Dispatcher.ResponseData> {
+    try {
+      onRequest?.({ url: target.url, kind });
+    } catch {
+      // A counter that throws does not stop the request.
+    }
+    return this.#agent.request({ origin: target.origin, path: target.path, method: 'GET', headers, signal });
   }
 
   /** One hop: record it, then decide whether it is followed. */
@@ -232,6 +249,12 @@ const NO_BODY = Object.freeze({
   bytes: 0,
   errorCode: undefined,
 });
+
+/** The kind of the request sent after `hopsSoFar` redirects. */
+function requestKind(policy: RetrievePolicy, hopsSoFar: number): RequestKind {
+  if (policy.purpose === 'robots') return 'robots';
+  return hopsSoFar === 0 ? 'page' : 'redirect';
+}
 
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;

@@ -237,7 +237,7 @@ describe('linkladder crawl', () => {
     const first = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--max-pages', '5']);
     expect(first.code).toBe(0);
     expect(first.out[0]).toBe('crawl       stopped at --max-pages: the rest stays queued; run it again to go on');
-    expect(first.out).toContain('requests    5 (retries included)');
+    expect(first.out.find((line) => line.startsWith('requests'))).toMatch(/^requests    \d+: 5 fetches, 0 retries, \d+ redirect hops, 1 robots\.txt$/);
     const between = (await statsOf(db)).urlsByState;
     expect(between.fetching).toBe(0);
     expect(between.queued).toBeGreaterThan(0);
@@ -304,17 +304,18 @@ describe('linkladder crawl', () => {
         const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), ...args], { cwd, env });
         expect(result.err).toEqual([]);
         expect(result.code).toBe(0);
-        return result.out.find((line) => line.startsWith('requests'));
+        // --max-pages counts URLs requested: the fetches of the summary's breakdown.
+        return /: (\d+ fetches)/.exec(result.out.find((line) => line.startsWith('requests')) ?? '')?.[1];
       };
-      expect(await requests([])).toBe('requests    2 (retries included)');
-      expect(await requests([], { LINKLADDER_MAX_PAGES: '3' })).toBe('requests    3 (retries included)');
-      expect(await requests(['--max-pages', '4'], { LINKLADDER_MAX_PAGES: '3' })).toBe('requests    4 (retries included)');
+      expect(await requests([])).toBe('2 fetches');
+      expect(await requests([], { LINKLADDER_MAX_PAGES: '3' })).toBe('3 fetches');
+      expect(await requests(['--max-pages', '4'], { LINKLADDER_MAX_PAGES: '3' })).toBe('4 fetches');
       // --config names another file: the default one is not read (allowPrivate is not set, so the seed is refused).
       writeFileSync(path.join(cwd, 'other.json'), JSON.stringify({ maxPages: 1 }));
       const refused = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--config', 'other.json'], { cwd });
       expect(refused.code).toBe(2);
       expect(refused.err[0]).toMatch(/to name public hosts unless `--allow-private` is true/);
-      expect(await requests(['--config', 'other.json', '--allow-private'])).toBe('requests    1 (retries included)');
+      expect(await requests(['--config', 'other.json', '--allow-private'])).toBe('1 fetches');
       // --no-allow-private turns off what the file turned on.
       const off = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--no-allow-private'], { cwd });
       expect(off.code).toBe(2);
