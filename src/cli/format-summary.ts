@@ -1,6 +1,6 @@
 // The end-of-crawl summary of `crawl` and `demo`: one screen of plain lines, or one JSON object.
 
-import type { CrawlSummary, StopReason } from '../crawl/index.js';
+import type { BrokenKind, CrawlSummary, StopReason } from '../crawl/index.js';
 import type { MatchRung } from '../store/index.js';
 import type { InterruptSignal } from './cli-context.js';
 import { toJsonLine } from './json-line.js';
@@ -36,7 +36,9 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   }
   lines.push(
     ['aliases', `learned: ${counts(summary.aliasesLearned)}; evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`],
-    ['errors', counts(byName(summary.errorsByCode), 'none')],
+    ['errors', errorsText(summary.errorsByCode)],
+    ['broken', brokenText(summary.broken)],
+    ['redirects', `${summary.redirected} URLs redirected to a page, ${summary.requestsByKind.redirects} redirect hops requested`],
     ['hrefs', `browser-style fixes: ${counts(byName(summary.hrefFindings), 'none')}`],
     ['index', `${urls} URLs (${counts(index.urlsByState)}), ${index.fetches} fetches`],
     ['duration', formatDuration(summary.durationMs)],
@@ -44,6 +46,18 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   return lines.flatMap(([label, text]) =>
     wrap(text, SCREEN_WIDTH - LABEL_WIDTH).map((part, i) => `${(i === 0 ? label : '').padEnd(LABEL_WIDTH)}${part}`.trimEnd()),
   );
+}
+
+/** URLs settled with an error, by code: `stats` counts the same. */
+export function errorsText(errorsByCode: Readonly<Record<string, number>>): string {
+  const total = sum(Object.values(errorsByCode));
+  return total === 0 ? 'none' : `${total} URLs: ${counts(byName(errorsByCode))}`;
+}
+
+/** Broken links by kind. */
+export function brokenText(broken: Readonly<Record<BrokenKind, number>>): string {
+  const total = sum(Object.values(broken));
+  return `${total} URLs: 4xx ${broken['client-error']}, 5xx ${broken['server-error']}, no response ${broken.failed}`;
 }
 
 /** Every request sent, and what each was for. */

@@ -3,6 +3,7 @@
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { MatchRung, StoreStats } from '../store/index.js';
+import type { BrokenKind } from './broken-links.js';
 import type { Outcome } from './outcome-table.js';
 
 /** Why the crawl ended. */
@@ -48,8 +49,16 @@ export interface CrawlSummary {
   readonly evidenceRejected: number;
   /** Aliases undone by contradicting evidence. */
   readonly evidenceRevoked: number;
-  /** Recorded failures and cut responses by code (`ERR_FETCH_*`, `ERR_CRAWL_*`). */
+  /**
+   * URLs settled with an error, by code: a failure or a cut body (`ERR_FETCH_*`,
+   * `ERR_CRAWL_*`), or an HTTP status of 400 or more (`HTTP_nnn`) — what `stats`
+   * counts as errors (`errorCodeOf`, broken-links.ts).
+   */
   readonly errorsByCode: Readonly<Record<string, number>>;
+  /** Broken links: URLs whose answer was a 4xx, a 5xx, or none (a network failure, a timeout, a redirect leading nowhere). */
+  readonly broken: Readonly<Record<BrokenKind, number>>;
+  /** URLs whose own request was redirected and ended at a representation. */
+  readonly redirected: number;
   /** Browser-style href fixes by finding code (`HREF_*` of the findings catalog, src/findings.ts), for the audit. */
   readonly hrefFindings: Readonly<Record<string, number>>;
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */

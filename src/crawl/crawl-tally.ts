@@ -5,6 +5,7 @@
 import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
 import type { RequestKind } from '../fetch/index.js';
+import { brokenCounts } from './broken-links.js';
 import type { CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
 
 export interface CrawlTallyOptions {
@@ -22,6 +23,8 @@ export class CrawlTally {
   fetched = 0;
   failed = 0;
   reused = 0;
+  /** URLs whose own request was redirected and ended at a representation. */
+  redirected = 0;
   links = 0;
   queued = 0;
   rejected = 0;
@@ -132,6 +135,8 @@ export class CrawlTally {
       evidenceRejected: this.rejected,
       evidenceRevoked: this.revoked,
       errorsByCode: { ...this.errors },
+      broken: brokenCounts(this.errors),
+      redirected: this.redirected,
       hrefFindings: { ...this.hrefFindings },
       index: index ?? emptyStats(),
       durationMs: this.#options.now() - this.#startedAt,

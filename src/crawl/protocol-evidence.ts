@@ -7,6 +7,7 @@ import type { FetchedResponse } from '../fetch/index.js';
 import { resourceKey } from '../ladder/index.js';
 import type { ClaimedUrl, FetchRecord, IndexWriter, UrlState } from '../store/index.js';
 import { serialize, type AbsoluteUri } from '../uri/index.js';
+import { errorCodeOf } from './broken-links.js';
 import type { ClaimBook } from './claim-book.js';
 import type { CrawlTally } from './crawl-tally.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
@@ -163,6 +164,8 @@ export class ProtocolEvidence {
     const record = fetchRecordOf(id, response, 'done', undefined);
     await tx.recordFetch(record);
     this.#tally.reused++;
+    const error = errorCodeOf(record.errorCode, record.status);
+    if (error !== undefined) this.#tally.countError(error);
     if (state === 'queued') this.#tally.frontier--;
     return record;
   }

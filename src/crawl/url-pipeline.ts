@@ -5,6 +5,7 @@
 
 import type { FetchedResponse, SentRequest } from '../fetch/index.js';
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
+import { errorCodeOf } from './broken-links.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
@@ -181,7 +182,9 @@ export class UrlPipeline {
     const represented = { ...record, representsUrlId: page.id };
     await tx.recordFetch(details === undefined ? represented : { ...represented, findings: details.pageFindings, anchors: details.anchors });
     this.#tally.fetched++;
-    if (response.errorCode !== undefined) this.#tally.countError(response.errorCode);
+    const error = errorCodeOf(response.errorCode, status);
+    if (error !== undefined) this.#tally.countError(error);
+    if (response.hops.length > 0) this.#tally.redirected++;
     this.#tally.emit({
       type: 'page',
       url: claimed.key,

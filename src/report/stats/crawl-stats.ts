@@ -1,5 +1,6 @@
 // The statistics of a crawl: the ladder funnel, what it saved, aliases and errors.
 
+import { brokenCounts, type BrokenKind } from '../../crawl/index.js';
 import type { AliasEvidence } from '../../ladder/index.js';
 import type { Funnel, IndexReader } from '../../store/index.js';
 
@@ -34,8 +35,10 @@ export interface CrawlStats {
   readonly fetches: number;
   readonly urls: number;
   readonly aliasesByEvidence: Readonly<Record<AliasEvidence, number>>;
-  /** Fetch errors and HTTP error statuses (`HTTP_nnn`), by code. */
+  /** URLs whose last fetch has an error, by code: a fetch error, or an HTTP status of 400 or more (`HTTP_nnn`). */
   readonly errorsByCode: Readonly<Record<string, number>>;
+  /** Broken links among them: 4xx, 5xx, no response (`brokenCounts`, as the crawl's summary counts them). */
+  readonly broken: Readonly<Record<BrokenKind, number>>;
 }
 
 export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
@@ -56,5 +59,6 @@ export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
     urls: Object.values(stats.urlsByState).reduce((sum, count) => sum + count, 0),
     aliasesByEvidence: stats.aliasesByEvidence,
     errorsByCode,
+    broken: brokenCounts(errorsByCode),
   };
 }

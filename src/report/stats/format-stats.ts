@@ -22,6 +22,7 @@ export function formatStats(stats: CrawlStats): string[] {
     ['urls', String(stats.urls)],
     ['aliases', `${total(stats.aliasesByEvidence)}  by evidence: ${list(stats.aliasesByEvidence)}`],
     ['errors', `${total(stats.errorsByCode)}${total(stats.errorsByCode) === 0 ? '' : `  by code: ${list(stats.errorsByCode)}`}`],
+    ['broken', `${total(stats.broken)}  4xx ${stats.broken['client-error']}, 5xx ${stats.broken['server-error']}, no response ${stats.broken.failed}`],
   ];
   return rows.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
 }

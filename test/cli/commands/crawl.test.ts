@@ -78,7 +78,8 @@ describe('linkladder crawl', () => {
     expect(result.out).toContain('pages       22 fetched, 3 failed; 5 representations reused');
     expect(result.stdout).toMatch(/^duplicates {2}\d+ links met a known URL, by rung: string \d+, syntax \d+, scheme \d+,$/m);
     expect(result.stdout).toContain('aliases     learned: redirect 4, content-location 2, canonical 0;\n            evidence rejected 1, revoked 0\n');
-    expect(result.stdout).toContain('errors      ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
+    expect(result.stdout).toContain('errors      5 URLs: ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
+    expect(result.stdout).toContain('broken      4 URLs: 4xx 1, 5xx 1, no response 2\n');
     expect(result.stdout).toContain('hrefs       browser-style fixes: HREF_BACKSLASH 1,');
     expect(result.stdout).toMatch(/^duration {4}\d/m);
     expect(result.out.every((line) => line.length <= 80)).toBe(true);

@@ -45,6 +45,7 @@ describe('collectStats', () => {
       urls: 30,
       aliasesByEvidence: { redirect: 3, 'content-location': 1, canonical: 2 },
       errorsByCode: { ERR_FETCH_REDIRECT_LOOP: 1, HTTP_404: 2 },
+      broken: { 'client-error': 2, 'server-error': 0, failed: 1 },
     });
   });
 
@@ -53,7 +54,7 @@ describe('collectStats', () => {
     expect(stats.fetchesSaved).toBe(0);
     expect(stats.linksNotFetched).toBe(0);
     expect(stats.folded).toEqual({ syntax: 0, scheme: 0, protocol: 0 });
-    expect(formatStats(stats).at(-1)).toBe('errors          0');
+    expect(formatStats(stats).slice(-2)).toEqual(['errors          0', 'broken          0  4xx 0, 5xx 0, no response 0']);
   });
 });
 
@@ -72,6 +73,7 @@ describe('formatStats', () => {
       'urls            30',
       'aliases         6  by evidence: redirect 3, content-location 1, canonical 2',
       'errors          3  by code: HTTP_404 2, ERR_FETCH_REDIRECT_LOOP 1', // the most frequent first
+      'broken          3  4xx 2, 5xx 0, no response 1',
     ]);
   });
 });
