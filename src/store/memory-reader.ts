@@ -6,6 +6,7 @@ import { AliasEnds } from '../ladder/index.js';
 import { decodeLink, type EncodedLink } from './link-codec.js';
 import type {
   AliasRow,
+  CrawlRunRow,
   EdgeOptions,
   EdgeRow,
   FetchRow,
@@ -41,6 +42,7 @@ export interface MemoryIndexView {
   /** By id - 1. */
   readonly fetches: readonly FetchRow[];
   stats(): StoreStats;
+  runs(): CrawlRunRow[];
 }
 
 export class MemoryIndexReader implements IndexReader {
@@ -133,6 +135,10 @@ export class MemoryIndexReader implements IndexReader {
   async *aliases(): AsyncGenerator<AliasRow> {
     const rows = [...this.#view.aliases].map((alias): AliasRow => ({ ...alias }));
     yield* rows.sort((a, b) => a.createdAt - b.createdAt || a.fromId - b.fromId || compareText(a.evidence, b.evidence));
+  }
+
+  async runs(): Promise<readonly CrawlRunRow[]> {
+    return this.#view.runs();
   }
 
   async errorsByCode(): Promise<Readonly<Record<string, number>>> {

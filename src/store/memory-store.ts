@@ -20,6 +20,9 @@ import {
   type AliasRecord,
   type AliasRow,
   type ClaimedUrl,
+  type CrawlRunEnd,
+  type CrawlRunRow,
+  type CrawlRunStart,
   type FetchRow,
   type UrlHistory,
   type FetchRecord,
@@ -57,6 +60,7 @@ export class MemoryStore extends UnitStore {
   readonly #aliases = new Map<string, AliasRow>();
   readonly #fetches: FetchRow[] = [];
   readonly #robots = new Map<string, RobotsCacheEntry>();
+  readonly #runs: CrawlRunRow[] = [];
   readonly #now: () => number;
   readonly #admitter: Admitter;
 
@@ -165,6 +169,7 @@ export class MemoryStore extends UnitStore {
       aliases: { [Symbol.iterator]: () => this.#aliases.values() },
       fetches: this.#fetches,
       stats: () => this.statsNow(),
+      runs: () => this.runsNow(),
     });
   }
 
@@ -292,6 +297,38 @@ export class MemoryStore extends UnitStore {
     const parsed = parseUriReference(uri);
     const row = parsed.ok ? this.#byKey.get(resourceKey(parsed.value)) : undefined;
     return row && this.getUrlNow(row.id);
+  }
+
+  protected startRunNow(run: CrawlRunStart): number {
+    return this.inUnit(() => {
+      const row: CrawlRunRow = {
+        id: this.#runs.length + 1,
+        startedAt: run.startedAt,
+        seeds: [...run.seeds],
+        settings: structuredClone(run.settings),
+        endedAt: undefined,
+        stoppedBy: undefined,
+        outcome: undefined,
+        counts: undefined,
+      };
+      this.#runs.push(row);
+      this.#undo.push(() => this.#runs.pop());
+      return row.id;
+    });
+  }
+
+  protected endRunNow(id: number, end: CrawlRunEnd): void {
+    this.inUnit(() => {
+      const index = id - 1;
+      const before = this.#runs[index];
+      if (before === undefined) throw new StoreError('ERR_STORE_NOT_FOUND', `no crawl run with id ${id} in the index`);
+      this.#runs[index] = { ...before, endedAt: end.endedAt, stoppedBy: end.stoppedBy, outcome: end.outcome, counts: structuredClone(end.counts) };
+      this.#undo.push(() => (this.#runs[index] = before));
+    });
+  }
+
+  protected runsNow(): CrawlRunRow[] {
+    return this.#runs.map((run) => structuredClone(run));
   }
 
   protected statsNow(): StoreStats {

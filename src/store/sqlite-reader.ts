@@ -11,6 +11,7 @@ import {
   toAliasRow,
   toFetchRow,
   toFirstLink,
+  readRuns,
   type AliasColumns,
   type FetchColumns,
   type UrlColumns,
@@ -21,6 +22,7 @@ import {
   URL_STATES,
   zeroCounts,
   type AliasRow,
+  type CrawlRunRow,
   type EdgeOptions,
   type EdgeRow,
   type FetchRow,
@@ -144,6 +146,10 @@ export class SqliteIndexReader implements IndexReader {
       )
       .all() as { code: string; n: number }[];
     return Object.fromEntries(rows.map((row) => [row.code, row.n]));
+  }
+
+  runs(): Promise<readonly CrawlRunRow[]> {
+    return settled(() => readRuns(this.#db));
   }
 
   async close(): Promise<void> {

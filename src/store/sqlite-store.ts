@@ -26,6 +26,7 @@ import {
   toFetchRow,
   toFirstLink,
   toUrlRecord,
+  readRuns,
   type AliasColumns,
   type FetchColumns,
   type UrlColumns,
@@ -35,6 +36,9 @@ import type {
   AdmitResult,
   AliasRecord,
   ClaimedUrl,
+  CrawlRunEnd,
+  CrawlRunRow,
+  CrawlRunStart,
   FetchRecord,
   IndexReader,
   StoreStats,
@@ -104,6 +108,28 @@ export class SqliteStore extends UnitStore {
 
   protected statsNow(): StoreStats {
     return readStats(this.#db);
+  }
+
+  protected startRunNow(run: CrawlRunStart): number {
+    return this.#write(() =>
+      Number(
+        this.#statements.insertRun.run({
+          startedAt: run.startedAt,
+          seeds: JSON.stringify(run.seeds),
+          settings: JSON.stringify(run.settings),
+        }).lastInsertRowid,
+      ),
+    );
+  }
+
+  protected endRunNow(id: number, end: CrawlRunEnd): void {
+    this.#write(() =>
+      this.#statements.endRun.run({ id, endedAt: end.endedAt, stoppedBy: end.stoppedBy, outcome: end.outcome, counts: JSON.stringify(end.counts) }),
+    );
+  }
+
+  protected runsNow(): CrawlRunRow[] {
+    return readRuns(this.#db);
   }
 
   protected admitNow(batch: readonly AdmitEntry[]): AdmitResult[] {
@@ -424,6 +450,10 @@ function prepareStatements(db: Db) {
        ON CONFLICT (origin) DO UPDATE SET fetched_at = excluded.fetched_at, entry = excluded.entry`,
     ),
     aliasesTo: db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = :id ORDER BY a.created_at`),
+    insertRun: db.prepare('INSERT INTO crawl_run (started_at, seeds, settings) VALUES (:startedAt, :seeds, :settings)'),
+    endRun: db.prepare(
+      'UPDATE crawl_run SET ended_at = :endedAt, stopped_by = :stoppedBy, outcome = :outcome, counts = :counts WHERE id = :id',
+    ),
   };
 }
 

@@ -304,6 +304,25 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
   });
 });
 
+describe.each(implementations)('IndexWriter contract, crawl runs (issue 10, item 15): %s', (_name, open) => {
+  it('records a run when it starts and how it ended, and reads them back oldest first, the writer and the reader alike', async () => {
+    const store = open();
+    expect(await store.runs()).toEqual([]);
+    const settings = { scope: 'prefix', include: ['^http://h/a'], maxDepth: 3, follow: ['link'] };
+    const first = await store.startRun({ startedAt: 10, seeds: ['http://h/a/'], settings });
+    const second = await store.startRun({ startedAt: 20, seeds: ['http://h/b/'], settings: {} });
+    await store.endRun(first, { endedAt: 15, stoppedBy: 'frontier-empty', outcome: 'finished', counts: { requests: 3 } });
+    const expected = [
+      { id: first, startedAt: 10, seeds: ['http://h/a/'], settings, endedAt: 15, stoppedBy: 'frontier-empty', outcome: 'finished', counts: { requests: 3 } },
+      { id: second, startedAt: 20, seeds: ['http://h/b/'], settings: {}, endedAt: undefined, stoppedBy: undefined, outcome: undefined, counts: undefined },
+    ];
+    expect(await store.runs()).toEqual(expected);
+    await store.flush();
+    const reader = (store as unknown as { reader(): { runs(): Promise<unknown> } }).reader();
+    expect(await reader.runs()).toEqual(expected);
+  });
+});
+
 describe('SqliteStore recovery of claims', () => {
   it('requeues fetching rows on open, unless asked only to inspect', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');

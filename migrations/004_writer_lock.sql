@@ -1,0 +1,3 @@
+-- Placeholder on branch true-numbers only: the store-guard branch adds the real
+-- 004_writer_lock.sql (one writer per index). At merge, take that file; this one
+-- only keeps the numbering contiguous so that 005_crawl_run.sql applies here.
