@@ -15,6 +15,7 @@ const STOPPED: Readonly<Record<StopReason, string>> = {
   'max-pages': 'stopped at --max-pages: the rest stays queued; run it again to go on',
   signal: 'interrupted (Ctrl-C): claimed URLs requeued; run it again to resume',
   fatal: 'stopped on a fatal error (on stderr); run it again to resume',
+  'seeds-failed': 'nothing crawled: no seed could be fetched (on stderr)',
 };
 
 const TERMINATED = 'terminated (SIGTERM): claimed URLs requeued; run it again to resume';

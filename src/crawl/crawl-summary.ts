@@ -4,10 +4,14 @@ import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { MatchRung, StoreStats } from '../store/index.js';
 import type { BrokenKind } from './broken-links.js';
+import type { SeedOutcome } from './crawl-run.js';
 import type { Outcome } from './outcome-table.js';
 
-/** Why the crawl ended. */
-export type StopReason = 'frontier-empty' | 'max-pages' | 'signal' | 'fatal';
+/**
+ * Why the crawl ended. `seeds-failed`: the frontier is empty and no seed was fetched
+ * with a usable response (refused, unreachable, 4xx/5xx, robots.txt): nothing was crawled.
+ */
+export type StopReason = 'frontier-empty' | 'max-pages' | 'signal' | 'fatal' | 'seeds-failed';
 
 /** Every HTTP request a crawl sent, by what it was for. */
 export interface RequestCounts {
@@ -24,6 +28,8 @@ export interface RequestCounts {
 /** What one `crawl()` did (this run only, except `index`). */
 export interface CrawlSummary {
   readonly stoppedBy: StopReason;
+  /** What became of each seed. */
+  readonly seeds: readonly SeedOutcome[];
   /** Every HTTP request sent: the sum of `requestsByKind` (fetches, retries, redirect hops, robots.txt). */
   readonly requests: number;
   readonly requestsByKind: RequestCounts;
@@ -37,6 +43,14 @@ export interface CrawlSummary {
    * (DESIGN.md §2 rung 4).
    */
   readonly representationsReused: number;
+  /**
+   * Requests avoided: URLs the crawl meant to request (named by a followed link) that it
+   * never requested because, before the request, the index had joined them to a
+   * resource already known — a new spelling the syntax or scheme rung folded, or a
+   * queued URL whose representation came with another URL's response. A URL that
+   * became an alias after its own request saved nothing.
+   */
+  readonly fetchesSaved: number;
   /** Links recorded (one per reference found, in pages and in `Link` headers). */
   readonly links: number;
   /** Those links by the rung at which their target met a URL already known: `new` is a new URL. */

@@ -6,6 +6,7 @@ import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
 import type { RequestKind } from '../fetch/index.js';
 import { brokenCounts } from './broken-links.js';
+import type { SeedOutcome } from './crawl-run.js';
 import type { CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
 
 export interface CrawlTallyOptions {
@@ -23,6 +24,7 @@ export class CrawlTally {
   fetched = 0;
   failed = 0;
   reused = 0;
+  fetchesSaved = 0;
   /** URLs whose own request was redirected and ended at a representation. */
   redirected = 0;
   links = 0;
@@ -77,9 +79,24 @@ export class CrawlTally {
     return queued;
   }
 
-  /** A page's links were admitted. */
-  addLinks(results: readonly AdmitResult[]): number {
-    for (const result of results) if (result.rung !== undefined) this.linksByRung[result.rung]++;
+  /**
+   * A request the crawl meant to make and did not, because before it was made the
+   * index had joined its URL to a resource already known (DESIGN.md §8): the one
+   * place "fetches saved" is counted. See `addLinks` and ProtocolEvidence#derive.
+   */
+  saveFetch(): void {
+    this.fetchesSaved++;
+  }
+
+  /** A page's links were admitted (`follows[i]`: whether link i is followed). */
+  addLinks(results: readonly AdmitResult[], follows: readonly boolean[]): number {
+    results.forEach((result, i) => {
+      if (result.rung !== undefined) this.linksByRung[result.rung]++;
+      // A followed link whose spelling is new to the index but that the syntax or scheme rung
+      // joined to a URL already followed: a crawler keyed on strings would request it.
+      const isNewSpelling = result.ladderRung === 'syntax' || result.ladderRung === 'scheme';
+      if (isNewSpelling && follows[i] === true && !result.isQueued) this.saveFetch();
+    });
     this.links += results.length;
     const queued = this.addQueued(results);
     this.queued += queued;
@@ -120,14 +137,16 @@ export class CrawlTally {
     });
   }
 
-  summary(stoppedBy: StopReason, index: StoreStats | undefined): CrawlSummary {
+  summary(stoppedBy: StopReason, index: StoreStats | undefined, seeds: readonly SeedOutcome[]): CrawlSummary {
     return {
       stoppedBy,
+      seeds,
       requests: this.requests,
       requestsByKind: { ...this.requestsByKind },
       pagesFetched: this.fetched,
       pagesFailed: this.failed,
       representationsReused: this.reused,
+      fetchesSaved: this.fetchesSaved,
       links: this.links,
       linksByRung: { ...this.linksByRung },
       queued: this.queued,

@@ -39,6 +39,7 @@ export type {
   StopReason,
 } from './crawl-summary.js';
 export { CrawlError, type CrawlErrorCode } from './crawl-error.js';
+export { runOutcomeOf, runSettingsOf, seedOutcomes, type SeedOutcome } from './crawl-run.js';
 export { BROKEN_KINDS, brokenCounts, errorCodeOf, errorKindOf, type BrokenKind, type ErrorKind } from './broken-links.js';
 export {
   OUTCOME_TABLE,

@@ -222,7 +222,7 @@ export class UrlPipeline {
   async #admitLinks(tx: IndexWriter, page: Page, details: PageLinks): Promise<number> {
     if (details.entries.length === 0) return 0;
     const results = await tx.admit(details.entries);
-    const queued = this.#tally.addLinks(results);
+    const queued = this.#tally.addLinks(results, details.entries.map((entry) => entry.follow !== false));
     const index = details.canonicalIndex;
     const canonicalId = index === undefined ? undefined : results[index]?.urlId;
     if (canonicalId !== undefined) {

@@ -69,6 +69,11 @@ export interface AdmitResult {
   readonly urlId: number | undefined;
   /** Where on the ladder it met a known URL; `undefined` when the link had no valid target. */
   readonly rung: MatchRung | undefined;
+  /**
+   * The rung at which its target met the index before aliases were followed (`rung`
+   * unless `protocol`): `syntax` or `scheme` means a spelling new to the index.
+   */
+  readonly ladderRung: Exclude<MatchRung, 'protocol'> | undefined;
   /** Whether this admit put the URL on the frontier (new, or a skipped URL now followed). */
   readonly isQueued: boolean;
   /** The failure, when the target was not a valid absolute URI. */

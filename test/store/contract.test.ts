@@ -31,7 +31,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   it('admits a seed as a new, queued URL and writes no link for it', async () => {
     const store = open();
     const [result] = await store.admit([{ rawHref: 'http://host/', target: 'http://host/', depth: 0 }]);
-    expect(result).toEqual({ urlId: 1, rung: 'new', isQueued: true, error: undefined });
+    expect(result).toEqual({ urlId: 1, rung: 'new', ladderRung: 'new', isQueued: true, error: undefined });
     expect((await store.stats()).links).toBe(0);
     expect(await store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined });
   });

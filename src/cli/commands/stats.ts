@@ -6,6 +6,7 @@ import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { toJsonLine } from '../json-line.js';
+import { refuseNoCrawl } from '../no-crawl.js';
 
 const HELP = `
 The funnel climbs the comparison ladder (RFC 3986 §6.2) over the links with a
@@ -30,9 +31,11 @@ export function addStatsCommand(program: Command, context: CliContext): void {
     .option('--json', 'write one JSON object')
     .addHelpText('after', HELP)
     .action(async (options: StatsCommandOptions) => {
-      const reader = openIndexReader(await indexPath(options, context));
+      const file = await indexPath(options, context);
+      const reader = openIndexReader(file);
       let lines: string[];
       try {
+        if (await refuseNoCrawl(reader, file, context)) return;
         const stats = await collectStats(reader);
         const definitions = { fetchesSaved: FETCHES_SAVED_DEFINITION, linksNotFetched: LINKS_NOT_FETCHED_DEFINITION };
         lines = options.json === true ? [toJsonLine({ ...stats, definitions })] : formatStats(stats);
