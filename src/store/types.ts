@@ -349,7 +349,11 @@ export interface Funnel {
   readonly distinctSyntax: number;
   /** Distinct after scheme-based normalization (§6.2.3). */
   readonly distinctScheme: number;
-  /** Distinct after the protocol rung (§6.2.4): the URLs links created that are not aliases. */
+  /**
+   * Distinct after the protocol rung (§6.2.4): the URLs links created, each alias
+   * counted as the URL its chain ends at (which may be one no link named, as a
+   * negotiated variant named by Content-Location).
+   */
   readonly afterAliases: number;
   /** Links without a valid target. */
   readonly unresolved: number;
