@@ -56,6 +56,7 @@ export {
 export { REDIRECT_STATUSES, ACCEPT_ENCODING } from './http-client.js';
 export {
   createRobotsPolicy,
+  robotsRuleFor,
   robotsVerdict,
   type HttpRobotsPolicy,
   type RobotsFile,

@@ -234,3 +234,17 @@ export function robotsVerdict(response: Pick<FetchedResponse, 'status' | 'errorC
   // §2.3.1.3: 400–499 is unavailable; so is any other final status (1xx, an unfollowed 3xx).
   return 'unavailable';
 }
+
+/**
+ * RFC 9309 §2.2.2: the rule of a robots.txt that decides `url` for `productToken`
+ * (the longest match), as written on its line (`Disallow: /private/`); `undefined`
+ * when none matches or `url` is no http(s) URL. For saying why a URL was refused.
+ */
+export function robotsRuleFor(body: string, url: string, productToken: string): string | undefined {
+  const parsed = toRequestTarget(url);
+  if (!parsed.ok) return undefined;
+  const { origin, path } = parsed.target;
+  const line = robotsParser(`${origin}/robots.txt`, body).getMatchingLineNumber(origin + path, productToken);
+  if (line < 1) return undefined;
+  return body.split(/\r\n|\r|\n/)[line - 1]?.trim();
+}

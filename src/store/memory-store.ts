@@ -7,7 +7,7 @@ import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { StoreError } from '../errors.js';
 import { Admitter, type FormHit } from './admitter.js';
-import { encodeLink, type EncodedLink } from './link-codec.js';
+import { decodeLink, encodeLink, type EncodedLink } from './link-codec.js';
 import { MemoryIndexReader } from './memory-reader.js';
 import { UnitStore } from './unit-store.js';
 import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
@@ -209,11 +209,22 @@ export class MemoryStore extends UnitStore {
     const aliases = [...this.#aliases.values()];
     return {
       url,
-      firstLink: { fromUrlId: row.firstFrom, fromKey: from?.key, rawHref: row.firstHref },
+      firstLink: { fromUrlId: row.firstFrom, fromKey: from?.key, rawHref: row.firstHref, ...this.#firstLinkElement(row.firstFrom, id) },
       fetches: this.#fetches.filter((f) => f.urlId === id),
       aliasesFrom: aliases.filter((a) => a.fromId === id),
       aliasesTo: aliases.filter((a) => a.toId === id),
     };
+  }
+
+  /** The element and attribute of the first link from page `from` to URL `id`, as the SQLite store finds them. */
+  #firstLinkElement(from: number | undefined, id: number): { element?: string | undefined; attribute?: string | undefined } {
+    if (from === undefined) return {};
+    const links = this.#pages.get(from) ?? [];
+    for (let i = 0; i < links.length; i++) {
+      const link = decodeLink(from, i, links[i]!);
+      if (link.toUrlId === id || link.metUrlId === id) return { element: link.element, attribute: link.attribute };
+    }
+    return {};
   }
 
   #claim(limit: number): ClaimedUrl[] {

@@ -227,9 +227,15 @@ export class SqliteStore extends UnitStore {
     const s = this.#statements;
     const row = s.getUrl.get({ id }) as UrlColumns | undefined;
     if (row === undefined) return undefined;
+    const first = toFirstLink(row);
+    const firstElement =
+      first?.fromUrlId === undefined ? undefined : (s.firstLinkElement.get({ from: first.fromUrlId, id }) as { element: string | null; attribute: string | null } | undefined);
     return {
       url: toUrlRecord(row),
-      firstLink: toFirstLink(row),
+      firstLink:
+        first === undefined || firstElement === undefined
+          ? first
+          : { ...first, element: firstElement.element ?? undefined, attribute: firstElement.attribute ?? undefined },
       fetches: (s.fetchesOf.all({ id }) as FetchColumns[]).map(toFetchRow),
       aliasesFrom: (s.aliasesFrom.all({ id }) as AliasColumns[]).map(toAliasRow),
       aliasesTo: (s.aliasesTo.all({ id }) as AliasColumns[]).map(toAliasRow),
@@ -450,6 +456,9 @@ function prepareStatements(db: Db) {
        ON CONFLICT (origin) DO UPDATE SET fetched_at = excluded.fetched_at, entry = excluded.entry`,
     ),
     aliasesTo: db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = :id ORDER BY a.created_at`),
+    firstLinkElement: db.prepare(
+      'SELECT element, attribute FROM link WHERE from_url = :from AND (to_url = :id OR met_url = :id) ORDER BY position LIMIT 1',
+    ),
     insertRun: db.prepare('INSERT INTO crawl_run (started_at, seeds, settings) VALUES (:startedAt, :seeds, :settings)'),
     endRun: db.prepare(
       'UPDATE crawl_run SET ended_at = :endedAt, stopped_by = :stoppedBy, outcome = :outcome, counts = :counts WHERE id = :id',

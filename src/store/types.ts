@@ -234,6 +234,9 @@ export interface FirstLink {
   readonly fromUrlId: number | undefined;
   readonly fromKey: string | undefined;
   readonly rawHref: string;
+  /** The element and attribute of that link on its page (`a`/`href`, `img`/`src` …), when known. */
+  readonly element?: string | undefined;
+  readonly attribute?: string | undefined;
 }
 
 export interface FetchRow {

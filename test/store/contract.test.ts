@@ -265,7 +265,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
     await store.addAlias({ fromId: moved, toId: final!.urlId!, evidence: 'redirect', detail: '301' });
     const history = (await store.history(moved))!;
     expect(history.url.state).toBe('alias');
-    expect(history.firstLink).toEqual({ fromUrlId: page, fromKey: 'http://host/', rawHref: 'moved' });
+    expect(history.firstLink).toEqual({ fromUrlId: page, fromKey: 'http://host/', rawHref: 'moved', element: 'a', attribute: 'href' });
     expect(history.fetches).toHaveLength(1);
     expect(history.fetches[0]).toMatchObject({
       status: 200,
