@@ -31,6 +31,7 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
     ['requests', requestsText(summary)],
     ['links', `${summary.links} recorded, ${summary.queued} URLs queued`],
     ['duplicates', folded(summary.linksByRung)],
+    ['saved', `${summary.fetchesSaved} fetches: URLs joined to a known resource before their request`],
   ];
   if (!sameCounts(summary.linksByRung, index.linksByRung)) {
     lines.push(['', `whole index: ${folded(index.linksByRung)}`]);

@@ -38,7 +38,7 @@ Output:
   sarif  one SARIF 2.1.0 log: a rule per code, a result per finding located
          at its page's URL
 Exit code 1 when a finding at or above --fail-on exists (default: error), 0
-when none does; info findings never fail.`;
+when none does; info findings never fail; 4 when the index holds no crawl.`;
 
 interface AuditCommandOptions extends IndexPathOptions {
   readonly format: AuditFormat;

@@ -80,6 +80,8 @@ describe('linkladder crawl', () => {
     expect(result.stdout).toContain('aliases     learned: redirect 4, content-location 2, canonical 0;\n            evidence rejected 1, revoked 0\n');
     expect(result.stdout).toContain('errors      5 URLs: ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
     expect(result.stdout).toContain('broken      4 URLs: 4xx 1, 5xx 1, no response 2\n');
+    expect(result.stdout).toContain('redirects   3 URLs redirected to a page, 5 redirect hops requested\n');
+    expect(result.stdout).toMatch(/^saved {7}5 fetches: URLs joined to a known resource before their request$/m);
     expect(result.stdout).toContain('hrefs       browser-style fixes: HREF_BACKSLASH 1,');
     expect(result.stdout).toMatch(/^duration {4}\d/m);
     expect(result.out.every((line) => line.length <= 80)).toBe(true);
