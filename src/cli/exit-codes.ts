@@ -2,7 +2,7 @@
 // the tests agree. Scripts rely on them: change a value only with a major version.
 
 export const EXIT_CODES = {
-  /** Every input was valid (for `compare`: the two are equivalent; for `crawl`: it ran to its end, page errors included). */
+  /** Every input was valid (for `compare`: the two are equivalent; for `crawl`: it ran to its end, page errors included, a seed fetched). */
   OK: 0,
   /**
    * Some input was not a valid URI-reference (or the base not absolute), or `compare` found them different,
@@ -21,6 +21,12 @@ export const EXIT_CODES = {
    * ERR_STORE_LOCKED), or an internal error.
    */
   FAILURE: 3,
+  /**
+   * Nothing was crawled: `crawl` got no usable response from any seed (connection refused,
+   * DNS failure, 4xx/5xx, robots.txt, out of scope), or `audit`, `stats` or `report` was
+   * given an index that holds no crawl. One stderr line says why.
+   */
+  NO_CRAWL: 4,
   /** Ctrl-C (SIGINT) stopped a crawl: what was claimed but not fetched went back to the queue, the summary was printed. 128 + SIGINT, as shells report it. */
   INTERRUPTED: 130,
   /** SIGTERM stopped a crawl, as Ctrl-C does (claims requeued, summary printed). 128 + SIGTERM. */
@@ -38,5 +44,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   ${EXIT_CODES.USAGE}    usage error, reported on one stderr line; nothing processed
   ${EXIT_CODES.FAILURE}    cannot read stdin, write output or open or write the database (not an
        index, corrupt, or another crawl writes it), or internal error
+  ${EXIT_CODES.NO_CRAWL}    nothing crawled: crawl fetched no seed (refused, unreachable, 4xx/5xx,
+       robots.txt); audit, stats, report: the index holds no crawl
   ${EXIT_CODES.INTERRUPTED}  a crawl stopped by Ctrl-C (it resumes from the database)
   ${EXIT_CODES.TERMINATED}  a crawl stopped by SIGTERM (likewise)`;

@@ -1,6 +1,6 @@
 // The end-of-crawl summary of `crawl` and `demo`: one screen of plain lines, or one JSON object.
 
-import type { CrawlSummary, StopReason } from '../crawl/index.js';
+import type { BrokenKind, CrawlSummary, StopReason } from '../crawl/index.js';
 import type { MatchRung } from '../store/index.js';
 import type { InterruptSignal } from './cli-context.js';
 import { toJsonLine } from './json-line.js';
@@ -15,6 +15,7 @@ const STOPPED: Readonly<Record<StopReason, string>> = {
   'max-pages': 'stopped at --max-pages: the rest stays queued; run it again to go on',
   signal: 'interrupted (Ctrl-C): claimed URLs requeued; run it again to resume',
   fatal: 'stopped on a fatal error (on stderr); run it again to resume',
+  'seeds-failed': 'nothing crawled: no seed could be fetched (on stderr)',
 };
 
 const TERMINATED = 'terminated (SIGTERM): claimed URLs requeued; run it again to resume';
@@ -27,16 +28,19 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   const lines: [string, string][] = [
     ['crawl', stopped],
     ['pages', `${summary.pagesFetched} fetched, ${summary.pagesFailed} failed; ${summary.representationsReused} representations reused`],
-    ['requests', `${summary.requests} (retries included)`],
+    ['requests', requestsText(summary)],
     ['links', `${summary.links} recorded, ${summary.queued} URLs queued`],
     ['duplicates', folded(summary.linksByRung)],
+    ['saved', `${summary.fetchesSaved} fetches: URLs joined to a known resource before their request`],
   ];
   if (!sameCounts(summary.linksByRung, index.linksByRung)) {
     lines.push(['', `whole index: ${folded(index.linksByRung)}`]);
   }
   lines.push(
     ['aliases', `learned: ${counts(summary.aliasesLearned)}; evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`],
-    ['errors', counts(byName(summary.errorsByCode), 'none')],
+    ['errors', errorsText(summary.errorsByCode)],
+    ['broken', brokenText(summary.broken)],
+    ['redirects', `${summary.redirected} URLs redirected to a page, ${summary.requestsByKind.redirects} redirect hops requested`],
     ...summary.robotsOutages.map((outage): [string, string] => ['robots', robotsOutageLine(outage)]),
     ['hrefs', `browser-style fixes: ${counts(byName(summary.hrefFindings), 'none')}`],
     ['index', `${urls} URLs (${counts(index.urlsByState)}), ${index.fetches} fetches`],
@@ -55,6 +59,24 @@ function robotsOutageLine(outage: CrawlSummary['robotsOutages'][number]): string
   if (outage.isOver) return `robots.txt of ${origin} was unreachable (${why}) and answered after ${tries}`;
   const left = `${outage.urlsLeft} URL${outage.urlsLeft === 1 ? '' : 's'} left queued for the next run`;
   return `robots.txt of ${origin} unreachable (${why}, ${tries}): nothing of it fetched, ${left}`;
+}
+
+/** URLs settled with an error, by code: `stats` counts the same. */
+export function errorsText(errorsByCode: Readonly<Record<string, number>>): string {
+  const total = sum(Object.values(errorsByCode));
+  return total === 0 ? 'none' : `${total} URLs: ${counts(byName(errorsByCode))}`;
+}
+
+/** Broken links by kind. */
+export function brokenText(broken: Readonly<Record<BrokenKind, number>>): string {
+  const total = sum(Object.values(broken));
+  return `${total} URLs: 4xx ${broken['client-error']}, 5xx ${broken['server-error']}, no response ${broken.failed}`;
+}
+
+/** Every request sent, and what each was for. */
+function requestsText(summary: CrawlSummary): string {
+  const { fetches, retries, redirects, robots } = summary.requestsByKind;
+  return `${summary.requests}: ${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt`;
 }
 
 /** `text` in lines of at most `width` columns, broken after ", " or "; " (a longer piece stays whole). */

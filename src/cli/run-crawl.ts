@@ -8,6 +8,7 @@ import {
   crawl,
   crawlOptionsOf,
   httpOptionsOf,
+  runOutcomeOf,
   validateSeeds,
   type CrawlEvent,
   type CrawlSeeds,
@@ -153,6 +154,10 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
   if (failure !== undefined) {
     await context.err.writeLine(`linkladder: error: ${oneLine(failure.message)}`);
     return { exitCode: EXIT_CODES.FAILURE, summary };
+  }
+  if (summary.stoppedBy === 'seeds-failed') {
+    await context.err.writeLine(`linkladder: error: ${oneLine(runOutcomeOf(summary))}`);
+    return { exitCode: EXIT_CODES.NO_CRAWL, summary };
   }
   if (summary.stoppedBy !== 'signal') return { exitCode: EXIT_CODES.OK, summary };
   return { exitCode: stoppedBy === 'SIGTERM' ? EXIT_CODES.TERMINATED : EXIT_CODES.INTERRUPTED, summary };

@@ -3,17 +3,37 @@
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { MatchRung, StoreStats } from '../store/index.js';
+import type { BrokenKind } from './broken-links.js';
+import type { SeedOutcome } from './crawl-run.js';
 import type { Outcome } from './outcome-table.js';
 import type { RobotsOutage } from './robots-outages.js';
 
-/** Why the crawl ended. */
-export type StopReason = 'frontier-empty' | 'max-pages' | 'signal' | 'fatal';
+/**
+ * Why the crawl ended. `seeds-failed`: the frontier is empty and no seed was fetched
+ * with a usable response (refused, unreachable, 4xx/5xx, robots.txt): nothing was crawled.
+ */
+export type StopReason = 'frontier-empty' | 'max-pages' | 'signal' | 'fatal' | 'seeds-failed';
+
+/** Every HTTP request a crawl sent, by what it was for. */
+export interface RequestCounts {
+  /** The first request of each URL requested. */
+  readonly fetches: number;
+  /** The first request of each further attempt of a URL (its retries). */
+  readonly retries: number;
+  /** Requests that followed a redirect (each hop's target). */
+  readonly redirects: number;
+  /** robots.txt requests (their redirect hops included). */
+  readonly robots: number;
+}
 
 /** What one `crawl()` did (this run only, except `index`). */
 export interface CrawlSummary {
   readonly stoppedBy: StopReason;
-  /** `fetcher.fetch` calls, retries included. */
+  /** What became of each seed. */
+  readonly seeds: readonly SeedOutcome[];
+  /** Every HTTP request sent: the sum of `requestsByKind` (fetches, retries, redirect hops, robots.txt). */
   readonly requests: number;
+  readonly requestsByKind: RequestCounts;
   /** URLs fetched and recorded with a response (whatever its status). */
   readonly pagesFetched: number;
   /** URLs recorded as failed: no usable response, robots.txt, a redirect into a private address. */
@@ -24,6 +44,14 @@ export interface CrawlSummary {
    * (DESIGN.md §2 rung 4).
    */
   readonly representationsReused: number;
+  /**
+   * Requests avoided: URLs the crawl meant to request (named by a followed link) that it
+   * never requested because, before the request, the index had joined them to a
+   * resource already known — a new spelling the syntax or scheme rung folded, or a
+   * queued URL whose representation came with another URL's response. A URL that
+   * became an alias after its own request saved nothing.
+   */
+  readonly fetchesSaved: number;
   /** Links recorded (one per reference found, in pages and in `Link` headers). */
   readonly links: number;
   /** Those links by the rung at which their target met a URL already known: `new` is a new URL. */
@@ -36,8 +64,16 @@ export interface CrawlSummary {
   readonly evidenceRejected: number;
   /** Aliases undone by contradicting evidence. */
   readonly evidenceRevoked: number;
-  /** Recorded failures and cut responses by code (`ERR_FETCH_*`, `ERR_CRAWL_*`). */
+  /**
+   * URLs settled with an error, by code: a failure or a cut body (`ERR_FETCH_*`,
+   * `ERR_CRAWL_*`), or an HTTP status of 400 or more (`HTTP_nnn`) — what `stats`
+   * counts as errors (`errorCodeOf`, broken-links.ts).
+   */
   readonly errorsByCode: Readonly<Record<string, number>>;
+  /** Broken links: URLs whose answer was a 4xx, a 5xx, or none (a network failure, a timeout, a redirect leading nowhere). */
+  readonly broken: Readonly<Record<BrokenKind, number>>;
+  /** URLs whose own request was redirected and ended at a representation. */
+  readonly redirected: number;
   /** Browser-style href fixes by finding code (`HREF_*` of the findings catalog, src/findings.ts), for the audit. */
   readonly hrefFindings: Readonly<Record<string, number>>;
   /**

@@ -4,7 +4,10 @@
 
 import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
-import type { CrawlEvent, CrawlSummary, StopReason } from './crawl-summary.js';
+import type { RequestKind } from '../fetch/index.js';
+import { brokenCounts } from './broken-links.js';
+import type { SeedOutcome } from './crawl-run.js';
+import type { CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
 
 export interface CrawlTallyOptions {
   readonly onEvent: ((event: CrawlEvent) => void) | undefined;
@@ -16,10 +19,14 @@ export interface CrawlTallyOptions {
 export class CrawlTally {
   readonly #options: CrawlTallyOptions;
   readonly #startedAt: number;
-  requests = 0;
+  /** Every HTTP request sent, by what it was for (told by the fetch layer as each is sent). */
+  readonly requestsByKind: { -readonly [K in keyof RequestCounts]: number } = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
   fetched = 0;
   failed = 0;
   reused = 0;
+  fetchesSaved = 0;
+  /** URLs whose own request was redirected and ended at a representation. */
+  redirected = 0;
   links = 0;
   queued = 0;
   rejected = 0;
@@ -46,6 +53,24 @@ export class CrawlTally {
     }
   }
 
+  /** Every request sent, retries, redirect hops and robots.txt included. */
+  get requests(): number {
+    const r = this.requestsByKind;
+    return r.fetches + r.retries + r.redirects + r.robots;
+  }
+
+  /**
+   * An HTTP request was sent (the fetch layer says so as it sends it): the one place
+   * "requests" is counted. The first request of a URL's second or later attempt is a retry.
+   */
+  countRequest(kind: RequestKind, attempt: number): void {
+    const r = this.requestsByKind;
+    if (kind === 'robots') r.robots++;
+    else if (kind === 'redirect') r.redirects++;
+    else if (attempt > 1) r.retries++;
+    else r.fetches++;
+  }
+
   /** URLs that an admission or a requeue put on the frontier. */
   addQueued(results: readonly AdmitResult[]): number {
     let queued = 0;
@@ -54,9 +79,24 @@ export class CrawlTally {
     return queued;
   }
 
-  /** A page's links were admitted. */
-  addLinks(results: readonly AdmitResult[]): number {
-    for (const result of results) if (result.rung !== undefined) this.linksByRung[result.rung]++;
+  /**
+   * A request the crawl meant to make and did not, because before it was made the
+   * index had joined its URL to a resource already known (DESIGN.md §8): the one
+   * place "fetches saved" is counted. See `addLinks` and ProtocolEvidence#derive.
+   */
+  saveFetch(): void {
+    this.fetchesSaved++;
+  }
+
+  /** A page's links were admitted (`follows[i]`: whether link i is followed). */
+  addLinks(results: readonly AdmitResult[], follows: readonly boolean[]): number {
+    results.forEach((result, i) => {
+      if (result.rung !== undefined) this.linksByRung[result.rung]++;
+      // A followed link whose spelling is new to the index but that the syntax or scheme rung
+      // joined to a URL already followed: a crawler keyed on strings would request it.
+      const isNewSpelling = result.ladderRung === 'syntax' || result.ladderRung === 'scheme';
+      if (isNewSpelling && follows[i] === true && !result.isQueued) this.saveFetch();
+    });
     this.links += results.length;
     const queued = this.addQueued(results);
     this.queued += queued;
@@ -97,13 +137,16 @@ export class CrawlTally {
     });
   }
 
-  summary(stoppedBy: StopReason, index: StoreStats | undefined): Omit<CrawlSummary, 'robotsOutages'> {
+  summary(stoppedBy: StopReason, index: StoreStats | undefined, seeds: readonly SeedOutcome[]): Omit<CrawlSummary, 'robotsOutages'> {
     return {
       stoppedBy,
+      seeds,
       requests: this.requests,
+      requestsByKind: { ...this.requestsByKind },
       pagesFetched: this.fetched,
       pagesFailed: this.failed,
       representationsReused: this.reused,
+      fetchesSaved: this.fetchesSaved,
       links: this.links,
       linksByRung: { ...this.linksByRung },
       queued: this.queued,
@@ -111,6 +154,8 @@ export class CrawlTally {
       evidenceRejected: this.rejected,
       evidenceRevoked: this.revoked,
       errorsByCode: { ...this.errors },
+      broken: brokenCounts(this.errors),
+      redirected: this.redirected,
       hrefFindings: { ...this.hrefFindings },
       index: index ?? emptyStats(),
       durationMs: this.#options.now() - this.#startedAt,

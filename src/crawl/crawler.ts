@@ -5,6 +5,7 @@
 
 import type { IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
+import { runCountsOf, runOutcomeOf, runSettingsOf, seedOutcomes, type SeedOutcome } from './crawl-run.js';
 import { CrawlError } from './crawl-error.js';
 import { validateCrawlOptions, type CrawlOptions, type ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlSummary, StopReason } from './crawl-summary.js';
@@ -99,7 +100,9 @@ class Crawler {
     const signal = this.#o.signal;
     const onAbort = (): void => this.#stopGracefully();
     signal?.addEventListener('abort', onAbort, { once: true });
+    let runId: number | undefined;
     try {
+      runId = await this.#store.startRun({ startedAt: this.#o.now(), seeds: this.#o.seeds, settings: runSettingsOf(this.#o) });
       const seeds = await this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
@@ -116,13 +119,26 @@ class Crawler {
     // URLs of hosts whose robots.txt stayed unreachable: queued again, for the next run.
     for (const id of this.#outages.takeHeld()) await this.#requeue(id);
     let index: StoreStats | undefined;
+    let seeds: SeedOutcome[] = [];
     try {
       await this.#store.flush();
       index = await this.#store.stats();
+      seeds = await seedOutcomes(this.#store, this.#o.seeds);
     } catch (error) {
       this.#fatal ??= { error };
     }
-    const summary: CrawlSummary = { ...this.#tally.summary(this.#stopReason(index), index), robotsOutages: this.#outages.outages() };
+    let stopReason = this.#stopReason(index);
+    // Nothing was crawled: no seed got a usable response (issue 10, item 6).
+    if (stopReason === 'frontier-empty' && seeds.length > 0 && seeds.every((seed) => !seed.isFetched)) stopReason = 'seeds-failed';
+    const summary: CrawlSummary = { ...this.#tally.summary(stopReason, index, seeds), robotsOutages: this.#outages.outages() };
+    if (runId !== undefined && this.#fatal === undefined) {
+      try {
+        await this.#store.endRun(runId, { endedAt: this.#o.now(), stoppedBy: summary.stoppedBy, outcome: runOutcomeOf(summary), counts: runCountsOf(summary) });
+        await this.#store.flush();
+      } catch (error) {
+        this.#fatal ??= { error };
+      }
+    }
     if (this.#fatal !== undefined) {
       const cause = this.#fatal.error;
       const code = (cause as { code?: unknown } | null)?.code;

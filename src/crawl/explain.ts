@@ -1,11 +1,12 @@
 // The data of `linkladder explain <url>`: why a URL was fetched, skipped or merged,
 // from what the index holds.
 
-import { normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
-import type { AliasRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
+import { FETCHER_DEFAULTS, robotsRuleFor } from '../fetch/index.js';
+import { normalizeReference, normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
+import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawl-options.js';
-import { ScopeTest, describeVerdict, type Scope } from './scope.js';
+import { SCOPES, ScopeTest, describeVerdict, type Scope, type ScopeVerdict } from './scope.js';
 
 /** What became of a URL. */
 export type ExplainVerdict = 'unknown' | 'queued' | 'fetching' | 'fetched' | 'failed' | 'skipped' | 'merged';
@@ -87,16 +88,20 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const ids = walk === undefined ? [] : walk.path.slice(0, walk.path.indexOf(walk.end) + 1);
   const aliasChain = ids.map((id) => records.get(id)).filter((record) => record !== undefined);
   const resource = aliasChain[aliasChain.length - 1];
+  // The rules of the crawl: as given, else those its last run recorded (DESIGN.md §5 crawl_run).
+  const run = (await store.runs()).at(-1);
+  const rules = scope ?? (run === undefined ? undefined : scopeOfRun(run));
   let scopeVerdict: Explanation['scope'];
-  if (scope !== undefined) {
+  if (rules !== undefined) {
+    const seeds = rules.seeds;
     const verdict = new ScopeTest({
-      seeds: scope.seeds,
-      scope: scope.scope ?? CRAWL_DEFAULTS.scope,
-      include: scope.include ?? [],
-      exclude: scope.exclude ?? [],
-      allowPrivate: scope.allowPrivate ?? CRAWL_DEFAULTS.allowPrivate,
+      seeds,
+      scope: rules.scope ?? CRAWL_DEFAULTS.scope,
+      include: rules.include ?? [],
+      exclude: rules.exclude ?? [],
+      allowPrivate: rules.allowPrivate ?? CRAWL_DEFAULTS.allowPrivate,
     }).check(url);
-    scopeVerdict = { isInScope: verdict === undefined, reason: verdict === undefined ? undefined : describeVerdict(verdict) };
+    scopeVerdict = { isInScope: verdict === undefined, reason: verdict === undefined ? undefined : describeScopeVerdict(verdict, seeds) };
   }
   // The history of each step of the chain, the URL itself first (read once each).
   const histories = await Promise.all(aliasChain.map((step) => store.history(step.id)));
@@ -107,7 +112,10 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
     const rows = histories[i]?.aliasesFrom ?? [];
     return rows.filter((a) => a.toId === next.id && a.evidence !== 'canonical').slice(0, 1);
   });
-  const { verdict, reason } = describe(row, history, resource, evidence[0], scopeVerdict);
+  const robotsRule = row?.state === 'failed' ? await robotsRuleOf(store, url, history?.fetches.at(-1)) : undefined;
+  const depthLimit = run === undefined ? undefined : run.settings.maxDepth;
+  const facts: Facts = { scope: scopeVerdict, robotsRule, maxDepth: typeof depthLimit === 'number' ? depthLimit : undefined, run };
+  const { verdict, reason } = describe(row, history, resource, evidence[0], facts);
   return {
     input: url,
     error: undefined,
@@ -125,12 +133,21 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   };
 }
 
+/** What the index says about the crawl beyond the URL's own rows. */
+interface Facts {
+  readonly scope: Explanation['scope'];
+  /** The robots.txt rule that refused the URL, as written (`Disallow: /private/`) with its origin. */
+  readonly robotsRule: { readonly origin: string; readonly rule: string | undefined } | undefined;
+  readonly maxDepth: number | undefined;
+  readonly run: CrawlRunRow | undefined;
+}
+
 function describe(
   row: UrlRecord | undefined,
   history: UrlHistory | undefined,
   resource: UrlRecord | undefined,
   proof: AliasRow | undefined,
-  scope: Explanation['scope'],
+  facts: Facts,
 ): { verdict: ExplainVerdict; reason: string } {
   if (row === undefined) return { verdict: 'unknown', reason: 'not in the index: no seed or link has named it (at any rung)' };
   switch (row.state) {
@@ -144,18 +161,9 @@ function describe(
     case 'done':
       return { verdict: 'fetched', reason: describeFetched(history?.fetches ?? []) };
     case 'failed':
-      return {
-        verdict: 'failed',
-        reason: 'tried without a usable response, or refused (robots.txt, a redirect into a private address): its fetch row has the code',
-      };
+      return { verdict: 'failed', reason: describeFailed(history?.fetches.at(-1), facts.robotsRule) };
     case 'skipped':
-      return {
-        verdict: 'skipped',
-        reason:
-          scope !== undefined && !scope.isInScope
-            ? `recorded, not fetched: ${scope.reason ?? 'out of scope'}`
-            : 'recorded, not fetched: out of scope, deeper than maxDepth, or named only by references that are not followed (img, link, …)',
-      };
+      return { verdict: 'skipped', reason: `recorded, not fetched: ${describeSkipped(row, history?.firstLink, facts)}` };
     case 'alias':
       return { verdict: 'merged', reason: describeMerged(history?.fetches ?? [], resource, proof) };
   }
@@ -191,4 +199,89 @@ function describeMerged(fetches: readonly FetchRow[], resource: UrlRecord | unde
       ? `requested once, and the server answered with ${because}`
       : `never requested on its own: ${because} seen in another response proved it`;
   return `merged into ${target}: ${requested}; links to it name ${target} and fetch nothing`;
+}
+
+/** The rules of the crawl a run recorded. */
+function scopeOfRun(run: CrawlRunRow): ExplainScope {
+  const settings = run.settings;
+  const patterns = (value: unknown): RegExp[] => (Array.isArray(value) ? value.filter((p) => typeof p === 'string').map((p) => new RegExp(p)) : []);
+  const scope = typeof settings.scope === 'string' && (SCOPES as readonly string[]).includes(settings.scope) ? (settings.scope as Scope) : undefined;
+  return {
+    seeds: run.seeds,
+    ...(scope === undefined ? {} : { scope }),
+    include: patterns(settings.include),
+    exclude: patterns(settings.exclude),
+    ...(typeof settings.allowPrivate === 'boolean' ? { allowPrivate: settings.allowPrivate } : {}),
+  };
+}
+
+/** A scope verdict with the rule that decided it: the prefix or origin of the seeds, the address refused. */
+function describeScopeVerdict(verdict: ScopeVerdict, seeds: readonly string[]): string {
+  switch (verdict.reason) {
+    case 'scope': {
+      const anchors = [...new Set(seeds.map((seed) => anchorOf(seed, verdict.scope)))].join(', ');
+      return `out of scope (${verdict.scope} ${anchors})`;
+    }
+    case 'private-address':
+      return `private address refused (${verdict.address.kind} ${verdict.address.address})`;
+    default:
+      return describeVerdict(verdict);
+  }
+}
+
+/** What a seed anchors for a scope: its directory (prefix), origin, host or domain. */
+function anchorOf(seed: string, scope: Scope): string {
+  const parsed = parseUriReference(seed);
+  if (!parsed.ok) return seed;
+  const uri = normalizeReference(parsed.value, 'scheme');
+  const origin = `${uri.scheme ?? ''}://${uri.host ?? ''}${uri.port === undefined || uri.port === '' ? '' : `:${uri.port}`}`;
+  switch (scope) {
+    case 'prefix':
+      return origin + uri.path.slice(0, uri.path.lastIndexOf('/') + 1);
+    case 'origin':
+      return origin;
+    default:
+      return uri.host ?? seed;
+  }
+}
+
+function describeSkipped(row: UrlRecord, firstLink: FirstLink | undefined, facts: Facts): string {
+  const scope = facts.scope;
+  if (scope !== undefined && !scope.isInScope) return scope.reason ?? 'out of scope';
+  if (facts.maxDepth !== undefined && row.depth > facts.maxDepth) return `deeper than maxDepth (${row.depth} > ${facts.maxDepth})`;
+  if (firstLink?.element !== undefined) return `not followed: <${firstLink.element}${firstLink.attribute === undefined ? '' : ` ${firstLink.attribute}`}>`;
+  if (scope === undefined) return 'out of scope, deeper than maxDepth, or named only by references that are not followed (no crawl run recorded to say which)';
+  return 'named only by references that are not followed';
+}
+
+/** Why a URL has no usable response: the code of its fetch row, and for a refusal the rule. */
+function describeFailed(last: FetchRow | undefined, robots: Facts['robotsRule']): string {
+  const code = last?.errorCode;
+  if (code === 'ERR_CRAWL_ROBOTS_DISALLOWED') {
+    const rule = robots?.rule;
+    const match = rule === undefined ? undefined : /^disallow\s*:\s*(.*)$/i.exec(rule);
+    const what = match === null || match === undefined ? (rule === undefined ? 'this URL' : rule) : match[1];
+    return `refused, not requested: robots.txt of ${robots?.origin ?? 'its origin'} disallows ${what}`;
+  }
+  if (code === 'ERR_CRAWL_PRIVATE_ADDRESS') return 'refused: a redirect led to a private address (private address refused)';
+  if (last === undefined) return 'failed (no fetch row: recorded by an older version)';
+  const status = last.status === undefined ? '' : ` (status ${last.status})`;
+  return `requested without a usable response: ${code ?? 'no response'}${status}`;
+}
+
+/** The robots.txt rule that refused `url`, from the answer the index keeps for its origin. */
+async function robotsRuleOf(store: IndexWriter, url: string, last: FetchRow | undefined): Promise<Facts['robotsRule']> {
+  if (last?.errorCode !== 'ERR_CRAWL_ROBOTS_DISALLOWED') return undefined;
+  const parsed = parseUriReference(url);
+  if (!parsed.ok) return undefined;
+  const uri = normalizeReference(parsed.value, 'scheme');
+  const origin = `${uri.scheme ?? ''}://${uri.host ?? ''}${uri.port === undefined || uri.port === '' ? '' : `:${uri.port}`}`;
+  let body: string | undefined;
+  try {
+    body = (await store.robotsCache.get(origin))?.body;
+  } catch {
+    body = undefined;
+  }
+  const token = /^[A-Za-z_-]+/.exec(FETCHER_DEFAULTS.userAgent)?.[0] ?? '*';
+  return { origin, rule: body === undefined ? undefined : robotsRuleFor(body, serialize({ ...uri, fragment: undefined }), token) };
 }

@@ -35,9 +35,12 @@ export type {
   HrefFindingReport,
   PageEvent,
   ProgressEvent,
+  RequestCounts,
   StopReason,
 } from './crawl-summary.js';
 export { CrawlError, type CrawlErrorCode } from './crawl-error.js';
+export { runOutcomeOf, runSettingsOf, seedOutcomes, type SeedOutcome } from './crawl-run.js';
+export { BROKEN_KINDS, brokenCounts, errorCodeOf, errorKindOf, type BrokenKind, type ErrorKind } from './broken-links.js';
 export {
   OUTCOME_TABLE,
   OUTCOMES,

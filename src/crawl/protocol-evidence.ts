@@ -7,6 +7,7 @@ import type { FetchedResponse } from '../fetch/index.js';
 import { resourceKey } from '../ladder/index.js';
 import type { ClaimedUrl, FetchRecord, IndexWriter, UrlState } from '../store/index.js';
 import { serialize, type AbsoluteUri } from '../uri/index.js';
+import { errorCodeOf } from './broken-links.js';
 import type { ClaimBook } from './claim-book.js';
 import type { CrawlTally } from './crawl-tally.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
@@ -89,7 +90,8 @@ export class ProtocolEvidence {
     if (verdict !== undefined) return notFresh;
     const target = await tx.getUrl(targetId);
     if (target === undefined || !this.#claims.isUnfetched(targetId, target.state)) return notFresh;
-    return { id: targetId, url: finalUrl, depth: claimed.depth, isFresh: true, record: await this.#derive(tx, targetId, target.state, response) };
+    const wasWanted = results[0]?.isQueued !== true && target.state !== 'skipped';
+    return { id: targetId, url: finalUrl, depth: claimed.depth, isFresh: true, record: await this.#derive(tx, targetId, target.state, response, wasWanted) };
   }
 
   /** The page was fetched at its own URL: revoke the claims its response contradicts. */
@@ -143,7 +145,8 @@ export class ProtocolEvidence {
     this.#tally.learned('content-location', page.url, named, value);
     const target = await tx.getUrl(targetId);
     if (target !== undefined && this.#claims.isUnfetched(targetId, target.state)) {
-      await this.#derive(tx, targetId, target.state, response);
+      const wasWanted = admitted[0]?.isQueued !== true && target.state !== 'skipped';
+      await this.#derive(tx, targetId, target.state, response, wasWanted);
       this.#ledger.markDerived(targetId);
     }
   }
@@ -157,12 +160,16 @@ export class ProtocolEvidence {
 
   /**
    * Mark `id` fetched from another URL's response: a fetch row with that
-   * response's facts and none of a request's own (see fetchRecordOf).
+   * response's facts and none of a request's own (see fetchRecordOf). `wasWanted`:
+   * a followed link had put it on the frontier before this response: its request is saved.
    */
-  async #derive(tx: IndexWriter, id: number, state: UrlState, response: FetchedResponse): Promise<FetchRecord> {
+  async #derive(tx: IndexWriter, id: number, state: UrlState, response: FetchedResponse, wasWanted: boolean): Promise<FetchRecord> {
     const record = fetchRecordOf(id, response, 'done', undefined);
     await tx.recordFetch(record);
     this.#tally.reused++;
+    if (wasWanted) this.#tally.saveFetch();
+    const error = errorCodeOf(record.errorCode, record.status);
+    if (error !== undefined) this.#tally.countError(error);
     if (state === 'queued') this.#tally.frontier--;
     return record;
   }

@@ -3,9 +3,10 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import { isBodyCut, type FetchedResponse, type RobotsFileState } from '../fetch/index.js';
+import { isBodyCut, type FetchedResponse, type RobotsFileState, type SentRequest } from '../fetch/index.js';
 import type { ResolvedReference } from '../base/index.js';
 import type { AdmitEntry, ClaimedUrl, IndexWriter } from '../store/index.js';
+import { errorCodeOf } from './broken-links.js';
 import type { HrefFindingReport } from './crawl-summary.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
@@ -77,6 +78,7 @@ export class UrlPipeline {
     this.#claims.inFlight.add(claimed.id);
     try {
       const robots = this.#o.robots;
+      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request.kind, attempt);
       if (robots !== undefined) {
         // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
         if (this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {
@@ -85,7 +87,7 @@ export class UrlPipeline {
         }
         let isAllowed: boolean;
         try {
-          isAllowed = await robots.isAllowed(claimed.key);
+          isAllowed = await robots.isAllowed(claimed.key, { onRequest });
         } catch {
           await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
           return { kind: 'done' };
@@ -102,10 +104,12 @@ export class UrlPipeline {
         await this.#p.requeue(claimed.id);
         return { kind: 'refund' };
       }
-      this.#tally.requests++;
       let response: FetchedResponse;
       try {
-        response = await this.#o.fetcher.fetch(claimed.key, this.#p.signal, { beforeRedirect: (hop) => this.#beforeRedirect(hop.to, claimed.id) });
+        response = await this.#o.fetcher.fetch(claimed.key, this.#p.signal, {
+          beforeRedirect: (hop) => this.#beforeRedirect(hop.to, claimed.id),
+          onRequest,
+        });
       } catch {
         response = thrownResponse(claimed.key, this.#o.now());
       }
@@ -231,7 +235,9 @@ export class UrlPipeline {
     const represented = { ...record, representsUrlId: page.id };
     await tx.recordFetch(details === undefined ? represented : { ...represented, findings: details.pageFindings, anchors: details.anchors });
     this.#tally.fetched++;
-    if (response.errorCode !== undefined) this.#tally.countError(response.errorCode);
+    const error = errorCodeOf(response.errorCode, status);
+    if (error !== undefined) this.#tally.countError(error);
+    if (response.hops.length > 0) this.#tally.redirected++;
     this.#tally.emit({
       type: 'page',
       url: claimed.key,
@@ -288,7 +294,7 @@ export class UrlPipeline {
       const results = await tx.admit(batch);
       const first = count;
       count += batch.length;
-      const now = this.#tally.addLinks(results);
+      const now = this.#tally.addLinks(results, batch.map((entry) => entry.follow !== false));
       queued += now;
       room -= now;
       if (unfollowed.some((i) => results[i]?.rung === 'new')) isQueueCapped = true;

@@ -34,11 +34,12 @@ export function createFetcher(options?: FetcherOptions): HttpFetcher {
     rateWindowMs: valid.rateWindowMs,
     accept: ACCEPT_HTML,
     decode: 'html',
+    purpose: 'page',
   });
   return Object.freeze({
     fetch: async (url: string, signal?: AbortSignal, options?: FetchCallOptions) => {
-      const { beforeRedirect } = validateFetchCallOptions(options);
-      return client.retrieve(String(url), policy, { signal, beforeRedirect });
+      const { beforeRedirect, onRequest } = validateFetchCallOptions(options);
+      return client.retrieve(String(url), policy, { signal, beforeRedirect, onRequest });
     },
     close: () => client.close(),
   });

@@ -2,7 +2,7 @@
 
 import type { LookupFunction } from 'node:net';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
-import type { BeforeRedirect, FetchCallOptions } from './types.js';
+import type { BeforeRedirect, FetchCallOptions, OnRequest } from './types.js';
 
 const MiB = 1024 * 1024;
 
@@ -198,9 +198,10 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
 /** The per-call options of `fetch`, checked at each call (a bad one rejects the call with `OptionError`). */
 export interface ValidFetchCallOptions {
   readonly beforeRedirect: BeforeRedirect | undefined;
+  readonly onRequest: OnRequest | undefined;
 }
 
-const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ beforeRedirect: undefined });
+const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ beforeRedirect: undefined, onRequest: undefined });
 
 /** Names from other fetch APIs for what `beforeRedirect` does. */
 const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
@@ -211,6 +212,9 @@ const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
 export function validateFetchCallOptions(input: FetchCallOptions | undefined): ValidFetchCallOptions {
   if (input === undefined) return NO_CALL_OPTIONS;
   const options = checkOptionsObject(input);
-  checkKnownKeys(options, ['beforeRedirect'], RENAMED_CALL_OPTIONS);
-  return Object.freeze({ beforeRedirect: checkFunction<BeforeRedirect | undefined>('beforeRedirect', options.beforeRedirect, undefined) });
+  checkKnownKeys(options, ['beforeRedirect', 'onRequest'], RENAMED_CALL_OPTIONS);
+  return Object.freeze({
+    beforeRedirect: checkFunction<BeforeRedirect | undefined>('beforeRedirect', options.beforeRedirect, undefined),
+    onRequest: checkFunction<OnRequest | undefined>('onRequest', options.onRequest, undefined),
+  });
 }

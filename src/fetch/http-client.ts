@@ -15,7 +15,7 @@ import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import { ResponseSink, type ResponseHead } from './response-sink.js';
 import { UndiciAgent } from './undici-parts.js';
-import type { BeforeRedirect, FetchHop, FetchedResponse, RedirectHop } from './types.js';
+import type { BeforeRedirect, FetchHop, FetchedResponse, OnRequest, RedirectHop, RequestKind } from './types.js';
 
 /**
  * The statuses followed as redirects: those of the Fetch Standard ("redirect status").
@@ -60,12 +60,16 @@ export interface RetrievePolicy {
    * `utf-8`: decode every body as UTF-8 (robots.txt, RFC 9309 §2.3).
    */
   readonly decode: 'html' | 'utf-8';
+  /** What the requests are for: `page` (its hops are `redirect`), or `robots` (hops included). */
+  readonly purpose: 'page' | 'robots';
 }
 
 /** What one caller brings to one retrieval. */
 export interface RetrieveCall {
   readonly signal?: AbortSignal | undefined;
   readonly beforeRedirect?: BeforeRedirect | undefined;
+  /** Told of each request as it is sent. */
+  readonly onRequest?: OnRequest | undefined;
 }
 
 type FinalFields = Pick<
@@ -110,7 +114,7 @@ export class HttpClient {
     let final: FinalFields;
     const deadline = new RequestDeadline(call.signal, policy.requestTimeoutMs);
     try {
-      final = await this.#follow(url, hops, policy, call.beforeRedirect, deadline);
+      final = await this.#follow(url, hops, policy, call, deadline);
     } catch (error) {
       // Not expected: every known failure is handled below. The crawl goes on regardless.
       final = failed(url, classifyError(error));
@@ -130,7 +134,7 @@ export class HttpClient {
     url: string,
     hops: FetchHop[],
     policy: RetrievePolicy,
-    beforeRedirect: BeforeRedirect | undefined,
+    { beforeRedirect, onRequest }: RetrieveCall,
     deadline: RequestDeadline,
   ): Promise<FinalFields> {
     const first = toRequestTarget(url);
@@ -146,8 +150,7 @@ export class HttpClient {
       if (deadline.reason !== undefined) return failed(target.url, CUT_CODES[deadline.reason]);
       const hop = new HopSignal(deadline);
       try {
-        const sink = new ResponseSink(hop.signal, policy.maxBodyBytes);
-        this.#agent.dispatch({ origin: target.origin, path: target.path, method: 'GET', headers: requestHeaders }, sink);
+        const sink = this.#send(target, requestKind(policy, hops.length), requestHeaders, hop.signal, policy.maxBodyBytes, onRequest);
         let head: ResponseHead;
         try {
           head = await sink.head;
@@ -182,6 +185,28 @@ export class HttpClient {
         hop.dispose();
       }
     }
+  }
+
+  /**
+   * The one place an HTTP request is sent: whoever counts requests (the crawl's
+   * "requests") is told here, so that every request is counted, whatever sends it.
+   */
+  #send(
+    target: RequestTarget,
+    kind: RequestKind,
+    headers: Readonly<Record<string, string>>,
+    signal: AbortSignal,
+    maxBodyBytes: number,
+    onRequest: OnRequest | undefined,
+  ): ResponseSink {
+    try {
+      onRequest?.({ url: target.url, kind });
+    } catch {
+      // A counter that throws does not stop the request.
+    }
+    const sink = new ResponseSink(signal, maxBodyBytes);
+    this.#agent.dispatch({ origin: target.origin, path: target.path, method: 'GET', headers }, sink);
+    return sink;
   }
 
   /** One hop: record it, then decide whether it is followed. */
@@ -251,6 +276,12 @@ const NO_BODY = Object.freeze({
   bytes: 0,
   errorCode: undefined,
 });
+
+/** The kind of the request sent after `hopsSoFar` redirects. */
+function requestKind(policy: RetrievePolicy, hopsSoFar: number): RequestKind {
+  if (policy.purpose === 'robots') return 'robots';
+  return hopsSoFar === 0 ? 'page' : 'redirect';
+}
 
 /**
  * The caller's word on a hop the fetcher would follow. `failed`: the hook threw,

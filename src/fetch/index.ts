@@ -38,6 +38,10 @@ export type {
   FetchHop,
   FetchedResponse,
   Fetcher,
+  OnRequest,
+  RequestKind,
+  RobotsCallOptions,
+  SentRequest,
   RedirectDecision,
   RedirectHop,
   RobotsCache,
@@ -57,6 +61,7 @@ export {
 export { REDIRECT_STATUSES, ACCEPT_ENCODING } from './http-client.js';
 export {
   createRobotsPolicy,
+  robotsRuleFor,
   robotsVerdict,
   type HttpRobotsPolicy,
   type RobotsFile,

@@ -9,7 +9,7 @@ import { HttpClient, type RetrievePolicy } from './http-client.js';
 import { toRequestTarget } from './request-target.js';
 import { isFetchErrorCode, readRobotsCacheEntry, robotsFacts } from './robots-cache.js';
 import { validateRobotsPolicyOptions, type RobotsPolicyOptions, type ValidRobotsPolicyOptions } from './robots-options.js';
-import type { FetchedResponse, RobotsCacheEntry, RobotsFileState, RobotsPolicy } from './types.js';
+import type { FetchedResponse, OnRequest, RobotsCacheEntry, RobotsCallOptions, RobotsFileState, RobotsPolicy } from './types.js';
 
 // robots-parser is CommonJS whose typings say `export default`: Node hands ESM the
 // function itself as the default, TypeScript (nodenext) expects it under `.default`.
@@ -49,7 +49,7 @@ export interface HttpRobotsPolicy extends RobotsPolicy {
    * (not http: or https:, or not a valid URI) are allowed: the fetcher refuses them itself.
    * `/robots.txt` is implicitly allowed (RFC 9309 §2.2.2).
    */
-  isAllowed(url: string): Promise<boolean>;
+  isAllowed(url: string, options?: RobotsCallOptions): Promise<boolean>;
   /** The Crawl-delay in ms of `url`'s origin, once its robots.txt has been read; else `undefined`. */
   crawlDelayMs(url: string): number | undefined;
   /** What is known of `url`'s origin's robots.txt, once it has been read; else `undefined`. */
@@ -93,15 +93,16 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
       rateWindowMs: options.rateWindowMs,
       accept: 'text/plain,*/*;q=0.8',
       decode: 'utf-8',
+      purpose: 'robots',
     });
   }
 
-  async isAllowed(url: string): Promise<boolean> {
+  async isAllowed(url: string, options?: RobotsCallOptions): Promise<boolean> {
     const parsed = toRequestTarget(url);
     if (!parsed.ok) return true;
     const { origin, path } = parsed.target;
     if (path === '/robots.txt') return true;
-    const entry = await this.#load(origin);
+    const entry = await this.#load(origin, options?.onRequest);
     switch (entry.file.verdict) {
       case 'unavailable':
         return true;
@@ -127,8 +128,8 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
     return this.#client.close();
   }
 
-  /** The origin's entry: cached, being fetched (shared), or fetched now. */
-  #load(origin: string): Promise<CacheEntry> {
+  /** The origin's entry: cached, being fetched (shared: `onRequest` of the caller that fetches it is told), or fetched now. */
+  #load(origin: string, onRequest: OnRequest | undefined): Promise<CacheEntry> {
     const slot = this.#slots.get(origin);
     if (slot !== undefined) {
       this.#slots.delete(origin);
@@ -142,7 +143,7 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
       }
     }
     const fresh: Slot = {
-      loading: this.#obtain(origin).then((entry) => {
+      loading: this.#obtain(origin, onRequest).then((entry) => {
         fresh.entry = entry;
         return entry;
       }),
@@ -163,10 +164,10 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
   }
 
   /** The origin's robots.txt: from the RobotsCache while fresh there, else fetched (and stored). */
-  async #obtain(origin: string): Promise<CacheEntry> {
+  async #obtain(origin: string, onRequest: OnRequest | undefined): Promise<CacheEntry> {
     const stored = await this.#readStored(origin);
     if (stored !== undefined && this.#isFresh(stored.fetchedAt)) return this.#entryOf(origin, stored);
-    const response = await this.#client.retrieve(`${origin}/robots.txt`, this.#policy);
+    const response = await this.#client.retrieve(`${origin}/robots.txt`, this.#policy, { onRequest });
     const facts = robotsFacts(response, robotsVerdict(response) === 'parsed');
     await this.#store(origin, facts);
     return this.#entryOf(origin, facts);
@@ -242,4 +243,18 @@ export function robotsVerdict(response: Pick<FetchedResponse, 'status' | 'errorC
   if (status === 429 || status >= 500) return 'unreachable';
   // §2.3.1.3: 400–499 is unavailable; so is any other final status (1xx, an unfollowed 3xx).
   return 'unavailable';
+}
+
+/**
+ * RFC 9309 §2.2.2: the rule of a robots.txt that decides `url` for `productToken`
+ * (the longest match), as written on its line (`Disallow: /private/`); `undefined`
+ * when none matches or `url` is no http(s) URL. For saying why a URL was refused.
+ */
+export function robotsRuleFor(body: string, url: string, productToken: string): string | undefined {
+  const parsed = toRequestTarget(url);
+  if (!parsed.ok) return undefined;
+  const { origin, path } = parsed.target;
+  const line = robotsParser(`${origin}/robots.txt`, body).getMatchingLineNumber(origin + path, productToken);
+  if (line < 1) return undefined;
+  return body.split(/\r\n|\r|\n/)[line - 1]?.trim();
 }

@@ -64,8 +64,28 @@ export type RedirectDecision = 'follow' | 'stop';
  */
 export type BeforeRedirect = (hop: RedirectHop) => RedirectDecision | Promise<RedirectDecision>;
 
+/**
+ * What an HTTP request was sent for: the first request of a page fetch, a redirect
+ * hop of one, or robots.txt (its redirect hops included).
+ */
+export type RequestKind = 'page' | 'redirect' | 'robots';
+
+/** One HTTP request, as it is sent. */
+export interface SentRequest {
+  readonly url: string;
+  readonly kind: RequestKind;
+}
+
+/** Told of every HTTP request as it is sent (the crawl's "requests" count). Must not throw. */
+export type OnRequest = (request: SentRequest) => void;
+
 /** Per-call options of `Fetcher.fetch`. */
 export interface FetchCallOptions {
+  /**
+   * Told of each request this call sends: the first, then each redirect hop.
+   * @default undefined
+   */
+  readonly onRequest?: OnRequest | undefined;
   /**
    * Vets each redirect before its target is requested: the crawler stops at a target it
    * already fetched, or at one it must not connect to.
@@ -81,8 +101,11 @@ export interface Fetcher {
 
 /** robots.txt (RFC 9309) for the crawler's user-agent. */
 export interface RobotsPolicy {
-  /** Whether the user-agent may fetch `url` (fetching and caching the origin's robots.txt as needed). */
-  isAllowed(url: string): Promise<boolean>;
+  /**
+   * Whether the user-agent may fetch `url` (fetching and caching the origin's robots.txt as needed).
+   * `options.onRequest` is told of each request sent for robots.txt while answering.
+   */
+  isAllowed(url: string, options?: RobotsCallOptions): Promise<boolean>;
   /** The origin's Crawl-delay in milliseconds, once its robots.txt has been read. */
   crawlDelayMs(url: string): number | undefined;
   /**
@@ -103,6 +126,12 @@ export interface RobotsFileState {
   readonly status: number | undefined;
   /** Why the fetch failed, if it did. */
   readonly errorCode: string | undefined;
+}
+
+/** Per-call options of `RobotsPolicy.isAllowed`. */
+export interface RobotsCallOptions {
+  /** @default undefined */
+  readonly onRequest?: OnRequest | undefined;
 }
 
 /**

@@ -145,7 +145,7 @@ export class Admitter {
         alternateTarget: entry.alternateTarget,
       });
     }
-    return { urlId: match?.known.urlId, rung: match?.rung, isQueued: match?.isQueued ?? false, error };
+    return { urlId: match?.known.urlId, rung: match?.rung, ladderRung: ladder?.rung as LadderRung | undefined, isQueued: match?.isQueued ?? false, error };
   }
 
   // RFC 3986 §6.2.1 → §6.2.2 → §6.2.3, cheapest first: a target meets a URL at the

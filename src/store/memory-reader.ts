@@ -6,6 +6,7 @@ import { AliasEnds } from '../ladder/index.js';
 import { decodeLink, type EncodedLink } from './link-codec.js';
 import type {
   AliasRow,
+  CrawlRunRow,
   EdgeOptions,
   EdgeRow,
   FetchRow,
@@ -41,6 +42,7 @@ export interface MemoryIndexView {
   /** By id - 1. */
   readonly fetches: readonly FetchRow[];
   stats(): StoreStats;
+  runs(): CrawlRunRow[];
 }
 
 export class MemoryIndexReader implements IndexReader {
@@ -67,7 +69,13 @@ export class MemoryIndexReader implements IndexReader {
       if (link.ladderRung === 'new' || link.ladderRung === 'scheme') distinctSyntax++;
       if (link.ladderRung === 'new') distinctScheme++;
     }
-    const afterAliases = this.#view.urls.filter((url) => url.firstFrom !== undefined && url.state !== 'alias').length;
+    // §6.2.4: the distinct URLs that the links' own URLs stand for (an alias counts as the end of its chain).
+    const next = new Map<number, number>();
+    for (const url of this.#view.urls) if (url.state === 'alias' && url.aliasOf !== undefined) next.set(url.id, url.aliasOf);
+    const ends = new AliasEnds<number>((id) => next.get(id));
+    const distinct = new Set<number>();
+    for (const url of this.#view.urls) if (url.firstFrom !== undefined) distinct.add(next.has(url.id) ? ends.endOf(url.id) : url.id);
+    const afterAliases = distinct.size;
     return { rawLinks, distinctStrings, distinctSyntax, distinctScheme, afterAliases, unresolved };
   }
 
@@ -133,6 +141,10 @@ export class MemoryIndexReader implements IndexReader {
   async *aliases(): AsyncGenerator<AliasRow> {
     const rows = [...this.#view.aliases].map((alias): AliasRow => ({ ...alias }));
     yield* rows.sort((a, b) => a.createdAt - b.createdAt || a.fromId - b.fromId || compareText(a.evidence, b.evidence));
+  }
+
+  async runs(): Promise<readonly CrawlRunRow[]> {
+    return this.#view.runs();
   }
 
   async errorsByCode(): Promise<Readonly<Record<string, number>>> {

@@ -7,7 +7,7 @@ import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { StoreError } from '../errors.js';
 import { Admitter, type FormHit } from './admitter.js';
-import { encodeLink, type EncodedLink } from './link-codec.js';
+import { decodeLink, encodeLink, type EncodedLink } from './link-codec.js';
 import { MemoryIndexReader } from './memory-reader.js';
 import { UnitStore } from './unit-store.js';
 import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
@@ -20,6 +20,9 @@ import {
   type AliasRecord,
   type AliasRow,
   type ClaimedUrl,
+  type CrawlRunEnd,
+  type CrawlRunRow,
+  type CrawlRunStart,
   type FetchRow,
   type UrlHistory,
   type FetchRecord,
@@ -57,6 +60,7 @@ export class MemoryStore extends UnitStore {
   readonly #aliases = new Map<string, AliasRow>();
   readonly #fetches: FetchRow[] = [];
   readonly #robots = new Map<string, RobotsCacheEntry>();
+  readonly #runs: CrawlRunRow[] = [];
   readonly #now: () => number;
   readonly #admitter: Admitter;
 
@@ -165,6 +169,7 @@ export class MemoryStore extends UnitStore {
       aliases: { [Symbol.iterator]: () => this.#aliases.values() },
       fetches: this.#fetches,
       stats: () => this.statsNow(),
+      runs: () => this.runsNow(),
     });
   }
 
@@ -204,11 +209,22 @@ export class MemoryStore extends UnitStore {
     const aliases = [...this.#aliases.values()];
     return {
       url,
-      firstLink: { fromUrlId: row.firstFrom, fromKey: from?.key, rawHref: row.firstHref },
+      firstLink: { fromUrlId: row.firstFrom, fromKey: from?.key, rawHref: row.firstHref, ...this.#firstLinkElement(row.firstFrom, id) },
       fetches: this.#fetches.filter((f) => f.urlId === id),
       aliasesFrom: aliases.filter((a) => a.fromId === id),
       aliasesTo: aliases.filter((a) => a.toId === id),
     };
+  }
+
+  /** The element and attribute of the first link from page `from` to URL `id`, as the SQLite store finds them. */
+  #firstLinkElement(from: number | undefined, id: number): { element?: string | undefined; attribute?: string | undefined } {
+    if (from === undefined) return {};
+    const links = this.#pages.get(from) ?? [];
+    for (let i = 0; i < links.length; i++) {
+      const link = decodeLink(from, i, links[i]!);
+      if (link.toUrlId === id || link.metUrlId === id) return { element: link.element, attribute: link.attribute };
+    }
+    return {};
   }
 
   #claim(limit: number): ClaimedUrl[] {
@@ -292,6 +308,38 @@ export class MemoryStore extends UnitStore {
     const parsed = parseUriReference(uri);
     const row = parsed.ok ? this.#byKey.get(resourceKey(parsed.value)) : undefined;
     return row && this.getUrlNow(row.id);
+  }
+
+  protected startRunNow(run: CrawlRunStart): number {
+    return this.inUnit(() => {
+      const row: CrawlRunRow = {
+        id: this.#runs.length + 1,
+        startedAt: run.startedAt,
+        seeds: [...run.seeds],
+        settings: structuredClone(run.settings),
+        endedAt: undefined,
+        stoppedBy: undefined,
+        outcome: undefined,
+        counts: undefined,
+      };
+      this.#runs.push(row);
+      this.#undo.push(() => this.#runs.pop());
+      return row.id;
+    });
+  }
+
+  protected endRunNow(id: number, end: CrawlRunEnd): void {
+    this.inUnit(() => {
+      const index = id - 1;
+      const before = this.#runs[index];
+      if (before === undefined) throw new StoreError('ERR_STORE_NOT_FOUND', `no crawl run with id ${id} in the index`);
+      this.#runs[index] = { ...before, endedAt: end.endedAt, stoppedBy: end.stoppedBy, outcome: end.outcome, counts: structuredClone(end.counts) };
+      this.#undo.push(() => (this.#runs[index] = before));
+    });
+  }
+
+  protected runsNow(): CrawlRunRow[] {
+    return this.#runs.map((run) => structuredClone(run));
   }
 
   protected statsNow(): StoreStats {

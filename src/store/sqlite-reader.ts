@@ -11,6 +11,7 @@ import {
   toAliasRow,
   toFetchRow,
   toFirstLink,
+  readRuns,
   type AliasColumns,
   type FetchColumns,
   type UrlColumns,
@@ -22,6 +23,7 @@ import {
   URL_STATES,
   zeroCounts,
   type AliasRow,
+  type CrawlRunRow,
   type EdgeOptions,
   type EdgeRow,
   type FetchRow,
@@ -74,7 +76,18 @@ export class SqliteIndexReader implements IndexReader {
          FROM link_tally`,
       )
       .get() as Omit<Funnel, 'afterAliases'>;
-    const afterAliases = this.#db.prepare(`SELECT count(*) FROM url WHERE first_from IS NOT NULL AND state <> 'alias'`).pluck().get() as number;
+    // §6.2.4: the distinct URLs that the links' own URLs stand for, each alias counted
+    // as the end of its chain (a page answering as its negotiated variant is that variant).
+    const next = new Map<number, number>();
+    for (const [id, to] of this.#db.prepare(`SELECT id, alias_of FROM url WHERE state = 'alias'`).raw(true).iterate() as Iterable<[number, number]>) {
+      next.set(id, to);
+    }
+    const ends = new AliasEnds<number>((id) => next.get(id));
+    const distinct = new Set<number>();
+    for (const id of this.#db.prepare('SELECT id FROM url WHERE first_from IS NOT NULL').pluck().iterate() as Iterable<number>) {
+      distinct.add(next.has(id) ? ends.endOf(id) : id);
+    }
+    const afterAliases = distinct.size;
     const { rawLinks, distinctStrings, distinctSyntax, distinctScheme, unresolved } = tally;
     return { rawLinks, distinctStrings, distinctSyntax, distinctScheme, afterAliases, unresolved };
   }
@@ -178,6 +191,10 @@ export class SqliteIndexReader implements IndexReader {
       )
       .all() as { code: string; n: number }[];
     return Object.fromEntries(rows.map((row) => [row.code, row.n]));
+  }
+
+  runs(): Promise<readonly CrawlRunRow[]> {
+    return settled(() => readRuns(this.#db));
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,33 @@
 import { currentFindingCodes } from '../findings.js';
 import { isArrayOfArrays, isStringList, parseStoredJson } from './index-corruption.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { AliasRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } from './types.js';
+import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } from './types.js';
+
+/** Every crawl run, oldest first (an index older than migration 005 has no such table: none). */
+export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
+  const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crawl_run'`).get() !== undefined;
+  if (!exists) return [];
+  const rows = db.prepare('SELECT id, started_at, seeds, settings, ended_at, stopped_by, outcome, counts FROM crawl_run ORDER BY id').all() as {
+    id: number;
+    started_at: number;
+    seeds: string;
+    settings: string;
+    ended_at: number | null;
+    stopped_by: string | null;
+    outcome: string | null;
+    counts: string | null;
+  }[];
+  return rows.map((row) => ({
+    id: row.id,
+    startedAt: row.started_at,
+    seeds: JSON.parse(row.seeds) as string[],
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    endedAt: row.ended_at ?? undefined,
+    stoppedBy: row.stopped_by ?? undefined,
+    outcome: row.outcome ?? undefined,
+    counts: row.counts === null ? undefined : (JSON.parse(row.counts) as Record<string, unknown>),
+  }));
+}
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,

@@ -28,6 +28,7 @@ import {
   toFetchRow,
   toFirstLink,
   toUrlRecord,
+  readRuns,
   type AliasColumns,
   type FetchColumns,
   type UrlColumns,
@@ -37,6 +38,9 @@ import type {
   AdmitResult,
   AliasRecord,
   ClaimedUrl,
+  CrawlRunEnd,
+  CrawlRunRow,
+  CrawlRunStart,
   FetchRecord,
   IndexReader,
   StoreStats,
@@ -142,6 +146,28 @@ export class SqliteStore extends UnitStore {
 
   protected statsNow(): StoreStats {
     return readingIndex(this.#db.name, () => readStats(this.#db));
+  }
+
+  protected startRunNow(run: CrawlRunStart): number {
+    return this.#write(() =>
+      Number(
+        this.#statements.insertRun.run({
+          startedAt: run.startedAt,
+          seeds: JSON.stringify(run.seeds),
+          settings: JSON.stringify(run.settings),
+        }).lastInsertRowid,
+      ),
+    );
+  }
+
+  protected endRunNow(id: number, end: CrawlRunEnd): void {
+    this.#write(() =>
+      this.#statements.endRun.run({ id, endedAt: end.endedAt, stoppedBy: end.stoppedBy, outcome: end.outcome, counts: JSON.stringify(end.counts) }),
+    );
+  }
+
+  protected runsNow(): CrawlRunRow[] {
+    return readRuns(this.#db);
   }
 
   protected admitNow(batch: readonly AdmitEntry[]): AdmitResult[] {
@@ -251,9 +277,15 @@ export class SqliteStore extends UnitStore {
     const s = this.#statements;
     const row = s.getUrl.get({ id }) as UrlColumns | undefined;
     if (row === undefined) return undefined;
+    const first = toFirstLink(row);
+    const firstElement =
+      first?.fromUrlId === undefined ? undefined : (s.firstLinkElement.get({ from: first.fromUrlId, id }) as { element: string | null; attribute: string | null } | undefined);
     return {
       url: toUrlRecord(row),
-      firstLink: toFirstLink(row),
+      firstLink:
+        first === undefined || firstElement === undefined
+          ? first
+          : { ...first, element: firstElement.element ?? undefined, attribute: firstElement.attribute ?? undefined },
       fetches: (s.fetchesOf.all({ id }) as FetchColumns[]).map(toFetchRow),
       aliasesFrom: (s.aliasesFrom.all({ id }) as AliasColumns[]).map(toAliasRow),
       aliasesTo: (s.aliasesTo.all({ id }) as AliasColumns[]).map(toAliasRow),
@@ -475,6 +507,13 @@ function prepareStatements(db: Db) {
        ON CONFLICT (origin) DO UPDATE SET fetched_at = excluded.fetched_at, entry = excluded.entry`,
     ),
     aliasesTo: db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = :id ORDER BY a.created_at`),
+    firstLinkElement: db.prepare(
+      'SELECT element, attribute FROM link WHERE from_url = :from AND (to_url = :id OR met_url = :id) ORDER BY position LIMIT 1',
+    ),
+    insertRun: db.prepare('INSERT INTO crawl_run (started_at, seeds, settings) VALUES (:startedAt, :seeds, :settings)'),
+    endRun: db.prepare(
+      'UPDATE crawl_run SET ended_at = :endedAt, stopped_by = :stoppedBy, outcome = :outcome, counts = :counts WHERE id = :id',
+    ),
   };
 }
 

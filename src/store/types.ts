@@ -69,6 +69,11 @@ export interface AdmitResult {
   readonly urlId: number | undefined;
   /** Where on the ladder it met a known URL; `undefined` when the link had no valid target. */
   readonly rung: MatchRung | undefined;
+  /**
+   * The rung at which its target met the index before aliases were followed (`rung`
+   * unless `protocol`): `syntax` or `scheme` means a spelling new to the index.
+   */
+  readonly ladderRung: Exclude<MatchRung, 'protocol'> | undefined;
   /** Whether this admit put the URL on the frontier (new, or a skipped URL now followed). */
   readonly isQueued: boolean;
   /** The failure, when the target was not a valid absolute URI. */
@@ -140,6 +145,35 @@ export interface StoreStats {
   readonly fetches: number;
 }
 
+/** What a crawl run was asked to do, recorded when it starts (DESIGN.md §5 `crawl_run`). */
+export interface CrawlRunStart {
+  readonly startedAt: number;
+  /** The seeds, at the scheme rung. */
+  readonly seeds: readonly string[];
+  /** Its settings as plain JSON data: scope, include, exclude, maxDepth, follow, allowPrivate, … */
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+/** How a crawl run ended. */
+export interface CrawlRunEnd {
+  readonly endedAt: number;
+  /** Why it stopped (the crawl's StopReason). */
+  readonly stoppedBy: string;
+  /** One line on how it ended; the reason of a non-zero exit. */
+  readonly outcome: string;
+  /** The run's counts as plain JSON data (requests by kind, fetches saved, …). */
+  readonly counts: Readonly<Record<string, unknown>>;
+}
+
+/** One crawl run of the index; the end fields are `undefined` for a run still going, or killed. */
+export interface CrawlRunRow extends CrawlRunStart {
+  readonly id: number;
+  readonly endedAt: number | undefined;
+  readonly stoppedBy: string | undefined;
+  readonly outcome: string | undefined;
+  readonly counts: Readonly<Record<string, unknown>> | undefined;
+}
+
 /**
  * The crawl's side of the index (DESIGN.md §6): the seen-set, the frontier and
  * protocol-rung evidence, written as the crawl learns them, and the few reads it
@@ -182,6 +216,12 @@ export interface IndexWriter {
   stats(): Promise<StoreStats>;
   /** What explains a URL: its first link, its fetches, the aliases from and to it. */
   history(id: number): Promise<UrlHistory | undefined>;
+  /** Record a crawl run's start; resolves with its id. */
+  startRun(run: CrawlRunStart): Promise<number>;
+  /** Record how the run `id` ended. */
+  endRun(id: number, end: CrawlRunEnd): Promise<void>;
+  /** Every crawl run, oldest first. */
+  runs(): Promise<readonly CrawlRunRow[]>;
   /** robots.txt answers kept across runs (RFC 9309 §2.4), for the robots policy. */
   readonly robotsCache: RobotsCache;
   /** Flush, then close. */
@@ -194,6 +234,9 @@ export interface FirstLink {
   readonly fromUrlId: number | undefined;
   readonly fromKey: string | undefined;
   readonly rawHref: string;
+  /** The element and attribute of that link on its page (`a`/`href`, `img`/`src` …), when known. */
+  readonly element?: string | undefined;
+  readonly attribute?: string | undefined;
 }
 
 export interface FetchRow {
@@ -309,7 +352,11 @@ export interface Funnel {
   readonly distinctSyntax: number;
   /** Distinct after scheme-based normalization (§6.2.3). */
   readonly distinctScheme: number;
-  /** Distinct after the protocol rung (§6.2.4): the URLs links created that are not aliases. */
+  /**
+   * Distinct after the protocol rung (§6.2.4): the URLs links created, each alias
+   * counted as the URL its chain ends at (which may be one no link named, as a
+   * negotiated variant named by Content-Location).
+   */
   readonly afterAliases: number;
   /** Links without a valid target. */
   readonly unresolved: number;
@@ -357,6 +404,8 @@ export interface IndexReader {
    * by code: the most frequent first, then by code.
    */
   errorsByCode(): Promise<Readonly<Record<string, number>>>;
+  /** Every crawl run, oldest first (none in an index crawled before migration 005). */
+  runs(): Promise<readonly CrawlRunRow[]>;
   close(): Promise<void>;
 }
 

@@ -10,6 +10,9 @@ import type {
   AdmitResult,
   AliasRecord,
   ClaimedUrl,
+  CrawlRunEnd,
+  CrawlRunRow,
+  CrawlRunStart,
   FetchRecord,
   IndexWriter,
   StoreStats,
@@ -39,6 +42,9 @@ export abstract class UnitStore implements IndexWriter {
   protected abstract findUrlNow(uri: string): UrlRecord | undefined;
   protected abstract historyNow(id: number): UrlHistory | undefined;
   protected abstract statsNow(): StoreStats;
+  protected abstract startRunNow(run: CrawlRunStart): number;
+  protected abstract endRunNow(id: number, end: CrawlRunEnd): void;
+  protected abstract runsNow(): CrawlRunRow[];
   /** How this store opens, nests and ends its transactions. */
   protected abstract transactionSteps(): TransactionSteps;
   /** Release the store (the last group is committed before). */
@@ -99,6 +105,18 @@ export abstract class UnitStore implements IndexWriter {
     return settled(() => this.statsNow());
   }
 
+  startRun(run: CrawlRunStart): Promise<number> {
+    return this.units.run(() => this.startRunNow(run));
+  }
+
+  endRun(id: number, end: CrawlRunEnd): Promise<void> {
+    return this.units.run(() => this.endRunNow(id, end));
+  }
+
+  runs(): Promise<readonly CrawlRunRow[]> {
+    return settled(() => this.runsNow());
+  }
+
   transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
     return this.units.run(() => work((this.#tx ??= this.#unitView())));
   }
@@ -128,6 +146,9 @@ export abstract class UnitStore implements IndexWriter {
       findUrl: (uri) => this.findUrl(uri),
       history: (id) => this.history(id),
       stats: () => this.stats(),
+      startRun: (run) => settled(() => this.startRunNow(run)),
+      endRun: (id, end) => settled(() => this.endRunNow(id, end)),
+      runs: () => this.runs(),
       transact: (work) => work(tx),
       flush: () => Promise.resolve(),
       robotsCache: this.robotsCache,

@@ -28,7 +28,7 @@ describe('explain', () => {
       `merged into ${S}/doc/page.html.en: requested once, and the server answered with Content-Location: page.html.en; links to it name ${S}/doc/page.html.en and fetch nothing`,
     );
     expect(why.evidence).toEqual([expect.objectContaining({ evidence: 'content-location', detail: 'page.html.en' })]);
-    expect(why.firstLink).toEqual({ fromUrlId: 1, fromKey: `${S}/`, rawHref: '/doc/page.html' });
+    expect(why.firstLink).toEqual({ fromUrlId: 1, fromKey: `${S}/`, rawHref: '/doc/page.html', element: 'a', attribute: 'href' });
     expect(why.fetches.map((f) => f.status)).toEqual([200]);
     expect(await explain(store, `${S}/doc/page.html.en`)).toMatchObject({ verdict: 'fetched', spelling: 'string' });
     expect(await explain(store, `${S}/doc/page%2Ehtml.en`)).toMatchObject({ verdict: 'fetched', spelling: 'syntax' });
@@ -53,11 +53,12 @@ describe('explain', () => {
     const store = await crawled();
     expect((await explain(store, 'http://other.test/')).verdict).toBe('skipped');
     const scoped = await explain(store, 'http://other.test/', { seeds: [`${S}/`] });
-    expect(scoped.scope).toEqual({ isInScope: false, reason: "outside the crawl's scope (origin of the seeds)" });
-    expect(scoped.reason).toBe("recorded, not fetched: outside the crawl's scope (origin of the seeds)");
+    expect(scoped.scope).toEqual({ isInScope: false, reason: `out of scope (origin ${S})` });
+    expect(scoped.reason).toBe(`recorded, not fetched: out of scope (origin ${S})`);
     const img = await explain(store, `${S}/img.png`, { seeds: [`${S}/`] });
     expect(img).toMatchObject({ verdict: 'skipped', scope: { isInScope: true, reason: undefined } });
-    expect(img.firstLink).toEqual({ fromUrlId: 1, fromKey: `${S}/`, rawHref: '/img.png' });
+    expect(img.firstLink).toEqual({ fromUrlId: 1, fromKey: `${S}/`, rawHref: '/img.png', element: 'img', attribute: 'src' });
+    expect(img.reason).toBe('recorded, not fetched: not followed: <img src>');
     expect(img.fetches).toEqual([]);
     await store.close();
   });

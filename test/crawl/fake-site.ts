@@ -102,6 +102,7 @@ export class FakeSite implements Fetcher {
       const key = keyOf(current);
       seen.add(key);
       this.requests.push(current);
+      options?.onRequest?.({ url: current, kind: hops.length === 0 ? 'page' : 'redirect' });
       const resource = this.#resources.get(key);
       const latency = resource?.latencyMs ?? this.#options.latencyMs ?? 0;
       if (latency > 0) {

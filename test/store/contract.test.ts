@@ -31,7 +31,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   it('admits a seed as a new, queued URL and writes no link for it', async () => {
     const store = open();
     const [result] = await store.admit([{ rawHref: 'http://host/', target: 'http://host/', depth: 0 }]);
-    expect(result).toEqual({ urlId: 1, rung: 'new', isQueued: true, error: undefined });
+    expect(result).toEqual({ urlId: 1, rung: 'new', ladderRung: 'new', isQueued: true, error: undefined });
     expect((await store.stats()).links).toBe(0);
     expect(await store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined });
   });
@@ -265,7 +265,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
     await store.addAlias({ fromId: moved, toId: final!.urlId!, evidence: 'redirect', detail: '301' });
     const history = (await store.history(moved))!;
     expect(history.url.state).toBe('alias');
-    expect(history.firstLink).toEqual({ fromUrlId: page, fromKey: 'http://host/', rawHref: 'moved' });
+    expect(history.firstLink).toEqual({ fromUrlId: page, fromKey: 'http://host/', rawHref: 'moved', element: 'a', attribute: 'href' });
     expect(history.fetches).toHaveLength(1);
     expect(history.fetches[0]).toMatchObject({
       status: 200,
@@ -301,6 +301,25 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
     expect(results[4]!.urlId).toBe(results[0]!.urlId);
     expect(results[5]!.urlId).toBe(results[0]!.urlId);
     expect(results[3]!.urlId).toBe(results[2]!.urlId);
+  });
+});
+
+describe.each(implementations)('IndexWriter contract, crawl runs (issue 10, item 15): %s', (_name, open) => {
+  it('records a run when it starts and how it ended, and reads them back oldest first, the writer and the reader alike', async () => {
+    const store = open();
+    expect(await store.runs()).toEqual([]);
+    const settings = { scope: 'prefix', include: ['^http://h/a'], maxDepth: 3, follow: ['link'] };
+    const first = await store.startRun({ startedAt: 10, seeds: ['http://h/a/'], settings });
+    const second = await store.startRun({ startedAt: 20, seeds: ['http://h/b/'], settings: {} });
+    await store.endRun(first, { endedAt: 15, stoppedBy: 'frontier-empty', outcome: 'finished', counts: { requests: 3 } });
+    const expected = [
+      { id: first, startedAt: 10, seeds: ['http://h/a/'], settings, endedAt: 15, stoppedBy: 'frontier-empty', outcome: 'finished', counts: { requests: 3 } },
+      { id: second, startedAt: 20, seeds: ['http://h/b/'], settings: {}, endedAt: undefined, stoppedBy: undefined, outcome: undefined, counts: undefined },
+    ];
+    expect(await store.runs()).toEqual(expected);
+    await store.flush();
+    const reader = (store as unknown as { reader(): { runs(): Promise<unknown> } }).reader();
+    expect(await reader.runs()).toEqual(expected);
   });
 });
 

@@ -116,8 +116,8 @@ describe('migrations', () => {
     const store = new SqliteStore({ path: db, migrationsDir: migrations });
     expect(store.appliedMigrations.map((m) => m.version)).toEqual(loadMigrations(migrations).slice(1).map((m) => m.version));
     expect(store.integrityCheck()).toBe('ok');
-    expect((await store.history(2))?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'a' });
-    expect((await store.history(3))?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'b' });
+    expect((await store.history(2))?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'a', element: 'a', attribute: 'href' });
+    expect((await store.history(3))?.firstLink).toEqual({ fromUrlId: 1, fromKey: 'http://h/', rawHref: 'b', element: 'img', attribute: 'src' });
     expect(await store.stats()).toMatchObject({ links: 4, linksWithoutTarget: 1, linksByRung: { new: 2, syntax: 1 } });
     // The form survived, and keys are found without their old UNIQUE index.
     expect((await store.admit([{ fromUrlId: 1, rawHref: 'HTTP://h/a', target: 'HTTP://h/a' }]))[0]).toMatchObject({ urlId: 2, rung: 'string' });

@@ -132,7 +132,7 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
       distinctStrings: 4, // a, A%2e, http://SITE:80/a, old (the second /old repeats a string)
       distinctSyntax: 4,
       distinctScheme: 3, // http://SITE:80/a folds into /a at the scheme rung
-      afterAliases: 2, // /old is an alias of /new
+      afterAliases: 3, // /a, /A. and /new: /old is an alias of /new, which its link names
       unresolved: 1,
     });
     expect(await reader.errorsByCode()).toEqual({ ERR_FETCH_TIMEOUT: 1 });

@@ -14,6 +14,7 @@ import {
 import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { refuseNoCrawl } from '../no-crawl.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { readPackageVersion } from '../package-version.js';
 
@@ -37,7 +38,7 @@ Output:
   sarif  one SARIF 2.1.0 log: a rule per code, a result per finding located
          at its page's URL
 Exit code 1 when a finding at or above --fail-on exists (default: error), 0
-when none does; info findings never fail.`;
+when none does; info findings never fail; 4 when the index holds no crawl.`;
 
 interface AuditCommandOptions extends IndexPathOptions {
   readonly format: AuditFormat;
@@ -52,9 +53,11 @@ export function addAuditCommand(program: Command, context: CliContext): void {
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding of this severity or higher exists').choices(FAIL_ON).default('error'))
     .addHelpText('after', HELP)
     .action(async (options: AuditCommandOptions) => {
-      const reader = openIndexReader(await indexPath(options, context));
+      const file = await indexPath(options, context);
+      const reader = openIndexReader(file);
       let worst = -1;
       try {
+        if (await refuseNoCrawl(reader, file, context)) return;
         const findings = tap(audit(reader), (finding) => {
           worst = Math.max(worst, SEVERITY_RANK[finding.severity]);
         });
@@ -62,6 +65,7 @@ export function addAuditCommand(program: Command, context: CliContext): void {
       } finally {
         await reader.close();
       }
+      if (context.exitCode === EXIT_CODES.NO_CRAWL) return;
       context.exitCode = worst >= SEVERITY_RANK[options.failOn] ? EXIT_CODES.INVALID : EXIT_CODES.OK;
     });
 }

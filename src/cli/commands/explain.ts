@@ -1,7 +1,7 @@
 // `linkladder explain <url>`: why the index fetched, skipped or merged a URL.
 
 import type { Command } from 'commander';
-import { explain, type Explanation } from '../../crawl/index.js';
+import { errorKindOf, explain, type Explanation } from '../../crawl/index.js';
 import { ERROR_MESSAGES, type ErrorCode } from '../../errors.js';
 import type { FetchRow, UrlRecord } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
@@ -79,12 +79,25 @@ function formatExplanation(why: Explanation): string[] {
   return lines.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
 }
 
+/**
+ * One fetch row: a refusal (nothing requested), a row made from another URL's
+ * response, or a request of its own read in the order it happened — each redirect
+ * hop's status and where it led, then the last answer.
+ */
 function describeFetch(fetch: FetchRow): string {
-  const outcome = fetch.errorCode ?? (fetch.status === undefined ? 'no response' : `status ${fetch.status}`);
-  const hops = fetch.redirects.map((hop) => ` → ${hop.status} ${hop.to ?? '(no Location)'}`).join('');
-  const own = fetch.durationMs === undefined && fetch.redirects.length === 0 ? ', with another URL’s response' : `, ${fetch.durationMs ?? '?'} ms`;
+  const at = new Date(fetch.startedAt).toISOString();
+  const isOwn = fetch.durationMs !== undefined || fetch.redirects.length > 0;
+  const code = fetch.errorCode;
+  if (!isOwn && code !== undefined && errorKindOf(code) === 'refused') return `${at}  not requested: ${code}`;
+  const answer = code ?? (fetch.status === undefined ? 'no response' : `status ${fetch.status}`);
+  if (!isOwn) return `${at}  with another URL’s response: ${answer}`;
+  const hops = fetch.redirects.map((hop) => `${hop.status} → ${hop.to ?? '(no Location)'}`);
+  const last = fetch.redirects.at(-1);
+  // A chain the crawl stopped at a URL it knew: the last hop's target was not requested.
+  const isStopped = last !== undefined && last.to !== undefined && last.from === fetch.finalUrl && last.status === fetch.status && code === undefined;
+  const end = isStopped ? 'not requested (known already)' : answer;
   const attempts = fetch.attempts > 1 ? `, ${fetch.attempts} attempts` : '';
-  return `${new Date(fetch.startedAt).toISOString()}  ${outcome}${own}${attempts}${hops}`;
+  return `${at}  ${[...hops, end].join(', ')}, ${fetch.durationMs ?? '?'} ms${attempts}`;
 }
 
 function describeUrl(url: UrlRecord): string {

@@ -9,6 +9,7 @@ import { audit, writeHtmlReport, type AuditFinding } from '../../report/index.js
 import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { refuseNoCrawl } from '../no-crawl.js';
 
 const HELP = `
 The file needs nothing else: CSS, script, chart and data are inline, and its
@@ -29,8 +30,10 @@ export function addReportCommand(program: Command, context: CliContext): void {
     .requiredOption('--html <file>', 'the HTML file to write')
     .addHelpText('after', HELP)
     .action(async (options: ReportCommandOptions) => {
-      const reader = openIndexReader(await indexPath(options, context));
+      const file = await indexPath(options, context);
+      const reader = openIndexReader(file);
       try {
+        if (await refuseNoCrawl(reader, file, context)) return;
         // The page holds every finding, and counts them at its top: they are gathered first.
         const findings: AuditFinding[] = [];
         for await (const finding of audit(reader)) findings.push(finding);

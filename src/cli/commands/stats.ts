@@ -6,18 +6,23 @@ import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { toJsonLine } from '../json-line.js';
+import { refuseNoCrawl } from '../no-crawl.js';
 
 const HELP = `
 The funnel climbs the comparison ladder (RFC 3986 §6.2) over the links with a
 target: raw links, distinct strings (fragment removed), distinct after the
 syntax rung, after the scheme rung, and after aliases (the protocol rung).
-fetches saved     distinct strings minus distinct URLs after aliases: the targets
-                  a crawler deduplicating exact strings would have requested as
-                  resources of their own, folded instead by a rung
+fetches saved     requests avoided: URLs a followed link named that were never
+                  requested because the index had joined them to a known
+                  resource first (as each crawl run counted them)
+requests          every HTTP request the runs sent: fetches, retries,
+                  redirect hops, robots.txt
+broken            URLs whose answer was a 4xx, a 5xx, or none
 links unfetched   links with a target minus fetches: what a crawler without any
                   deduplication would have added
 --json writes one object: {"funnel","folded","fetchesSaved","linksNotFetched",
-"fetches","urls","aliasesByEvidence","errorsByCode","definitions"}.`;
+"requests","fetches","urls","aliasesByEvidence","errorsByCode","broken","definitions"}.
+An index that holds no crawl: one stderr line, exit 4.`;
 
 interface StatsCommandOptions extends IndexPathOptions {
   readonly json?: boolean;
@@ -30,9 +35,11 @@ export function addStatsCommand(program: Command, context: CliContext): void {
     .option('--json', 'write one JSON object')
     .addHelpText('after', HELP)
     .action(async (options: StatsCommandOptions) => {
-      const reader = openIndexReader(await indexPath(options, context));
+      const file = await indexPath(options, context);
+      const reader = openIndexReader(file);
       let lines: string[];
       try {
+        if (await refuseNoCrawl(reader, file, context)) return;
         const stats = await collectStats(reader);
         const definitions = { fetchesSaved: FETCHES_SAVED_DEFINITION, linksNotFetched: LINKS_NOT_FETCHED_DEFINITION };
         lines = options.json === true ? [toJsonLine({ ...stats, definitions })] : formatStats(stats);

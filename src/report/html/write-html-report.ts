@@ -8,7 +8,7 @@ import type { AuditFinding } from '../audit/finding.js';
 import { FormCursor } from '../graph/read-graph.js';
 import { redactPassword } from '../redact.js';
 import { StreamWriter } from '../graph/stream-writer.js';
-import { collectStats, type CrawlStats } from '../stats/crawl-stats.js';
+import { collectStats, FETCHES_SAVED_DEFINITION, type CrawlStats } from '../stats/crawl-stats.js';
 import { funnelChart } from './funnel-chart.js';
 import { scriptJson } from './html-escape.js';
 import { pageEnd, pageStart } from './report-page.js';
@@ -182,11 +182,11 @@ async function seedsTitle(reader: IndexReader): Promise<string> {
 
 function savedText(stats: CrawlStats): string {
   const { folded } = stats;
-  return (
-    `Fetches saved: ${stats.fetchesSaved} — distinct target strings that a rung folded into a URL already known ` +
-    `(syntax ${folded.syntax}, scheme ${folded.scheme}, protocol ${folded.protocol}); ` +
-    `a crawler deduplicating exact strings would have requested each as a resource of its own.`
-  );
+  const saved =
+    stats.fetchesSaved === undefined
+      ? 'Fetches saved: not recorded (the index was crawled before crawl runs were recorded)'
+      : `Fetches saved: ${stats.fetchesSaved} — ${FETCHES_SAVED_DEFINITION}`;
+  return `${saved}. Distinct targets folded by rung: syntax ${folded.syntax}, scheme ${folded.scheme}, protocol ${folded.protocol}.`;
 }
 
 function sum(counts: Readonly<Record<string, number>>): number {

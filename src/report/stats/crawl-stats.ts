@@ -1,7 +1,8 @@
 // The statistics of a crawl: the ladder funnel, what it saved, aliases and errors.
 
+import { brokenCounts, type BrokenKind, type RequestCounts } from '../../crawl/index.js';
 import type { AliasEvidence } from '../../ladder/index.js';
-import type { Funnel, IndexReader } from '../../store/index.js';
+import type { CrawlRunRow, Funnel, IndexReader } from '../../store/index.js';
 
 /** How many distinct targets each rung of the ladder folded into a URL already known. */
 export interface FoldedByRung {
@@ -13,11 +14,12 @@ export interface FoldedByRung {
   readonly protocol: number;
 }
 
-/** One line that says what `fetchesSaved` counts. */
+/** One line that says what `fetchesSaved` counts (the crawl counts it: CrawlSummary.fetchesSaved). */
 export const FETCHES_SAVED_DEFINITION =
-  'distinct target strings (fragment removed) minus distinct URLs after aliases: ' +
-  'each is a target that a crawler deduplicating exact strings would request as a resource of its own, ' +
-  'and that a rung of the ladder folded into a URL already known instead';
+  'requests avoided: URLs a followed link named that were never requested because, before the request, ' +
+  'the index had joined them to a resource already known (a new spelling folded by the syntax or scheme rung, ' +
+  "or a queued URL whose representation came with another URL's response); " +
+  'a URL that became an alias after its own request saved nothing';
 
 /** One line that says what `linksNotFetched` counts. */
 export const LINKS_NOT_FETCHED_DEFINITION =
@@ -26,16 +28,23 @@ export const LINKS_NOT_FETCHED_DEFINITION =
 export interface CrawlStats {
   readonly funnel: Funnel;
   readonly folded: FoldedByRung;
-  /** `distinctStrings - afterAliases`: see `FETCHES_SAVED_DEFINITION`. */
-  readonly fetchesSaved: number;
+  /**
+   * Requests avoided, as each crawl run counted them (see `FETCHES_SAVED_DEFINITION`),
+   * summed over the runs; `undefined` for an index crawled before runs were recorded.
+   */
+  readonly fetchesSaved: number | undefined;
+  /** Every HTTP request the runs sent, by kind, summed; `undefined` as `fetchesSaved`. */
+  readonly requests: RequestCounts | undefined;
   /** `rawLinks - fetches` (never below 0): see `LINKS_NOT_FETCHED_DEFINITION`. */
   readonly linksNotFetched: number;
   /** Fetch rows (one per URL fetched, retries counted within). */
   readonly fetches: number;
   readonly urls: number;
   readonly aliasesByEvidence: Readonly<Record<AliasEvidence, number>>;
-  /** Fetch errors and HTTP error statuses (`HTTP_nnn`), by code. */
+  /** URLs whose last fetch has an error, by code: a fetch error, or an HTTP status of 400 or more (`HTTP_nnn`). */
   readonly errorsByCode: Readonly<Record<string, number>>;
+  /** Broken links among them: 4xx, 5xx, no response (`brokenCounts`, as the crawl's summary counts them). */
+  readonly broken: Readonly<Record<BrokenKind, number>>;
 }
 
 export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
@@ -50,11 +59,30 @@ export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
   return {
     funnel,
     folded,
-    fetchesSaved: funnel.distinctStrings - funnel.afterAliases,
+    ...runTotals(await reader.runs()),
     linksNotFetched: Math.max(0, funnel.rawLinks - stats.fetches),
     fetches: stats.fetches,
     urls: Object.values(stats.urlsByState).reduce((sum, count) => sum + count, 0),
     aliasesByEvidence: stats.aliasesByEvidence,
     errorsByCode,
+    broken: brokenCounts(errorsByCode),
   };
+}
+
+/** The counts the crawl runs recorded, summed: requests and fetches saved (runs without counts, killed ones, add nothing). */
+function runTotals(runs: readonly CrawlRunRow[]): Pick<CrawlStats, 'fetchesSaved' | 'requests'> {
+  if (runs.length === 0) return { fetchesSaved: undefined, requests: undefined };
+  let fetchesSaved = 0;
+  const requests = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
+  for (const run of runs) {
+    const counts = run.counts;
+    if (counts === undefined) continue;
+    if (typeof counts.fetchesSaved === 'number') fetchesSaved += counts.fetchesSaved;
+    const byKind = counts.requestsByKind as Partial<RequestCounts> | undefined;
+    for (const key of Object.keys(requests) as (keyof RequestCounts)[]) {
+      const n = byKind?.[key];
+      if (typeof n === 'number') requests[key] += n;
+    }
+  }
+  return { fetchesSaved, requests };
 }

@@ -17,13 +17,21 @@ export function formatStats(stats: CrawlStats): string[] {
     ['  scheme', `${count(funnel.distinctScheme)}  distinct after scheme-based normalization (§6.2.3), ${folded.scheme} folded`],
     ['  aliases', `${count(funnel.afterAliases)}  distinct after protocol-based aliases (§6.2.4), ${folded.protocol} folded`],
     ['  unresolved', `${count(funnel.unresolved)}  links without a valid target`],
-    ['fetches saved', `${stats.fetchesSaved}  (${FETCHES_SAVED_DEFINITION})`],
+    ['fetches saved', stats.fetchesSaved === undefined ? 'not recorded (the index was crawled before crawl runs were recorded)' : `${stats.fetchesSaved}  (${FETCHES_SAVED_DEFINITION})`],
+    ['requests', requestsText(stats.requests)],
     ['links unfetched', `${stats.linksNotFetched}  (${LINKS_NOT_FETCHED_DEFINITION}; ${stats.fetches} fetches)`],
     ['urls', String(stats.urls)],
     ['aliases', `${total(stats.aliasesByEvidence)}  by evidence: ${list(stats.aliasesByEvidence)}`],
     ['errors', `${total(stats.errorsByCode)}${total(stats.errorsByCode) === 0 ? '' : `  by code: ${list(stats.errorsByCode)}`}`],
+    ['broken', `${total(stats.broken)}  4xx ${stats.broken['client-error']}, 5xx ${stats.broken['server-error']}, no response ${stats.broken.failed}`],
   ];
   return rows.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
+}
+
+function requestsText(requests: CrawlStats['requests']): string {
+  if (requests === undefined) return 'not recorded (the index was crawled before crawl runs were recorded)';
+  const { fetches, retries, redirects, robots } = requests;
+  return `${fetches + retries + redirects + robots}  ${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt`;
 }
 
 function total(counts: Readonly<Record<string, number>>): number {

@@ -78,7 +78,10 @@ describe('linkladder crawl', () => {
     expect(result.out).toContain('pages       22 fetched, 3 failed; 5 representations reused');
     expect(result.stdout).toMatch(/^duplicates {2}\d+ links met a known URL, by rung: string \d+, syntax \d+, scheme \d+,$/m);
     expect(result.stdout).toContain('aliases     learned: redirect 4, content-location 2, canonical 0;\n            evidence rejected 1, revoked 0\n');
-    expect(result.stdout).toContain('errors      ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
+    expect(result.stdout).toContain('errors      5 URLs: ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
+    expect(result.stdout).toContain('broken      4 URLs: 4xx 1, 5xx 1, no response 2\n');
+    expect(result.stdout).toContain('redirects   3 URLs redirected to a page, 5 redirect hops requested\n');
+    expect(result.stdout).toMatch(/^saved {7}5 fetches: URLs joined to a known resource before their request$/m);
     expect(result.stdout).toContain('hrefs       browser-style fixes: HREF_BACKSLASH 1,');
     expect(result.stdout).toMatch(/^duration {4}\d/m);
     expect(result.out.every((line) => line.length <= 80)).toBe(true);
@@ -237,7 +240,7 @@ describe('linkladder crawl', () => {
     const first = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--max-pages', '5']);
     expect(first.code).toBe(0);
     expect(first.out[0]).toBe('crawl       stopped at --max-pages: the rest stays queued; run it again to go on');
-    expect(first.out).toContain('requests    5 (retries included)');
+    expect(first.out.find((line) => line.startsWith('requests'))).toMatch(/^requests    \d+: 5 fetches, 0 retries, \d+ redirect hops, 1 robots\.txt$/);
     const between = (await statsOf(db)).urlsByState;
     expect(between.fetching).toBe(0);
     expect(between.queued).toBeGreaterThan(0);
@@ -304,17 +307,18 @@ describe('linkladder crawl', () => {
         const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), ...args], { cwd, env });
         expect(result.err).toEqual([]);
         expect(result.code).toBe(0);
-        return result.out.find((line) => line.startsWith('requests'));
+        // --max-pages counts URLs requested: the fetches of the summary's breakdown.
+        return /: (\d+ fetches)/.exec(result.out.find((line) => line.startsWith('requests')) ?? '')?.[1];
       };
-      expect(await requests([])).toBe('requests    2 (retries included)');
-      expect(await requests([], { LINKLADDER_MAX_PAGES: '3' })).toBe('requests    3 (retries included)');
-      expect(await requests(['--max-pages', '4'], { LINKLADDER_MAX_PAGES: '3' })).toBe('requests    4 (retries included)');
+      expect(await requests([])).toBe('2 fetches');
+      expect(await requests([], { LINKLADDER_MAX_PAGES: '3' })).toBe('3 fetches');
+      expect(await requests(['--max-pages', '4'], { LINKLADDER_MAX_PAGES: '3' })).toBe('4 fetches');
       // --config names another file: the default one is not read (allowPrivate is not set, so the seed is refused).
       writeFileSync(path.join(cwd, 'other.json'), JSON.stringify({ maxPages: 1 }));
       const refused = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--config', 'other.json'], { cwd });
       expect(refused.code).toBe(2);
       expect(refused.err[0]).toMatch(/to name public hosts unless `--allow-private` is true/);
-      expect(await requests(['--config', 'other.json', '--allow-private'])).toBe('requests    1 (retries included)');
+      expect(await requests(['--config', 'other.json', '--allow-private'])).toBe('1 fetches');
       // --no-allow-private turns off what the file turned on.
       const off = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--no-allow-private'], { cwd });
       expect(off.code).toBe(2);

@@ -21,6 +21,9 @@ describe('linkladder demo', () => {
     expect(result.out).toContain('pages       22 fetched, 3 failed; 5 representations reused');
     const check = result.out.findIndex((line) => line.startsWith('requests: '));
     expect(result.out[check]).toMatch(/^requests: \d+, each resource exactly once ✓ — \/server-error 3× \(a 5xx, retried\)$/);
+    // The crawl's count of requests is the server's (issue 10, item 13): retries, redirect hops and robots.txt included.
+    const received = /^requests: (\d+),/.exec(result.out[check]!)?.[1];
+    expect(result.out).toContain(`requests    ${received}: 24 fetches, 2 retries, 5 redirect hops, 1 robots.txt`);
     // Then what to look at next: the reports on this crawl.
     expect(result.out.slice(check + 1)).toEqual([
       `next        npx linkladder audit --db ${db}`,

@@ -61,7 +61,8 @@ describe('linkladder explain', () => {
     const result = await run(['explain', `${origin}/docs`, '--db', db, '--json']);
     expect(result.code).toBe(0);
     const why = JSON.parse(result.stdout) as Explanation;
-    expect(why).toMatchObject({ verdict: 'merged', error: null, spelling: 'string', key: `${origin}/docs`, scope: null });
+    // The scope is the crawl run's, as the index recorded it.
+    expect(why).toMatchObject({ verdict: 'merged', error: null, spelling: 'string', key: `${origin}/docs`, scope: { isInScope: true, reason: null } });
     expect(why.aliasChain.map((url) => [url.key, url.state])).toEqual([
       [`${origin}/docs`, 'alias'],
       [`${origin}/docs/`, 'done'],
@@ -73,13 +74,20 @@ describe('linkladder explain', () => {
     );
   });
 
-  it('a skipped URL and a failed one', async () => {
+  it('a skipped URL and a failed one: the reason, from the crawl run the index recorded (issue 10, item 15)', async () => {
     const skipped = await run(['explain', 'http://example.com/', '--db', db]);
     expect(skipped.code).toBe(0);
-    expect(skipped.out[2]).toMatch(/^verdict {3}skipped: recorded, not fetched/);
+    expect(skipped.out[2]).toBe(`verdict   skipped: recorded, not fetched: out of scope (origin ${origin})`);
     const failed = await run(['explain', `${origin}/private/secret.html`, '--db', db]);
     expect(failed.code).toBe(0);
-    expect(failed.out[2]).toMatch(/^verdict {3}failed: /);
+    expect(failed.out[2]).toBe(`verdict   failed: refused, not requested: robots.txt of ${origin} disallows /private/`);
+    // Its fetch row is a refusal, not "another URL's response".
+    expect(failed.out.at(-1)).toMatch(/^fetch {5}\S+Z {2}not requested: ERR_CRAWL_ROBOTS_DISALLOWED$/);
+  });
+
+  it("a redirect's fetch line reads in the order it happened: each hop's status and target, then the last answer", async () => {
+    const result = await run(['explain', `${origin}/docs`, '--db', db]);
+    expect(result.out.at(-1)).toMatch(new RegExp(`^fetch {5}\\S+Z {2}301 → ${origin}/docs/, status 200, \\d+ ms$`));
   });
 
   it('a URL the index does not hold: exit 1', async () => {

@@ -21,6 +21,8 @@ beforeAll(async () => {
   const old = results.at(-1)!.urlId!;
   await store.addAlias({ fromId: old, toId: results[4]!.urlId!, evidence: 'redirect', detail: '301' });
   await store.recordFetch({ urlId: from, outcome: 'done', startedAt: 0, status: 200 });
+  const run = await store.startRun({ startedAt: 0, seeds: ['http://h/'], settings: {} });
+  await store.endRun(run, { endedAt: 1, stoppedBy: 'frontier-empty', outcome: 'frontier-empty', counts: { fetchesSaved: 2 } });
   await store.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,13 +36,13 @@ describe('linkladder stats', () => {
     expect(stats).toMatchObject({
       funnel: { rawLinks: 6, distinctStrings: 5, distinctSyntax: 4, distinctScheme: 3, afterAliases: 2, unresolved: 0 },
       folded: { syntax: 1, scheme: 1, protocol: 1 },
-      fetchesSaved: 3,
+      fetchesSaved: 2, // as the crawl run recorded it
       linksNotFetched: 5,
       fetches: 1,
       aliasesByEvidence: { redirect: 1, 'content-location': 0, canonical: 0 },
       errorsByCode: {},
     });
-    expect(stats.definitions).toMatchObject({ fetchesSaved: expect.stringMatching(/^distinct target strings/) });
+    expect(stats.definitions).toMatchObject({ fetchesSaved: expect.stringMatching(/^requests avoided: /) });
   });
 
   it('plain: the ladder, one rung a line, and what "fetches saved" means', async () => {
@@ -48,9 +50,10 @@ describe('linkladder stats', () => {
     expect(result.code).toBe(0);
     expect(result.out[1]).toBe('  raw links     6  links with a resolved target');
     expect(result.out[5]).toBe('  aliases       2  distinct after protocol-based aliases (§6.2.4), 1 folded');
-    expect(result.out[7]).toMatch(/^fetches saved   3  \(distinct target strings .* minus distinct URLs after aliases: /);
-    expect(result.out.at(-2)).toBe('aliases         1  by evidence: redirect 1, content-location 0, canonical 0');
-    expect(result.out.at(-1)).toBe('errors          0');
+    expect(result.out[7]).toMatch(/^fetches saved   2  \(requests avoided: URLs a followed link named that were never requested /);
+    expect(result.out.at(-3)).toBe('aliases         1  by evidence: redirect 1, content-location 0, canonical 0');
+    expect(result.out.at(-2)).toBe('errors          0');
+    expect(result.out.at(-1)).toBe('broken          0  4xx 0, 5xx 0, no response 0');
   });
 
   it('a missing database: exit 3', async () => {

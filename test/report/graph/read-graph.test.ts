@@ -105,6 +105,7 @@ describe('readGraph', () => {
       funnel: () => real.funnel(),
       url: (id) => real.url(id),
       errorsByCode: () => real.errorsByCode(),
+      runs: () => real.runs(),
       close: () => real.close(),
       urls: () => real.urls(),
       links: () => real.links(),

@@ -73,7 +73,7 @@ describe('writeHtmlReport', () => {
     expect(html).toContain('<span class="count" data-count="urls">5</span>');
     expect(html).toContain('<span class="count" data-count="findings">5</span>');
     expect(html).toMatch(/<g class="funnel-step" data-step="rawLinks">.*width="460".*>9<\/text><\/g>/);
-    expect(html).toMatch(/<g class="funnel-step" data-step="afterAliases">.*width="102".*>2<\/text><\/g>/);
+    expect(html).toMatch(/<g class="funnel-step" data-step="afterAliases">.*width="153".*>3<\/text><\/g>/);
     expect(html).toContain('<p>crawl of http://site.test/</p>');
   });
 

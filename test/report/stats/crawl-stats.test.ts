@@ -10,6 +10,16 @@ import { MemoryStore, type AdmitEntry, type IndexReader } from '../../../src/sto
  */
 async function reader(): Promise<IndexReader> {
   const store = new MemoryStore({ now: () => 0 });
+  // Two runs, as the crawl records them: stats sums their counts.
+  for (const [saved, fetches] of [[7, 20], [4, 4]] as const) {
+    const run = await store.startRun({ startedAt: 0, seeds: ['http://h/'], settings: {} });
+    await store.endRun(run, {
+      endedAt: 1,
+      stoppedBy: 'frontier-empty',
+      outcome: 'frontier-empty',
+      counts: { fetchesSaved: saved, requestsByKind: { fetches, retries: 1, redirects: 2, robots: 1 } },
+    });
+  }
   const [seed] = await store.admit([{ rawHref: 'http://h/', target: 'http://h/' }]);
   const key = (id: number): string => `http://h/p${id}`;
   const link = (target: string | undefined, follow = true): AdmitEntry => ({ fromUrlId: seed!.urlId!, rawHref: target ?? 'http://[', target, follow });
@@ -39,21 +49,23 @@ describe('collectStats', () => {
     expect(await collectStats(await reader())).toEqual({
       funnel: { rawLinks: 120, distinctStrings: 40, distinctSyntax: 31, distinctScheme: 29, afterAliases: 25, unresolved: 3 },
       folded: { syntax: 9, scheme: 2, protocol: 4 },
-      fetchesSaved: 15,
+      fetchesSaved: 11,
+      requests: { fetches: 24, retries: 2, redirects: 4, robots: 2 },
       linksNotFetched: 96,
       fetches: 24,
       urls: 30,
       aliasesByEvidence: { redirect: 3, 'content-location': 1, canonical: 2 },
       errorsByCode: { ERR_FETCH_REDIRECT_LOOP: 1, HTTP_404: 2 },
+      broken: { 'client-error': 2, 'server-error': 0, failed: 1 },
     });
   });
 
   it('an empty index: all zero, never negative', async () => {
     const stats = await collectStats(new MemoryStore().reader());
-    expect(stats.fetchesSaved).toBe(0);
+    expect(stats.fetchesSaved).toBeUndefined();
     expect(stats.linksNotFetched).toBe(0);
     expect(stats.folded).toEqual({ syntax: 0, scheme: 0, protocol: 0 });
-    expect(formatStats(stats).at(-1)).toBe('errors          0');
+    expect(formatStats(stats).slice(-2)).toEqual(['errors          0', 'broken          0  4xx 0, 5xx 0, no response 0']);
   });
 });
 
@@ -67,11 +79,13 @@ describe('formatStats', () => {
       '  scheme         29  distinct after scheme-based normalization (§6.2.3), 2 folded',
       '  aliases        25  distinct after protocol-based aliases (§6.2.4), 4 folded',
       '  unresolved      3  links without a valid target',
-      'fetches saved   15  (distinct target strings (fragment removed) minus distinct URLs after aliases: each is a target that a crawler deduplicating exact strings would request as a resource of its own, and that a rung of the ladder folded into a URL already known instead)',
+      "fetches saved   11  (requests avoided: URLs a followed link named that were never requested because, before the request, the index had joined them to a resource already known (a new spelling folded by the syntax or scheme rung, or a queued URL whose representation came with another URL's response); a URL that became an alias after its own request saved nothing)",
+      'requests        32  24 fetches, 2 retries, 4 redirect hops, 2 robots.txt',
       'links unfetched 96  (links with a target minus fetches: the requests a crawler without any deduplication would have added; 24 fetches)',
       'urls            30',
       'aliases         6  by evidence: redirect 3, content-location 1, canonical 2',
       'errors          3  by code: HTTP_404 2, ERR_FETCH_REDIRECT_LOOP 1', // the most frequent first
+      'broken          3  4xx 2, 5xx 0, no response 1',
     ]);
   });
 });

@@ -30,6 +30,7 @@ export function countingReader(reader: IndexReader): CountingReader {
     funnel: () => reader.funnel(),
     url: (id) => reader.url(id),
     errorsByCode: () => reader.errorsByCode(),
+    runs: () => reader.runs(),
     close: () => reader.close(),
     urls: () => watch('urls', reader.urls()),
     forms: () => watch('forms', reader.forms()),

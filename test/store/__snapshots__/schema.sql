@@ -24,6 +24,22 @@ CREATE TABLE alias (
   PRIMARY KEY (from_id, evidence)
 ) STRICT;
 
+CREATE TABLE crawl_run (
+  id         INTEGER PRIMARY KEY,
+  started_at INTEGER NOT NULL,
+  -- JSON array of the seeds, at the scheme rung.
+  seeds      TEXT    NOT NULL,
+  -- JSON object: scope, include, exclude, maxDepth, maxPages, follow, allowPrivate, baseMode, robots, …
+  settings   TEXT    NOT NULL,
+  ended_at   INTEGER,
+  -- Why it ended: frontier-empty, max-pages, signal, fatal, no-seed.
+  stopped_by TEXT,
+  -- One line on how it ended (the reason of a non-zero exit).
+  outcome    TEXT,
+  -- JSON object: the run's counts (requests by kind, fetches saved, …).
+  counts     TEXT
+) STRICT;
+
 CREATE TABLE fetch (
   id           INTEGER PRIMARY KEY,
   url_id       INTEGER NOT NULL REFERENCES url (id),

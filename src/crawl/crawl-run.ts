@@ -1,0 +1,83 @@
+// The crawl run as the index records it (DESIGN.md §5 `crawl_run`): what it was asked
+// to do, and how it ended — its seeds' fate included (issue 10, items 6 and 15).
+
+import { walkAliases } from '../ladder/index.js';
+import type { IndexWriter } from '../store/index.js';
+import { errorCodeOf } from './broken-links.js';
+import type { ValidCrawlOptions } from './crawl-options.js';
+import { crawlOptionsSchema } from './crawl-settings.js';
+import type { CrawlSummary } from './crawl-summary.js';
+
+/** The settings of a run as plain JSON data: every data option, patterns as their sources, and whether robots.txt was read. */
+export function runSettingsOf(options: ValidCrawlOptions): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  for (const key of Object.keys(crawlOptionsSchema.shape)) {
+    const value = (options as unknown as Readonly<Record<string, unknown>>)[key];
+    settings[key] = Array.isArray(value) ? value.map((item) => (item instanceof RegExp ? item.source : item)) : value === Infinity ? null : value;
+  }
+  settings.robots = options.robots !== undefined;
+  return settings;
+}
+
+/** What became of a seed. */
+export interface SeedOutcome {
+  /** The seed, at the scheme rung. */
+  readonly url: string;
+  /** Fetched with a usable response (status below 400), itself or as the alias of a URL that was. */
+  readonly isFetched: boolean;
+  /** Why not: the error of its fetch (`ERR_*`, `HTTP_nnn`), or its state. */
+  readonly reason: string | undefined;
+}
+
+/** Each seed's fate, from the index. */
+export async function seedOutcomes(store: IndexWriter, seeds: readonly string[]): Promise<SeedOutcome[]> {
+  const outcomes: SeedOutcome[] = [];
+  for (const url of seeds) {
+    const row = await store.findUrl(url);
+    if (row === undefined) {
+      outcomes.push({ url, isFetched: false, reason: 'not in the index' });
+      continue;
+    }
+    // RFC 3986 §6.2.4: a seed proved an alias stands for the URL its chain ends at.
+    const records = new Map([[row.id, row]]);
+    const walk = walkAliases(row.id, (id) => records.get(id)?.aliasOf);
+    let end = records.get(walk.end) ?? row;
+    for (let next = row.aliasOf; next !== undefined && !records.has(next); ) {
+      const step = await store.getUrl(next);
+      if (step === undefined) break;
+      records.set(step.id, step);
+      end = step;
+      next = step.aliasOf;
+    }
+    const own = (await store.history(row.id))?.fetches.at(-1);
+    const last = own ?? (await store.history(end.id))?.fetches.at(-1);
+    const error = last === undefined ? undefined : errorCodeOf(last.errorCode, last.status);
+    const isDone = end.state === 'done' || row.state === 'done' || row.state === 'alias';
+    const isFetched = isDone && last !== undefined && error === undefined;
+    outcomes.push({ url, isFetched, reason: isFetched ? undefined : (error ?? `not fetched (${end.state})`) });
+  }
+  return outcomes;
+}
+
+/** The run's counts kept in the index: what `stats` and the report sum over runs. */
+export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
+  return {
+    requests: summary.requests,
+    requestsByKind: summary.requestsByKind,
+    fetchesSaved: summary.fetchesSaved,
+    pagesFetched: summary.pagesFetched,
+    pagesFailed: summary.pagesFailed,
+    representationsReused: summary.representationsReused,
+    redirected: summary.redirected,
+    broken: summary.broken,
+    errorsByCode: summary.errorsByCode,
+  };
+}
+
+/** One line on how the run ended. */
+export function runOutcomeOf(summary: CrawlSummary): string {
+  if (summary.stoppedBy === 'seeds-failed') {
+    return `no seed could be fetched: ${summary.seeds.map((seed) => `${seed.url} ${seed.reason ?? ''}`.trim()).join(', ')}`;
+  }
+  return summary.stoppedBy;
+}

@@ -1,0 +1,37 @@
+// Broken links and redirects in the crawl's summary, and one meaning of "error" for
+// the summary and `stats` (issue 10, item 14).
+
+import { describe, expect, it } from 'vitest';
+import { crawl } from '../../src/crawl/index.js';
+import { collectStats } from '../../src/report/index.js';
+import { MemoryStore } from '../../src/store/index.js';
+import { FakeSite, fakeRobots, page } from './fake-site.js';
+
+const S = 'http://site.test';
+
+describe('broken links and redirects (issue 10, item 14)', () => {
+  it('counts 4xx, 5xx and failures apart, redirects too, and calls the same URLs errors as stats does', async () => {
+    const store = new MemoryStore();
+    const fetcher = new FakeSite(
+      Object.fromEntries(
+        Object.entries({
+          '/': { body: page('/gone', '/broken', '/down', '/moved', '/private/x', '/loop') },
+          '/broken': { errorCode: 'HTTP_500' },
+          '/down': { errorCode: 'ERR_FETCH_NETWORK' },
+          '/moved': { redirect: '/new' },
+          '/new': { body: page() },
+          '/loop': { redirect: '/loop2' },
+          '/loop2': { redirect: '/loop' },
+        }).map(([path, resource]) => [S + path, resource]),
+      ),
+    );
+    const summary = await crawl({ seeds: `${S}/`, store, fetcher, retries: 0, robots: fakeRobots((url) => !url.includes('/private/')) });
+    // /gone is a 404 (the fake answers 404 for what it does not hold).
+    expect(summary.broken).toEqual({ 'client-error': 1, 'server-error': 1, failed: 2 });
+    // /moved is redirected; /loop is a failure (its redirects lead nowhere), not a redirect.
+    expect(summary.redirected).toBe(1);
+    const stats = await collectStats(store.reader());
+    expect(summary.errorsByCode).toEqual(stats.errorsByCode);
+    expect(stats.broken).toEqual(summary.broken);
+  });
+});

@@ -1,0 +1,56 @@
+// "requests" is every HTTP request sent (issue 10, item 13): page fetches, retries,
+// redirect hops and robots.txt, each counted where it is sent, so the crawl's count
+// equals the server's.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { crawl } from '../../src/crawl/index.js';
+import { createFetcher, createRobotsPolicy } from '../../src/fetch/index.js';
+import { MemoryStore } from '../../src/store/index.js';
+import { closeAll, onCleanup, startServer } from '../fetch/test-server.js';
+
+afterEach(closeAll);
+
+describe('requests (issue 10, item 13)', () => {
+  it('counts every request the server received, with fetches, retries, redirect hops and robots.txt apart', async () => {
+    let flaky = 0;
+    const server = await startServer((request, response) => {
+      switch (request.url) {
+        case '/robots.txt':
+          response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
+          return;
+        case '/':
+          response.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/old">o</a><a href="/flaky">f</a><a href="/private/x">p</a>');
+          return;
+        case '/old':
+          response.writeHead(301, { location: '/older' }).end();
+          return;
+        case '/older':
+          response.writeHead(302, { location: '/new' }).end();
+          return;
+        case '/flaky':
+          flaky++;
+          if (flaky === 1) response.writeHead(503).end();
+          else response.writeHead(200, { 'content-type': 'text/html' }).end('ok');
+          return;
+        default:
+          response.writeHead(200, { 'content-type': 'text/html' }).end('page');
+      }
+    });
+    const fetcher = createFetcher();
+    const robots = createRobotsPolicy();
+    onCleanup(() => fetcher.close());
+    onCleanup(() => robots.close());
+    const summary = await crawl({
+      seeds: `${server.origin}/`,
+      store: new MemoryStore(),
+      fetcher,
+      robots,
+      allowPrivate: true,
+      retryDelayMs: 1,
+    });
+    // GET /robots.txt, /, /old → /older → /new, /flaky twice.
+    expect(server.log).toHaveLength(7);
+    expect(summary.requests).toBe(server.log.length);
+    expect(summary.requestsByKind).toEqual({ fetches: 3, retries: 1, redirects: 2, robots: 1 });
+  });
+});
