@@ -12,7 +12,7 @@ import type { CrawlSummary, StopReason } from './crawl-summary.js';
 import { CrawlTally } from './crawl-tally.js';
 import { RANGES } from './crawl-settings.js';
 import { HostScheduler } from './host-scheduler.js';
-import { RobotsOutages } from './robots-outages.js';
+import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
 import { ScopeTest } from './scope.js';
 import { UrlPipeline, type Job } from './url-pipeline.js';
 
@@ -127,10 +127,12 @@ class Crawler {
     } catch (error) {
       this.#fatal ??= { error };
     }
+    const outages = this.#outages.outages();
+    seeds = seeds.map((seed) => (seed.isFetched ? seed : this.#withOutage(seed, outages)));
     let stopReason = this.#stopReason(index);
     // Nothing was crawled: no seed got a usable response (issue 10, item 6).
     if (stopReason === 'frontier-empty' && seeds.length > 0 && seeds.every((seed) => !seed.isFetched)) stopReason = 'seeds-failed';
-    const summary: CrawlSummary = { ...this.#tally.summary(stopReason, index, seeds), robotsOutages: this.#outages.outages() };
+    const summary: CrawlSummary = { ...this.#tally.summary(stopReason, index, seeds), robotsOutages: outages };
     if (runId !== undefined && this.#fatal === undefined) {
       try {
         await this.#store.endRun(runId, { endedAt: this.#o.now(), stoppedBy: summary.stoppedBy, outcome: runOutcomeOf(summary), counts: runCountsOf(summary) });
@@ -251,6 +253,13 @@ class Crawler {
   #fail(error: unknown): void {
     this.#fatal ??= { error };
     this.#stop();
+  }
+
+  /** A seed left queued because its host's robots.txt stayed unreachable says so (RFC 9309 §2.3.1.4). */
+  #withOutage(seed: SeedOutcome, outages: readonly RobotsOutage[]): SeedOutcome {
+    const robotsUrl = this.#o.robots?.robotsFile?.(seed.url)?.url;
+    const outage = outages.find((each) => !each.isOver && each.robotsUrl === robotsUrl);
+    return outage === undefined ? seed : { ...seed, reason: outage.code };
   }
 
   #stopReason(index: StoreStats | undefined): StopReason {
