@@ -18,7 +18,7 @@
 
 import { OptionError, describeValue } from '../errors.js';
 import { asciiLowerCase, splitTokens } from './ascii-whitespace.js';
-import { CSS_REFERENCE_DEFAULTS, scanCssReferences, type CssFinding, type CssReference, type CssReferenceKind } from './css-references.js';
+import { scanCssReferences, type CssFinding, type CssReference, type CssReferenceKind } from './css-references.js';
 import type { CssFindingCode, PageFindingCode } from './findings.js';
 import { parseMetaRefresh } from './meta-refresh.js';
 import { NameTable } from './name-table.js';
@@ -96,8 +96,9 @@ export interface LinkExtractorOptions {
   readonly onReference?: (reference: LinkReference) => void;
   /**
    * How many references to read from one `<style>` element or one `style` attribute; past
-   * it, a `CSS_REFERENCES_CAPPED` finding.
-   * @default 10000
+   * it, a `CSS_REFERENCES_CAPPED` finding. Lower than a stylesheet's own cap
+   * (`extractCssReferences`, 10,000): CSS inlined in a page rarely names more than a few dozen.
+   * @default 1000
    */
   readonly maxCssReferences?: number;
 }
@@ -151,6 +152,9 @@ const READ_ATTRIBUTES = new NameTable([
   ...[...URL_ATTRIBUTES.values()].flatMap((attributes) => [...attributes.keys()]),
 ]);
 
+/** The default of `maxCssReferences`. */
+const PAGE_CSS_REFERENCE_LIMIT = 1000;
+
 /** Create an extractor for one page. Throws `OptionError` for bad options, never for bad markup. */
 export function createLinkExtractor(options: LinkExtractorOptions = {}): LinkExtractor {
   return new PageLinkExtractor(validateOptions(options));
@@ -185,7 +189,7 @@ function validateOptions(options: LinkExtractorOptions): ExtractorConfig {
   if (onReference !== undefined && typeof onReference !== 'function') {
     throw new OptionError(`Expected \`onReference\` to be a function, got ${describeValue(onReference)}`);
   }
-  const maxCssReferences: unknown = options.maxCssReferences ?? CSS_REFERENCE_DEFAULTS.maxReferences;
+  const maxCssReferences: unknown = options.maxCssReferences ?? PAGE_CSS_REFERENCE_LIMIT;
   if (!Number.isInteger(maxCssReferences) || (maxCssReferences as number) < 0) {
     throw new OptionError(`Expected \`maxCssReferences\` to be an integer >= 0, got ${describeValue(maxCssReferences)}`);
   }

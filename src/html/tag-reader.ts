@@ -177,9 +177,11 @@ export class TagReader implements TokenizerCallbacks, AttributeValues {
   #attributeNameEnd = 0;
   #attributeValueStart = -1;
   #hasAttributeEntity = false;
-  /** Per attribute of #attributes, in its order: where its value starts, and whether it had character references. */
+  /**
+   * Per attribute of #attributes, in its order: where its value starts, as `start`, or as
+   * `-1 - start` when character references were decoded in it (one array, one push per attribute).
+   */
   readonly #valueStarts: number[] = [];
-  readonly #valueDecoded: boolean[] = [];
   #isSelfClosing = false;
   /** The name the current start tag was reported with (`image` may become `img`). */
   #emittedName = '';
@@ -215,7 +217,6 @@ export class TagReader implements TokenizerCallbacks, AttributeValues {
     if (this.#attributes.size > 0) {
       this.#attributes.clear();
       this.#valueStarts.length = 0;
-      this.#valueDecoded.length = 0;
     }
   }
 
@@ -233,6 +234,7 @@ export class TagReader implements TokenizerCallbacks, AttributeValues {
     this.#attributeValue = '';
     this.#attributeNameEnd = endIndex;
     this.#attributeValueStart = -1;
+    this.#hasAttributeEntity = false;
   }
 
   onattribdata(start: number, endIndex: number): void {
@@ -255,29 +257,30 @@ export class TagReader implements TokenizerCallbacks, AttributeValues {
     if (name !== undefined && !this.#attributes.has(name)) {
       this.#attributes.set(name, this.#attributeValue);
       // No value at all (`<img src>`): `endIndex` is the end of the name.
-      this.#valueStarts.push(this.#attributeValueStart < 0 ? endIndex : this.#attributeValueStart);
-      this.#valueDecoded.push(this.#hasAttributeEntity);
+      const start = this.#attributeValueStart < 0 ? endIndex : this.#attributeValueStart;
+      this.#valueStarts.push(this.#hasAttributeEntity ? -1 - start : start);
     }
-    this.#hasAttributeEntity = false;
     this.#attributeValue = '';
     this.#chunks.release(endIndex);
   }
 
   valueOffset(index: number): number {
-    return this.#valueStarts[index] ?? -1;
+    const start = this.#valueStarts[index] ?? 0;
+    return start < 0 ? -1 - start : start;
   }
 
   hasCharacterReference(index: number): boolean {
-    return this.#valueDecoded[index] ?? false;
+    return (this.#valueStarts[index] ?? 0) < 0;
   }
 
   /**
    * Called by the handler during `onStartTag`: hand over the text of the element just
-   * opened, up to its end tag, with `onCapturedText`. Ignored for a self-closing foreign
-   * element (it has no text) and while another element's text is captured.
+   * opened, up to its end tag, with `onCapturedText`. Ignored for a self-closing tag (the
+   * Tokenizer closes it: even `<style/>` opens no raw text there) and while another
+   * element's text is captured.
    */
   captureText(): void {
-    if (this.#captureName !== undefined || (this.#isSelfClosing && this.#isForeign)) return;
+    if (this.#captureName !== undefined || this.#isSelfClosing) return;
     this.#captureName = this.#emittedName;
     this.#captureText = '';
     this.#captureStart = -1;

@@ -533,6 +533,8 @@ describe('createLinkExtractor: CSS in the page', () => {
   it('reads an unclosed <style> to the end of the page, and an SVG <style> (text, not raw text)', () => {
     expect(extractLinks('<style>a{b:url(x.png)}').references.map((r) => r.raw)).toEqual(['x.png']);
     expect(extractLinks('<svg><style>a{b:url(&quot;y.png&quot;)}</style><style/></svg>').references.map((r) => r.raw)).toEqual(['y.png']);
+    // A self-closed <style/> is closed by the tokenizer: the text after it is no CSS.
+    expect(extractLinks('<style/><p>url(z.png)</p><svg><style/></svg>url(w.png)').references).toEqual([]);
   });
 });
 
