@@ -179,9 +179,11 @@ export class TagReader implements TokenizerCallbacks, AttributeValues {
   #hasAttributeEntity = false;
   /**
    * Per attribute of #attributes, in its order: where its value starts, as `start`, or as
-   * `-1 - start` when character references were decoded in it (one array, one push per attribute).
+   * `-1 - start` when character references were decoded in it. Written in place up to
+   * #valueCount and never truncated (setting an array's length is a slow path in V8).
    */
   readonly #valueStarts: number[] = [];
+  #valueCount = 0;
   #isSelfClosing = false;
   /** The name the current start tag was reported with (`image` may become `img`). */
   #emittedName = '';
@@ -216,7 +218,7 @@ export class TagReader implements TokenizerCallbacks, AttributeValues {
     // Map#clear allocates a new table even when the map is empty.
     if (this.#attributes.size > 0) {
       this.#attributes.clear();
-      this.#valueStarts.length = 0;
+      this.#valueCount = 0;
     }
   }
 
@@ -258,19 +260,19 @@ export class TagReader implements TokenizerCallbacks, AttributeValues {
       this.#attributes.set(name, this.#attributeValue);
       // No value at all (`<img src>`): `endIndex` is the end of the name.
       const start = this.#attributeValueStart < 0 ? endIndex : this.#attributeValueStart;
-      this.#valueStarts.push(this.#hasAttributeEntity ? -1 - start : start);
+      this.#valueStarts[this.#valueCount++] = this.#hasAttributeEntity ? -1 - start : start;
     }
     this.#attributeValue = '';
     this.#chunks.release(endIndex);
   }
 
   valueOffset(index: number): number {
-    const start = this.#valueStarts[index] ?? 0;
+    const start = index < this.#valueCount ? this.#valueStarts[index]! : 0;
     return start < 0 ? -1 - start : start;
   }
 
   hasCharacterReference(index: number): boolean {
-    return (this.#valueStarts[index] ?? 0) < 0;
+    return index < this.#valueCount && this.#valueStarts[index]! < 0;
   }
 
   /**
