@@ -40,6 +40,7 @@ export interface FindingSpec {
 }
 
 const CANNOT_HAPPEN = 'cannot happen in a crawl: every response has an absolute retrieval URL to resolve against';
+const SITEMAP_NOT_READ = 'not recorded yet: parseSitemap (src/fetch) finds it, the crawl does not read sitemaps yet';
 const BROWSER_MODE = 'browser mode working as meant; the links it changes are reported as LINK_BASE_MODES_DIFFER';
 
 /** Every finding code, in the order the audit documents and reports them. */
@@ -265,6 +266,19 @@ export const FINDINGS = {
     recordedOn: 'fetch',
     subject: 'page',
   },
+  // Stylesheets: a <style> element, a style attribute, a stylesheet fetched on its own (src/html css-references).
+  CSS_URL_INVALID: {
+    severity: 'warning',
+    summary: 'url( ) unquoted with a space, quote, "(" or bad escape inside (CSS Syntax 3 §4.3.6 bad-url token): browsers drop the declaration, nothing is loaded',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
+  CSS_REFERENCES_CAPPED: {
+    severity: 'info',
+    summary: 'the stylesheet names more URLs than the per-sheet cap: the rest are not checked',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
   // Recorded, and not reported as themselves (each says why).
   REF_FOLDED_SYNTAX: {
     severity: 'info',
@@ -328,6 +342,56 @@ export const FINDINGS = {
     recordedOn: 'fetch',
     subject: 'page',
     notReported: BROWSER_MODE,
+  },
+  // Sitemaps and robots.txt Sitemap: lines (src/fetch sitemap, sitemaps.org protocol 0.9).
+  SITEMAP_XML_INVALID: {
+    severity: 'error',
+    summary: 'the sitemap is not well-formed XML (line and column given): the entries before the error are kept',
+    recordedOn: 'fetch',
+    subject: 'page',
+    notReported: SITEMAP_NOT_READ,
+  },
+  SITEMAP_ROOT_INVALID: {
+    severity: 'error',
+    summary: 'the root element is not <urlset> or <sitemapindex> in the namespace http://www.sitemaps.org/schemas/sitemap/0.9: nothing is read',
+    recordedOn: 'fetch',
+    subject: 'page',
+    notReported: SITEMAP_NOT_READ,
+  },
+  SITEMAP_GZIP_INVALID: {
+    severity: 'error',
+    summary: 'the sitemap starts as gzip but does not decompress: nothing is read',
+    recordedOn: 'fetch',
+    subject: 'page',
+    notReported: SITEMAP_NOT_READ,
+  },
+  SITEMAP_TOO_LARGE: {
+    severity: 'warning',
+    summary: 'the sitemap is over 50 MiB uncompressed, the protocol\'s limit: it is read up to the limit',
+    recordedOn: 'fetch',
+    subject: 'page',
+    notReported: SITEMAP_NOT_READ,
+  },
+  SITEMAP_TOO_MANY_URLS: {
+    severity: 'warning',
+    summary: 'the sitemap lists more than 50,000 entries, the protocol\'s limit: the rest are ignored',
+    recordedOn: 'fetch',
+    subject: 'page',
+    notReported: SITEMAP_NOT_READ,
+  },
+  SITEMAP_LOC_MISSING: {
+    severity: 'warning',
+    summary: 'a <url> or <sitemap> entry has no <loc>, or an empty one: it is skipped',
+    recordedOn: 'fetch',
+    subject: 'page',
+    notReported: SITEMAP_NOT_READ,
+  },
+  SITEMAP_LOC_NOT_ABSOLUTE: {
+    severity: 'warning',
+    summary: 'a sitemap <loc>, or a robots.txt Sitemap: line, is not an absolute URI (RFC 3986 §4.3) as the protocol requires: it is skipped',
+    recordedOn: 'fetch',
+    subject: 'page',
+    notReported: SITEMAP_NOT_READ,
   },
 } as const satisfies Record<string, FindingSpec>;
 

@@ -87,6 +87,20 @@ export { decodeHtml, type DecodedText } from './decode-body.js';
 export { BODY_CUT_CODES, CONTENT_CODINGS, isBodyCut, parseContentEncoding } from './read-body.js';
 export { resolveLocation, toRequestTarget, FETCHED_SCHEMES, type RequestTarget } from './request-target.js';
 export { classifyError } from './classify-error.js';
+// Sitemaps (sitemaps.org protocol 0.9) and robots.txt Sitemap: lines: pure parsing.
+export {
+  SITEMAP_LIMITS,
+  SITEMAP_NAMESPACE,
+  parseSitemap,
+  sitemapsFromRobots,
+  type ParsedSitemap,
+  type RobotsSitemaps,
+  type SitemapEntry,
+  type SitemapFinding,
+  type SitemapFindingCode,
+  type SitemapKind,
+  type SitemapOptions,
+} from './sitemap.js';
 // Checks every options object of the library shares (the crawler's too).
 export { checkFunction, checkKnownKeys, checkOptionsObject } from './option-checks.js';
 export {

@@ -11,10 +11,17 @@ export type HrefFindingCode = Extract<FindingCode, `HREF_${string}`>;
 /** The codes the link extractor returns about the page as a whole. */
 export type PageFindingCode = Extract<FindingCode, `HTML_${string}`>;
 
-export type HtmlFindingCode = HrefFindingCode | PageFindingCode;
+/** The codes of a stylesheet's references (`extractCssReferences`, and the CSS of a page). */
+export type CssFindingCode = Extract<FindingCode, `CSS_${string}`>;
 
-/** Every code of the html layer, in catalog order: `HREF_*`, then `HTML_*`. */
-export const HTML_FINDING_CODES: readonly HtmlFindingCode[] = [...findingCodesWith('HREF_'), ...findingCodesWith('HTML_')];
+export type HtmlFindingCode = HrefFindingCode | PageFindingCode | CssFindingCode;
+
+/** Every code of the html layer, in catalog order: `HREF_*`, then `HTML_*`, then `CSS_*`. */
+export const HTML_FINDING_CODES: readonly HtmlFindingCode[] = [
+  ...findingCodesWith('HREF_'),
+  ...findingCodesWith('HTML_'),
+  ...findingCodesWith('CSS_'),
+];
 
 /** The catalog's entries for the html codes (a view of `FINDINGS`, not a second registry). */
 export const HTML_FINDINGS: { readonly [C in HtmlFindingCode]: (typeof FINDINGS)[C] } = Object.fromEntries(

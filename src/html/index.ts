@@ -1,8 +1,16 @@
 // The html layer: streaming link extraction from pages, the HTML microsyntaxes that
 // hold URLs (srcset, meta refresh), the HTTP Link header, and the browser-style
-// clean-up of hrefs. No I/O; never throws on bad markup or bad input.
+// clean-up of hrefs, and the URLs of stylesheets (CSS references). No I/O; never
+// throws on bad markup or bad input.
 
-export { HTML_FINDINGS, HTML_FINDING_CODES, type HtmlFindingCode, type HrefFindingCode, type PageFindingCode } from './findings.js';
+export {
+  HTML_FINDINGS,
+  HTML_FINDING_CODES,
+  type CssFindingCode,
+  type HtmlFindingCode,
+  type HrefFindingCode,
+  type PageFindingCode,
+} from './findings.js';
 export {
   cleanHref,
   NOT_FETCHABLE_SCHEMES,
@@ -24,3 +32,17 @@ export { DEFAULT_FOLLOW, LINK_KINDS, URL_ATTRIBUTES, isLinkKind, type LinkKind, 
 export { parseSrcset, type SrcsetCandidate } from './srcset.js';
 export { parseMetaRefresh, type MetaRefresh } from './meta-refresh.js';
 export { parseLinkHeader, type LinkHeaderLink, type LinkHeaderParam } from './link-header.js';
+export {
+  CSS_REFERENCE_DEFAULTS,
+  extractCssReferences,
+  scanCssReferences,
+  validateCssReferenceOptions,
+  type CssFinding,
+  type CssReference,
+  type CssReferenceKind,
+  type CssReferenceOptions,
+  type CssReferences,
+  type CssReferenceSyntax,
+  type Positioned,
+} from './css-references.js';
+export { LineIndex, type LineIndexOptions, type SourcePosition } from './line-index.js';

@@ -9,21 +9,31 @@
 // taken on a whole start tag (attributes complete) or on a property of text that
 // survives any split (whether it holds a non-whitespace character). The cost is
 // linear in the page, however broken its markup (see tag-reader.ts).
+//
+// Stylesheet text in the page — `<style>` elements and `style` attributes — is read for
+// its `url()`, `@import` … (css-references.ts): those references resolve against the
+// page's base, like the attributes'. Each reference carries `valueOffset`, where its URL
+// is written in the page; `new LineIndex(html).position(valueOffset)` gives its line and
+// column, computed only for the pages a report places (no newline is counted here).
 
 import { OptionError, describeValue } from '../errors.js';
 import { asciiLowerCase, splitTokens } from './ascii-whitespace.js';
-import type { PageFindingCode } from './findings.js';
+import { scanCssReferences, type CssFinding, type CssReference, type CssReferenceKind } from './css-references.js';
+import type { CssFindingCode, PageFindingCode } from './findings.js';
 import { parseMetaRefresh } from './meta-refresh.js';
 import { NameTable } from './name-table.js';
 import { parseSrcset } from './srcset.js';
-import { TagReader, type TagHandler } from './tag-reader.js';
+import { TagReader, type AttributeValues, type TagHandler } from './tag-reader.js';
 import { DEFAULT_FOLLOW, LINK_KINDS, URL_ATTRIBUTES, isLinkKind, type LinkKind } from './url-attributes.js';
 
 /** One URL-bearing value found in the page. */
 export interface LinkReference {
   /** Lower-case element name (`a`, `img`, `meta`, …). */
   readonly element: string;
-  /** Lower-case attribute name (`href`, `srcset`, `content` for a meta refresh, …). */
+  /**
+   * Lower-case attribute name (`href`, `srcset`, `content` for a meta refresh, `style` for
+   * the CSS of a style attribute, …), or `#text` for the CSS text of a `<style>` element.
+   */
   readonly attribute: string;
   /** The URL as written, character references decoded; one candidate of a srcset; the URL part of a refresh. */
   readonly raw: string;
@@ -32,6 +42,16 @@ export interface LinkReference {
   readonly isFollowed: boolean;
   /** UTF-16 index, in the whole document, of the "<" of the element's start tag. */
   readonly offset: number;
+  /**
+   * UTF-16 index, in the whole document, of where the URL is written: the first character
+   * of the attribute's value (after its quote). Within a value — a srcset candidate, a
+   * CSS reference (its `url(` or string) — the URL's own first character, when the value
+   * holds no character reference; else the value's start. For a meta refresh, the start of
+   * `content`. Line and column: `LineIndex#position`.
+   */
+  readonly valueOffset: number;
+  /** On a reference found in CSS (`<style>`, `style=""`) only: `import` for an `@import`ed stylesheet, else `url`. Its kind is `resource`. */
+  readonly cssKind?: CssReferenceKind;
   /** The element's `rel` tokens, lower-cased: only on a, area and link elements that have a `rel`. */
   readonly rel?: readonly string[];
 }
@@ -46,7 +66,7 @@ export interface PageUrl {
 
 /** Something about the page's markup that the audit reports. */
 export interface PageFinding {
-  readonly code: PageFindingCode;
+  readonly code: PageFindingCode | CssFindingCode;
   /** UTF-16 index of the "<" of the element concerned. */
   readonly offset: number;
 }
@@ -82,6 +102,13 @@ export interface LinkExtractorOptions {
    * @default Infinity
    */
   readonly maxReferences?: number;
+  /**
+   * How many references to read from one `<style>` element or one `style` attribute; past
+   * it, a `CSS_REFERENCES_CAPPED` finding. Lower than a stylesheet's own cap
+   * (`extractCssReferences`, 10,000): CSS inlined in a page rarely names more than a few dozen.
+   * @default 1000
+   */
+  readonly maxCssReferences?: number;
 }
 
 /** A streaming extractor for one page. */
@@ -129,8 +156,12 @@ const READ_ATTRIBUTES = new NameTable([
   'http-equiv',
   'content',
   'rel',
+  'style',
   ...[...URL_ATTRIBUTES.values()].flatMap((attributes) => [...attributes.keys()]),
 ]);
+
+/** The default of `maxCssReferences`. */
+const PAGE_CSS_REFERENCE_LIMIT = 1000;
 
 /** Create an extractor for one page. Throws `OptionError` for bad options, never for bad markup. */
 export function createLinkExtractor(options: LinkExtractorOptions = {}): LinkExtractor {
@@ -146,6 +177,7 @@ interface ExtractorConfig {
   readonly follow: ReadonlySet<LinkKind>;
   readonly onReference: ((reference: LinkReference) => void) | undefined;
   readonly maxReferences: number;
+  readonly maxCssReferences: number;
 }
 
 function validateOptions(options: LinkExtractorOptions): ExtractorConfig {
@@ -170,10 +202,15 @@ function validateOptions(options: LinkExtractorOptions): ExtractorConfig {
   if (typeof maxReferences !== 'number' || !(maxReferences === Infinity || (Number.isInteger(maxReferences) && maxReferences >= 0))) {
     throw new OptionError(`Expected \`maxReferences\` to be an integer >= 0 or Infinity, got ${describeValue(maxReferences)}`);
   }
+  const maxCssReferences: unknown = options.maxCssReferences ?? PAGE_CSS_REFERENCE_LIMIT;
+  if (!Number.isInteger(maxCssReferences) || (maxCssReferences as number) < 0) {
+    throw new OptionError(`Expected \`maxCssReferences\` to be an integer >= 0, got ${describeValue(maxCssReferences)}`);
+  }
   return Object.freeze({
     follow: new Set(follow as LinkKind[]),
     onReference: onReference as ExtractorConfig['onReference'],
     maxReferences,
+    maxCssReferences: maxCssReferences as number,
   });
 }
 
@@ -188,6 +225,8 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
   #canonical: PageUrl | undefined;
   #hasBodyStarted = false;
   #textHolderDepth = 0;
+  /** The "<" of the `<style>` element whose text the reader captures. */
+  #styleOffset = 0;
   #result: ExtractedLinks | undefined;
 
   constructor(config: ExtractorConfig) {
@@ -223,9 +262,19 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
     if (hasContent && this.#textHolderDepth === 0) this.#hasBodyStarted = true;
   }
 
-  onStartTag(name: string, attributes: ReadonlyMap<string, string>, offset: number): void {
+  onCapturedText(_name: string, text: string, offset: number, isVerbatim: boolean): void {
+    this.#addCss('style', '#text', text, this.#styleOffset, offset, isVerbatim);
+  }
+
+  onStartTag(name: string, attributes: ReadonlyMap<string, string>, offset: number, values: AttributeValues): void {
     if (!this.#hasBodyStarted && !HEAD_CONTENT.has(name)) this.#hasBodyStarted = true;
-    if (TEXT_HOLDERS.has(name)) this.#textHolderDepth++;
+    if (TEXT_HOLDERS.has(name)) {
+      this.#textHolderDepth++;
+      if (name === 'style') {
+        this.#styleOffset = offset;
+        this.#reader.captureText();
+      }
+    }
     // Every attribute read below is one the tag reader was asked for (READ_ATTRIBUTES).
     if (attributes.size === 0) return;
 
@@ -237,23 +286,63 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
     }
 
     if (name === 'base') this.#onBase(attributes, offset);
-    else if (name === 'meta') this.#onMeta(attributes, offset);
+    else if (name === 'meta') this.#onMeta(attributes, offset, values);
 
     const urlAttributes = URL_ATTRIBUTES.get(name);
-    if (urlAttributes === undefined) return;
+    if (urlAttributes === undefined) {
+      if (attributes.has('style')) this.#onStyleAttribute(name, attributes, offset, values);
+      return;
+    }
     const relValue = REL_ELEMENTS.has(name) ? attributes.get('rel') : undefined;
     const rel = relValue === undefined ? undefined : splitTokens(relValue);
     if (name === 'link' && rel?.includes('canonical') === true) this.#onCanonical(attributes, offset);
     // Attributes in source order; of duplicates, the first was kept, as HTML keeps it.
+    let index = -1;
     for (const [attribute, value] of attributes) {
+      index++;
+      if (attribute === 'style') {
+        this.#addCss(name, attribute, value, offset, values.valueOffset(index), !values.hasCharacterReference(index));
+        continue;
+      }
       const spec = urlAttributes.get(attribute);
       if (spec === undefined) continue;
+      const valueOffset = values.valueOffset(index);
       if (spec.isSrcset) {
-        for (const candidate of parseSrcset(value)) this.#add(name, attribute, candidate.url, spec.kind, offset, rel);
+        const isVerbatim = !values.hasCharacterReference(index);
+        for (const candidate of parseSrcset(value)) {
+          this.#add(name, attribute, candidate.url, spec.kind, offset, isVerbatim ? valueOffset + candidate.offset : valueOffset, rel);
+        }
       } else {
-        this.#add(name, attribute, value, spec.kind, offset, rel);
+        this.#add(name, attribute, value, spec.kind, offset, valueOffset, rel);
       }
     }
+  }
+
+  #onStyleAttribute(name: string, attributes: ReadonlyMap<string, string>, offset: number, values: AttributeValues): void {
+    let index = 0;
+    for (const [attribute, value] of attributes) {
+      if (attribute === 'style') {
+        this.#addCss(name, attribute, value, offset, values.valueOffset(index), !values.hasCharacterReference(index));
+        return;
+      }
+      index++;
+    }
+  }
+
+  /**
+   * The references of CSS in the page (a style attribute's declarations, a `<style>` text):
+   * kind `resource`, resolved against the page's base as the attributes are.
+   */
+  #addCss(element: string, attribute: string, css: string, offset: number, cssOffset: number, isVerbatim: boolean): void {
+    // Every url(, src(, image-set( … holds a literal "(" (an escaped one would be part of a name).
+    if (!css.includes('(')) return;
+    scanCssReferences(
+      css,
+      this.#config.maxCssReferences,
+      (reference: CssReference) =>
+        this.#add(element, attribute, reference.url, 'resource', offset, isVerbatim ? cssOffset + reference.offset : cssOffset, undefined, reference.kind),
+      (finding: CssFinding) => this.#findings.push({ code: finding.code, offset }),
+    );
   }
 
   // HTML §4.2.3: the document base URL comes from the first base element with an href.
@@ -270,13 +359,15 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
   }
 
   // HTML §4.2.5.3: <meta http-equiv=refresh> (the keyword is ASCII case-insensitive).
-  #onMeta(attributes: ReadonlyMap<string, string>, offset: number): void {
+  #onMeta(attributes: ReadonlyMap<string, string>, offset: number, values: AttributeValues): void {
     const httpEquiv = attributes.get('http-equiv');
     const content = attributes.get('content');
     if (httpEquiv === undefined || content === undefined || asciiLowerCase(httpEquiv) !== 'refresh') return;
     const refresh = parseMetaRefresh(content);
     if (refresh === undefined) this.#findings.push({ code: 'HTML_REFRESH_INVALID', offset });
-    else if (refresh.url !== undefined) this.#add('meta', 'content', refresh.url, 'refresh', offset, undefined);
+    else if (refresh.url !== undefined) {
+      this.#add('meta', 'content', refresh.url, 'refresh', offset, values.valueOffset(indexOf(attributes, 'content')), undefined);
+    }
   }
 
   #onCanonical(attributes: ReadonlyMap<string, string>, offset: number): void {
@@ -292,15 +383,29 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
     raw: string,
     kind: LinkKind,
     offset: number,
+    valueOffset: number,
     rel: readonly string[] | undefined,
+    cssKind?: CssReferenceKind,
   ): void {
     if (this.#referenceCount++ >= this.#config.maxReferences) return;
     const isFollowed = this.#config.follow.has(kind);
     const reference: LinkReference =
-      rel === undefined
-        ? { element, attribute, raw, kind, isFollowed, offset }
-        : { element, attribute, raw, kind, isFollowed, offset, rel };
+      rel !== undefined
+        ? { element, attribute, raw, kind, isFollowed, offset, valueOffset, rel }
+        : cssKind !== undefined
+          ? { element, attribute, raw, kind, isFollowed, offset, valueOffset, cssKind }
+          : { element, attribute, raw, kind, isFollowed, offset, valueOffset };
     this.#references.push(reference);
     this.#config.onReference?.(reference);
   }
+}
+
+/** The position of `name` in the map's iteration order (the reader's attribute order), or -1. */
+function indexOf(attributes: ReadonlyMap<string, string>, name: string): number {
+  let index = 0;
+  for (const key of attributes.keys()) {
+    if (key === name) return index;
+    index++;
+  }
+  return -1;
 }

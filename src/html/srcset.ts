@@ -11,6 +11,8 @@ export interface SrcsetCandidate {
   readonly url: string;
   /** The descriptors as written (`"100w"`, `"2x"`, `"50h"`), possibly none. */
   readonly descriptors: readonly string[];
+  /** UTF-16 index of the URL's first character in the input. */
+  readonly offset: number;
 }
 
 const COMMA = 0x2c;
@@ -45,7 +47,7 @@ export function parseSrcset(input: string): SrcsetCandidate[] {
       position = tokenizeDescriptors(input, position, descriptors);
     }
     // 9.–15. Descriptor parser.
-    if (hasValidDescriptors(descriptors)) candidates.push({ url, descriptors });
+    if (hasValidDescriptors(descriptors)) candidates.push({ url, descriptors, offset: urlStart });
     // 16. Back to the splitting loop.
   }
 }

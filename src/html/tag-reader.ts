@@ -19,6 +19,10 @@
 // HTML element, the attributes asked for) are found in the text without cutting them
 // out (name-table.ts), attributes the handler did not ask for are skipped unread, and
 // one attribute map is reused from tag to tag.
+//
+// Source positions: each attribute value's first character (UTF-16 index in the whole
+// document) is kept beside its value, from the Tokenizer's indices; a handler can also
+// ask for the whole text of the element just opened (`captureText`, for `<style>`).
 
 import { Tokenizer, type TokenizerCallbacks, QuoteType } from 'htmlparser2';
 import { NameTable } from './name-table.js';
@@ -28,11 +32,32 @@ export interface TagHandler {
   /**
    * `offset` is the UTF-16 index of the tag's "<" in the whole document. `attributes`
    * is the reader's own map, refilled for the next tag: read it during the call.
+   * `values` places each attribute's value in the source, by its index in `attributes`
+   * (iteration order): read it during the call too.
    */
-  onStartTag(name: string, attributes: ReadonlyMap<string, string>, offset: number): void;
+  onStartTag(name: string, attributes: ReadonlyMap<string, string>, offset: number, values: AttributeValues): void;
   onEndTag(name: string): void;
   /** Called for every piece of text, with whether it holds anything but ASCII whitespace. */
   onText(hasContent: boolean): void;
+  /**
+   * The text of an element whose start tag asked for it (`TagReader#captureText`), once its
+   * end tag (or the end of the document) is reached; not called for an element without text.
+   * `offset` is the UTF-16 index of the text's first character; `isVerbatim` is false when
+   * character references were decoded in it (only outside raw-text elements, e.g. an SVG
+   * `<style>`), so that an index in `text` is no longer `offset` + that index in the source.
+   */
+  onCapturedText?(name: string, text: string, offset: number, isVerbatim: boolean): void;
+}
+
+/** Where the values of the current start tag's attributes are written. */
+export interface AttributeValues {
+  /**
+   * UTF-16 index, in the whole document, of the first character of the value of the
+   * `index`-th attribute (after its quote); for an attribute without a value, the end of its name.
+   */
+  valueOffset(index: number): number;
+  /** Whether character references were decoded in that value: then `valueOffset` + i is not the source of character i. */
+  hasCharacterReference(index: number): boolean;
 }
 
 /** Where HTML content is HTML again inside SVG and MathML (HTML §13.2.6.5 "HTML integration point"). */
@@ -49,6 +74,10 @@ const INTEGRATION_POINTS: ReadonlySet<string> = new Set([
 ]);
 
 const REPLACEMENT_CHARACTER = '\uFFFD';
+
+const EQUALS_SIGN = 0x3d;
+const QUOTATION_MARK = 0x22;
+const APOSTROPHE = 0x27;
 
 /** The HTML elements (HTML §4) and the SVG and MathML ones it names, which most tags are. */
 const ELEMENT_NAMES = new NameTable([
@@ -103,6 +132,13 @@ class ChunkQueue {
     return this.#chunks[this.#head]!;
   }
 
+  /** The code unit at absolute index `index`, or NaN past the text; everything before `index` is released. */
+  charCodeAt(index: number): number {
+    this.release(index);
+    const head = this.#chunks[this.#head];
+    return head === undefined ? Number.NaN : head.charCodeAt(index - this.#headOffset);
+  }
+
   /** The text from absolute index `start` to `end`; everything before `start` is released. */
   slice(start: number, end: number): string {
     if (start >= end) return '';
@@ -120,7 +156,7 @@ class ChunkQueue {
 }
 
 /** Feeds htmlparser2's Tokenizer and turns its index-based callbacks into tags and text. */
-export class TagReader implements TokenizerCallbacks {
+export class TagReader implements TokenizerCallbacks, AttributeValues {
   readonly #handler: TagHandler;
   readonly #tokenizer: Tokenizer;
   readonly #chunks = new ChunkQueue();
@@ -137,6 +173,25 @@ export class TagReader implements TokenizerCallbacks {
   /** The attribute being read, or `undefined` when it is skipped. */
   #attributeName: string | undefined;
   #attributeValue = '';
+  /** Where the name of the attribute being read ends, and its value starts (-1 until known). */
+  #attributeNameEnd = 0;
+  #attributeValueStart = -1;
+  #hasAttributeEntity = false;
+  /**
+   * Per attribute of #attributes, in its order: where its value starts, as `start`, or as
+   * `-1 - start` when character references were decoded in it. Written in place up to
+   * #valueCount and never truncated (setting an array's length is a slow path in V8).
+   */
+  readonly #valueStarts: number[] = [];
+  #valueCount = 0;
+  #isSelfClosing = false;
+  /** The name the current start tag was reported with (`image` may become `img`). */
+  #emittedName = '';
+  /** The element whose text is captured, or `undefined`. */
+  #captureName: string | undefined;
+  #captureText = '';
+  #captureStart = -1;
+  #isCaptureVerbatim = true;
 
   constructor(handler: TagHandler, options: TagReaderOptions = {}) {
     this.#handler = handler;
@@ -161,7 +216,10 @@ export class TagReader implements TokenizerCallbacks {
     this.#tagName = this.#elementName(start, endIndex);
     this.#tagOffset = start - 1; // the "<"
     // Map#clear allocates a new table even when the map is empty.
-    if (this.#attributes.size > 0) this.#attributes.clear();
+    if (this.#attributes.size > 0) {
+      this.#attributes.clear();
+      this.#valueCount = 0;
+    }
   }
 
   onattribname(start: number, endIndex: number): void {
@@ -176,23 +234,59 @@ export class TagReader implements TokenizerCallbacks {
           : wanted.find(this.#chunks.head, at, at + endIndex - start);
     }
     this.#attributeValue = '';
+    this.#attributeNameEnd = endIndex;
+    this.#attributeValueStart = -1;
+    this.#hasAttributeEntity = false;
   }
 
   onattribdata(start: number, endIndex: number): void {
-    if (this.#attributeName !== undefined) this.#attributeValue += this.#chunks.slice(start, endIndex);
+    if (this.#attributeName !== undefined) {
+      if (this.#attributeValueStart < 0) this.#attributeValueStart = start;
+      this.#attributeValue += this.#chunks.slice(start, endIndex);
+    }
   }
 
   onattribentity(codepoint: number): void {
     if (this.#attributeName !== undefined) {
+      if (this.#attributeValueStart < 0) this.#attributeValueStart = this.#valueStartAfterName();
+      this.#hasAttributeEntity = true;
       this.#attributeValue += codepoint > 0x10ffff ? REPLACEMENT_CHARACTER : String.fromCodePoint(codepoint);
     }
   }
 
   onattribend(_quote: QuoteType, endIndex: number): void {
     const name = this.#attributeName;
-    if (name !== undefined && !this.#attributes.has(name)) this.#attributes.set(name, this.#attributeValue);
+    if (name !== undefined && !this.#attributes.has(name)) {
+      this.#attributes.set(name, this.#attributeValue);
+      // No value at all (`<img src>`): `endIndex` is the end of the name.
+      const start = this.#attributeValueStart < 0 ? endIndex : this.#attributeValueStart;
+      this.#valueStarts[this.#valueCount++] = this.#hasAttributeEntity ? -1 - start : start;
+    }
     this.#attributeValue = '';
     this.#chunks.release(endIndex);
+  }
+
+  valueOffset(index: number): number {
+    const start = index < this.#valueCount ? this.#valueStarts[index]! : 0;
+    return start < 0 ? -1 - start : start;
+  }
+
+  hasCharacterReference(index: number): boolean {
+    return index < this.#valueCount && this.#valueStarts[index]! < 0;
+  }
+
+  /**
+   * Called by the handler during `onStartTag`: hand over the text of the element just
+   * opened, up to its end tag, with `onCapturedText`. Ignored for a self-closing tag (the
+   * Tokenizer closes it: even `<style/>` opens no raw text there) and while another
+   * element's text is captured.
+   */
+  captureText(): void {
+    if (this.#captureName !== undefined || this.#isSelfClosing) return;
+    this.#captureName = this.#emittedName;
+    this.#captureText = '';
+    this.#captureStart = -1;
+    this.#isCaptureVerbatim = true;
   }
 
   onopentagend(endIndex: number): void {
@@ -207,6 +301,7 @@ export class TagReader implements TokenizerCallbacks {
 
   onclosetag(start: number, endIndex: number): void {
     const name = this.#elementName(start, endIndex);
+    if (name === this.#captureName) this.#endCapture();
     if (name === 'form') this.#isFormOpen = false;
     const contexts = this.#contexts;
     if (contexts.length > 0 && contexts[contexts.length - 1] === name) {
@@ -217,6 +312,10 @@ export class TagReader implements TokenizerCallbacks {
   }
 
   ontext(start: number, endIndex: number): void {
+    if (this.#captureName !== undefined) {
+      if (this.#captureStart < 0) this.#captureStart = start;
+      this.#captureText += this.#chunks.slice(start, endIndex);
+    }
     const at = this.#chunks.locate(start, endIndex);
     this.#handler.onText(
       at === -1 ? hasContent(this.#chunks.slice(start, endIndex), 0, endIndex - start) : hasContent(this.#chunks.head, at, at + endIndex - start),
@@ -224,6 +323,13 @@ export class TagReader implements TokenizerCallbacks {
   }
 
   ontextentity(codepoint: number, endIndex: number): void {
+    if (this.#captureName !== undefined) {
+      // Not a raw-text element (foreign content): the reference's source is longer than its
+      // character, so offsets in the text are approximate from here on (`isVerbatim` false).
+      if (this.#captureStart < 0) this.#captureStart = endIndex - 1;
+      this.#captureText += codepoint > 0x10ffff ? REPLACEMENT_CHARACTER : String.fromCodePoint(codepoint);
+      this.#isCaptureVerbatim = false;
+    }
     // Only whitespace references (&#32;, &Tab;, …) leave text without content.
     this.#handler.onText(!(codepoint === 0x20 || codepoint === 0x09 || codepoint === 0x0a || codepoint === 0x0c || codepoint === 0x0d));
     this.#chunks.release(endIndex);
@@ -245,7 +351,32 @@ export class TagReader implements TokenizerCallbacks {
     this.#chunks.release(endIndex);
   }
 
-  onend(): void {}
+  onend(): void {
+    if (this.#captureName !== undefined) this.#endCapture();
+  }
+
+  #endCapture(): void {
+    const name = this.#captureName!;
+    this.#captureName = undefined;
+    if (this.#captureStart >= 0) {
+      this.#handler.onCapturedText?.(name, this.#captureText, this.#captureStart, this.#isCaptureVerbatim);
+    }
+    this.#captureText = '';
+  }
+
+  /**
+   * Where the value of the attribute being read starts, when it starts with a character
+   * reference (the Tokenizer gives no index for that): past the name, "=", whitespace and
+   * the opening quote (HTML §13.2.5.34–37). Rare, so read back from the retained chunks.
+   */
+  #valueStartAfterName(): number {
+    let i = this.#attributeNameEnd;
+    let c = this.#chunks.charCodeAt(i);
+    while (isHtmlWhitespace(c)) c = this.#chunks.charCodeAt(++i);
+    if (c === EQUALS_SIGN) c = this.#chunks.charCodeAt(++i);
+    while (isHtmlWhitespace(c)) c = this.#chunks.charCodeAt(++i);
+    return c === QUOTATION_MARK || c === APOSTROPHE ? i + 1 : i;
+  }
 
   /** The lower-cased name of a tag, the table's own string when it is an element the reader knows. */
   #elementName(start: number, endIndex: number): string {
@@ -275,7 +406,9 @@ export class TagReader implements TokenizerCallbacks {
       this.#contexts.push(name);
       this.#updateForeign();
     }
-    this.#handler.onStartTag(name, this.#attributes, this.#tagOffset);
+    this.#isSelfClosing = isSelfClosing;
+    this.#emittedName = name;
+    this.#handler.onStartTag(name, this.#attributes, this.#tagOffset, this);
   }
 }
 
@@ -286,4 +419,9 @@ function hasContent(text: string, start: number, end: number): boolean {
     if (!(c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d || c === 0xfeff)) return true;
   }
   return false;
+}
+
+/** HTML tokenizer whitespace: TAB, LF, FF, SPACE (CR is gone after preprocessing; the Tokenizer counts it too). */
+function isHtmlWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 }

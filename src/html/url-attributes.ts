@@ -8,7 +8,10 @@
  * - `refresh`: `<meta http-equiv=refresh content="…; url=…">` — a client-side redirect
  * - `link`: `<link href>` — stylesheets, icons, alternates, canonical, preloads …
  * - `resource`: what the page embeds — `src` of img, script, source, embed, video, audio,
- *   track and input; `srcset` of img and source; `<video poster>`; `<object data>`
+ *   track and input; `srcset` of img and source, `imagesrcset` of link; `<video poster>`;
+ *   `<object data>`; `href` (and `xlink:href`) of SVG image and use; the obsolete
+ *   `background` of body and table parts, which browsers still load; and the `url()`s of
+ *   `<style>` text and `style` attributes (the link extractor reads those)
  * - `form`: `<form action>`, `<button formaction>`, `<input formaction>`
  * - `cite`: `cite` of q, blockquote, del and ins — a source the page quotes
  */
@@ -44,7 +47,8 @@ export const URL_ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, UrlAttribut
   Object.entries({
     a: { href: url('navigation') },
     area: { href: url('navigation') },
-    link: { href: url('link') },
+    // HTML §4.2.4: imagesrcset is the srcset a <link rel=preload as=image> fetches.
+    link: { href: url('link'), imagesrcset: srcset },
     iframe: { src: url('frame') },
     frame: { src: url('frame') },
     img: { src: url('resource'), srcset },
@@ -56,6 +60,20 @@ export const URL_ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, UrlAttribut
     track: { src: url('resource') },
     input: { src: url('resource'), formaction: url('form') },
     object: { data: url('resource') },
+    // SVG 2 §5.10 <image>, §5.6 <use>: href, and xlink:href as SVG 1.1 wrote it. Only in
+    // foreign content: an HTML <image> start tag is <img> (tag-reader.ts).
+    image: { href: url('resource'), 'xlink:href': url('resource') },
+    use: { href: url('resource'), 'xlink:href': url('resource') },
+    // HTML §15 Rendering ("The page", "Tables"): background on body and table parts maps
+    // to background-image; obsolete (§16) but still loaded by browsers.
+    body: { background: url('resource') },
+    table: { background: url('resource') },
+    thead: { background: url('resource') },
+    tbody: { background: url('resource') },
+    tfoot: { background: url('resource') },
+    tr: { background: url('resource') },
+    td: { background: url('resource') },
+    th: { background: url('resource') },
     form: { action: url('form') },
     button: { formaction: url('form') },
     q: { cite: url('cite') },

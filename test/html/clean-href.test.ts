@@ -229,7 +229,7 @@ describe('cleanHref', () => {
       const spec = HTML_FINDINGS[code as keyof typeof HTML_FINDINGS];
       expect(['info', 'warning', 'error']).toContain(spec.severity);
       expect(spec.summary).not.toMatch(/\n/);
-      expect(code).toMatch(/^(HREF|HTML)_[A-Z_]+$/);
+      expect(code).toMatch(/^(HREF|HTML|CSS)_[A-Z_]+$/);
     }
   });
 });

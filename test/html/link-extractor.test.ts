@@ -10,6 +10,7 @@ import {
   type LinkExtractorOptions,
   type LinkKind,
   type LinkReference,
+  LineIndex,
 } from '../../src/html/index.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/html/', import.meta.url));
@@ -45,7 +46,12 @@ type Row = readonly [element: string, attribute: string, raw: string, kind: Link
 
 const FOLLOWED_BY_DEFAULT: ReadonlySet<LinkKind> = new Set(['navigation', 'frame', 'refresh']);
 
-function expected(html: string, rows: readonly Row[]): LinkReference[] {
+/** The references without `valueOffset` (checked on its own, below). */
+function withoutValueOffsets(references: readonly LinkReference[]): Omit<LinkReference, 'valueOffset'>[] {
+  return references.map(({ valueOffset: _, ...rest }) => rest);
+}
+
+function expected(html: string, rows: readonly Row[]): Omit<LinkReference, 'valueOffset'>[] {
   return rows.map(([element, attribute, raw, kind, locator, rel]) => ({
     element,
     attribute,
@@ -62,7 +68,7 @@ describe('createLinkExtractor: the all-kinds fixture', () => {
   const result = extractLinks(html);
 
   it('finds every URL-bearing attribute, in document order, as written after entity decoding', () => {
-    expect(result.references).toEqual(
+    expect(withoutValueOffsets(result.references)).toEqual(
       expected(html, [
         ['link', 'href', 'style.css', 'link', '<link rel="stylesheet" href="style.css"', ['stylesheet']],
         ['link', 'href', 'https://example.com/canonical?a=1&b=2', 'link', '<link rel="Alternate', ['alternate', 'canonical']],
@@ -151,7 +157,7 @@ describe('createLinkExtractor: the malformed fixture', () => {
   const result = extractLinks(html);
 
   it('reads what a browser reads out of broken markup', () => {
-    expect(result.references).toEqual(
+    expect(withoutValueOffsets(result.references)).toEqual(
       expected(html, [
         ['meta', 'content', '/unquoted-refresh', 'refresh', '<meta'],
         ['a', 'href', 'unquoted.html', 'navigation', '<a href=unquoted'],
@@ -405,5 +411,153 @@ describe('createLinkExtractor: hostile markup', () => {
     expect(extractLinks('<'.repeat(5_000_000)).references).toEqual([]);
     const deep = '<div><span><a href=/d>'.repeat(100_000);
     expect(extractLinks(deep).references).toHaveLength(100_000);
+  });
+});
+
+describe('createLinkExtractor: where each URL is written (valueOffset, for SARIF lines and columns)', () => {
+  const html = fixture('all-kinds.html');
+  const { references } = extractLinks(html);
+
+  it('places every attribute value at its first character, after the quote', () => {
+    for (const r of references) {
+      const source = html.slice(r.valueOffset);
+      if (r.kind === 'refresh') {
+        // A refresh is placed at the start of its content value.
+        expect(html[r.valueOffset - 1], r.raw).toMatch(/["']/);
+        expect(html.slice(r.offset, r.valueOffset)).toMatch(/content="$/);
+      } else if (r.raw === 'https://example.com/canonical?a=1&b=2') {
+        expect(source.startsWith('https://example.com/canonical?a=1&amp;b=2"')).toBe(true);
+      } else if (r.raw.startsWith('/caf')) {
+        expect(source.startsWith('/caf&eacute;')).toBe(true);
+      } else {
+        expect(source.startsWith(r.raw), `${r.element} ${r.attribute} ${r.raw}`).toBe(true);
+      }
+      expect(r.valueOffset).toBeGreaterThan(r.offset);
+    }
+  });
+
+  it('gives line and column through LineIndex', () => {
+    const lines = new LineIndex(html);
+    const page = references.find((r) => r.raw === 'page.html')!;
+    const lineNumber = html.split('\n').findIndex((line) => line.includes('<a href="page.html"')) + 1;
+    expect(lines.position(page.valueOffset)).toEqual({ line: lineNumber, column: '  <a href="'.length + 1 });
+  });
+
+  it('places values of every quoting style, empty values and values without "="', () => {
+    const at = (page: string): [string, number][] => extractLinks(page).references.map((r) => [r.raw, r.valueOffset]);
+    expect(at('<a href="x">')).toEqual([['x', 9]]);
+    expect(at("<a href='x'>")).toEqual([['x', 9]]);
+    expect(at('<a href=x>')).toEqual([['x', 8]]);
+    expect(at('<a href = \n "x">')).toEqual([['x', 13]]);
+    expect(at('<a href="">')).toEqual([['', 9]]);
+    expect(at('<a href=>')).toEqual([['', 8]]);
+    expect(at('<a href>')).toEqual([['', 7]]); // no value: the end of the name
+    expect(at('<a id=1 href="x">')).toEqual([['x', 14]]);
+  });
+
+  it('places a value that starts with a character reference at the reference', () => {
+    const at = (page: string): number[] => extractLinks(page).references.map((r) => r.valueOffset);
+    expect(at('<a href="&amp;x">')).toEqual([9]);
+    expect(at("<a href = '&#47;x'>")).toEqual([11]);
+    expect(at('<a href=&lt;x>')).toEqual([8]);
+    expect(at('<a\nhref\n=\n"&quot;">')).toEqual([11]);
+  });
+
+  it('places each srcset candidate at its URL, or at the value when a character reference came first', () => {
+    const page = '<img srcset="a.png 1x,\n  b.png 2x"><img srcset="&#97;.png 1x, b.png 2x">';
+    const offsets = extractLinks(page).references.map((r) => [r.raw, r.valueOffset]);
+    expect(offsets).toEqual([
+      ['a.png', page.indexOf('a.png')],
+      ['b.png', page.indexOf('b.png')],
+      ['a.png', page.indexOf('&#97;')],
+      ['b.png', page.indexOf('&#97;')],
+    ]);
+  });
+
+  it('gives the same positions whole and in chunks, wherever they are cut', () => {
+    const page = '<a\nhref="&amp;x">a</a><style>@import "s.css";</style><p style="background: url(\'bg.png\')"><img srcset="a 1x, &#98; 2x">';
+    const whole = extractLinks(page);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: page.length }), { maxLength: 12 }), (cuts) => {
+        expect(extractAtCuts(page, cuts)).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+    expect(extractInChunks(page, 1)).toEqual(whole);
+  });
+});
+
+describe('createLinkExtractor: CSS in the page', () => {
+  it('reads <style> text: url(), @import (cssKind import), image-set strings; kind resource', () => {
+    const page = '<head><style>\n@import "print.css" print;\nbody { background: url(bg.png) }\n</style></head>';
+    const { references } = extractLinks(page);
+    expect(references).toEqual([
+      { element: 'style', attribute: '#text', raw: 'print.css', kind: 'resource', isFollowed: false, offset: 6, valueOffset: page.indexOf('"print'), cssKind: 'import' },
+      { element: 'style', attribute: '#text', raw: 'bg.png', kind: 'resource', isFollowed: false, offset: 6, valueOffset: page.indexOf('url(bg'), cssKind: 'url' },
+    ]);
+    expect(extractLinks(page, { follow: ['resource'] }).references.every((r) => r.isFollowed)).toBe(true);
+  });
+
+  it('reads style attributes on any element, placed in the attribute value', () => {
+    const page = '<div style="background-image: url(a.png); mask: url(\'m.svg#x\')"></div><a href="/x" style="cursor: url(c.cur), auto">';
+    const refs = extractLinks(page).references.map((r) => [r.element, r.attribute, r.raw, r.kind, r.cssKind, r.valueOffset]);
+    expect(refs).toEqual([
+      ['div', 'style', 'a.png', 'resource', 'url', page.indexOf('url(a')],
+      ['div', 'style', 'm.svg#x', 'resource', 'url', page.indexOf("url('m")],
+      ['a', 'href', '/x', 'navigation', undefined, page.indexOf('/x')],
+      ['a', 'style', 'c.cur', 'resource', 'url', page.indexOf('url(c')],
+    ]);
+  });
+
+  it('decodes character references in a style attribute first (HTML before CSS); positions fall back to the value start', () => {
+    const page = '<p style="background: url(&quot;q.png&quot;)">';
+    expect(extractLinks(page).references.map((r) => [r.raw, r.valueOffset])).toEqual([['q.png', page.indexOf('background')]]);
+  });
+
+  it('reports CSS findings as page findings at the element, and caps CSS references per style', () => {
+    const page = '<p style="a: url(b c)"></p><style>a{b:url(1) url(2) url(3)}</style>';
+    const result = extractLinks(page, { maxCssReferences: 2 });
+    expect(result.references.map((r) => r.raw)).toEqual(['1', '2']);
+    expect(result.findings).toEqual([
+      { code: 'CSS_URL_INVALID', offset: 0 },
+      { code: 'CSS_REFERENCES_CAPPED', offset: page.indexOf('<style>') },
+    ]);
+    expect(() => createLinkExtractor({ maxCssReferences: -1 })).toThrow('Expected `maxCssReferences` to be an integer >= 0, got `-1` (number)');
+  });
+
+  it('ignores CSS without a reference, and what only looks like one', () => {
+    expect(extractLinks('<style>a[href="/in-style"] { color: red }</style><p style="color: red">').references).toEqual([]);
+    expect(extractLinks('<script>x = "url(a.png)"</script><textarea>url(b.png)</textarea>').references).toEqual([]);
+  });
+
+  it('reads an unclosed <style> to the end of the page, and an SVG <style> (text, not raw text)', () => {
+    expect(extractLinks('<style>a{b:url(x.png)}').references.map((r) => r.raw)).toEqual(['x.png']);
+    expect(extractLinks('<svg><style>a{b:url(&quot;y.png&quot;)}</style><style/></svg>').references.map((r) => r.raw)).toEqual(['y.png']);
+    // A self-closed <style/> is closed by the tokenizer: the text after it is no CSS.
+    expect(extractLinks('<style/><p>url(z.png)</p><svg><style/></svg>url(w.png)').references).toEqual([]);
+  });
+});
+
+describe('createLinkExtractor: resources beyond the plain src attributes', () => {
+  const refs = (page: string): string[] => extractLinks(page).references.map((r) => `${r.element} ${r.attribute} ${r.raw} ${r.kind}`);
+
+  it('reads SVG <image> and <use> href and xlink:href', () => {
+    expect(refs('<svg><image href="i.png"/><image xlink:href="j.png"/><use href="sprite.svg#a"/><use xlink:href="#local"/></svg>')).toEqual([
+      'image href i.png resource',
+      'image xlink:href j.png resource',
+      'use href sprite.svg#a resource',
+      'use xlink:href #local resource',
+    ]);
+  });
+
+  it('reads <link imagesrcset> candidates and the obsolete background attribute', () => {
+    expect(refs('<link rel=preload as=image imagesrcset="a.png 1x, b.png 2x" href="a.png"><body background="bg.gif"><table background="t.gif"><tr><td background="td.gif">')).toEqual([
+      'link imagesrcset a.png resource',
+      'link imagesrcset b.png resource',
+      'link href a.png link',
+      'body background bg.gif resource',
+      'table background t.gif resource',
+      'td background td.gif resource',
+    ]);
   });
 });

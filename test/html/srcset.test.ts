@@ -7,14 +7,14 @@ const urls = (value: string): string[] => parseSrcset(value).map((c) => c.url);
 describe('parseSrcset (HTML "parse a srcset attribute")', () => {
   it('splits candidates at commas and reads the descriptors', () => {
     expect(parseSrcset('a.png 1x, b.png 2x')).toEqual([
-      { url: 'a.png', descriptors: ['1x'] },
-      { url: 'b.png', descriptors: ['2x'] },
+      { url: 'a.png', descriptors: ['1x'], offset: 0 },
+      { url: 'b.png', descriptors: ['2x'], offset: 10 },
     ]);
     expect(parseSrcset('small.jpg 480w, large.jpg 1080w 720h')).toEqual([
-      { url: 'small.jpg', descriptors: ['480w'] },
-      { url: 'large.jpg', descriptors: ['1080w', '720h'] },
+      { url: 'small.jpg', descriptors: ['480w'], offset: 0 },
+      { url: 'large.jpg', descriptors: ['1080w', '720h'], offset: 16 },
     ]);
-    expect(parseSrcset('only.png')).toEqual([{ url: 'only.png', descriptors: [] }]);
+    expect(parseSrcset('only.png')).toEqual([{ url: 'only.png', descriptors: [], offset: 0 }]);
   });
 
   it('keeps commas inside a URL: only a comma followed by whitespace, or ending the URL, splits', () => {
@@ -26,8 +26,8 @@ describe('parseSrcset (HTML "parse a srcset attribute")', () => {
 
   it('ends a candidate at a URL with trailing commas, which are dropped', () => {
     expect(parseSrcset('a.png,, b.png')).toEqual([
-      { url: 'a.png', descriptors: [] },
-      { url: 'b.png', descriptors: [] },
+      { url: 'a.png', descriptors: [], offset: 0 },
+      { url: 'b.png', descriptors: [], offset: 8 },
     ]);
     expect(urls('a.png,')).toEqual(['a.png']);
   });
@@ -76,6 +76,8 @@ describe('parseSrcset (HTML "parse a srcset attribute")', () => {
           expect(candidate.url).not.toBe('');
           expect(candidate.url).not.toMatch(/[\t\n\f\r ]/);
           expect(candidate.url.endsWith(',')).toBe(false);
+          // The offset places the URL in the input.
+          expect(value.startsWith(candidate.url, candidate.offset)).toBe(true);
         }
       }),
       { numRuns: 3000 },

@@ -75,3 +75,55 @@ describe('TagReader', () => {
     );
   });
 });
+
+describe('TagReader: where attribute values are written, and captured text', () => {
+  type Placed = [name: string, value: string, offset: number, hasReference: boolean];
+  function place(chunks: readonly string[]): { attributes: Placed[][]; texts: [string, string, number, boolean][] } {
+    const attributes: Placed[][] = [];
+    const texts: [string, string, number, boolean][] = [];
+    const reader: TagReader = new TagReader({
+      onStartTag: (name, map, _offset, values) => {
+        attributes.push([...map].map(([key, value], i) => [key, value, values.valueOffset(i), values.hasCharacterReference(i)]));
+        if (name === 'style' || name === 'title') reader.captureText();
+      },
+      onEndTag: () => {},
+      onText: () => {},
+      onCapturedText: (name, text, offset, isVerbatim) => texts.push([name, text, offset, isVerbatim]),
+    });
+    for (const chunk of chunks) reader.write(chunk);
+    reader.end();
+    return { attributes, texts };
+  }
+
+  const html = '<a id=x href="/a&amp;b" title=\'&lt;t\' data-e hidden>\n<style media="x">a{b:url(c)}</style><svg><title>a &amp; b</title><style/></svg><title>unclosed';
+
+  it('gives each value its offset in the document, and whether character references were decoded', () => {
+    const { attributes, texts } = place([html]);
+    expect(attributes[0]).toEqual([
+      ['id', 'x', html.indexOf('x '), false],
+      ['href', '/a&b', html.indexOf('/a&'), true],
+      ['title', '<t', html.indexOf('&lt;'), true],
+      ['data-e', '', html.indexOf(' hidden'), false],
+      ['hidden', '', html.indexOf('>'), false],
+    ]);
+    expect(texts).toEqual([
+      ['style', 'a{b:url(c)}', html.indexOf('a{b'), true],
+      ['title', 'a & b', html.indexOf('a &amp;'), false],
+      ['title', 'unclosed', html.indexOf('unclosed'), true],
+    ]);
+  });
+
+  it('gives the same positions and texts however the input is chunked', () => {
+    const whole = place([html]);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: html.length }), { maxLength: 20 }), (cuts) => {
+        const sorted = [...new Set([0, ...cuts, html.length])].sort((a, b) => a - b);
+        const chunks = sorted.slice(1).map((end, i) => html.slice(sorted[i], end));
+        const got = place(chunks);
+        expect(got.attributes).toEqual(whole.attributes);
+        expect(got.texts.map(([n, t, o, v]) => [n, t, o, v])).toEqual(whole.texts);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
