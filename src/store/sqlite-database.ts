@@ -66,13 +66,7 @@ export function openDatabase(
 function openReadOnly(file: string, migrations: readonly Migration[]): Db {
   if (file === ':memory:') throw new StoreError('ERR_STORE_OPEN', 'an in-memory database has no index to read');
   if (!existsSync(file)) throw missing(file);
-  let db: Db;
-  try {
-    checkIndexHeader(file);
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (error) {
-    throw openFailure(error, file);
-  }
+  const db = openExistingReadOnly(file);
   try {
     const kind = identifyIndex(db, file);
     if (kind === 'empty') throw notIndex(file, 'a SQLite database without tables');
@@ -91,6 +85,16 @@ function openReadOnly(file: string, migrations: readonly Migration[]): Db {
     return db;
   } catch (error) {
     db.close();
+    throw openFailure(error, file);
+  }
+}
+
+/** A file that exists, opened read-only once its header says it is whole. */
+function openExistingReadOnly(file: string): Db {
+  try {
+    checkIndexHeader(file);
+    return new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
     throw openFailure(error, file);
   }
 }
@@ -116,13 +120,7 @@ export function readMigrationStatus(file: string, migrationsDir?: string): Migra
   const migrations = loadMigrations(migrationsDir ?? defaultMigrationsDir());
   const allPending = (): MigrationStatus[] => migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: undefined }));
   if (file !== ':memory:' && !existsSync(file)) return allPending();
-  let db: Db;
-  try {
-    checkIndexHeader(file);
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (error) {
-    throw openFailure(error, file);
-  }
+  const db = openExistingReadOnly(file);
   try {
     if (identifyIndex(db, file) === 'empty') return allPending();
     const status = migrationStatus(db, migrations);
