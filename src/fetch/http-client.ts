@@ -250,7 +250,7 @@ export class HttpClient {
     const read =
       codings.length === 0
         ? // An uncoded body is its decoded self: not read past the smaller cap.
-          plainBody(await sink.read({ maxBytes: Math.min(policy.maxBodyBytes, policy.maxDecodedBytes), onWireBytes }), policy)
+          plainBody(await sink.read({ maxBytes: Math.min(policy.maxBodyBytes, policy.maxDecodedBytes), onWireBytes }))
         : await decodeBody(sink.stream({ onWireBytes }), codings, policy, () => sink.close());
     let errorCode = read.errorCode;
     // Cut by a clock (a deadline, the rate, the caller): that is why, not the error the cut raised.

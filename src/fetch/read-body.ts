@@ -59,15 +59,14 @@ function createDecoder(coding: string, firstByte: number | undefined): Transform
 }
 
 /**
- * An uncoded body read off the wire, under `maxBodyBytes` and `maxDecodedBytes`.
- * What came is kept when a cap or a failure stopped it; a failure of the wire is
+ * An uncoded body as read off the wire (the sink stopped at the smaller cap): what
+ * came is kept when a cap or a failure stopped it; a failure of the wire is
  * ERR_FETCH_BODY_TRUNCATED (or its timeout's code).
  */
-export function plainBody(wire: WireBody, limits: BodyLimits): BodyRead {
+export function plainBody(wire: WireBody): BodyRead {
   const { chunks, wireBytes } = wire;
-  const cap = Math.min(limits.maxBodyBytes, limits.maxDecodedBytes);
   const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, wireBytes);
-  if (wire.isCapped || wireBytes > cap) return { data: data.subarray(0, cap), errorCode: 'ERR_FETCH_BODY_TOO_LARGE' };
+  if (wire.isCapped) return { data, errorCode: 'ERR_FETCH_BODY_TOO_LARGE' };
   return { data, errorCode: wire.error === undefined ? undefined : classifyWireError(wire.error) };
 }
 

@@ -22,11 +22,11 @@ export interface WireBody {
   readonly error: unknown;
 }
 
-/** Why the sink closed the connection itself. */
-class BodyCapReached extends Error {
+/** Why the sink closed the connection itself: the rest of the body is not wanted (past a cap, or not read). */
+class BodyNotWanted extends Error {
   constructor() {
-    super('body cap reached');
-    this.name = 'BodyCapReached';
+    super('the rest of the body is not read');
+    this.name = 'BodyNotWanted';
   }
 }
 
@@ -74,21 +74,13 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
     this.#resolveHead({ status, headers });
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#isDone) return;
     this.#onWireBytes?.(chunk.length);
-    const room = this.#maxBytes - this.#wireBytes;
-    if (chunk.length <= room) {
-      this.#chunks.push(chunk);
-      this.#wireBytes += chunk.length;
-      this.#onChunk?.();
-      return;
-    }
-    if (room > 0) this.#chunks.push(chunk.subarray(0, room));
-    this.#wireBytes += Math.max(room, 0);
-    this.#isCapped = true;
-    this.#finish(undefined);
-    controller.abort(new BodyCapReached());
+    this.#chunks.push(chunk);
+    this.#wireBytes += chunk.length;
+    if (this.#wireBytes > this.#maxBytes) this.#keepFirst(this.#maxBytes);
+    else this.#onChunk?.();
   }
 
   onResponseEnd(): void {
@@ -113,11 +105,7 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
     this.#onWireBytes = options?.onWireBytes;
     if (options?.maxBytes !== undefined && options.maxBytes < this.#maxBytes) {
       this.#maxBytes = options.maxBytes;
-      if (this.#wireBytes > this.#maxBytes) {
-        this.#isCapped = true;
-        this.#finish(undefined);
-        this.#controller?.abort(new BodyCapReached());
-      }
+      if (this.#wireBytes > this.#maxBytes) this.#keepFirst(this.#maxBytes);
     }
     return new Promise<WireBody>((resolve) => {
       const settle = (): void =>
@@ -154,12 +142,28 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
 
   /** Close the connection unless the body already ended (the server stops sending). */
   close(): void {
-    if (!this.#isDone) this.#abort(new BodyCapReached());
+    if (!this.#isDone) this.#abort(new BodyNotWanted());
   }
 
   #abort(reason: unknown): void {
     // Before onRequestStart there is nothing to abort yet: it aborts when it comes.
     this.#controller?.abort(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+
+  /** The cap: keep the first `bytes` bytes, close the connection. */
+  #keepFirst(bytes: number): void {
+    let kept = 0;
+    let count = 0;
+    for (; count < this.#chunks.length && kept < bytes; count++) {
+      const chunk = this.#chunks[count]!;
+      if (kept + chunk.length > bytes) this.#chunks[count] = chunk.subarray(0, bytes - kept);
+      kept += this.#chunks[count]!.length;
+    }
+    this.#chunks.length = count;
+    this.#wireBytes = kept;
+    this.#isCapped = true;
+    this.#finish(undefined);
+    this.#controller?.abort(new BodyNotWanted());
   }
 
   #finish(error: unknown): void {

@@ -3,7 +3,7 @@
 // `vitest run` after an edit. Test files run in parallel workers, so one build at a
 // time: a lock directory, created atomically, held by the worker that builds.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -71,4 +71,32 @@ export async function ensureBuilt(): Promise<void> {
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
+}
+
+/** How a spawned `linkladder` ended, with all it printed. */
+export interface CliExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Start the built executable with `args`, its output collected. The child is in
+ * `running` until it ends, so that a test's cleanup can kill what is left.
+ */
+export function spawnCli(args: readonly string[], running: Set<ChildProcess>): { child: ChildProcess; exit: Promise<CliExit> } {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exit = new Promise<CliExit>((resolve) => {
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return { child, exit };
 }

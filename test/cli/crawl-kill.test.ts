@@ -2,14 +2,14 @@
 // nothing fetched twice but what was in flight or not yet committed (DESIGN.md §5): the built
 // executable, SIGKILLed three times mid-crawl of the demo site, then run to its end.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRequestLog, startDemoServer, type DemoServer } from '../../src/cli/demo/index.js';
 import { GROUP_COMMIT_DEFAULTS, SqliteStore } from '../../src/store/index.js';
-import { MAIN, ensureBuilt } from './built-cli.js';
+import { ensureBuilt, spawnCli, type CliExit } from './built-cli.js';
 import { ROBOTS, untilRequests } from './demo-crawl.js';
 
 /**
@@ -46,29 +46,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Exit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function startCrawl(db: string, extra: readonly string[] = []): { child: ChildProcess; exit: Promise<Exit> } {
-  const child = spawn(process.execPath, [MAIN, 'crawl', `${server.origin}/`, '--db', db, '--allow-private', ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exit = new Promise<Exit>((resolve) => {
-    child.on('close', (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-  return { child, exit };
+function startCrawl(db: string, extra: readonly string[] = []): { child: ChildProcess; exit: Promise<CliExit> } {
+  return spawnCli(['crawl', `${server.origin}/`, '--db', db, '--allow-private', ...extra], children);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,7 +4,7 @@
 // notice; read commands and the library's crawl() behave accordingly. Real processes
 // (the built executable) against a slow server on 127.0.0.1.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/api.js';
-import { MAIN, ensureBuilt } from './built-cli.js';
+import { ensureBuilt, spawnCli, type CliExit } from './built-cli.js';
 import { run } from './cli-harness.js';
 
 const PAGES = 8;
@@ -62,29 +62,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Exit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function startCrawl(db: string): { child: ChildProcess; exit: Promise<Exit> } {
-  const child = spawn(process.execPath, [MAIN, 'crawl', `${origin}/`, '--db', db, '--allow-private', '--per-host-delay-ms', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exit = new Promise<Exit>((resolve) => {
-    child.on('close', (code, signal) => {
-      children.delete(child);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-  return { child, exit };
+function startCrawl(db: string): { child: ChildProcess; exit: Promise<CliExit> } {
+  return spawnCli(['crawl', `${origin}/`, '--db', db, '--allow-private', '--per-host-delay-ms', '0'], children);
 }
 
 /** Resolve once `target` was requested after the first `since` requests. */

@@ -258,15 +258,6 @@ describe('network failures', () => {
     expect(result.errorCode).toBe('ERR_FETCH_NETWORK');
   });
 
-  it('a connection reset mid-body: ERR_FETCH_BODY_TRUNCATED, what came is kept', async () => {
-    const server = await startServer((_request, response) => {
-      response.writeHead(200, html);
-      response.write('<p>partial', () => setTimeout(() => response.socket?.destroy(), 20));
-    });
-    const result = await fetcher().fetch(server.origin);
-    expect(result).toMatchObject({ errorCode: 'ERR_FETCH_BODY_TRUNCATED', status: 200, body: '<p>partial' });
-  });
-
   it('a response that is not HTTP: ERR_FETCH_PROTOCOL', async () => {
     const raw = await startRawServer((socket) => socket.once('data', () => socket.end('SMTP ready\r\n\r\n')));
     expect((await fetcher().fetch(`http://127.0.0.1:${raw.port}/`)).errorCode).toBe('ERR_FETCH_PROTOCOL');

@@ -5,22 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { ladderForms } from '../../src/ladder/index.js';
 import { MemoryStore, SqliteStore, type AdmitEntry, type IndexWriter } from '../../src/store/index.js';
 import { parseUriReference, type AbsoluteUri } from '../../src/uri/index.js';
+import { link as smallCrawlLink } from './small-crawl.js';
 
 const implementations: [string, () => IndexWriter][] = [
   ['SqliteStore', () => new SqliteStore({ path: ':memory:', now: () => 1_700_000_000_000 })],
   ['MemoryStore', () => new MemoryStore({ now: () => 1_700_000_000_000 })],
 ];
 
-const link = (fromUrlId: number, target: string, extra: Partial<AdmitEntry> = {}): AdmitEntry => ({
-  fromUrlId,
-  rawHref: target,
-  target,
-  element: 'a',
-  attribute: 'href',
-  baseLevel: 'retrieval',
-  depth: 1,
-  ...extra,
-});
+/** A link written as its target. */
+const link = (fromUrlId: number, target: string, extra: Partial<AdmitEntry> = {}): AdmitEntry => smallCrawlLink(fromUrlId, target, target, extra);
 
 async function seed(store: IndexWriter, uri = 'http://host/'): Promise<number> {
   const [result] = await store.admit([{ rawHref: uri, target: uri, depth: 0 }]);
