@@ -19,10 +19,8 @@ import { WriterLock, type WriterLockHolder } from './writer-lock.js';
 import { UnitStore } from './unit-store.js';
 import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
 import { SqliteIndexReader, readStats } from './sqlite-reader.js';
+import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import {
-  ALIAS_COLUMNS,
-  FETCH_COLUMNS,
-  URL_COLUMNS,
   jsonList,
   toAliasRow,
   toFetchRow,
@@ -97,7 +95,7 @@ export class SqliteStore extends UnitStore {
   readonly #admitter: Admitter;
   readonly #aliases = new Map<number, number>();
   readonly #now: () => number;
-  readonly #statements: ReturnType<typeof prepareStatements>;
+  readonly #statements: SqliteStatements;
   readonly #links: LinkWriter;
   readonly robotsCache: RobotsCache;
   #keys: KeyMirror | undefined;
@@ -463,58 +461,6 @@ export class SqliteStore extends UnitStore {
       throw new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${id} in the index`);
     }
   }
-}
-
-// Every statement of the store, named after its query.
-function prepareStatements(db: Db) {
-  return {
-    requeueFetching: db.prepare(`UPDATE url SET state = 'queued' WHERE state = 'fetching'`),
-    selectAliases: db.prepare(`SELECT id, alias_of FROM url WHERE state = 'alias'`),
-    countKeys: db.prepare('SELECT (SELECT count(*) FROM url) AS urls, (SELECT count(*) FROM form) AS forms'),
-    urlKeysAfter: db.prepare(`SELECT id, key, state = 'skipped' FROM url WHERE id > :id ORDER BY id`).raw(true),
-    formTextsAfter: db.prepare(`SELECT id, text, url_id, rung = 'string' FROM form WHERE id > :id ORDER BY id`).raw(true),
-    insertForm: db.prepare('INSERT INTO form (text, url_id, rung) VALUES (?, ?, ?)'),
-    formSeenAsWritten: db.prepare(`UPDATE form SET rung = 'string' WHERE id = :id`),
-    urlState: db.prepare('SELECT state FROM url WHERE id = :id').pluck(),
-    insertUrl: db.prepare(
-      'INSERT INTO url (key, scheme, host, state, depth, first_seen, first_from, first_href) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
-    followSkipped: db.prepare(`UPDATE url SET state = 'queued', depth = min(depth, :depth) WHERE id = :id AND state = 'skipped'`),
-    nextQueued: db.prepare(`SELECT id, key, depth, host FROM url WHERE state = 'queued' ORDER BY depth, id LIMIT :limit`),
-    markFetching: db.prepare(`UPDATE url SET state = 'fetching' WHERE id = :id`),
-    requeue: db.prepare(`UPDATE url SET state = 'queued' WHERE id = :id AND state <> 'alias'`),
-    insertFetch: db.prepare(
-      `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id)
-       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors, :representsUrlId)`,
-    ),
-    insertRedirect: db.prepare(
-      'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',
-    ),
-    setFetched: db.prepare(`UPDATE url SET state = :state WHERE id = :id AND state <> 'alias'`),
-    putAlias: db.prepare(
-      `INSERT INTO alias (from_id, evidence, to_id, detail, created_at) VALUES (:fromId, :evidence, :toId, :detail, :createdAt)
-       ON CONFLICT (from_id, evidence) DO UPDATE SET to_id = excluded.to_id, detail = excluded.detail, created_at = excluded.created_at`,
-    ),
-    setAlias: db.prepare(`UPDATE url SET state = 'alias', alias_of = :to WHERE id = :id`),
-    deleteProvingAliases: db.prepare(`DELETE FROM alias WHERE from_id = :id AND evidence <> 'canonical'`),
-    unsetAlias: db.prepare(`UPDATE url SET state = 'queued', alias_of = NULL WHERE id = :id AND state = 'alias'`),
-    getUrl: db.prepare(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = :id`),
-    fetchesOf: db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetch AS f WHERE f.url_id = :id ORDER BY f.id`),
-    aliasesFrom: db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.from_id = :id ORDER BY a.created_at`),
-    getRobots: db.prepare('SELECT entry FROM robots WHERE origin = :origin').pluck(),
-    putRobots: db.prepare(
-      `INSERT INTO robots (origin, fetched_at, entry) VALUES (:origin, :fetchedAt, :entry)
-       ON CONFLICT (origin) DO UPDATE SET fetched_at = excluded.fetched_at, entry = excluded.entry`,
-    ),
-    aliasesTo: db.prepare(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = :id ORDER BY a.created_at`),
-    firstLinkElement: db.prepare(
-      'SELECT element, attribute FROM link WHERE from_url = :from AND (to_url = :id OR met_url = :id) ORDER BY position LIMIT 1',
-    ),
-    insertRun: db.prepare('INSERT INTO crawl_run (started_at, seeds, settings) VALUES (:startedAt, :seeds, :settings)'),
-    endRun: db.prepare(
-      'UPDATE crawl_run SET ended_at = :endedAt, stopped_by = :stoppedBy, outcome = :outcome, counts = :counts WHERE id = :id',
-    ),
-  };
 }
 
 /**

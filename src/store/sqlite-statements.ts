@@ -1,0 +1,58 @@
+// The SQL of the SQLite store: every statement it runs, named after its query,
+// prepared once per connection.
+
+import type { Database as Db, Statement } from 'better-sqlite3';
+import { ALIAS_COLUMNS, FETCH_COLUMNS, URL_COLUMNS } from './sqlite-rows.js';
+
+const SQL = {
+  requeueFetching: `UPDATE url SET state = 'queued' WHERE state = 'fetching'`,
+  selectAliases: `SELECT id, alias_of FROM url WHERE state = 'alias'`,
+  countKeys: 'SELECT (SELECT count(*) FROM url) AS urls, (SELECT count(*) FROM form) AS forms',
+  urlKeysAfter: `SELECT id, key, state = 'skipped' FROM url WHERE id > :id ORDER BY id`,
+  formTextsAfter: `SELECT id, text, url_id, rung = 'string' FROM form WHERE id > :id ORDER BY id`,
+  insertForm: 'INSERT INTO form (text, url_id, rung) VALUES (?, ?, ?)',
+  formSeenAsWritten: `UPDATE form SET rung = 'string' WHERE id = :id`,
+  urlState: 'SELECT state FROM url WHERE id = :id',
+  insertUrl: 'INSERT INTO url (key, scheme, host, state, depth, first_seen, first_from, first_href) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  followSkipped: `UPDATE url SET state = 'queued', depth = min(depth, :depth) WHERE id = :id AND state = 'skipped'`,
+  nextQueued: `SELECT id, key, depth, host FROM url WHERE state = 'queued' ORDER BY depth, id LIMIT :limit`,
+  markFetching: `UPDATE url SET state = 'fetching' WHERE id = :id`,
+  requeue: `UPDATE url SET state = 'queued' WHERE id = :id AND state <> 'alias'`,
+  insertFetch: `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id)
+       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors, :representsUrlId)`,
+  insertRedirect: 'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',
+  setFetched: `UPDATE url SET state = :state WHERE id = :id AND state <> 'alias'`,
+  putAlias: `INSERT INTO alias (from_id, evidence, to_id, detail, created_at) VALUES (:fromId, :evidence, :toId, :detail, :createdAt)
+       ON CONFLICT (from_id, evidence) DO UPDATE SET to_id = excluded.to_id, detail = excluded.detail, created_at = excluded.created_at`,
+  setAlias: `UPDATE url SET state = 'alias', alias_of = :to WHERE id = :id`,
+  deleteProvingAliases: `DELETE FROM alias WHERE from_id = :id AND evidence <> 'canonical'`,
+  unsetAlias: `UPDATE url SET state = 'queued', alias_of = NULL WHERE id = :id AND state = 'alias'`,
+  getUrl: `SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = :id`,
+  fetchesOf: `SELECT ${FETCH_COLUMNS} FROM fetch AS f WHERE f.url_id = :id ORDER BY f.id`,
+  aliasesFrom: `SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.from_id = :id ORDER BY a.created_at`,
+  getRobots: 'SELECT entry FROM robots WHERE origin = :origin',
+  putRobots: `INSERT INTO robots (origin, fetched_at, entry) VALUES (:origin, :fetchedAt, :entry)
+       ON CONFLICT (origin) DO UPDATE SET fetched_at = excluded.fetched_at, entry = excluded.entry`,
+  aliasesTo: `SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = :id ORDER BY a.created_at`,
+  firstLinkElement: 'SELECT element, attribute FROM link WHERE from_url = :from AND (to_url = :id OR met_url = :id) ORDER BY position LIMIT 1',
+  insertRun: 'INSERT INTO crawl_run (started_at, seeds, settings) VALUES (:startedAt, :seeds, :settings)',
+  endRun: 'UPDATE crawl_run SET ended_at = :endedAt, stopped_by = :stoppedBy, outcome = :outcome, counts = :counts WHERE id = :id',
+} as const;
+
+export type StatementName = keyof typeof SQL;
+
+/** Statements whose rows are arrays of values, not objects. */
+const RAW: ReadonlySet<StatementName> = new Set<StatementName>(['urlKeysAfter', 'formTextsAfter']);
+/** Statements that return their first column's value. */
+const PLUCKED: ReadonlySet<StatementName> = new Set<StatementName>(['urlState', 'getRobots']);
+
+export type SqliteStatements = { readonly [Name in StatementName]: Statement };
+
+/** Every statement of the store, prepared on `db`. */
+export function prepareStatements(db: Db): SqliteStatements {
+  const entries = (Object.keys(SQL) as StatementName[]).map((name) => {
+    const statement = db.prepare(SQL[name]);
+    return [name, RAW.has(name) ? statement.raw(true) : PLUCKED.has(name) ? statement.pluck() : statement] as const;
+  });
+  return Object.fromEntries(entries) as SqliteStatements;
+}
