@@ -37,7 +37,7 @@ export function funnelChart(funnel: Funnel): string {
   });
   return [
     `<svg id="funnel-chart" xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="funnel-title" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="13">`,
-    '<title id="funnel-title">The ladder funnel: distinct targets left at each rung</title>',
+    '<title id="funnel-title">The ladder funnel: distinct targets left at each rung, beyond the seeds</title>',
     ...rows,
     '</svg>',
   ].join('\n');

@@ -10,7 +10,9 @@ export function formatStats(stats: CrawlStats): string[] {
   const width = String(Math.max(funnel.rawLinks, funnel.distinctStrings, 1)).length;
   const count = (n: number): string => String(n).padStart(width);
   const rows: [string, string][] = [
-    ['funnel', 'the comparison ladder (RFC 3986 §6.2), over the links with a target:'],
+    // The distinct counts come from what each link added to the index: a seed's own URL,
+    // known before any link, is not among them (a link naming it meets a known string).
+    ['funnel', 'the comparison ladder (RFC 3986 §6.2), over the links with a target (distinct: beyond the seeds):'],
     ['  raw links', `${count(funnel.rawLinks)}  links with a resolved target`],
     ['  strings', `${count(funnel.distinctStrings)}  distinct target strings (fragment removed)`],
     ['  syntax', `${count(funnel.distinctSyntax)}  distinct after syntax-based normalization (§6.2.2), ${folded.syntax} folded`],

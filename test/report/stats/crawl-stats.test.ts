@@ -72,7 +72,7 @@ describe('collectStats', () => {
 describe('formatStats', () => {
   it('one labelled line each, the funnel as a ladder with what each rung folded, and the definitions', async () => {
     expect(formatStats(await collectStats(await reader()))).toEqual([
-      'funnel          the comparison ladder (RFC 3986 §6.2), over the links with a target:',
+      'funnel          the comparison ladder (RFC 3986 §6.2), over the links with a target (distinct: beyond the seeds):',
       '  raw links     120  links with a resolved target',
       '  strings        40  distinct target strings (fragment removed)',
       '  syntax         31  distinct after syntax-based normalization (§6.2.2), 9 folded',
