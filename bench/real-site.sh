@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Issue 9, "a real site": serve the HTML tree of a Debian documentation package with
-# nginx on 127.0.0.1 and crawl it with `wget -r -np` and with linkladder, each under
-# `/usr/bin/time -v`, in alternating rounds. Prints per tool the median CPU seconds
-# (user+sys), median wall seconds, peak RSS, the requests nginx logged, and the
-# linkladder/wget ratio of CPU seconds (target: <= 2.00). Also checks that
-# linkladder requested every resource at most once.
+# nginx on 127.0.0.1 and crawl it with `wget -r -np`, with linkladder and with the
+# floor of a Node crawler on this stack (bench/support/naive-crawler.ts: undici,
+# htmlparser2, WHATWG URL and a Set, nothing stored), each under `/usr/bin/time -v`,
+# in rotating rounds. Prints per tool the median CPU seconds (user+sys), median wall
+# seconds, peak RSS, the requests nginx logged, and the ratios of CPU seconds:
+# linkladder/wget (the issue's target: <= 2.00), naive/wget (what Node itself costs)
+# and linkladder/naive. Also checks that linkladder requested every resource at most once.
 #
 #   npm run build && bash bench/real-site.sh
 #
@@ -31,6 +33,7 @@ read -r -a extra_flags <<<"${REAL_SITE_FLAGS:-}"
 profile_dir="${REAL_SITE_PROFILE:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cli="$repo/dist/linkladder.mjs"
+naive="$repo/dist/bench/support/naive-crawler.js"
 
 skip() {
   echo "real-site: skipped: $1"
@@ -43,8 +46,8 @@ nginx_bin="$(command -v nginx || true)"
 command -v wget >/dev/null || skip "wget is not installed (apt-get install wget)"
 [ -x /usr/bin/time ] || skip "/usr/bin/time is not installed (apt-get install time)"
 [ -f "$root/$seed_page" ] || skip "no tree at $root/$seed_page (apt-get install $package, or set REAL_SITE_ROOT)"
-if [ ! -f "$cli" ]; then
-  echo "real-site: $cli is missing; run npm run build first" >&2
+if [ ! -f "$cli" ] || [ ! -f "$naive" ]; then
+  echo "real-site: $cli or $naive is missing; run npm run build first" >&2
   exit 1
 fi
 
@@ -102,6 +105,7 @@ access_log="$work/nginx/logs/access.log"
 pages="$(find "$root" -name '*.html' | wc -l)"
 echo "real-site: $root ($pages .html files) on $seed; $rounds rounds; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  wget:       wget -r -np -l inf -q -P <tmp> $seed"
+echo "  naive:      node $naive $seed"
 echo "  linkladder: node $cli crawl $seed --db <tmp>/index.db --scope prefix --allow-private --per-host-concurrency 1${extra_flags[*]:+ ${extra_flags[*]}}"
 
 # One crawl: time it, then keep this crawl's slice of the access log.
@@ -112,6 +116,10 @@ run_one() { # tool round
   case "$tool" in
     wget)
       /usr/bin/time -v -o "$out/time" wget -r -np -l inf -q -P "$out/files" "$seed" || true
+      ;;
+    naive)
+      /usr/bin/time -v -o "$out/time" node "$naive" "$seed" >"$out/summary" ||
+        { echo "real-site: the naive crawler failed" >&2; exit 1; }
       ;;
     linkladder)
       /usr/bin/time -v -o "$out/time" node "$cli" crawl "$seed" --db "$out/index.db" \
@@ -129,7 +137,11 @@ run_one() { # tool round
 }
 
 for round in $(seq "$rounds"); do
-  if [ $((round % 2)) -eq 1 ]; then order="wget linkladder"; else order="linkladder wget"; fi
+  case $((round % 3)) in
+    1) order="wget naive linkladder" ;;
+    2) order="naive linkladder wget" ;;
+    *) order="linkladder wget naive" ;;
+  esac
   for tool in $order; do
     run_one "$tool" "$round"
     read -r _ _ cpu wall _ rss <"$work/$tool.$round/figures"
@@ -143,7 +155,7 @@ column_median() { cat "$work/$1".*/figures | awk -v c="$2" '{ print $c }' | medi
 
 echo
 printf '%-11s %8s %8s %9s %9s %9s %8s %8s %12s\n' tool 'cpu s' 'wall s' 'rss MB' requests 'distinct' 'max/url' 'non-200' 'connections'
-for tool in wget linkladder; do
+for tool in wget naive linkladder; do
   cat "$work/$tool".*/requests >"$work/$tool.all"
   last="$work/$tool.$rounds/requests"
   printf '%-11s %8.2f %8.2f %9.1f %9d %9d %8d %8d %12d\n' "$tool" \
@@ -155,11 +167,15 @@ done
 echo "(cpu, wall, rss: medians over $rounds rounds; requests, distinct, max/url, non-200, connections: the last round's, from nginx's access log)"
 
 wget_cpu="$(column_median wget 3)"
+naive_cpu="$(column_median naive 3)"
 ladder_cpu="$(column_median linkladder 3)"
-ratio="$(awk -v a="$ladder_cpu" -v b="$wget_cpu" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')"
+ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
+ratio="$(ratio_of "$ladder_cpu" "$wget_cpu")"
 verdict="$(awk -v r="$ratio" 'BEGIN { print (r <= 2) ? "met" : "not met" }')"
 echo
 echo "cpu ratio linkladder/wget: $ratio (target <= 2.00: $verdict)"
+echo "cpu ratio naive/wget:      $(ratio_of "$naive_cpu" "$wget_cpu") (Node, undici and htmlparser2 alone)"
+echo "cpu ratio linkladder/naive: $(ratio_of "$ladder_cpu" "$naive_cpu")"
 
 awk '{ print $2 }' "$work/wget.$rounds/requests" | sort -u >"$work/wget.urls"
 awk '{ print $2 }' "$work/linkladder.$rounds/requests" | sort -u >"$work/linkladder.urls"

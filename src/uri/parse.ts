@@ -60,9 +60,18 @@ function componentError(s: string, index: number, code: UriErrorCode): Result<ne
   return fail('ERR_URI_BAD_PERCENT', Math.min(firstBad, s.length));
 }
 
+/** What `codeAt` gives past the end of the input. */
+const END = -1;
+
+// The code unit at i, or END past the end. Reading past the end with charCodeAt (NaN)
+// works, but each new place that does so deoptimizes the optimized parser once more.
+function codeAt(s: string, i: number): number {
+  return i < s.length ? s.charCodeAt(i) : END;
+}
+
 // Whether code unit c ends an authority (RFC 3986 §3.2: "/", "?", "#" or the end).
 function endsAuthority(c: number): boolean {
-  return c === SLASH || c === QUESTION || c === HASH || Number.isNaN(c);
+  return c === SLASH || c === QUESTION || c === HASH || c === END;
 }
 
 /**
@@ -103,10 +112,10 @@ export function parseUriReference(input: string): Result<UriReference> {
     const start = p + 2;
     let hostStart = start;
     let i = scanRun(input, start, n, USERINFO);
-    if (input.charCodeAt(i) === AT) {
+    if (codeAt(input, i) === AT) {
       userinfo = input.slice(start, i);
       hostStart = i + 1;
-      i = input.charCodeAt(hostStart) === OPEN_BRACKET ? hostStart : scanRun(input, hostStart, n, REG_NAME);
+      i = codeAt(input, hostStart) === OPEN_BRACKET ? hostStart : scanRun(input, hostStart, n, REG_NAME);
     } else {
       // No "@": the run is host [ ":" port ]. A reg-name holds no ":" and is otherwise
       // made of the userinfo's characters (§3.2.1, §3.2.2), so it ends at the first ":".
@@ -114,17 +123,17 @@ export function parseUriReference(input: string): Result<UriReference> {
       if (colon !== -1 && colon < i) i = colon;
     }
     let end = -1;
-    if (i === hostStart && input.charCodeAt(i) === OPEN_BRACKET) {
+    if (i === hostStart && codeAt(input, i) === OPEN_BRACKET) {
       // IP-literal: left to the precise parser.
-    } else if (input.charCodeAt(i) === COLON) {
+    } else if (codeAt(input, i) === COLON) {
       let j = i + 1;
-      while (isDigit(input.charCodeAt(j))) j++;
-      if (endsAuthority(input.charCodeAt(j))) {
+      while (isDigit(codeAt(input, j))) j++;
+      if (endsAuthority(codeAt(input, j))) {
         host = input.slice(hostStart, i);
         port = input.slice(i + 1, j);
         end = j;
       }
-    } else if (endsAuthority(input.charCodeAt(i))) {
+    } else if (endsAuthority(codeAt(input, i))) {
       host = input.slice(hostStart, i);
       end = i;
     }
@@ -142,7 +151,7 @@ export function parseUriReference(input: string): Result<UriReference> {
   if (scheme === undefined && host === undefined && p < n && input.charCodeAt(p) !== SLASH) {
     // §4.2 path-noscheme: the first segment may not hold a ":" (it would read as a scheme).
     const stop = scanRun(input, scanned, n, SEGMENT_NZ_NC);
-    if (input.charCodeAt(stop) === COLON) return fail('ERR_URI_BAD_SCHEME', stop);
+    if (codeAt(input, stop) === COLON) return fail('ERR_URI_BAD_SCHEME', stop);
     p = stop;
   }
   p = scanRun(input, p, n, PATH);
