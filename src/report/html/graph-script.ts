@@ -24,8 +24,12 @@ export const GRAPH_SCRIPT = String.raw`
     pool.forEach((node, i) => index.set(node.id, i));
     const parent = new Int32Array(count).fill(-1);
     const children = Array.from({ length: count }, () => []);
+    // A URL no link named (learned from a redirect) hangs under the alias that leads to it.
+    const viaAlias = new Map();
+    for (const node of pool) if (node.aliasOf !== null && !viaAlias.has(node.aliasOf)) viaAlias.set(node.aliasOf, node.id);
     for (let i = 0; i < count; i++) {
-      const p = pool[i].firstFrom === null ? undefined : index.get(pool[i].firstFrom);
+      const from = pool[i].firstFrom === null ? viaAlias.get(pool[i].id) : pool[i].firstFrom;
+      const p = from === undefined ? undefined : index.get(from);
       if (p !== undefined && p < i) {
         parent[i] = p;
         children[p].push(i);
@@ -50,11 +54,12 @@ export const GRAPH_SCRIPT = String.raw`
     const span = new Float64Array(count);
     const ring = new Int32Array(count);
     let cursor = 0;
+    const seedRoots = roots.filter((root) => pool[root].depth === 0).length;
     for (const root of roots) {
       start[root] = (cursor / total) * 2 * Math.PI;
       span[root] = (leaves[root] / total) * 2 * Math.PI;
       cursor += leaves[root];
-      ring[root] = pool[root].depth === 0 && roots.length === 1 ? 0 : 1;
+      ring[root] = pool[root].depth === 0 && seedRoots === 1 ? 0 : 1;
     }
     for (let i = 0; i < count; i++) {
       let at = start[i];

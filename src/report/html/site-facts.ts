@@ -36,8 +36,15 @@ export function hostOf(key: string): string | undefined {
   return parsed.ok ? parsed.value.host?.toLowerCase() : undefined;
 }
 
-/** The page title's name for the site: its seeds' hosts. */
+/** The page title's name for the site: its seeds' hosts, with their ports (RFC 3986 §3.2). */
 export function siteName(site: SiteFacts): string {
-  if (site.hosts.length === 0) return site.seeds.length === 0 ? 'an empty index' : site.seeds.join(', ');
-  return site.hosts.length <= 3 ? site.hosts.join(', ') : `${site.hosts.slice(0, 3).join(', ')} and ${site.hosts.length - 3} more`;
+  const names = new Set<string>();
+  for (const seed of site.seeds) {
+    const parsed = parseUriReference(seed);
+    const host = parsed.ok ? parsed.value.host : undefined;
+    names.add(host === undefined || !parsed.ok ? seed : `${host}${parsed.value.port === undefined || parsed.value.port === '' ? '' : `:${parsed.value.port}`}`);
+  }
+  const all = [...names];
+  if (all.length === 0) return 'an empty index';
+  return all.length <= 3 ? all.join(', ') : `${all.slice(0, 3).join(', ')} and ${all.length - 3} more`;
 }
