@@ -341,7 +341,12 @@ export const REPORT_SCRIPT = String.raw`
   }
 
   function route() {
-    const hash = decodeURIComponent(location.hash.slice(1));
+    let hash;
+    try {
+      hash = decodeURIComponent(location.hash.slice(1));
+    } catch {
+      hash = '';
+    }
     const page = /^page=(\d+)$/.exec(hash);
     if (page) {
       showTab('graph');
