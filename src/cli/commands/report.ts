@@ -12,22 +12,28 @@ import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-
 import { refuseNoCrawl } from '../no-crawl.js';
 
 const HELP = `
-The file needs nothing else: CSS, script, chart and data are inline, and its
-Content-Security-Policy lets it load nothing from anywhere. It shows the counts
-and the ladder funnel, the audit's findings (filter by severity, code, text),
-the aliases and redirect chains, and an explorer of the link graph (pick a
-page, follow its links in and out), meant for sites of a few thousand pages.
-stdout gets one line: the file and what it holds.`;
+The file needs nothing else: CSS, script, graph and data are inline, and its
+Content-Security-Policy lets it load nothing from anywhere. It leads with the
+broken links, each target with every page linking to it (readable with
+JavaScript off), then tabs: every URL with its status (filter by status class
+2xx/3xx/4xx/5xx/error/not checked, by host, by text), the external links, every
+finding (paged), redirects and aliases, the link graph (nodes coloured by
+status, redirects as arrows, an explorer of links in and out), and the crawl
+runs with their date, seeds, settings and duration. --internal-only keeps the
+graph to the seeds' hosts, for big sites. stdout gets one line: the file and
+what it holds.`;
 
 interface ReportCommandOptions extends IndexPathOptions {
   readonly html: string;
+  readonly internalOnly?: boolean;
 }
 
 export function addReportCommand(program: Command, context: CliContext): void {
   addIndexPathOptions(program.command('report'))
     .summary('write an HTML report of a crawl')
-    .description('Write a self-contained HTML report of the crawl in the index: funnel, findings, aliases and redirects, link graph.')
+    .description('Write a self-contained HTML report of the crawl in the index: broken links first, every URL by status and host, external links, findings, redirects, link graph, crawl runs.')
     .requiredOption('--html <file>', 'the HTML file to write')
+    .option('--internal-only', "the graph draws only URLs on the seeds' hosts (for big sites); the tables still list every URL")
     .addHelpText('after', HELP)
     .action(async (options: ReportCommandOptions) => {
       const file = await indexPath(options, context);
@@ -37,7 +43,9 @@ export function addReportCommand(program: Command, context: CliContext): void {
         // The page holds every finding, and counts them at its top: they are gathered first.
         const findings: AuditFinding[] = [];
         for await (const finding of audit(reader)) findings.push(finding);
-        const summary = await writeOutputFile(options.html, (stream) => writeHtmlReport(reader, findings, stream));
+        const summary = await writeOutputFile(options.html, (stream) =>
+          writeHtmlReport(reader, findings, stream, { internalOnly: options.internalOnly === true }),
+        );
         const graph = summary.isGraphTruncated ? `, graph cut to ${summary.nodes} URLs and ${summary.edges} edges` : '';
         await context.out.writeLine(
           `${options.html}: ${summary.urls} URLs, ${summary.links} links, ${summary.findings} findings, ${summary.aliases} aliases${graph}`,

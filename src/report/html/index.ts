@@ -2,3 +2,4 @@
 
 export { writeHtmlReport, type HtmlReportOptions, type HtmlReportSummary } from './write-html-report.js';
 export { escapeHtml, scriptJson } from './html-escape.js';
+export { STATUS_CLASSES, statusOf, type StatusClass, type UrlStatus } from './status-class.js';

@@ -73,7 +73,9 @@ describe('linkladder report', () => {
       expect(await text('[data-count="aliases"]')).toBe(String(aliases));
       const funnel = ['rawLinks', 'distinctStrings', 'distinctSyntax', 'distinctScheme', 'afterAliases'].map((step) => String(stats.funnel[step]));
       expect(await page.locator('#funnel-chart .funnel-value').allTextContents()).toEqual(funnel);
+      await page.click('#tab-aliases');
       expect(await text('#alias-shown')).toBe(`${aliases} of ${aliases} aliases`);
+      await page.click('#tab-graph');
       expect(await text('#page-key')).toBe(`${origin}/`);
       expect(await text('#page-out-count')).toBe(String(homeLinksOut));
       const reader = openIndexReader(db);
@@ -81,6 +83,7 @@ describe('linkladder report', () => {
       await reader.close();
       const errors = findings.filter((finding) => finding.severity === 'error').length;
       expect(await text('[data-count="findings"]')).toBe(String(findings.length));
+      await page.click('#tab-findings');
       expect(await text('#finding-shown')).toBe(`${findings.length} of ${findings.length} findings`);
       await page.selectOption('#finding-severity', 'error');
       expect(await text('#finding-shown')).toBe(`${errors} of ${findings.length} findings`);
@@ -92,6 +95,13 @@ describe('linkladder report', () => {
     } finally {
       await page.close();
     }
+  });
+
+  it('--internal-only keeps the graph to the seeds\' hosts', async () => {
+    const file = path.join(dir, 'internal.html');
+    const result = await run(['report', '--db', db, '--html', file, '--internal-only']);
+    expect(result.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('"graph":{"internalOnly":true,');
   });
 
   it('--html is required (exit 2); a missing database is exit 3 and writes no file', async () => {
