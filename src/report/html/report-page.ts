@@ -90,7 +90,8 @@ const NEEDS_SCRIPT = '<noscript><p class="notice">This table is drawn by the pag
 /** Everything before the embedded data. */
 export function pageStart(facts: ReportPageFacts): string {
   const counts = facts.counts
-    .map(([id, label, count], index) => `<li${index < 2 ? ' class="lead"' : ''}><span class="count" data-count="${id}">${count}</span><span class="label">${escapeHtml(label)}</span></li>`)
+    // The two broken counts lead, in red when they are not zero.
+    .map(([id, label, count], index) => `<li${index < 2 && count > 0 ? ' class="lead"' : ''}><span class="count" data-count="${id}">${count}</span><span class="label">${escapeHtml(label)}</span></li>`)
     .join('\n');
   const seeds = facts.seeds.map((seed) => `<code>${escapeHtml(seed)}</code>`).join(', ');
   const nav = TABS.map(([id, label]) => `<a href="#${id}" id="tab-${id}" data-tab="${id}">${label}</a>`).join('');
