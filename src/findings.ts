@@ -40,7 +40,6 @@ export interface FindingSpec {
 }
 
 const CANNOT_HAPPEN = 'cannot happen in a crawl: every response has an absolute retrieval URL to resolve against';
-const SITEMAP_NOT_READ = 'not recorded yet: parseSitemap (src/fetch) finds it, the crawl does not read sitemaps yet';
 const BROWSER_MODE = 'browser mode working as meant; the links it changes are reported as LINK_BASE_MODES_DIFFER';
 
 /** Every finding code, in the order the audit documents and reports them. */
@@ -347,51 +346,74 @@ export const FINDINGS = {
   SITEMAP_XML_INVALID: {
     severity: 'error',
     summary: 'the sitemap is not well-formed XML (line and column given): the entries before the error are kept',
-    recordedOn: 'fetch',
+    recordedOn: 'index',
     subject: 'page',
-    notReported: SITEMAP_NOT_READ,
   },
   SITEMAP_ROOT_INVALID: {
     severity: 'error',
     summary: 'the root element is not <urlset> or <sitemapindex> in the namespace http://www.sitemaps.org/schemas/sitemap/0.9: nothing is read',
-    recordedOn: 'fetch',
+    recordedOn: 'index',
     subject: 'page',
-    notReported: SITEMAP_NOT_READ,
   },
   SITEMAP_GZIP_INVALID: {
     severity: 'error',
     summary: 'the sitemap starts as gzip but does not decompress: nothing is read',
-    recordedOn: 'fetch',
+    recordedOn: 'index',
     subject: 'page',
-    notReported: SITEMAP_NOT_READ,
   },
   SITEMAP_TOO_LARGE: {
     severity: 'warning',
     summary: 'the sitemap is over 50 MiB uncompressed, the protocol\'s limit: it is read up to the limit',
-    recordedOn: 'fetch',
+    recordedOn: 'index',
     subject: 'page',
-    notReported: SITEMAP_NOT_READ,
   },
   SITEMAP_TOO_MANY_URLS: {
     severity: 'warning',
     summary: 'the sitemap lists more than 50,000 entries, the protocol\'s limit: the rest are ignored',
-    recordedOn: 'fetch',
+    recordedOn: 'index',
     subject: 'page',
-    notReported: SITEMAP_NOT_READ,
   },
   SITEMAP_LOC_MISSING: {
     severity: 'warning',
     summary: 'a <url> or <sitemap> entry has no <loc>, or an empty one: it is skipped',
-    recordedOn: 'fetch',
+    recordedOn: 'index',
     subject: 'page',
-    notReported: SITEMAP_NOT_READ,
   },
   SITEMAP_LOC_NOT_ABSOLUTE: {
     severity: 'warning',
     summary: 'a sitemap <loc>, or a robots.txt Sitemap: line, is not an absolute URI (RFC 3986 §4.3) as the protocol requires: it is skipped',
-    recordedOn: 'fetch',
+    recordedOn: 'index',
     subject: 'page',
-    notReported: SITEMAP_NOT_READ,
+  },
+  SITEMAP_UNREACHABLE: {
+    severity: 'error',
+    summary: 'a sitemap named by robots.txt or by a sitemap index answered 4xx or 5xx, or could not be fetched: its URLs are unknown',
+    recordedOn: 'index',
+    subject: 'page',
+  },
+  SITEMAP_ENTRY_BROKEN: {
+    severity: 'error',
+    summary: 'a sitemap lists a URL that answered 4xx or 5xx, or could not be fetched: crawlers are sent to a missing page',
+    recordedOn: 'index',
+    subject: 'link',
+  },
+  SITEMAP_ENTRY_REDIRECT: {
+    severity: 'warning',
+    summary: 'a sitemap lists a URL that redirects: list the final URL (given, with the number of hops)',
+    recordedOn: 'index',
+    subject: 'link',
+  },
+  SITEMAP_ENTRY_NOT_CANONICAL: {
+    severity: 'warning',
+    summary: 'a sitemap lists a URL not in its canonical form: not its normal form (RFC 3986 §6.2), or a URL that names another as its rel=canonical or Content-Location',
+    recordedOn: 'index',
+    subject: 'link',
+  },
+  SITEMAP_ORPHAN: {
+    severity: 'warning',
+    summary: 'a sitemap lists a URL that no crawled page links to: an orphan, reachable only through the sitemap',
+    recordedOn: 'index',
+    subject: 'link',
   },
 } as const satisfies Record<string, FindingSpec>;
 

@@ -67,6 +67,10 @@ export const RANGES = Object.freeze({
   /** A 10 MiB page (the body cap) holds ~810,000 links at most. */
   maxLinksPerPage: [0, 1_000_000],
   maxQueuedPerPage: [0, 1_000_000],
+  /** Sitemap files read per seed origin (indexes and the sitemaps they name, together). */
+  maxSitemaps: [0, 10_000],
+  /** The sitemaps.org protocol allows 50,000 entries per file. */
+  maxSitemapEntries: [1, 50_000],
 } as const satisfies Record<string, readonly [number, number]>);
 
 /** An integer >= 0, or no limit: `Infinity`, or `null` (JSON has no Infinity). Parsed to a number. */
@@ -104,6 +108,16 @@ const patterns = z.array(pattern, { error: 'Expected an array of regular express
 const linkKinds = z.array(oneOf(LINK_KINDS as readonly LinkKind[] as [LinkKind, ...LinkKind[]]), {
   error: `Expected an array of ${LINK_KINDS.join(', ')}`,
 });
+
+/**
+ * The `sitemap` setting with its default: off for crawl() (a library caller's crawl
+ * makes no request it did not ask for), on for the `crawl` command.
+ */
+export function sitemapSetting(isDefaultOn: boolean) {
+  return isOn.default(isDefaultOn).register(SETTING_META, {
+    description: 'read `/sitemap.xml` and robots.txt `Sitemap:` lines of each seed\'s origin: their URLs seed the crawl, the audit checks them',
+  });
+}
 
 /** The settings of a crawl (every option of crawl() that is data), in the order of --help and README. */
 export const crawlOptionsSchema = z.object({
@@ -285,6 +299,43 @@ export const crawlOptionsSchema = z.object({
       description:
         'which `Content-Location` makes an alias: a `negotiated` variant (`page` → `page.en.html`), any `same-origin` URL, or none (`off`)',
     }),
+  /**
+   * Read the sitemaps of each seed's origin before crawling: `/sitemap.xml` and the
+   * `Sitemap:` lines of its robots.txt (gzipped or not, sitemap indexes followed). Their
+   * URLs are admitted as seeds are (scope, include and exclude apply: an entry out of
+   * scope is recorded, not fetched), and the audit reports orphans and broken,
+   * redirected or non-canonical entries. Off until the demo site and the tests that
+   * count requests expect the `/sitemap.xml` request (`--sitemap` turns it on).
+   * @default false
+   */
+  sitemap: sitemapSetting(false),
+  /**
+   * Sitemap files read at most per seed origin (the sitemap indexes and the sitemaps
+   * they name, together); the rest are not fetched.
+   * @default 50
+   */
+  maxSitemaps: integerBetween(...RANGES.maxSitemaps)
+    .default(50)
+    .register(SETTING_META, { argument: 'N', description: 'sitemap files read at most per seed origin (indexes included)' }),
+  /**
+   * Entries read at most from one sitemap file; past it `SITEMAP_TOO_MANY_URLS` and the
+   * rest is not read.
+   * @default 50000 (the protocol's limit)
+   */
+  maxSitemapEntries: integerBetween(...RANGES.maxSitemapEntries)
+    .default(50_000)
+    .register(SETTING_META, { argument: 'N', description: 'entries read at most from one sitemap file (`SITEMAP_TOO_MANY_URLS` past it)' }),
+  /**
+   * Re-check an index crawled before: every URL fetched is requested again, with
+   * `If-None-Match` / `If-Modified-Since` from its last response's validators. A 304
+   * keeps the page as recorded; a changed page is parsed again (its links replaced)
+   * and new links are followed. Without it, a crawl on an existing index resumes
+   * (only what is still queued is fetched).
+   * @default false
+   */
+  recheck: isOn.default(false).register(SETTING_META, {
+    description: 'request every URL of the index again, conditionally (`If-None-Match`, `If-Modified-Since`); changed pages are parsed again',
+  }),
   /**
    * Follow links to loopback, private and link-local addresses and `localhost`
    * (compared numerically: `0x7f.1`, `2130706433`, `[::1]`), and connect to hosts

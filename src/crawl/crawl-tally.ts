@@ -29,6 +29,8 @@ export class CrawlTally {
   redirected = 0;
   links = 0;
   queued = 0;
+  /** Requests of a re-check answered 304 Not Modified. */
+  unchanged = 0;
   rejected = 0;
   revoked = 0;
   /** URLs waiting on the frontier: read from the index at the start, then kept from this run's counts. */

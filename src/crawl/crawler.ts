@@ -14,6 +14,7 @@ import { RANGES } from './crawl-settings.js';
 import { HostScheduler } from './host-scheduler.js';
 import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
 import { ScopeTest } from './scope.js';
+import { seedFromSitemaps } from './sitemap-seeds.js';
 import { UrlPipeline, type Job } from './url-pipeline.js';
 
 /**
@@ -43,6 +44,7 @@ class Crawler {
   readonly #scheduler: HostScheduler<Job>;
   readonly #pipeline: UrlPipeline;
   readonly #outages: RobotsOutages;
+  readonly #scope: ScopeTest;
   /** Aborts requests in flight when the crawl stops (at once on a fatal error, after STOP_GRACE_MS on its signal). */
   readonly #abort = new AbortController();
   /** Ends the grace period early (the crawl is over). */
@@ -83,10 +85,11 @@ class Crawler {
       onError: (error) => this.#fail(error),
     });
     this.#outages = new RobotsOutages(options.retries);
+    this.#scope = new ScopeTest(options);
     this.#pipeline = new UrlPipeline({
       outages: this.#outages,
       options,
-      scope: new ScopeTest(options),
+      scope: this.#scope,
       tally: this.#tally,
       claims: this.#claims,
       signal: this.#abort.signal,
@@ -103,8 +106,15 @@ class Crawler {
     let runId: number | undefined;
     try {
       runId = await this.#store.startRun({ startedAt: this.#o.now(), seeds: this.#o.seeds, settings: runSettingsOf(this.#o) });
+      // A re-check queues every URL fetched again (recheck.ts); without it, a crawl on an index resumes.
+      if (this.#o.recheck) await this.#store.requeueFetched();
+      const isFirstRun = (await this.#store.runs()).length <= 1;
       const seeds = await this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
+      // Sitemaps are read by the first run of an index and by a re-check, not by a resumed crawl.
+      if (this.#o.sitemap && (isFirstRun || this.#o.recheck) && signal?.aborted !== true) {
+        await seedFromSitemaps({ options: this.#o, scope: this.#scope, tally: this.#tally, runId, signal: this.#abort.signal });
+      }
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
       if (signal?.aborted === true) this.#stopGracefully();
       await this.#loop();
@@ -135,7 +145,7 @@ class Crawler {
     const summary: CrawlSummary = { ...this.#tally.summary(stopReason, index, seeds), robotsOutages: outages };
     if (runId !== undefined && this.#fatal === undefined) {
       try {
-        await this.#store.endRun(runId, { endedAt: this.#o.now(), stoppedBy: summary.stoppedBy, outcome: runOutcomeOf(summary), counts: runCountsOf(summary) });
+        await this.#store.endRun(runId, { endedAt: this.#o.now(), stoppedBy: summary.stoppedBy, outcome: runOutcomeOf(summary), counts: { ...runCountsOf(summary), unchanged: this.#tally.unchanged } });
         await this.#store.flush();
       } catch (error) {
         this.#fatal ??= { error };

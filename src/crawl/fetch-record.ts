@@ -2,6 +2,7 @@
 
 import type { FetchedResponse } from '../fetch/index.js';
 import type { FetchRecord } from '../store/index.js';
+import { validatorsOf } from './recheck.js';
 
 /**
  * The fetch row of `urlId` from `response`. `asOwn`: the URL's own request (its
@@ -34,5 +35,7 @@ export function fetchRecordOf(
     durationMs: response.durationMs,
     redirects: response.hops.map((hop) => ({ from: hop.from, to: hop.to, status: hop.status })),
     attempts: request.attempts,
+    // RFC 9110 §8.8: what a re-check sends back (recheck.ts).
+    ...validatorsOf(response),
   };
 }

@@ -19,6 +19,7 @@ export {
   crawlOptionsSchema,
   integerAtLeast,
   isOn,
+  sitemapSetting,
   oneOf,
   type ContentLocationPolicy,
   type CrawlSettingsData,

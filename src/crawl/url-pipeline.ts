@@ -21,6 +21,7 @@ import { isPrivateUrl } from './private-address.js';
 import { ProtocolEvidence, type Page } from './protocol-evidence.js';
 import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
+import { notModifiedRecord, revalidationOf } from './recheck.js';
 
 /** One claimed URL and how many times it has been tried. */
 type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
@@ -104,11 +105,14 @@ export class UrlPipeline {
         await this.#p.requeue(claimed.id);
         return { kind: 'refund' };
       }
+      // A re-check sends the validators of the last response (recheck.ts).
+      const revalidation = this.#o.recheck ? await revalidationOf(this.#store, claimed.id) : undefined;
       let response: FetchedResponse;
       try {
         response = await this.#o.fetcher.fetch(claimed.key, this.#p.signal, {
           beforeRedirect: (hop) => this.#beforeRedirect(hop.to, claimed.id),
           onRequest,
+          ...(revalidation === undefined ? {} : { validators: revalidation.validators }),
         });
       } catch {
         response = thrownResponse(claimed.key, this.#o.now());
@@ -129,6 +133,13 @@ export class UrlPipeline {
         this.#tally.emit({ type: 'error', url: claimed.key, code, outcome, attempt, retryInMs: afterMs, status: response.status });
         this.#claims.waiting.add(claimed.id);
         return { kind: 'retry', afterMs };
+      }
+      // RFC 9110 §15.4.5: not modified, the page stays as recorded (its links too).
+      if (response.status === 304 && revalidation !== undefined && response.hops.length === 0) {
+        await this.#store.recordFetch(notModifiedRecord(claimed, response, revalidation, attempt));
+        this.#tally.fetched++;
+        this.#tally.unchanged++;
+        return { kind: 'done' };
       }
       // One unit per response: its fetch row, aliases and links are recorded together, or not at all.
       await this.#store.transact((tx) => this.#settle(tx, claimed, response, attempt));
@@ -218,6 +229,8 @@ export class UrlPipeline {
     let details: PageFacts | undefined;
     let links: AdmittedLinks | undefined;
     if (page.isFresh) {
+      // A re-check: the links recorded from the page's former representation make way for this one's.
+      if (this.#o.recheck) await tx.dropLinks(page.id);
       const fingerprint = fingerprintOf(response);
       await this.#evidence.ownResponse(tx, page.id, fingerprint);
       if (status >= 200 && status < 300) {

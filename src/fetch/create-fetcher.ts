@@ -20,6 +20,9 @@ export interface HttpFetcher extends Fetcher {
 /** The Accept header of page fetches. */
 export const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
+/** The Accept header of a `read: 'bytes'` fetch (sitemaps: XML, maybe gzipped). */
+export const ACCEPT_XML = 'application/xml,text/xml;q=0.9,*/*;q=0.8';
+
 /** Create a fetcher. Throws `OptionError` for a bad option, and nothing else, ever. */
 export function createFetcher(options?: FetcherOptions): HttpFetcher {
   const valid = validateFetcherOptions(options);
@@ -36,10 +39,11 @@ export function createFetcher(options?: FetcherOptions): HttpFetcher {
     decode: 'html',
     purpose: 'page',
   });
+  const bytesPolicy: RetrievePolicy = Object.freeze({ ...policy, accept: ACCEPT_XML, decode: 'bytes' });
   return Object.freeze({
     fetch: async (url: string, signal?: AbortSignal, options?: FetchCallOptions) => {
-      const { beforeRedirect, onRequest } = validateFetchCallOptions(options);
-      return client.retrieve(String(url), policy, { signal, beforeRedirect, onRequest });
+      const { beforeRedirect, onRequest, validators, read } = validateFetchCallOptions(options);
+      return client.retrieve(String(url), read === 'bytes' ? bytesPolicy : policy, { signal, beforeRedirect, onRequest, validators });
     },
     close: () => client.close(),
   });

@@ -2,7 +2,8 @@
 
 import type { LookupFunction } from 'node:net';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
-import type { BeforeRedirect, FetchCallOptions, OnRequest } from './types.js';
+import { OptionError, describeValue } from '../errors.js';
+import type { BeforeRedirect, FetchCallOptions, OnRequest, Validators } from './types.js';
 
 const MiB = 1024 * 1024;
 
@@ -199,9 +200,11 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
 export interface ValidFetchCallOptions {
   readonly beforeRedirect: BeforeRedirect | undefined;
   readonly onRequest: OnRequest | undefined;
+  readonly validators: Validators | undefined;
+  readonly read: 'html' | 'bytes';
 }
 
-const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ beforeRedirect: undefined, onRequest: undefined });
+const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ beforeRedirect: undefined, onRequest: undefined, validators: undefined, read: 'html' });
 
 /** Names from other fetch APIs for what `beforeRedirect` does. */
 const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
@@ -212,9 +215,26 @@ const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
 export function validateFetchCallOptions(input: FetchCallOptions | undefined): ValidFetchCallOptions {
   if (input === undefined) return NO_CALL_OPTIONS;
   const options = checkOptionsObject(input);
-  checkKnownKeys(options, ['beforeRedirect', 'onRequest'], RENAMED_CALL_OPTIONS);
+  checkKnownKeys(options, ['beforeRedirect', 'onRequest', 'validators', 'read'], RENAMED_CALL_OPTIONS);
+  const read: unknown = options.read ?? 'html';
+  if (read !== 'html' && read !== 'bytes') throw new OptionError(`Expected \`read\` to be one of html, bytes, got ${describeValue(read)}`);
   return Object.freeze({
     beforeRedirect: checkFunction<BeforeRedirect | undefined>('beforeRedirect', options.beforeRedirect, undefined),
     onRequest: checkFunction<OnRequest | undefined>('onRequest', options.onRequest, undefined),
+    validators: checkValidators(options.validators),
+    read,
   });
+}
+
+/** A validator is sent in a header field: text without CR, LF or NUL (RFC 9110 §5.5). */
+function checkValidators(value: unknown): Validators | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) throw new OptionError(`Expected \`validators\` to be an object, got ${describeValue(value)}`);
+  const { etag, lastModified } = value as Record<string, unknown>;
+  for (const [name, field] of [['etag', etag], ['lastModified', lastModified]] as const) {
+    if (field !== undefined && (typeof field !== 'string' || field === '' || /[\r\n\0]/.test(field))) {
+      throw new OptionError(`Expected \`validators.${name}\` to be a non-empty string without CR, LF or NUL, got ${describeValue(field)}`);
+    }
+  }
+  return Object.freeze({ etag: etag as string | undefined, lastModified: lastModified as string | undefined });
 }

@@ -15,7 +15,7 @@ import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import { ResponseSink, type ResponseHead } from './response-sink.js';
 import { UndiciAgent } from './undici-parts.js';
-import type { BeforeRedirect, FetchHop, FetchedResponse, OnRequest, RedirectHop, RequestKind } from './types.js';
+import type { BeforeRedirect, FetchHop, FetchedResponse, OnRequest, RedirectHop, RequestKind, Validators } from './types.js';
 
 /**
  * The statuses followed as redirects: those of the Fetch Standard ("redirect status").
@@ -58,8 +58,9 @@ export interface RetrievePolicy {
   /**
    * `html`: decode only HTML bodies, their encoding sniffed; other bodies are not read.
    * `utf-8`: decode every body as UTF-8 (robots.txt, RFC 9309 §2.3).
+   * `bytes`: read every body, undecoded, as `data` (a sitemap).
    */
-  readonly decode: 'html' | 'utf-8';
+  readonly decode: 'html' | 'utf-8' | 'bytes';
   /** What the requests are for: `page` (its hops are `redirect`), or `robots` (hops included). */
   readonly purpose: 'page' | 'robots';
 }
@@ -70,11 +71,13 @@ export interface RetrieveCall {
   readonly beforeRedirect?: BeforeRedirect | undefined;
   /** Told of each request as it is sent. */
   readonly onRequest?: OnRequest | undefined;
+  /** Sent as If-None-Match / If-Modified-Since on the first request only (RFC 9110 §13.1). */
+  readonly validators?: Validators | undefined;
 }
 
 type FinalFields = Pick<
   FetchedResponse,
-  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'bytes' | 'errorCode' | 'redirectStopped'
+  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'data' | 'bytes' | 'errorCode' | 'redirectStopped'
 >;
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -134,7 +137,7 @@ export class HttpClient {
     url: string,
     hops: FetchHop[],
     policy: RetrievePolicy,
-    { beforeRedirect, onRequest }: RetrieveCall,
+    { beforeRedirect, onRequest, validators }: RetrieveCall,
     deadline: RequestDeadline,
   ): Promise<FinalFields> {
     const first = toRequestTarget(url);
@@ -146,11 +149,14 @@ export class HttpClient {
       accept: policy.accept,
       'accept-encoding': ACCEPT_ENCODING,
     };
+    // RFC 9110 §13.1.2, §13.1.3: the validators of the URL asked for, not of a hop's target.
+    const conditional = conditionalHeaders(requestHeaders, validators);
     for (;;) {
       if (deadline.reason !== undefined) return failed(target.url, CUT_CODES[deadline.reason]);
       const hop = new HopSignal(deadline);
       try {
-        const sink = this.#send(target, requestKind(policy, hops.length), requestHeaders, hop.signal, policy.maxBodyBytes, onRequest);
+        const headers = hops.length === 0 ? conditional : requestHeaders;
+        const sink = this.#send(target, requestKind(policy, hops.length), headers, hop.signal, policy.maxBodyBytes, onRequest);
         let head: ResponseHead;
         try {
           head = await sink.head;
@@ -159,8 +165,7 @@ export class HttpClient {
         }
         hop.startBodyDeadline(policy.bodyTimeoutMs);
         const status = head.status;
-        const headers = flattenHeaders(head.headers);
-        const answered = { finalUrl: target.url, status, headers };
+        const answered = { finalUrl: target.url, status, headers: flattenHeaders(head.headers) };
         let errorCode: FetchErrorCode | undefined;
         if (REDIRECT_STATUSES.has(status)) {
           const location = firstValue(head.headers.location);
@@ -179,7 +184,7 @@ export class HttpClient {
             continue;
           }
         }
-        const read = await this.#readFinal(sink, headers, policy, hop);
+        const read = await this.#readFinal(sink, answered.headers, policy, hop);
         return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
       } finally {
         hop.dispose();
@@ -258,6 +263,7 @@ export class HttpClient {
     if (errorCode === 'ERR_FETCH_CONTENT_ENCODING') {
       return { ...NO_BODY, contentType: mediaType, bytes: read.data.length, errorCode };
     }
+    if (policy.decode === 'bytes') return { ...NO_BODY, contentType: mediaType, data: read.data, bytes: read.data.length, errorCode };
     const decoded = policy.decode === 'html' ? decodeHtml(read.data, charset) : decodeUtf8(read.data);
     return {
       contentType: mediaType,
@@ -267,6 +273,16 @@ export class HttpClient {
       errorCode,
     };
   }
+}
+
+/** The request's header fields with the validators' conditional ones (RFC 9110 §13.1.2, §13.1.3). */
+function conditionalHeaders(headers: Readonly<Record<string, string>>, validators: Validators | undefined): Readonly<Record<string, string>> {
+  if (validators?.etag === undefined && validators?.lastModified === undefined) return headers;
+  return {
+    ...headers,
+    ...(validators.etag === undefined ? {} : { 'if-none-match': validators.etag }),
+    ...(validators.lastModified === undefined ? {} : { 'if-modified-since': validators.lastModified }),
+  };
 }
 
 const NO_BODY = Object.freeze({

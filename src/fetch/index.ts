@@ -42,6 +42,7 @@ export type {
   RequestKind,
   RobotsCallOptions,
   SentRequest,
+  Validators,
   RedirectDecision,
   RedirectHop,
   RobotsCache,
@@ -49,7 +50,7 @@ export type {
   RobotsPolicy,
   RobotsFileState,
 } from './types.js';
-export { createFetcher, ACCEPT_HTML, type HttpFetcher } from './create-fetcher.js';
+export { createFetcher, ACCEPT_HTML, ACCEPT_XML, type HttpFetcher } from './create-fetcher.js';
 export {
   FETCHER_DEFAULTS,
   validateFetchCallOptions,

@@ -7,6 +7,7 @@ import robotsModule from 'robots-parser';
 import type { FetchErrorCode } from '../errors.js';
 import { HttpClient, type RetrievePolicy } from './http-client.js';
 import { toRequestTarget } from './request-target.js';
+import { sitemapsFromRobots } from './sitemap.js';
 import { isFetchErrorCode, readRobotsCacheEntry, robotsFacts } from './robots-cache.js';
 import { validateRobotsPolicyOptions, type RobotsPolicyOptions, type ValidRobotsPolicyOptions } from './robots-options.js';
 import type { FetchedResponse, OnRequest, RobotsCacheEntry, RobotsCallOptions, RobotsFileState, RobotsPolicy } from './types.js';
@@ -40,6 +41,8 @@ export interface RobotsFile extends RobotsFileState {
   /** The Crawl-delay for the product token, in ms (a non-standard line, RFC 9309 §2.2.4). */
   readonly crawlDelayMs: number | undefined;
   readonly fetchedAt: number;
+  /** The absolute URLs of its `Sitemap:` lines (sitemaps.org protocol), each once, in order. */
+  readonly sitemaps: readonly string[];
 }
 
 /** A RobotsPolicy that owns a connection pool. */
@@ -211,6 +214,7 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
       errorCode: isFetchErrorCode(facts.errorCode) ? facts.errorCode : undefined,
       crawlDelayMs,
       fetchedAt: facts.fetchedAt,
+      sitemaps: verdict === 'parsed' ? sitemapsFromRobots(facts.body ?? '', url).urls : [],
     });
     return { file, robot };
   }

@@ -26,6 +26,11 @@ export interface FetchedResponse {
   readonly charset: string | undefined;
   /** The decoded text, for HTML responses only (text/html, application/xhtml+xml). */
   readonly body: string | undefined;
+  /**
+   * The body's bytes (content codings undone), whatever its type, for a call with
+   * `read: 'bytes'` (a sitemap, gzipped or not); absent otherwise.
+   */
+  readonly data?: Uint8Array | undefined;
   /** Bytes of the (decoded-from-gzip/deflate/br) body read. */
   readonly bytes: number;
   readonly startedAt: number;
@@ -92,6 +97,26 @@ export interface FetchCallOptions {
    * @default undefined (every redirect the fetcher's checks allow is followed)
    */
   readonly beforeRedirect?: BeforeRedirect | undefined;
+  /**
+   * The validators of a representation fetched before (RFC 9110 §13.1): sent as
+   * `If-None-Match` (the ETag) and `If-Modified-Since` (the Last-Modified) on the first
+   * request only, never on a redirect hop (they belong to the URL that gave them).
+   * A 304 Not Modified is then the response (status 304, no body).
+   * @default undefined (an unconditional request)
+   */
+  readonly validators?: Validators | undefined;
+  /**
+   * `html`: only an HTML body is read and decoded (`body`); `bytes`: any body is read,
+   * up to the same caps, and given as `data` (a sitemap).
+   * @default 'html'
+   */
+  readonly read?: 'html' | 'bytes' | undefined;
+}
+
+/** A representation's validators as its response sent them (RFC 9110 §8.8). */
+export interface Validators {
+  readonly etag?: string | undefined;
+  readonly lastModified?: string | undefined;
 }
 
 /** Fetches one URL. Implementations never throw for network or HTTP trouble. */
@@ -126,6 +151,8 @@ export interface RobotsFileState {
   readonly status: number | undefined;
   /** Why the fetch failed, if it did. */
   readonly errorCode: string | undefined;
+  /** The absolute URLs of its `Sitemap:` lines, each once, in order (a parsed file only). Optional. */
+  readonly sitemaps?: readonly string[] | undefined;
 }
 
 /** Per-call options of `RobotsPolicy.isAllowed`. */

@@ -29,6 +29,12 @@ export type {
   EdgeRow,
   EdgeOptions,
   Funnel,
+  FindingIdentity,
+  SitemapRecord,
+  SitemapFindingRecord,
+  SitemapEntryRecord,
+  SitemapRow,
+  SitemapEntryRow,
 } from './types.js';
 export { MATCH_RUNGS, URL_STATES, zeroCounts } from './types.js';
 export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, type SqliteStoreOptions } from './sqlite-store.js';

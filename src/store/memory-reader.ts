@@ -10,7 +10,10 @@ import type {
   EdgeOptions,
   EdgeRow,
   FetchRow,
+  FindingIdentity,
   FormRow,
+  SitemapEntryRow,
+  SitemapRow,
   Funnel,
   IndexReader,
   LinkRow,
@@ -43,6 +46,9 @@ export interface MemoryIndexView {
   readonly fetches: readonly FetchRow[];
   stats(): StoreStats;
   runs(): CrawlRunRow[];
+  readonly sitemaps?: readonly SitemapRow[];
+  readonly sitemapEntries?: readonly SitemapEntryRow[];
+  runFindings?(runId: number): readonly FindingIdentity[] | undefined;
 }
 
 export class MemoryIndexReader implements IndexReader {
@@ -147,6 +153,19 @@ export class MemoryIndexReader implements IndexReader {
     return this.#view.runs();
   }
 
+  async *sitemaps(): AsyncGenerator<SitemapRow> {
+    for (const row of [...(this.#view.sitemaps ?? [])]) yield { ...row, findings: row.findings.map((f) => ({ ...f })) };
+  }
+
+  async *sitemapEntries(): AsyncGenerator<SitemapEntryRow> {
+    for (const row of [...(this.#view.sitemapEntries ?? [])]) yield { ...row };
+  }
+
+  async runFindings(runId: number): Promise<readonly FindingIdentity[] | undefined> {
+    const rows = this.#view.runFindings?.(runId);
+    return rows === undefined ? undefined : [...rows].sort(compareIdentity);
+  }
+
   async errorsByCode(): Promise<Readonly<Record<string, number>>> {
     const counts = new Map<string, number>();
     for (const f of this.#lastFetches().values()) {
@@ -212,4 +231,8 @@ function compareOptional(a: string | undefined, b: string | undefined): number {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareIdentity(a: FindingIdentity, b: FindingIdentity): number {
+  return compareText(a.code, b.code) || compareText(a.page, b.page) || compareText(a.target, b.target) || compareText(a.href, b.href);
 }

@@ -24,6 +24,10 @@ import {
   type CrawlRunRow,
   type CrawlRunStart,
   type FetchRow,
+  type FindingIdentity,
+  type SitemapEntryRow,
+  type SitemapRecord,
+  type SitemapRow,
   type UrlHistory,
   type FetchRecord,
   type IndexReader,
@@ -61,6 +65,9 @@ export class MemoryStore extends UnitStore {
   readonly #fetches: FetchRow[] = [];
   readonly #robots = new Map<string, RobotsCacheEntry>();
   readonly #runs: CrawlRunRow[] = [];
+  readonly #sitemaps: SitemapRow[] = [];
+  readonly #sitemapEntries: SitemapEntryRow[] = [];
+  readonly #runFindings = new Map<number, readonly FindingIdentity[]>();
   readonly #now: () => number;
   readonly #admitter: Admitter;
 
@@ -170,6 +177,60 @@ export class MemoryStore extends UnitStore {
       fetches: this.#fetches,
       stats: () => this.statsNow(),
       runs: () => this.runsNow(),
+      sitemaps: this.#sitemaps,
+      sitemapEntries: this.#sitemapEntries,
+      runFindings: (runId) => this.#runFindings.get(runId),
+    });
+  }
+
+  protected recordSitemapNow(record: SitemapRecord): number {
+    return this.inUnit(() => {
+      const { entries, ...sitemap } = record;
+      const id = this.#sitemaps.length + 1;
+      this.#sitemaps.push({ ...sitemap, id, parentId: record.parentId, findings: record.findings.map((f) => ({ ...f })) });
+      const before = this.#sitemapEntries.length;
+      entries.forEach((entry, position) =>
+        this.#sitemapEntries.push({ sitemapId: id, sitemapUrl: record.url, position, urlId: entry.urlId, loc: entry.loc, lastmod: entry.lastmod, line: entry.line }),
+      );
+      this.#undo.push(() => {
+        this.#sitemaps.pop();
+        this.#sitemapEntries.length = before;
+      });
+      return id;
+    });
+  }
+
+  protected requeueFetchedNow(): number {
+    return this.inUnit(() => {
+      let count = 0;
+      for (const row of this.#urls) {
+        if (row.state === 'done' || row.state === 'failed') {
+          this.#setRow(row, 'queued', row.aliasOf);
+          count++;
+        }
+      }
+      return count;
+    });
+  }
+
+  protected dropLinksNow(fromUrlId: number): void {
+    this.inUnit(() => {
+      const links = this.#pages.get(fromUrlId);
+      if (links === undefined) return;
+      this.#pages.delete(fromUrlId);
+      this.#linkCount -= links.length;
+      this.#undo.push(() => {
+        this.#pages.set(fromUrlId, links);
+        this.#linkCount += links.length;
+      });
+    });
+  }
+
+  protected recordRunFindingsNow(runId: number, findings: readonly FindingIdentity[]): void {
+    this.inUnit(() => {
+      const before = this.#runFindings.get(runId);
+      this.#runFindings.set(runId, findings.map((f) => ({ ...f })));
+      this.#undo.push(() => (before === undefined ? this.#runFindings.delete(runId) : this.#runFindings.set(runId, before)));
     });
   }
 
@@ -256,6 +317,9 @@ export class MemoryStore extends UnitStore {
       findings: record.findings ?? [],
       anchors: record.anchors ?? [],
       representsUrlId: record.representsUrlId,
+      etag: record.etag,
+      lastModified: record.lastModified,
+      isNotModified: record.isNotModified === true,
     });
     this.#undo.push(() => {
       this.#fetches.pop();

@@ -12,6 +12,9 @@ import {
   toFetchRow,
   toFirstLink,
   readRuns,
+  readRunFindings,
+  readSitemapEntries,
+  readSitemaps,
   type AliasColumns,
   type FetchColumns,
   type UrlColumns,
@@ -27,7 +30,10 @@ import {
   type EdgeOptions,
   type EdgeRow,
   type FetchRow,
+  type FindingIdentity,
   type FormRow,
+  type SitemapEntryRow,
+  type SitemapRow,
   type Funnel,
   type IndexReader,
   type LinkRow,
@@ -195,6 +201,18 @@ export class SqliteIndexReader implements IndexReader {
 
   runs(): Promise<readonly CrawlRunRow[]> {
     return settled(() => readRuns(this.#db));
+  }
+
+  sitemaps(): AsyncGenerator<SitemapRow> {
+    return this.#iterate(() => cursor(readSitemaps(this.#db)));
+  }
+
+  sitemapEntries(): AsyncGenerator<SitemapEntryRow> {
+    return this.#iterate(() => cursor(readSitemapEntries(this.#db)));
+  }
+
+  runFindings(runId: number): Promise<readonly FindingIdentity[] | undefined> {
+    return this.#read(() => readRunFindings(this.#db, runId));
   }
 
   async close(): Promise<void> {

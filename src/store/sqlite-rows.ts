@@ -3,7 +3,7 @@
 import { currentFindingCodes } from '../findings.js';
 import { isArrayOfArrays, isStringList, parseStoredJson } from './index-corruption.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } from './types.js';
+import type { AliasRow, CrawlRunRow, FetchRow, FindingIdentity, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlState } from './types.js';
 
 /** Every crawl run, oldest first (an index older than migration 005 has no such table: none). */
 export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
@@ -33,7 +33,7 @@ export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified,
   (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
    FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
 
@@ -51,6 +51,9 @@ export interface FetchColumns {
   findings: string | null;
   anchors: string | null;
   represents_url_id: number | null;
+  etag: string | null;
+  last_modified: string | null;
+  not_modified: number;
   redirects: string;
 }
 
@@ -72,6 +75,9 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     findings: row.findings === null ? [] : currentFindingCodes(parseStoredJson(row.findings, 'fetch.findings', isStringList)),
     anchors: row.anchors === null ? [] : parseStoredJson(row.anchors, 'fetch.anchors', isStringList),
     representsUrlId: row.represents_url_id ?? undefined,
+    etag: row.etag ?? undefined,
+    lastModified: row.last_modified ?? undefined,
+    isNotModified: row.not_modified === 1,
   };
 }
 
@@ -128,4 +134,63 @@ export function toUrlRecord(row: UrlColumns): UrlRecord {
 export function toFirstLink(row: UrlColumns): FirstLink | undefined {
   if (row.first_href === null) return undefined;
   return { fromUrlId: row.first_from ?? undefined, fromKey: row.first_from_key ?? undefined, rawHref: row.first_href };
+}
+
+/** The sitemaps read, in the order recorded (migration 007). */
+export function* readSitemaps(db: import('better-sqlite3').Database): Generator<SitemapRow> {
+  const rows = db.prepare('SELECT id, run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings FROM sitemap ORDER BY id').iterate() as Iterable<{
+    id: number;
+    run_id: number | null;
+    url: string;
+    source: SitemapRow['source'];
+    parent_id: number | null;
+    fetched_at: number;
+    status: number | null;
+    error_code: string | null;
+    kind: SitemapRow['kind'] | null;
+    findings: string | null;
+  }>;
+  for (const row of rows) {
+    yield {
+      id: row.id,
+      runId: row.run_id ?? undefined,
+      url: row.url,
+      source: row.source,
+      parentId: row.parent_id ?? undefined,
+      fetchedAt: row.fetched_at,
+      status: row.status ?? undefined,
+      errorCode: row.error_code ?? undefined,
+      kind: row.kind ?? undefined,
+      findings: row.findings === null ? [] : (parseStoredJson(row.findings, 'sitemap.findings', Array.isArray) as SitemapFindingRecord[]),
+    };
+  }
+}
+
+/** Every sitemap entry, by sitemap then position. */
+export function* readSitemapEntries(db: import('better-sqlite3').Database): Generator<SitemapEntryRow> {
+  const rows = db
+    .prepare(
+      `SELECT e.sitemap_id, s.url AS sitemap_url, e.position, e.url_id, e.loc, e.lastmod, e.line
+       FROM sitemap_entry AS e JOIN sitemap AS s ON s.id = e.sitemap_id ORDER BY e.sitemap_id, e.position`,
+    )
+    .iterate() as Iterable<{ sitemap_id: number; sitemap_url: string; position: number; url_id: number | null; loc: string; lastmod: string | null; line: number | null }>;
+  for (const row of rows) {
+    yield {
+      sitemapId: row.sitemap_id,
+      sitemapUrl: row.sitemap_url,
+      position: row.position,
+      urlId: row.url_id ?? undefined,
+      loc: row.loc,
+      lastmod: row.lastmod ?? undefined,
+      line: row.line ?? undefined,
+    };
+  }
+}
+
+/** The finding identities kept for a run; `undefined` when none were. */
+export function readRunFindings(db: import('better-sqlite3').Database, runId: number): FindingIdentity[] | undefined {
+  const rows = db.prepare('SELECT code, page, target, href FROM run_finding WHERE run_id = ? ORDER BY code, page, target, href').all(runId) as FindingIdentity[];
+  // Every run recorded keeps one row of code '' (RUN_FINDINGS_MARK): a run with no finding is told from one never recorded.
+  if (rows[0]?.code !== '') return undefined;
+  return rows.slice(1);
 }

@@ -18,8 +18,10 @@ const SQL = {
   nextQueued: `SELECT id, key, depth, host FROM url WHERE state = 'queued' ORDER BY depth, id LIMIT :limit`,
   markFetching: `UPDATE url SET state = 'fetching' WHERE id = :id`,
   requeue: `UPDATE url SET state = 'queued' WHERE id = :id AND state <> 'alias'`,
-  insertFetch: `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id)
-       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors, :representsUrlId)`,
+  insertFetch: `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id,
+         etag, last_modified, not_modified)
+       VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors, :representsUrlId,
+         :etag, :lastModified, :notModified)`,
   insertRedirect: 'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',
   setFetched: `UPDATE url SET state = :state WHERE id = :id AND state <> 'alias'`,
   putAlias: `INSERT INTO alias (from_id, evidence, to_id, detail, created_at) VALUES (:fromId, :evidence, :toId, :detail, :createdAt)
@@ -37,6 +39,19 @@ const SQL = {
   firstLinkElement: 'SELECT element, attribute FROM link WHERE from_url = :from AND (to_url = :id OR met_url = :id) ORDER BY position LIMIT 1',
   insertRun: 'INSERT INTO crawl_run (started_at, seeds, settings) VALUES (:startedAt, :seeds, :settings)',
   endRun: 'UPDATE crawl_run SET ended_at = :endedAt, stopped_by = :stoppedBy, outcome = :outcome, counts = :counts WHERE id = :id',
+  insertSitemap: `INSERT INTO sitemap (run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings)
+       VALUES (:runId, :url, :source, :parentId, :fetchedAt, :status, :errorCode, :kind, :findings)`,
+  insertSitemapEntry: `INSERT INTO sitemap_entry (sitemap_id, position, url_id, loc, lastmod, line)
+       VALUES (:sitemapId, :position, :urlId, :loc, :lastmod, :line)`,
+  requeueFetched: `UPDATE url SET state = 'queued' WHERE state IN ('done', 'failed')`,
+  // link_tally counts what is left: the page's links are taken off their (rung, ladder_rung) pairs.
+  untallyPageLinks: `UPDATE link_tally SET links = link_tally.links - t.n
+       FROM (SELECT coalesce(rung, 'none') AS rung, coalesce(ladder_rung, 'none') AS ladder_rung, count(*) AS n
+             FROM link WHERE from_url = :id GROUP BY 1, 2) AS t
+       WHERE link_tally.rung = t.rung AND link_tally.ladder_rung = t.ladder_rung`,
+  deletePageLinks: 'DELETE FROM page_link WHERE from_url = :id',
+  deleteRunFindings: 'DELETE FROM run_finding WHERE run_id = :runId',
+  insertRunFinding: 'INSERT OR IGNORE INTO run_finding (run_id, code, page, target, href) VALUES (:runId, :code, :page, :target, :href)',
 } as const;
 
 export type StatementName = keyof typeof SQL;

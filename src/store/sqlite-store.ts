@@ -40,7 +40,9 @@ import type {
   CrawlRunRow,
   CrawlRunStart,
   FetchRecord,
+  FindingIdentity,
   IndexReader,
+  SitemapRecord,
   StoreStats,
   UrlHistory,
   UrlRecord,
@@ -168,6 +170,51 @@ export class SqliteStore extends UnitStore {
     return readRuns(this.#db);
   }
 
+  protected recordSitemapNow(record: SitemapRecord): number {
+    const s = this.#statements;
+    return this.#write(() => {
+      const id = Number(
+        s.insertSitemap.run({
+          runId: record.runId ?? null,
+          url: record.url,
+          source: record.source,
+          parentId: record.parentId ?? null,
+          fetchedAt: record.fetchedAt,
+          status: record.status ?? null,
+          errorCode: record.errorCode ?? null,
+          kind: record.kind ?? null,
+          findings: record.findings.length === 0 ? null : JSON.stringify(record.findings),
+        }).lastInsertRowid,
+      );
+      record.entries.forEach((entry, position) =>
+        s.insertSitemapEntry.run({ sitemapId: id, position, urlId: entry.urlId ?? null, loc: entry.loc, lastmod: entry.lastmod ?? null, line: entry.line ?? null }),
+      );
+      return id;
+    });
+  }
+
+  protected requeueFetchedNow(): number {
+    return this.#write(() => this.#statements.requeueFetched.run().changes);
+  }
+
+  protected dropLinksNow(fromUrlId: number): void {
+    const s = this.#statements;
+    this.#write(() => {
+      s.untallyPageLinks.run({ id: fromUrlId });
+      s.deletePageLinks.run({ id: fromUrlId });
+    });
+  }
+
+  protected recordRunFindingsNow(runId: number, findings: readonly FindingIdentity[]): void {
+    const s = this.#statements;
+    this.#write(() => {
+      s.deleteRunFindings.run({ runId });
+      // The mark: this run's findings were kept, even when there are none (readRunFindings).
+      s.insertRunFinding.run({ runId, code: '', page: '', target: '', href: '' });
+      for (const f of findings) s.insertRunFinding.run({ runId, code: f.code, page: f.page, target: f.target, href: f.href });
+    });
+  }
+
   protected admitNow(batch: readonly AdmitEntry[]): AdmitResult[] {
     return this.#write(() => {
       const results = batch.map((entry) => this.#admitter.admit(entry));
@@ -208,6 +255,9 @@ export class SqliteStore extends UnitStore {
           findings: jsonList(record.findings),
           anchors: jsonList(record.anchors),
           representsUrlId: record.representsUrlId ?? null,
+          etag: record.etag ?? null,
+          lastModified: record.lastModified ?? null,
+          notModified: record.isNotModified === true ? 1 : 0,
         }).lastInsertRowid,
       );
       (record.redirects ?? []).forEach((hop, index) =>

@@ -118,6 +118,77 @@ export interface FetchRecord {
    * chain (the URL the chain stopped at, when it was not followed), else `urlId`.
    */
   readonly representsUrlId?: number | undefined;
+  /** The response's `ETag` as sent (RFC 9110 §8.8.3): sent back as If-None-Match by a re-check, never a key. */
+  readonly etag?: string | undefined;
+  /** The response's `Last-Modified` as sent (RFC 9110 §8.8.2): sent back as If-Modified-Since by a re-check. */
+  readonly lastModified?: string | undefined;
+  /**
+   * The request was answered 304 Not Modified (RFC 9110 §15.4.5): the record carries
+   * the status, type, findings and anchors of the representation it revalidated.
+   * @default false
+   */
+  readonly isNotModified?: boolean | undefined;
+}
+
+/** A sitemap file as a crawl read it (migration 007 `sitemap`). */
+export interface SitemapRecord {
+  readonly runId: number | undefined;
+  /** Its URL as it was named. */
+  readonly url: string;
+  /** `origin`: /sitemap.xml of a seed's origin; `robots`: a robots.txt Sitemap: line; `index`: an entry of a sitemap index. */
+  readonly source: 'origin' | 'robots' | 'index';
+  /** The sitemap index that named it (`source` `index`). */
+  readonly parentId?: number | undefined;
+  readonly fetchedAt: number;
+  readonly status: number | undefined;
+  readonly errorCode: string | undefined;
+  /** `urlset` or `sitemapindex`; `undefined` when nothing was read. */
+  readonly kind: 'urlset' | 'sitemapindex' | undefined;
+  /** What was wrong with it (SITEMAP_* codes, with line, column and detail when known). */
+  readonly findings: readonly SitemapFindingRecord[];
+  /** Its `<loc>` entries, in document order. */
+  readonly entries: readonly SitemapEntryRecord[];
+}
+
+export interface SitemapFindingRecord {
+  readonly code: string;
+  readonly line?: number | undefined;
+  readonly column?: number | undefined;
+  readonly detail?: string | undefined;
+}
+
+export interface SitemapEntryRecord {
+  /** The `<loc>` as written (entities decoded, trimmed). */
+  readonly loc: string;
+  readonly lastmod: string | undefined;
+  readonly line: number | undefined;
+  /** The URL of the index it was admitted as; `undefined` when it named none. */
+  readonly urlId: number | undefined;
+}
+
+/** A sitemap as the index keeps it. */
+export interface SitemapRow extends Omit<SitemapRecord, 'entries'> {
+  readonly id: number;
+}
+
+/** One `<loc>` of a sitemap, in sitemap then document order. */
+export interface SitemapEntryRow extends SitemapEntryRecord {
+  readonly sitemapId: number;
+  /** The sitemap's URL. */
+  readonly sitemapUrl: string;
+  readonly position: number;
+}
+
+/**
+ * What identifies an audit finding from one run to the next (`audit --since`): its
+ * code, the page's key, the target's key and the href as written (`''` where the
+ * finding has none).
+ */
+export interface FindingIdentity {
+  readonly code: string;
+  readonly page: string;
+  readonly target: string;
+  readonly href: string;
 }
 
 export interface AliasRecord {
@@ -222,6 +293,18 @@ export interface IndexWriter {
   endRun(id: number, end: CrawlRunEnd): Promise<void>;
   /** Every crawl run, oldest first. */
   runs(): Promise<readonly CrawlRunRow[]>;
+  /** Record a sitemap file and its entries (migration 007); resolves with its id. */
+  recordSitemap(record: SitemapRecord): Promise<number>;
+  /**
+   * A re-check begins: every URL fetched (`done`, `failed`) goes back to `queued`,
+   * its fetch rows kept (their validators make the requests conditional). Resolves
+   * with how many were queued.
+   */
+  requeueFetched(): Promise<number>;
+  /** Forget the links recorded on page `fromUrlId` (its new representation is parsed again). */
+  dropLinks(fromUrlId: number): Promise<void>;
+  /** Keep the identities of the audit's findings as run `runId` left the index (replacing any kept before). */
+  recordRunFindings(runId: number, findings: readonly FindingIdentity[]): Promise<void>;
   /** robots.txt answers kept across runs (RFC 9309 §2.4), for the robots policy. */
   readonly robotsCache: RobotsCache;
   /** Flush, then close. */
@@ -258,6 +341,11 @@ export interface FetchRow {
    * `undefined` in rows written before it was recorded (migration 003).
    */
   readonly representsUrlId: number | undefined;
+  /** `FetchRecord.etag`; absent in rows written before migration 007. */
+  readonly etag?: string | undefined;
+  readonly lastModified?: string | undefined;
+  /** `FetchRecord.isNotModified`: this request was answered 304. */
+  readonly isNotModified?: boolean | undefined;
 }
 
 export interface AliasRow {
@@ -406,6 +494,12 @@ export interface IndexReader {
   errorsByCode(): Promise<Readonly<Record<string, number>>>;
   /** Every crawl run, oldest first (none in an index crawled before migration 005). */
   runs(): Promise<readonly CrawlRunRow[]>;
+  /** Every sitemap read, in the order recorded. Optional: a reader without one has none. */
+  sitemaps?(): AsyncIterable<SitemapRow>;
+  /** Every sitemap entry, by sitemap then position. Optional: a reader without one has none. */
+  sitemapEntries?(): AsyncIterable<SitemapEntryRow>;
+  /** The finding identities kept for run `runId` (`undefined`: none were kept). Optional. */
+  runFindings?(runId: number): Promise<readonly FindingIdentity[] | undefined>;
   close(): Promise<void>;
 }
 

@@ -14,7 +14,9 @@ import type {
   CrawlRunRow,
   CrawlRunStart,
   FetchRecord,
+  FindingIdentity,
   IndexWriter,
+  SitemapRecord,
   StoreStats,
   UrlHistory,
   UrlRecord,
@@ -45,6 +47,10 @@ export abstract class UnitStore implements IndexWriter {
   protected abstract startRunNow(run: CrawlRunStart): number;
   protected abstract endRunNow(id: number, end: CrawlRunEnd): void;
   protected abstract runsNow(): CrawlRunRow[];
+  protected abstract recordSitemapNow(record: SitemapRecord): number;
+  protected abstract requeueFetchedNow(): number;
+  protected abstract dropLinksNow(fromUrlId: number): void;
+  protected abstract recordRunFindingsNow(runId: number, findings: readonly FindingIdentity[]): void;
   /** How this store opens, nests and ends its transactions. */
   protected abstract transactionSteps(): TransactionSteps;
   /** Release the store (the last group is committed before). */
@@ -117,6 +123,22 @@ export abstract class UnitStore implements IndexWriter {
     return settled(() => this.runsNow());
   }
 
+  recordSitemap(record: SitemapRecord): Promise<number> {
+    return this.units.run(() => this.recordSitemapNow(record));
+  }
+
+  requeueFetched(): Promise<number> {
+    return this.units.run(() => this.requeueFetchedNow());
+  }
+
+  dropLinks(fromUrlId: number): Promise<void> {
+    return this.units.run(() => this.dropLinksNow(fromUrlId));
+  }
+
+  recordRunFindings(runId: number, findings: readonly FindingIdentity[]): Promise<void> {
+    return this.units.run(() => this.recordRunFindingsNow(runId, findings));
+  }
+
   transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
     return this.units.run(() => work((this.#tx ??= this.#unitView())));
   }
@@ -149,6 +171,10 @@ export abstract class UnitStore implements IndexWriter {
       startRun: (run) => settled(() => this.startRunNow(run)),
       endRun: (id, end) => settled(() => this.endRunNow(id, end)),
       runs: () => this.runs(),
+      recordSitemap: (record) => settled(() => this.recordSitemapNow(record)),
+      requeueFetched: () => settled(() => this.requeueFetchedNow()),
+      dropLinks: (fromUrlId) => settled(() => this.dropLinksNow(fromUrlId)),
+      recordRunFindings: (runId, findings) => settled(() => this.recordRunFindingsNow(runId, findings)),
       transact: (work) => work(tx),
       flush: () => Promise.resolve(),
       robotsCache: this.robotsCache,

@@ -37,6 +37,10 @@ describe('the settings schema', () => {
       requestTimeoutMs: CRAWL_DEFAULTS.requestTimeoutMs,
       minBytesPerSecond: CRAWL_DEFAULTS.minBytesPerSecond,
       contentLocationAlias: CRAWL_DEFAULTS.contentLocationAlias,
+      sitemap: false,
+      maxSitemaps: 50,
+      maxSitemapEntries: 50_000,
+      recheck: false,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
@@ -64,6 +68,10 @@ describe('the settings schema', () => {
       ['requestTimeoutMs', '--request-timeout-ms', 'LINKLADDER_REQUEST_TIMEOUT_MS', 'integer'],
       ['minBytesPerSecond', '--min-bytes-per-second', 'LINKLADDER_MIN_BYTES_PER_SECOND', 'integer'],
       ['contentLocationAlias', '--content-location-alias', 'LINKLADDER_CONTENT_LOCATION_ALIAS', 'choice'],
+      ['sitemap', '--sitemap', 'LINKLADDER_SITEMAP', 'switch'],
+      ['maxSitemaps', '--max-sitemaps', 'LINKLADDER_MAX_SITEMAPS', 'integer'],
+      ['maxSitemapEntries', '--max-sitemap-entries', 'LINKLADDER_MAX_SITEMAP_ENTRIES', 'integer'],
+      ['recheck', '--recheck', 'LINKLADDER_RECHECK', 'switch'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
@@ -106,6 +114,10 @@ describe('the settings schema', () => {
       | 'requestTimeoutMs'
       | 'minBytesPerSecond'
       | 'contentLocationAlias'
+      | 'sitemap'
+      | 'maxSitemaps'
+      | 'maxSitemapEntries'
+      | 'recheck'
       | 'allowPrivate'
       | 'userAgent'
       | 'json'

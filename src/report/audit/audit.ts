@@ -12,6 +12,7 @@ import { parseUriReference, percentDecodeUtf8, type UriReference } from '../../u
 import { AUDIT_CODE_LIST, AUDIT_CODES, SEVERITY_RANK, type AuditCode } from './codes.js';
 import { SEVERITIES, type AuditFinding, type Severity } from './finding.js';
 import { redactPassword } from '../redact.js';
+import { sitemapFindings } from './sitemap-findings.js';
 
 export interface AuditOptions {
   /**
@@ -115,6 +116,8 @@ async function* run(reader: IndexReader, minRank: number): AsyncGenerator<AuditF
   for (; next < pages.length; next++) {
     for (const finding of pageLevel.get(pages[next]!)!) if (keep(finding)) yield finding;
   }
+  // The sitemaps the crawl read, after the pages (sitemap-findings.ts).
+  for await (const finding of sitemapFindings(reader)) if (keep(finding)) yield finding;
 }
 
 /** The page a run of links is on. */

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { keyOf } from '../../crawl/fake-site.js';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('../../fixtures/audit/', import.meta.url));
@@ -17,6 +18,10 @@ export interface FixtureResource {
   readonly headers?: Readonly<Record<string, string>>;
   /** Sent as `text/html; charset=utf-8` unless `headers` gives a Content-Type. */
   readonly body?: string;
+  /** Bytes sent as they are (base64), in place of `body`. */
+  readonly bodyBase64?: string;
+  /** In place of `body`: a gzip of this many zero bytes (a compression bomb for a cap to stop). */
+  readonly gzipOfZeros?: number;
 }
 
 export interface Fixture {
@@ -78,7 +83,9 @@ export async function serveFixture(fixture: Fixture): Promise<FixtureServer> {
     for (const [name, value] of Object.entries(resource.headers ?? {})) headers[name.toLowerCase()] = fill(value);
     if (resource.body !== undefined) headers['content-type'] ??= 'text/html; charset=utf-8';
     response.writeHead(resource.status ?? 200, headers);
-    response.end(resource.body === undefined ? undefined : fill(resource.body));
+    if (resource.bodyBase64 !== undefined) response.end(Buffer.from(resource.bodyBase64, 'base64'));
+    else if (resource.gzipOfZeros !== undefined) response.end(gzipSync(Buffer.alloc(resource.gzipOfZeros)));
+    else response.end(resource.body === undefined ? undefined : fill(resource.body));
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

@@ -50,7 +50,7 @@ CREATE TABLE fetch (
   bytes        INTEGER,
   error_code   TEXT,
   final_url    TEXT
-, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id)) STRICT;
+, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id), etag TEXT, last_modified TEXT, not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1))) STRICT;
 
 CREATE TABLE "form" (
   id     INTEGER PRIMARY KEY,
@@ -89,12 +89,48 @@ CREATE TABLE robots (
   entry      TEXT    NOT NULL
 ) STRICT;
 
+CREATE TABLE run_finding (
+  run_id  INTEGER NOT NULL REFERENCES crawl_run (id),
+  code    TEXT    NOT NULL,
+  page    TEXT    NOT NULL,
+  target  TEXT    NOT NULL,
+  href    TEXT    NOT NULL,
+  PRIMARY KEY (run_id, code, page, target, href)
+) STRICT, WITHOUT ROWID;
+
 CREATE TABLE schema_migrations (
   version    INTEGER PRIMARY KEY,
   name       TEXT    NOT NULL,
   sha256     TEXT    NOT NULL,
   applied_at INTEGER NOT NULL
 ) STRICT;
+
+CREATE TABLE sitemap (
+  id         INTEGER PRIMARY KEY,
+  run_id     INTEGER REFERENCES crawl_run (id),
+  -- The sitemap's URL as it was named (the seed's origin + /sitemap.xml, the
+  -- Sitemap: line, the index's <loc>).
+  url        TEXT    NOT NULL,
+  -- How it was found: 'origin' (/sitemap.xml), 'robots', or 'index' (parent_id names it).
+  source     TEXT    NOT NULL CHECK (source IN ('origin', 'robots', 'index')),
+  parent_id  INTEGER REFERENCES sitemap (id),
+  fetched_at INTEGER NOT NULL,
+  status     INTEGER,
+  error_code TEXT,
+  -- 'urlset' or 'sitemapindex'; NULL when nothing was read.
+  kind       TEXT,
+  findings   TEXT
+) STRICT;
+
+CREATE TABLE sitemap_entry (
+  sitemap_id INTEGER NOT NULL REFERENCES sitemap (id),
+  position   INTEGER NOT NULL,
+  url_id     INTEGER REFERENCES url (id),
+  loc        TEXT    NOT NULL,
+  lastmod    TEXT,
+  line       INTEGER,
+  PRIMARY KEY (sitemap_id, position)
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE "url" (
   id         INTEGER PRIMARY KEY,
@@ -121,5 +157,7 @@ CREATE TABLE writer_lock (
 ) STRICT;
 
 CREATE INDEX fetch_url ON fetch (url_id);
+
+CREATE INDEX sitemap_entry_url ON sitemap_entry (url_id);
 
 CREATE INDEX url_frontier ON url (depth, id) WHERE state = 'queued';

@@ -1,0 +1,95 @@
+// crawl --recheck (issue 11, item 4): an index crawled before is revalidated with
+// conditional requests (RFC 9110 §13.1): a 304 keeps the page and its links, a
+// changed page is parsed again (its links replaced) and its new links followed.
+
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { crawl } from '../../src/api.js';
+import { createFetcher } from '../../src/fetch/index.js';
+import { audit } from '../../src/report/index.js';
+import { MemoryStore } from '../../src/store/index.js';
+import { collect } from '../support/collect.js';
+
+interface Seen {
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A site whose pages carry an ETag (the home page) or a Last-Modified (/a.html), and honour both. */
+async function site(pages: Map<string, string>): Promise<{ origin: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((request, response) => {
+    const path = request.url ?? '/';
+    seen.push({ path, headers: request.headers });
+    const body = pages.get(path);
+    if (body === undefined) {
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<p>missing</p>');
+      return;
+    }
+    const etag = `"v${body.length}"`;
+    const lastModified = 'Mon, 01 Jan 2024 00:00:00 GMT';
+    const validators: Record<string, string> = path === '/' ? { etag } : { 'last-modified': lastModified };
+    if ((path === '/' && request.headers['if-none-match'] === etag) || (path !== '/' && request.headers['if-modified-since'] === lastModified)) {
+      response.writeHead(304, validators).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html', ...validators }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('crawl with recheck', () => {
+  it('sends the stored validators, keeps a 304 page as recorded, parses a changed page again and follows its new link', async () => {
+    const pages = new Map([
+      ['/', '<a href="a.html">a</a> <a href="missing.html">m</a>'],
+      ['/a.html', '<a href="./">home</a>'],
+    ]);
+    const { origin, seen } = await site(pages);
+    const store = new MemoryStore();
+    const fetcher = createFetcher({ refusePrivate: false });
+    closers.push(() => fetcher.close());
+    const options = { store, fetcher, robots: false as const, allowPrivate: true, retries: 0 };
+    await crawl(`${origin}/`, options);
+    expect(seen.map((s) => s.path).sort()).toEqual(['/', '/a.html', '/missing.html']);
+    const codes = async (): Promise<string[]> => (await collect(audit(store.reader()))).map((f) => `${f.code} ${f.rawHref ?? ''}`);
+    expect(await codes()).toEqual(['LINK_BROKEN missing.html']);
+
+    // Without recheck, a second crawl resumes: nothing is queued, nothing is requested.
+    seen.length = 0;
+    await crawl(`${origin}/`, options);
+    expect(seen).toEqual([]);
+
+    // The home page changes (new link, the broken one gone); /a.html does not.
+    pages.set('/', '<a href="a.html">a</a> <a href="new.html">n</a>');
+    pages.set('/new.html', '<a href="./">home</a>');
+    seen.length = 0;
+    const summary = await crawl(`${origin}/`, { ...options, recheck: true });
+    const byPath = new Map(seen.map((s) => [s.path, s.headers]));
+    expect(byPath.get('/')?.['if-none-match']).toBe('"v51"');
+    expect(byPath.get('/a.html')?.['if-modified-since']).toBe('Mon, 01 Jan 2024 00:00:00 GMT');
+    expect(byPath.get('/missing.html')?.['if-none-match']).toBeUndefined();
+    expect(seen.map((s) => s.path).sort()).toEqual(['/', '/a.html', '/missing.html', '/new.html']);
+    expect(summary.requests).toBe(4);
+    // The removed broken link is fixed; /a.html answered 304 and keeps its link.
+    expect(await codes()).toEqual([]);
+    const links = await collect(store.reader().links());
+    const a = (await store.findUrl(`${origin}/a.html`))!.id;
+    expect(links.filter((l) => l.fromUrlId === a).map((l) => l.rawHref)).toEqual(['./']);
+    const aFetches = (await store.history(a))!.fetches;
+    expect(aFetches.map((f) => [f.status, f.isNotModified])).toEqual([
+      [200, false],
+      [200, true],
+    ]);
+    const runs = await store.runs();
+    expect(runs.map((run) => run.settings['recheck'])).toEqual([false, false, true]);
+    expect(runs.at(-1)?.counts?.['unchanged']).toBe(1);
+  });
+});
