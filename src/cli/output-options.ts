@@ -32,12 +32,25 @@ export interface OutputOptionsSpec<F extends string> {
 
 /** Add `--format`, `--json` (when `json` is a format) and `--out` to `command`. */
 export function addOutputOptions<F extends string>(command: Command, spec: OutputOptionsSpec<F>): Command {
+  command.addOption(formatOption(spec));
+  if ((spec.formats as readonly string[]).includes('json')) command.addOption(jsonOption());
+  return command.addOption(outOption());
+}
+
+/** `--format <format>`, one of the spec's formats. */
+export function formatOption<F extends string>(spec: OutputOptionsSpec<F>): Option {
   const format = new Option('--format <format>', 'output format').choices(spec.formats);
-  command.addOption(spec.defaultFormat === undefined ? format : format.default(spec.defaultFormat));
-  if ((spec.formats as readonly string[]).includes('json')) {
-    command.addOption(new Option('--json', 'short for --format json').conflicts('format'));
-  }
-  return command.option('--out <file>', 'write to this file instead of stdout');
+  return spec.defaultFormat === undefined ? format : format.default(spec.defaultFormat);
+}
+
+/** `--json`: short for `--format json` (refused together with another `--format`). */
+export function jsonOption(): Option {
+  return new Option('--json', 'short for --format json').conflicts('format');
+}
+
+/** `--out <file>`: write to this file instead of stdout. */
+export function outOption(): Option {
+  return new Option('--out <file>', 'write to this file instead of stdout');
 }
 
 /** The format the options ask for: `--json` is `json`. */
@@ -88,4 +101,15 @@ export async function writeOutputFile<T>(file: string, write: (stream: Writable)
     await rm(partial, { force: true });
     throw error;
   }
+}
+
+export const TEXT_OR_JSON_FORMATS = ['text', 'json'] as const;
+export type TextOrJson = (typeof TEXT_OR_JSON_FORMATS)[number];
+
+/** The output options of a command that writes plain text or JSON. */
+export const TEXT_OR_JSON: OutputOptionsSpec<TextOrJson> = { formats: TEXT_OR_JSON_FORMATS, defaultFormat: 'text' };
+
+/** Whether the options ask for JSON (`--format json` or `--json`). */
+export function isJsonOutput(options: OutputOptions): boolean {
+  return outputFormat(options, TEXT_OR_JSON) === 'json';
 }
