@@ -32,9 +32,14 @@ export function targetKey(f: AuditFinding): string | undefined {
   return `${f.code} ${target}`;
 }
 
-/** The HTTP status a finding's detail records, else its error code. */
+/**
+ * The HTTP status a finding's detail records; its error code instead when there is
+ * no status, or the status is a redirect that could not be followed (a loop, no Location).
+ */
 export function findingStatus(f: AuditFinding): number | string | undefined {
-  const status = f.detail['status'] ?? f.detail['errorCode'];
+  const status = f.detail['status'];
+  const errorCode = f.detail['errorCode'];
+  if (errorCode !== undefined && (typeof status !== 'number' || (status >= 300 && status < 400))) return errorCode;
   return status;
 }
 
