@@ -20,35 +20,61 @@ const STOPPED: Readonly<Record<StopReason, string>> = {
 
 const TERMINATED = 'terminated (SIGTERM): claimed URLs requeued; run it again to resume';
 
-/** The summary as lines of `label  text`; `signal` says which one stopped it. */
-export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): string[] {
+/**
+ * Counts the resource and external-link checks add to `CrawlSummary` (issue 11,
+ * items 1 and 2). The hook for them: until the crawl reports them they are absent,
+ * and the summary says external links were recorded, not checked.
+ */
+export interface CheckedCounts {
+  /** External links requested once each (HEAD, else GET). */
+  readonly externalChecked?: number;
+  /** Page resources (images, stylesheets, scripts, …) requested once each. */
+  readonly resourcesChecked?: number;
+}
+
+/**
+ * The summary as lines of `label  text`, what to fix first (broken, redirects),
+ * then what was checked and how long it took, then the counts of the crawl in
+ * plain words (the ladder's own terms are `stats` and `explain`'s); `signal`
+ * says which one stopped it.
+ */
+export function formatSummary(summary: CrawlSummary & CheckedCounts, signal?: InterruptSignal): string[] {
   const index = summary.index;
   const urls = sum(Object.values(index.urlsByState));
   const stopped = summary.stoppedBy === 'signal' && signal === 'SIGTERM' ? TERMINATED : STOPPED[summary.stoppedBy];
   const lines: [string, string][] = [
     ['crawl', stopped],
-    ['pages', `${summary.pagesFetched} fetched, ${summary.pagesFailed} failed; ${summary.representationsReused} representations reused`],
-    ['requests', requestsText(summary)],
-    ['links', `${summary.links} recorded, ${summary.queued} URLs queued`],
-    ['duplicates', folded(summary.linksByRung)],
-    ['saved', `${summary.fetchesSaved} fetches: URLs joined to a known resource before their request`],
+    ['broken', brokenText(summary.broken) + (sum(Object.values(summary.broken)) > 0 ? '; `linkladder audit` lists the links to them' : '')],
+    ['redirects', `${summary.redirected} URLs answered with a redirect, ${summary.requestsByKind.redirects} redirect hops followed`],
+    ['external', externalText(summary)],
   ];
+  if (summary.resourcesChecked !== undefined) lines.push(['resources', `${summary.resourcesChecked} checked (images, stylesheets, scripts, …), each once`]);
+  lines.push(
+    ['duration', formatDuration(summary.durationMs)],
+    ['requests', requestsText(summary)],
+    ['pages', `${summary.pagesFetched} fetched, ${summary.pagesFailed} failed; ${summary.representationsReused} came with another URL's response`],
+    ['links', `${summary.links} recorded, ${summary.queued} URLs queued`],
+    ['known URLs', knownText(summary.linksByRung)],
+    ['saved', `${summary.fetchesSaved} requests avoided: URLs joined to a known page first`],
+  );
   if (!sameCounts(summary.linksByRung, index.linksByRung)) {
-    lines.push(['', `whole index: ${folded(index.linksByRung)}`]);
+    lines.push(['', `whole index: ${knownText(index.linksByRung)}`]);
   }
   lines.push(
-    ['aliases', `learned: ${counts(summary.aliasesLearned)}; evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`],
+    ['merged', `${sum(Object.values(summary.aliasesLearned))} URLs found to stand for another (${counts(summary.aliasesLearned)}); evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`],
     ['errors', errorsText(summary.errorsByCode)],
-    ['broken', brokenText(summary.broken)],
-    ['redirects', `${summary.redirected} URLs redirected to a page, ${summary.requestsByKind.redirects} redirect hops requested`],
     ...summary.robotsOutages.map((outage): [string, string] => ['robots', robotsOutageLine(outage)]),
     ['hrefs', `browser-style fixes: ${counts(byName(summary.hrefFindings), 'none')}`],
     ['index', `${urls} URLs (${counts(index.urlsByState)}), ${index.fetches} fetches`],
-    ['duration', formatDuration(summary.durationMs)],
   );
   return lines.flatMap(([label, text]) =>
     wrap(text, SCREEN_WIDTH - LABEL_WIDTH).map((part, i) => `${(i === 0 ? label : '').padEnd(LABEL_WIDTH)}${part}`.trimEnd()),
   );
+}
+
+/** External links: checked, or (before the crawl checks them) recorded only. */
+export function externalText(summary: CheckedCounts): string {
+  return summary.externalChecked === undefined ? 'links to other sites are recorded, not checked' : `${summary.externalChecked} external links checked, each once`;
 }
 
 /** RFC 9309 §2.3.1.4: a host's robots.txt that could not be read, and what became of its URLs. */
@@ -100,10 +126,11 @@ export function summaryJson(summary: CrawlSummary): string {
   return toJsonLine({ type: 'summary', ...summary });
 }
 
-function folded(linksByRung: Readonly<Record<MatchRung, number>>): string {
-  const { new: fresh, ...known } = linksByRung;
-  const total = sum(Object.values(known));
-  return `${total} links met a known URL, by rung: ${counts(known)}; ${fresh} led to a new URL`;
+/** Links that named a URL the crawl knew already, in plain words (`stats` gives them by rung). */
+function knownText(linksByRung: Readonly<Record<MatchRung, number>>): string {
+  const { new: fresh, string: same, syntax, scheme, protocol } = linksByRung;
+  const total = same + syntax + scheme + protocol;
+  return `${total} links named a URL already known (as written ${same}, spelled another way ${syntax + scheme}, through a redirect or Content-Location ${protocol}); ${fresh} led to a new URL`;
 }
 
 function sameCounts(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {

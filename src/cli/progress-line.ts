@@ -1,7 +1,7 @@
 // The crawl's progress on a terminal: one stderr line, rewritten in place.
 
 import type { Writable } from 'node:stream';
-import type { ProgressEvent } from '../crawl/index.js';
+import type { CrawlEvent, ProgressEvent } from '../crawl/index.js';
 
 /** At most this often, so a fast crawl does not spend its time redrawing. */
 const REDRAW_MS = 100;
@@ -15,7 +15,11 @@ export interface ProgressLineOptions {
   readonly now: () => number;
 }
 
-/** Pages done, queued and failed, and the rate; no ETA (the frontier grows as pages are read). */
+/**
+ * What to fix first, then how far along: broken pages and redirects seen so far,
+ * pages done, queued and failed, requests in flight, elapsed time and the rate; no
+ * ETA (the frontier grows as pages are read).
+ */
 export class ProgressLine {
   readonly #stream: Writable;
   readonly #isEnabled: boolean;
@@ -23,12 +27,28 @@ export class ProgressLine {
   readonly #startedAt: number;
   #lastDrawAt = Number.NEGATIVE_INFINITY;
   #isDrawn = false;
+  /** Pages answered 4xx/5xx, and fetches that got no response, so far. */
+  #broken = 0;
+  /** Pages reached through redirects, so far. */
+  #redirected = 0;
 
   constructor(stream: Writable, options: ProgressLineOptions) {
     this.#stream = stream;
     this.#isEnabled = options.isEnabled;
     this.#now = options.now;
     this.#startedAt = options.now();
+  }
+
+  /** Count what an event says is broken or redirected; redraw on a progress event. */
+  see(event: CrawlEvent): void {
+    if (event.type === 'page') {
+      if (event.status !== undefined && event.status >= 400) this.#broken++;
+      if (event.finalUrl !== event.url) this.#redirected++;
+    } else if (event.type === 'error' && event.outcome === 'permanent' && event.status === undefined) {
+      this.#broken++;
+    } else if (event.type === 'progress') {
+      this.update(event);
+    }
   }
 
   update(event: ProgressEvent): void {
@@ -38,7 +58,9 @@ export class ProgressLine {
     this.#lastDrawAt = now;
     const seconds = Math.max((now - this.#startedAt) / 1000, 0.001);
     const rate = (event.fetched + event.failed) / seconds;
-    const text = `crawling: ${event.fetched} done, ${event.queued} queued, ${event.failed} failed, ${rate.toFixed(1)} pages/s`;
+    const text =
+      `crawling: ${this.#broken} broken, ${this.#redirected} redirected; ${event.fetched} done, ${event.queued} queued, ` +
+      `${event.failed} failed; ${event.inFlight} requests in flight, ${formatElapsed(seconds)}, ${rate.toFixed(1)} pages/s`;
     this.#write(`\r${this.#fit(text)}${ERASE_TO_END}`);
     this.#isDrawn = true;
   }
@@ -60,6 +82,13 @@ export class ProgressLine {
     // A failed stderr is not worth stopping a crawl for: its LineWriter holds the error.
     if (!this.#stream.destroyed && this.#stream.errored === null) this.#stream.write(text);
   }
+}
+
+/** Elapsed seconds as `12 s` or `3 min 05 s`. */
+function formatElapsed(seconds: number): string {
+  const whole = Math.floor(seconds);
+  if (whole < 60) return `${whole} s`;
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
 }
 
 /** Whether `stream` is a terminal (a tty.WriteStream sets `isTTY`). */

@@ -133,7 +133,7 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
         robots: clients.robots,
         signal: interrupt.signal,
         onEvent: (event) => {
-          if (event.type === 'progress') progress.update(event);
+          progress.see(event);
           events.write(event);
         },
       }),

@@ -18,6 +18,7 @@ import {
   cleanHref,
   createLinkExtractor,
   extractLinks,
+  LineIndex,
   parseLinkHeader,
   type ExtractedLinks,
   type LinkHeaderLink,
@@ -133,12 +134,14 @@ export class PageLinkReader {
   readonly #page: PageContext;
   readonly #extracted: ExtractedLinks | undefined;
   readonly #headerLinks: readonly LinkHeaderLink[];
+  readonly #body: string | undefined;
   readonly #facts: { retrievalUrl: string; contentLocation: string | undefined; contentBase: string | undefined };
 
   constructor(response: FetchedResponse, page: PageContext, extracted: ExtractedLinks | undefined) {
     const headers = response.headers;
     this.#page = page;
     this.#extracted = extracted;
+    this.#body = response.body;
     this.#facts = { retrievalUrl: response.finalUrl, contentLocation: headers['content-location'], contentBase: headers['content-base'] };
     this.chain = computeBaseChain({ ...this.#facts, baseElementHref: extracted?.base?.raw }, { mode: page.baseMode });
     const linkHeader = headers['link'];
@@ -166,13 +169,23 @@ export class PageLinkReader {
     const page = this.#page;
     const extracted = this.#extracted;
     let count = 0;
-    const entry = (links: LinkResolver, raw: string, element: string, attribute: string, isFollowed: boolean): AdmitEntry => {
+    // Line and column of each href's value, for reports that place it in the source (SARIF).
+    const lines = extracted !== undefined && extracted.references.length > 0 && this.#body !== undefined ? new LineIndex(this.#body) : undefined;
+    const entry = (
+      links: LinkResolver,
+      raw: string,
+      element: string,
+      attribute: string,
+      isFollowed: boolean,
+      valueOffset?: number,
+    ): AdmitEntry => {
       count++;
       const link = links.resolve(raw);
       if (link.hrefCodes.length > 0) this.hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
       const resolved = link.resolved;
       let follow: boolean | undefined;
       if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
+      const position = lines === undefined || valueOffset === undefined ? undefined : lines.position(valueOffset);
       // One object literal for every entry: the same shape whatever the outcome.
       return {
         fromUrlId: page.id,
@@ -187,6 +200,8 @@ export class PageLinkReader {
         depth: page.depth,
         findings: link.findings,
         alternateTarget: resolved?.alternateTarget,
+        line: position?.line,
+        column: position?.column,
       };
     };
 
@@ -204,7 +219,7 @@ export class PageLinkReader {
         ) {
           this.canonicalIndex = count;
         }
-        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed);
+        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed, reference.valueOffset);
       }
     }
     if (this.#headerLinks.length > 0) {

@@ -42,6 +42,9 @@ export interface NewLink {
   readonly error: string | undefined;
   readonly findings: readonly string[] | undefined;
   readonly alternateTarget: string | undefined;
+  /** Where the href's value is written in the page: 1-based line, and column in UTF-16 code units. */
+  readonly line?: number | undefined;
+  readonly column?: number | undefined;
 }
 
 /** The rungs the ladder climbs by itself (RFC 3986 §6.2.1–§6.2.3): `protocol` comes from aliases. */
@@ -143,6 +146,8 @@ export class Admitter {
         error,
         findings: entry.findings !== undefined && entry.findings.length > 0 ? entry.findings : undefined,
         alternateTarget: entry.alternateTarget,
+        line: entry.line,
+        column: entry.column,
       });
     }
     return { urlId: match?.known.urlId, rung: match?.rung, ladderRung: ladder?.rung as LadderRung | undefined, isQueued: match?.isQueued ?? false, error };

@@ -1,8 +1,10 @@
 // The one encoding of a link in the index (migration 002): a JSON array in the
 // column order of the `link` view, [to_url, raw_href, fragment, element, attribute,
-// base_level, rung, ladder_rung, error, findings, alternate_target, met_url],
-// trailing nulls left out. `ladder_rung` and `met_url` are set only where they
-// differ from `rung` and `to_url` (a `protocol` link). SQLite keeps a page's
+// base_level, rung, ladder_rung, error, findings, alternate_target, met_url, line,
+// column], trailing nulls left out. `ladder_rung` and `met_url` are set only where they
+// differ from `rung` and `to_url` (a `protocol` link). `line` and `column` (1-based,
+// the column in UTF-16 code units) place the href's value in the page's source; rows
+// written before they were recorded have neither (position unknown). SQLite keeps a page's
 // encoded links in one `page_link` row; the memory store keeps the same arrays.
 
 import type { LadderRung, NewLink } from './admitter.js';
@@ -21,6 +23,8 @@ export type EncodedLink = [
   findings?: readonly string[] | null,
   alternateTarget?: string | null,
   metUrl?: number | null,
+  line?: number | null,
+  column?: number | null,
 ];
 
 /** What is encoded of a link: everything but its page and position. */
@@ -38,7 +42,11 @@ export function encodeLink(link: LinkFields): EncodedLink {
   const alternateTarget = link.alternateTarget ?? null;
   const metUrl = link.metUrlId ?? null;
   const toUrl = link.toUrlId ?? null;
+  const line = link.line ?? null;
   // Built at its final length (one array a link, the hot path of every admit).
+  if (line !== null) {
+    return [toUrl, link.rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings, alternateTarget, metUrl, line, link.column ?? null];
+  }
   if (metUrl !== null) {
     return [toUrl, link.rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings, alternateTarget, metUrl];
   }
@@ -56,7 +64,8 @@ export function encodeLink(link: LinkFields): EncodedLink {
 
 /** The link at `position` of page `fromUrlId`, as reports read it. */
 export function decodeLink(fromUrlId: number, position: number, link: EncodedLink): LinkRow {
-  const [toUrl, rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings, alternateTarget, metUrl] = link;
+  const [toUrl, rawHref, fragment, element, attribute, baseLevel, rung, ladderRung, error, findings, alternateTarget, metUrl, line, column] =
+    link;
   return {
     fromUrlId,
     position,
@@ -72,5 +81,7 @@ export function decodeLink(fromUrlId: number, position: number, link: EncodedLin
     findings: findings === null || findings === undefined ? [] : [...findings],
     alternateTarget: alternateTarget ?? undefined,
     metUrlId: metUrl ?? toUrl ?? undefined,
+    line: line ?? undefined,
+    column: line === null || line === undefined ? undefined : (column ?? undefined),
   };
 }

@@ -62,6 +62,17 @@ export interface AdmitEntry {
    * `target`: recorded on the link row for the audit.
    */
   readonly alternateTarget?: string | undefined;
+  /**
+   * Where the href's value is written in the page: its 1-based line, recorded on the
+   * link row so that reports (SARIF) can place a finding in the page's source.
+   * @default undefined (unknown)
+   */
+  readonly line?: number | undefined;
+  /**
+   * The 1-based column of that value, in UTF-16 code units; recorded only with `line`.
+   * @default undefined (unknown)
+   */
+  readonly column?: number | undefined;
 }
 
 export interface AdmitResult {
@@ -413,6 +424,10 @@ export interface LinkRow {
   readonly alternateTarget: string | undefined;
   /** The URL the target met before aliases were followed (`toUrlId` unless `protocol`). */
   readonly metUrlId: number | undefined;
+  /** The 1-based line of the href's value in the page; `undefined` when not recorded (rows written before positions were). */
+  readonly line?: number | undefined;
+  /** The 1-based column of the href's value (UTF-16 code units); `undefined` when not recorded. */
+  readonly column?: number | undefined;
 }
 
 /** Links from one page to one target with one element/attribute, counted. */

@@ -163,3 +163,17 @@ describe('pageLinks: one record per href (issue 9)', () => {
     expect(keyOf('http://h/x/%2E/..')).toBe('http://h/');
   });
 });
+
+describe('pageLinks: where each href is written', () => {
+  it('records the 1-based line and UTF-16 column of the value, CR LF and lone CR ending lines; none for the Link header', () => {
+    const body = '<p>\r\n  <a href="one.html">1</a>\r<img src=two.png>\n<a href="x">\u00e9</a><a href=\'y\'>';
+    const { entries } = links('http://h/', body, { headers: { link: '</z>; rel=next' } });
+    expect(entries.map(({ rawHref, line, column }) => [rawHref, line, column])).toEqual([
+      ['one.html', 2, 12],
+      ['two.png', 3, 10],
+      ['x', 4, 10],
+      ['y', 4, 27],
+      ['/z', undefined, undefined],
+    ]);
+  });
+});

@@ -36,8 +36,9 @@ const linkFields: fc.Arbitrary<LinkFields> = fc.oneof(
     error: target.toUrlId === undefined ? optional(fc.string()) : fc.constant(undefined),
     findings: optional(fc.array(fc.string(), { maxLength: 3 })),
     alternateTarget: optional(fc.string()),
+    position: optional(fc.record({ line: fc.integer({ min: 1, max: 1e7 }), column: fc.integer({ min: 1, max: 1e7 }) })),
   }),
-);
+).map(({ position, ...fields }): LinkFields => ({ ...fields, line: position?.line, column: position?.column }));
 
 describe('link codec', () => {
   it('decode(encode(link)) gives back every field, directly and through JSON (property)', () => {
@@ -58,6 +59,8 @@ describe('link codec', () => {
           findings: link.findings ?? [],
           alternateTarget: link.alternateTarget,
           metUrlId: link.metUrlId ?? link.toUrlId,
+          line: link.line,
+          column: link.column,
         };
         const encoded = encodeLink(link);
         expect(decodeLink(page, position, encoded)).toStrictEqual(expected);
@@ -86,6 +89,14 @@ describe('link codec', () => {
     expect(encodeLink(link({ toUrlId: 7, rung: 'protocol', ladderRung: 'scheme', metUrlId: 3 }))).toEqual([7, 'x', null, null, null, null, 'protocol', 'scheme', null, null, null, 3]);
     expect(encodeLink(link({ error: 'ERR_URI_BAD_HOST' }))).toEqual([null, 'x', null, null, null, null, null, null, 'ERR_URI_BAD_HOST']);
     expect(encodeLink(link({}))).toEqual([null, 'x']);
+    expect(encodeLink(link({ toUrlId: 7, rung: 'new', ladderRung: 'new', line: 12, column: 5 }))).toEqual([
+      7, 'x', null, null, null, null, 'new', null, null, null, null, null, 12, 5,
+    ]);
+  });
+
+  it('reads a link written before positions were recorded: line and column unknown', () => {
+    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'new'])).toMatchObject({ line: undefined, column: undefined });
+    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'new', null, null, null, null, null, 3, 9])).toMatchObject({ line: 3, column: 9 });
   });
 
   it('reads a link written before ladder_rung and met_url were recorded (migration 002 copies old rows without them)', () => {

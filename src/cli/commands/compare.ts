@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { tryCompare } from '../../index.js';
 import type { CliContext } from '../cli-context.js';
+import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { errorToJson, formatErrorLine } from '../format-error.js';
 import type { LineReport } from '../line-report.js';
@@ -15,8 +16,7 @@ Output, one line:
           where subject ("a" or "b") says which argument index points into
 Exit code 0 when equivalent, 1 when different or an argument is invalid.`;
 
-interface CompareCommandOptions {
-  readonly json?: boolean;
+interface CompareCommandOptions extends OutputOptions {
 }
 
 export function addCompareCommand(program: Command, context: CliContext): void {
@@ -26,12 +26,14 @@ export function addCompareCommand(program: Command, context: CliContext): void {
     .description('Find the lowest rung of the comparison ladder (RFC 3986 §6.2) at which <a> and <b> are equivalent.')
     .argument('<a>', 'a URI-reference')
     .argument('<b>', 'another URI-reference')
-    .option('--json', 'write the result as one JSON object')
+    .addOption(formatOption(TEXT_OR_JSON))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (a: string, b: string, options: CompareCommandOptions) => {
-      const report = compareReport(a, b, options.json === true);
+      const report = compareReport(a, b, isJsonOutput(options));
       if (report.stderr !== undefined) await context.err.writeLine(report.stderr);
-      if (report.stdout !== undefined) await context.out.writeLine(report.stdout);
+      if (report.stdout !== undefined) await withOutput(options, context, (out) => out.writeLine(report.stdout!), false);
       context.exitCode = report.isOk ? EXIT_CODES.OK : EXIT_CODES.INVALID;
     });
 }

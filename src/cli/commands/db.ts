@@ -1,14 +1,14 @@
-// `linkladder db migrate|status|stats [--db PATH]`: the index database itself.
+// `linkladder db migrate|status [--db PATH]`: the index database itself (`db stats`,
+// hidden, is the store's raw counts; `linkladder stats` is the one users read).
 
 import type { Command } from 'commander';
 import { readMigrationStatus, SqliteStore, type StoreStats } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { lockTakeoverNotice } from '../open-store.js';
+import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 
-interface DbOptions extends IndexPathOptions {
-  readonly json?: boolean;
-}
+interface DbOptions extends IndexPathOptions, OutputOptions {}
 
 export function addDbCommand(program: Command, context: CliContext): void {
   const db = program.command('db').summary('migrate and inspect the index database').description('Migrate and inspect the index database.');
@@ -28,28 +28,37 @@ export function addDbCommand(program: Command, context: CliContext): void {
 
   addIndexPathOptions(db.command('status'))
     .description('List the migrations and when each was applied, without changing the database.')
-    .option('--json', 'one JSON object per migration')
+    .addOption(formatOption(TEXT_OR_JSON))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .action(async (options: DbOptions) => {
-      for (const m of readMigrationStatus(await indexPath(options, context))) {
-        const version = String(m.version).padStart(3, '0');
-        const appliedAt = m.appliedAt === undefined ? null : new Date(m.appliedAt).toISOString();
-        await context.out.writeLine(
-          options.json === true
-            ? JSON.stringify({ version: m.version, name: m.name, appliedAt })
-            : `${version}_${m.name}  ${appliedAt ?? 'pending'}`,
-        );
-      }
+      const migrations = readMigrationStatus(await indexPath(options, context));
+      await withOutput(options, context, async (out) => {
+        for (const m of migrations) {
+          const version = String(m.version).padStart(3, '0');
+          const appliedAt = m.appliedAt === undefined ? null : new Date(m.appliedAt).toISOString();
+          await out.writeLine(
+            isJsonOutput(options) ? JSON.stringify({ version: m.version, name: m.name, appliedAt }) : `${version}_${m.name}  ${appliedAt ?? 'pending'}`,
+          );
+        }
+      });
     });
 
-  addIndexPathOptions(db.command('stats'))
-    .description('URLs by state, links, how many links each rung of the ladder folded, aliases and fetches.')
-    .option('--json', 'one JSON object')
+  // One `stats` in the help (issue 11): `linkladder stats` reads a crawl; this raw
+  // count of the store's tables stays for scripts (and reads an index with no crawl).
+  addIndexPathOptions(db.command('stats', { hidden: true }))
+    .description('The store\'s raw counts (URLs by state, links by rung, aliases, fetches); see `linkladder stats`.')
+    .addOption(formatOption(TEXT_OR_JSON))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .action(async (options: DbOptions) => {
       const store = new SqliteStore({ path: await indexPath(options, context), readOnly: true });
       const stats = await store.stats();
       await store.close();
-      const lines = options.json === true ? [JSON.stringify(stats)] : formatStats(stats);
-      for (const line of lines) await context.out.writeLine(line);
+      const lines = isJsonOutput(options) ? [JSON.stringify(stats)] : formatStats(stats);
+      await withOutput(options, context, async (out) => {
+        for (const line of lines) await out.writeLine(line);
+      });
     });
 }
 

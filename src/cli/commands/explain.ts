@@ -5,6 +5,7 @@ import { errorKindOf, explain, type Explanation } from '../../crawl/index.js';
 import { ERROR_MESSAGES, type ErrorCode } from '../../errors.js';
 import type { FetchRow, UrlRecord } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { toJsonLine } from '../json-line.js';
@@ -25,8 +26,7 @@ Output:
 Exit code 0 when the URL is in the index (at any rung), 1 when it is not
 (or is not an absolute URI).`;
 
-interface ExplainCommandOptions extends IndexPathOptions {
-  readonly json?: boolean;
+interface ExplainCommandOptions extends IndexPathOptions, OutputOptions {
 }
 
 export function addExplainCommand(program: Command, context: CliContext): void {
@@ -34,7 +34,9 @@ export function addExplainCommand(program: Command, context: CliContext): void {
     .summary('why a URL was fetched, skipped or merged')
     .description('Say why the index fetched, skipped or merged a URL, from what the index holds.')
     .argument('<url>', 'an absolute URL, spelled any way (it is looked up by its key)')
-    .option('--json', 'write the explanation as one JSON object')
+    .addOption(formatOption(TEXT_OR_JSON))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (url: string, options: ExplainCommandOptions) => {
       const store = openStore(await indexPath(options, context), { readOnly: true });
@@ -44,8 +46,10 @@ export function addExplainCommand(program: Command, context: CliContext): void {
       } finally {
         await store.close();
       }
-      const lines = options.json === true ? [toJsonLine(explanation)] : formatExplanation(explanation);
-      for (const line of lines) await context.out.writeLine(line);
+      const lines = isJsonOutput(options) ? [toJsonLine(explanation)] : formatExplanation(explanation);
+      await withOutput(options, context, async (out) => {
+        for (const line of lines) await out.writeLine(line);
+      });
       context.exitCode = explanation.url === undefined ? EXIT_CODES.INVALID : EXIT_CODES.OK;
     });
 }

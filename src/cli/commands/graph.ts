@@ -1,11 +1,11 @@
 // `linkladder graph --format F`: the link graph of a crawl, streamed in one format.
 
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { exportGraph, GRAPH_FORMATS, type GraphFormat } from '../../report/index.js';
 import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
-import { writeOutputFile } from './report.js';
+import { formatOption, jsonOption, outOption, outputFormat, writeOutputFile, type OutputOptions, type OutputOptionsSpec } from '../output-options.js';
 
 const HELP = `
 Nodes are the canonical URLs of the index (with their other spellings and state),
@@ -26,24 +26,29 @@ Formats:
   graphml  GraphML with <key> declarations for every attribute
 Written as it is read: a graph of any size exports in bounded memory.`;
 
-interface GraphCommandOptions extends IndexPathOptions {
-  readonly format: GraphFormat;
+interface GraphCommandOptions extends IndexPathOptions, OutputOptions {
   readonly collapseAliases?: boolean;
-  readonly out?: string;
 }
 
+const OUTPUT: OutputOptionsSpec<GraphFormat> = { formats: GRAPH_FORMATS, defaultFormat: undefined };
+
 export function addGraphCommand(program: Command, context: CliContext): void {
-  addIndexPathOptions(program.command('graph'))
+  const command = addIndexPathOptions(program.command('graph'));
+  command
     .summary('export the link graph (csv, json, ndjson, dot, graphml)')
     .description('Export the link graph of the crawl in the index: canonical URLs as nodes, counted links as edges.')
-    .addOption(new Option('--format <format>', 'the output format').choices(GRAPH_FORMATS).makeOptionMandatory())
+    .addOption(formatOption(OUTPUT))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .option('--collapse-aliases', 'merge alias nodes into the URLs they stand for')
-    .option('--out <file>', 'write to this file instead of stdout')
     .addHelpText('after', HELP)
     .action(async (options: GraphCommandOptions) => {
+      const format = outputFormat(options, OUTPUT);
+      // Mandatory, but --json stands for it: checked here rather than by commander.
+      if (format === undefined) return command.error("error: required option '--format <format>' not specified");
       const reader = openIndexReader(await indexPath(options, context));
       try {
-        const exportOptions = { format: options.format, collapseAliases: options.collapseAliases === true };
+        const exportOptions = { format, collapseAliases: options.collapseAliases === true };
         if (options.out === undefined) await exportGraph(reader, context.io.stdout, exportOptions);
         else await writeOutputFile(options.out, (stream) => exportGraph(reader, stream, exportOptions));
       } finally {

@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { tryNormalize, type Rung } from '../../index.js';
 import type { CliContext } from '../cli-context.js';
+import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 import { errorToJson, formatErrorLine } from '../format-error.js';
 import type { LineHandler } from '../line-report.js';
 import { inputsOf, runLines } from '../run-lines.js';
@@ -24,10 +25,9 @@ Output, one line per input, in input order:
 An invalid input writes an error line on stderr and an empty line on stdout
 (so in plain mode an empty line is also what the empty reference normalizes to).`;
 
-interface NormalizeCommandOptions {
+interface NormalizeCommandOptions extends OutputOptions {
   readonly rung: CliRung;
-  readonly json?: boolean;
-}
+  }
 
 export function addNormalizeCommand(program: Command, context: CliContext): void {
   program
@@ -36,11 +36,13 @@ export function addNormalizeCommand(program: Command, context: CliContext): void
     .description('Normalize each URI-reference to a rung of the comparison ladder (RFC 3986 §6.2).')
     .argument('[uri...]', 'URI-references (none: read one per line from stdin)')
     .addOption(new Option('--rung <rung>', 'how far up the ladder to go').choices(CLI_RUNGS).default(DEFAULT_CLI_RUNG))
-    .option('--json', 'write one JSON object per input')
+    .addOption(formatOption(TEXT_OR_JSON))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (uris: string[], options: NormalizeCommandOptions) => {
-      const handler = normalizeHandler(options.rung, options.json === true);
-      context.exitCode = await runLines(inputsOf(uris, context), handler, context);
+      const handler = normalizeHandler(options.rung, isJsonOutput(options));
+      context.exitCode = await withOutput(options, context, (out) => runLines(inputsOf(uris, context), handler, context, out), false);
     });
 }
 

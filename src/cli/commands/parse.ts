@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { tryParse, type UriReference } from '../../index.js';
 import type { CliContext } from '../cli-context.js';
+import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 import { errorToJson, formatErrorLine } from '../format-error.js';
 import type { LineHandler } from '../line-report.js';
 import { inputsOf, runLines } from '../run-lines.js';
@@ -19,8 +20,7 @@ Output, one line per input, in input order:
           or {"input","ok":false,"error":{"code","index","message"}}
 An invalid input writes an error line on stderr and an empty line on stdout.`;
 
-interface ParseCommandOptions {
-  readonly json?: boolean;
+interface ParseCommandOptions extends OutputOptions {
 }
 
 export function addParseCommand(program: Command, context: CliContext): void {
@@ -29,10 +29,13 @@ export function addParseCommand(program: Command, context: CliContext): void {
     .summary('split URI-references into their components')
     .description('Split each URI-reference into its RFC 3986 components.')
     .argument('[uri...]', 'URI-references (none: read one per line from stdin)')
-    .option('--json', 'write one JSON object per input')
+    .addOption(formatOption(TEXT_OR_JSON))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (uris: string[], options: ParseCommandOptions) => {
-      context.exitCode = await runLines(inputsOf(uris, context), parseHandler(options.json === true), context);
+      const handler = parseHandler(isJsonOutput(options));
+      context.exitCode = await withOutput(options, context, (out) => runLines(inputsOf(uris, context), handler, context, out), false);
     });
 }
 

@@ -1,15 +1,12 @@
 // `linkladder report --html FILE`: one self-contained HTML file about a crawl.
 
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { finished } from 'node:stream/promises';
-import type { Writable } from 'node:stream';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { audit, writeHtmlReport, type AuditFinding } from '../../report/index.js';
 import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { refuseNoCrawl } from '../no-crawl.js';
+import { formatOption, outOption, writeOutputFile, type OutputOptions, type OutputOptionsSpec } from '../output-options.js';
 
 const HELP = `
 The file needs nothing else: CSS, script, graph and data are inline, and its
@@ -23,19 +20,26 @@ runs with their date, seeds, settings and duration. --internal-only keeps the
 graph to the seeds' hosts, for big sites. stdout gets one line: the file and
 what it holds.`;
 
-interface ReportCommandOptions extends IndexPathOptions {
-  readonly html: string;
+interface ReportCommandOptions extends IndexPathOptions, OutputOptions {
+  readonly html?: string;
   readonly internalOnly?: boolean;
 }
 
+const OUTPUT: OutputOptionsSpec<'html'> = { formats: ['html'], defaultFormat: 'html' };
+
 export function addReportCommand(program: Command, context: CliContext): void {
-  addIndexPathOptions(program.command('report'))
+  const command = addIndexPathOptions(program.command('report'));
+  command
     .summary('write an HTML report of a crawl')
     .description('Write a self-contained HTML report of the crawl in the index: broken links first, every URL by status and host, external links, findings, redirects, link graph, crawl runs.')
-    .requiredOption('--html <file>', 'the HTML file to write')
+    .addOption(formatOption(OUTPUT))
+    .addOption(outOption())
+    .addOption(new Option('--html <file>', 'short for --format html --out <file>').conflicts('out'))
     .option('--internal-only', "the graph draws only URLs on the seeds' hosts (for big sites); the tables still list every URL")
     .addHelpText('after', HELP)
     .action(async (options: ReportCommandOptions) => {
+      const target = options.out ?? options.html;
+      if (target === undefined) return command.error("error: required option '--out <file>' (or --html <file>) not specified");
       const file = await indexPath(options, context);
       const reader = openIndexReader(file);
       try {
@@ -43,35 +47,15 @@ export function addReportCommand(program: Command, context: CliContext): void {
         // The page holds every finding, and counts them at its top: they are gathered first.
         const findings: AuditFinding[] = [];
         for await (const finding of audit(reader)) findings.push(finding);
-        const summary = await writeOutputFile(options.html, (stream) =>
+        const summary = await writeOutputFile(target, (stream) =>
           writeHtmlReport(reader, findings, stream, { internalOnly: options.internalOnly === true }),
         );
         const graph = summary.isGraphTruncated ? `, graph cut to ${summary.nodes} URLs and ${summary.edges} edges` : '';
         await context.out.writeLine(
-          `${options.html}: ${summary.urls} URLs, ${summary.links} links, ${summary.findings} findings, ${summary.aliases} aliases${graph}`,
+          `${target}: ${summary.urls} URLs, ${summary.links} links, ${summary.findings} findings, ${summary.aliases} aliases${graph}`,
         );
       } finally {
         await reader.close();
       }
     });
-}
-
-/**
- * Run `write` on a new file beside `file`, then rename it into place: a failure
- * leaves no half-written file (and an older one untouched).
- */
-export async function writeOutputFile<T>(file: string, write: (stream: Writable) => Promise<T>): Promise<T> {
-  const partial = `${file}.${process.pid}.partial`;
-  const stream = createWriteStream(partial);
-  try {
-    const result = await write(stream);
-    stream.end();
-    await finished(stream);
-    await rename(partial, file);
-    return result;
-  } catch (error) {
-    stream.destroy();
-    await rm(partial, { force: true });
-    throw error;
-  }
 }

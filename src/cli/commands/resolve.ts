@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { tryResolve, type ResolveOptions, type UriSyntaxError } from '../../index.js';
 import type { CliContext } from '../cli-context.js';
+import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 import { errorToJson, formatErrorLine } from '../format-error.js';
 import type { LineHandler } from '../line-report.js';
 import { inputsOf, runLines } from '../run-lines.js';
@@ -17,11 +18,10 @@ An invalid reference writes an error line on stderr and an empty line on stdout.
 An invalid or relative base is an input error, reported for every reference
 (exit 1), not a usage error.`;
 
-interface ResolveCommandOptions {
+interface ResolveCommandOptions extends OutputOptions {
   readonly base: string;
   readonly nonStrict?: boolean;
-  readonly json?: boolean;
-}
+  }
 
 export function addResolveCommand(program: Command, context: CliContext): void {
   program
@@ -31,11 +31,13 @@ export function addResolveCommand(program: Command, context: CliContext): void {
     .argument('[ref...]', 'URI-references (none: read one per line from stdin)')
     .requiredOption('--base <uri>', 'the absolute base URI')
     .option('--non-strict', 'read "http:g" against an http base as relative (the RFC 1808 loophole)')
-    .option('--json', 'write one JSON object per reference')
+    .addOption(formatOption(TEXT_OR_JSON))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (refs: string[], options: ResolveCommandOptions) => {
-      const handler = resolveHandler(options.base, options.nonStrict === true, options.json === true);
-      context.exitCode = await runLines(inputsOf(refs, context), handler, context);
+      const handler = resolveHandler(options.base, options.nonStrict === true, isJsonOutput(options));
+      context.exitCode = await withOutput(options, context, (out) => runLines(inputsOf(refs, context), handler, context, out), false);
     });
 }
 

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { collectStats, FETCHES_SAVED_DEFINITION, formatStats, LINKS_NOT_FETCHED_DEFINITION } from '../../report/index.js';
 import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { toJsonLine } from '../json-line.js';
 import { refuseNoCrawl } from '../no-crawl.js';
@@ -24,15 +25,16 @@ links unfetched   links with a target minus fetches: what a crawler without any
 "requests","fetches","urls","aliasesByEvidence","errorsByCode","broken","definitions"}.
 An index that holds no crawl: one stderr line, exit 4.`;
 
-interface StatsCommandOptions extends IndexPathOptions {
-  readonly json?: boolean;
+interface StatsCommandOptions extends IndexPathOptions, OutputOptions {
 }
 
 export function addStatsCommand(program: Command, context: CliContext): void {
   addIndexPathOptions(program.command('stats'))
     .summary('the ladder funnel: what each rung folded and the fetches it saved')
     .description('Print the ladder funnel of the crawl in the index, the fetches it saved, aliases by evidence and errors by code.')
-    .option('--json', 'write one JSON object')
+    .addOption(formatOption(TEXT_OR_JSON))
+    .addOption(jsonOption())
+    .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (options: StatsCommandOptions) => {
       const file = await indexPath(options, context);
@@ -42,10 +44,12 @@ export function addStatsCommand(program: Command, context: CliContext): void {
         if (await refuseNoCrawl(reader, file, context)) return;
         const stats = await collectStats(reader);
         const definitions = { fetchesSaved: FETCHES_SAVED_DEFINITION, linksNotFetched: LINKS_NOT_FETCHED_DEFINITION };
-        lines = options.json === true ? [toJsonLine({ ...stats, definitions })] : formatStats(stats);
+        lines = isJsonOutput(options) ? [toJsonLine({ ...stats, definitions })] : formatStats(stats);
       } finally {
         await reader.close();
       }
-      for (const line of lines) await context.out.writeLine(line);
+      await withOutput(options, context, async (out) => {
+        for (const line of lines) await out.writeLine(line);
+      });
     });
 }

@@ -238,8 +238,11 @@ class IndexFacts {
     const pageText = redactPassword(page.key);
     const rawHref = redactPassword(link.rawHref);
     const target = met === undefined ? undefined : redactPassword(link.fragment === undefined ? met.key : `${met.key}#${link.fragment}`);
-    const make = (code: AuditCode, message: string, detail?: Readonly<Record<string, string | number>>): AuditFinding =>
-      finding(code, pageText, rawHref, target, message, detail);
+    const position = link.line === undefined ? undefined : { line: link.line, column: link.column };
+    const make = (code: AuditCode, message: string, detail?: Readonly<Record<string, string | number>>): AuditFinding => {
+      const made = finding(code, pageText, rawHref, target, message, detail);
+      return position === undefined ? made : { ...made, ...position };
+    };
 
     for (const code of HREF_CODES) {
       if (!codes.has(code)) continue;

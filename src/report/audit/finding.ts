@@ -19,6 +19,10 @@ export interface AuditFinding {
   readonly message: string;
   /** Facts particular to the code (final URL, hop count, rung, …). */
   readonly detail: Readonly<Record<string, string | number>>;
+  /** Where the href is written in the page: 1-based line, when the crawl recorded it. */
+  readonly line?: number | undefined;
+  /** And its 1-based column, in UTF-16 code units. */
+  readonly column?: number | undefined;
 }
 
 /** Findings as `audit` streams them, or as a list. */

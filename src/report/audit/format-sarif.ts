@@ -1,11 +1,14 @@
 // The audit as a SARIF 2.1.0 log (OASIS, https://docs.oasis-open.org/sarif/sarif/v2.1.0/),
 // for CI systems: one run, a rule per audit code (`ruleId` = the code), one result per
-// finding located at its page (`artifactLocation.uri`). Written line by line: one
+// finding located at its page (`artifactLocation.uri`): the page's URL, or — given
+// source roots — the file it is served from, with the line and column of the href
+// (`region`), so that code-scanning tools annotate the HTML. Written line by line: one
 // result per line between the log's opening and closing, so memory stays bounded.
 
 import { describeValue, OptionError } from '../../errors.js';
 import { AUDIT_CODE_LIST, AUDIT_CODES } from './codes.js';
 import type { AuditFinding, AuditFindings, Severity } from './finding.js';
+import { sourceFileOf, type SourceRoot } from './source-roots.js';
 
 export const SARIF_VERSION = '2.1.0';
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -21,6 +24,12 @@ export interface SarifOptions {
    * @default undefined (left out)
    */
   readonly informationUri?: string | undefined;
+  /**
+   * Where pages' files are (`parseSourceRoot`): a page under one is located at its
+   * file, relative to where the log is read, instead of at its URL.
+   * @default [] (locations are page URLs)
+   */
+  readonly sourceRoots?: readonly SourceRoot[] | undefined;
 }
 
 /** SARIF §3.27.10 `level`: `info` is a `note`. */
@@ -41,8 +50,8 @@ export function sarifRules(): Record<string, unknown>[] {
   });
 }
 
-/** One finding as a SARIF result (§3.27). */
-export function sarifResult(f: AuditFinding): Record<string, unknown> {
+/** One finding as a SARIF result (§3.27), located at its page's file when `sourceRoots` maps it, else at its URL. */
+export function sarifResult(f: AuditFinding, sourceRoots: readonly SourceRoot[] = []): Record<string, unknown> {
   const properties: Record<string, unknown> = { ...f.detail };
   if (f.rawHref !== undefined) properties['rawHref'] = f.rawHref;
   if (f.target !== undefined) properties['target'] = f.target;
@@ -52,9 +61,17 @@ export function sarifResult(f: AuditFinding): Record<string, unknown> {
     ...(ruleIndex === undefined ? {} : { ruleIndex }),
     level: LEVELS[f.severity],
     message: { text: messageText(f) },
-    ...(f.page === undefined ? {} : { locations: [{ physicalLocation: { artifactLocation: { uri: f.page } } }] }),
+    ...(f.page === undefined ? {} : { locations: [{ physicalLocation: physicalLocation(f, f.page, sourceRoots) }] }),
     properties,
   };
+}
+
+/** §3.29: the page's file or URL (§3.4), and the href's line and column (§3.30, 1-based, UTF-16 code units). */
+function physicalLocation(f: AuditFinding, page: string, sourceRoots: readonly SourceRoot[]): Record<string, unknown> {
+  const file = sourceRoots.length === 0 ? undefined : sourceFileOf(page, sourceRoots);
+  const location: Record<string, unknown> = { artifactLocation: { uri: file ?? page } };
+  if (f.line !== undefined) location['region'] = f.column === undefined ? { startLine: f.line } : { startLine: f.line, startColumn: f.column };
+  return location;
 }
 
 /** The message a CI system shows: the href and what it resolves to, then what is wrong. */
@@ -72,21 +89,27 @@ export function formatAuditSarif(findings: AuditFindings, options: SarifOptions 
       throw new OptionError(`Expected \`${name}\` to be a string, got ${describeValue(value)}`);
     }
   }
+  const roots: unknown = options.sourceRoots ?? [];
+  if (!Array.isArray(roots) || !roots.every((r: unknown) => typeof (r as SourceRoot | null)?.urlPrefix === 'string' && typeof (r as SourceRoot).dir === 'string')) {
+    throw new OptionError(`Expected \`sourceRoots\` to be an array of { urlPrefix, dir } (parseSourceRoot), got ${describeValue(roots)}`);
+  }
   return sarifLines(findings, options);
 }
 
 async function* sarifLines(findings: AuditFindings, options: SarifOptions): AsyncGenerator<string> {
+  const sourceRoots = options.sourceRoots ?? [];
   const driver: Record<string, unknown> = { name: 'linkladder' };
   if (options.toolVersion !== undefined) driver['version'] = options.toolVersion;
   if (options.informationUri !== undefined) driver['informationUri'] = options.informationUri;
   driver['rules'] = sarifRules();
-  const head = JSON.stringify({ $schema: SARIF_SCHEMA, version: SARIF_VERSION, runs: [{ tool: { driver }, results: [] }] });
+  // §3.14.17: columns count UTF-16 code units, as the crawl records them.
+  const head = JSON.stringify({ $schema: SARIF_SCHEMA, version: SARIF_VERSION, runs: [{ tool: { driver }, columnKind: 'utf16CodeUnits', results: [] }] });
   // Everything up to the empty results array is the opening; what follows it, the closing.
   const cut = head.lastIndexOf('[]');
   yield head.slice(0, cut + 1);
   let isFirst = true;
   for await (const f of findings) {
-    yield `${isFirst ? '' : ','}${JSON.stringify(sarifResult(f))}`;
+    yield `${isFirst ? '' : ','}${JSON.stringify(sarifResult(f, sourceRoots))}`;
     isFirst = false;
   }
   yield head.slice(cut + 1);

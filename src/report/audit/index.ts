@@ -12,7 +12,11 @@ export {
 } from './codes.js';
 export { audit, AUDIT_DEFAULTS, type AuditOptions } from './audit.js';
 export { redactPassword, redactPasswords } from '../redact.js';
-export { formatAuditText, terminalSafe } from './format-text.js';
-export { formatAuditJson, auditFindingJson } from './format-json.js';
-export { formatAuditCsv, AUDIT_CSV_HEADER } from './format-csv.js';
+export { formatAuditText, formatTargetGroupsText, positionText, terminalSafe, type AuditTextOptions } from './format-text.js';
+export { formatAuditJson, auditFindingJson, targetGroupJson } from './format-json.js';
+export { formatAuditCsv, AUDIT_CSV_HEADER, type AuditCsvOptions } from './format-csv.js';
+export { filterFindings, findingTest, type FindingFilter, type FindingTest } from './finding-filter.js';
+export { countInlinks, findingStatus, groupByTarget, targetKey, type TargetGroup, type TargetGroups } from './target-groups.js';
+export { formatAuditSummary, summarizeFindings, type AuditSummary } from './audit-summary.js';
+export { DIRECTORY_INDEX, parseSourceRoot, sourceFileOf, type SourceRoot } from './source-roots.js';
 export { formatAuditSarif, sarifResult, sarifRules, SARIF_SCHEMA, SARIF_VERSION, type SarifOptions } from './format-sarif.js';

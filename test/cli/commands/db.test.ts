@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../../src/store/index.js';
+import { defaultMigrationsDir, loadMigrations, SqliteStore } from '../../../src/store/index.js';
 import { run as runInProcess } from '../cli-harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-db-'));
@@ -11,27 +11,25 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('linkladder db', () => {
   it('status shows pending without creating the file; migrate applies; a second migrate is a no-op', async () => {
     const db = path.join(dir, 'a', 'index.db');
+    // Every migration the package has, from its folder (each new one adds a line).
+    const migrations = loadMigrations(defaultMigrationsDir());
+    expect(migrations.slice(0, 2).map((m) => m.file)).toEqual(['001_initial.sql', '002_page_links_and_history.sql']);
     expect(await runInProcess(['db', 'status', '--db', db])).toMatchObject({
       code: 0,
-      stdout: '001_initial  pending\n002_page_links_and_history  pending\n003_fetch_represents  pending\n004_writer_lock  pending\n005_crawl_run  pending\n006_reserved  pending\n007_sitemaps_and_revalidation  pending\n',
+      stdout: migrations.map((m) => `${m.file.slice(0, -'.sql'.length)}  pending\n`).join(''),
     });
     expect(existsSync(db)).toBe(false);
     expect(await runInProcess(['db', 'migrate', '--db', db])).toMatchObject({
       code: 0,
-      stdout: `${db}: applied 001_initial.sql\n${db}: applied 002_page_links_and_history.sql\n${db}: applied 003_fetch_represents.sql\n${db}: applied 004_writer_lock.sql\n${db}: applied 005_crawl_run.sql\n${db}: applied 006_reserved.sql\n${db}: applied 007_sitemaps_and_revalidation.sql\n`,
+      stdout: migrations.map((m) => `${db}: applied ${m.file}\n`).join(''),
     });
     expect(await runInProcess(['db', 'migrate', '--db', db])).toMatchObject({ code: 0, stdout: `${db}: up to date\n` });
     const status = await runInProcess(['db', 'status', '--db', db, '--json']);
     const lines = status.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown);
-    expect(lines).toEqual([
-      { version: 1, name: 'initial', appliedAt: expect.stringMatching(/^\d{4}-/) },
-      { version: 2, name: 'page_links_and_history', appliedAt: expect.stringMatching(/^\d{4}-/) },
-      { version: 3, name: 'fetch_represents', appliedAt: expect.stringMatching(/^\d{4}-/) },
-      { version: 4, name: 'writer_lock', appliedAt: expect.stringMatching(/^\d{4}-/) },
-      { version: 5, name: 'crawl_run', appliedAt: expect.stringMatching(/^\d{4}-/) },
-      { version: 6, name: 'reserved', appliedAt: expect.stringMatching(/^\d{4}-/) },
-      { version: 7, name: 'sitemaps_and_revalidation', appliedAt: expect.stringMatching(/^\d{4}-/) },
-    ]);
+    expect(lines).toEqual(migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: expect.stringMatching(/^\d{4}-/) })));
+    const out = path.join(dir, 'status.json');
+    expect(await runInProcess(['db', 'status', '--db', db, '--format', 'json', '--out', out])).toMatchObject({ code: 0, stdout: '' });
+    expect(readFileSync(out, 'utf8')).toBe(status.stdout);
   });
 
   it('stats counts URLs by state, links folded by rung, aliases and fetches', async () => {

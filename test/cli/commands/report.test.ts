@@ -104,10 +104,11 @@ describe('linkladder report', () => {
     expect(readFileSync(file, 'utf8')).toContain('"graph":{"internalOnly":true,');
   });
 
-  it('--html is required (exit 2); a missing database is exit 3 and writes no file', async () => {
+  it('--out (or --html) is required (exit 2); a missing database is exit 3 and writes no file', async () => {
     const noHtml = await run(['report', '--db', db]);
     expect(noHtml.code).toBe(2);
-    expect(noHtml.stderr).toMatch(/required option '--html <file>' not specified/);
+    expect(noHtml.stderr).toMatch(/required option '--out <file>' \(or --html <file>\) not specified/);
+    expect((await run(['report', '--db', db, '--html', 'a.html', '--out', 'b.html'])).code).toBe(2);
     const out = path.join(dir, 'never.html');
     const noDb = await run(['report', '--db', path.join(dir, 'missing.db'), '--html', out]);
     expect(noDb.code).toBe(3);

@@ -33,6 +33,8 @@ const findings: AuditFinding[] = [
     target: 'http://h/a,%22b%22c',
     message: 'the href holds a tab or a line break',
     detail: {},
+    line: 4,
+    column: 9,
   },
   { code: 'HTML_BASE_IN_BODY', severity: 'warning', page: 'http://h/x', rawHref: undefined, target: undefined, message: '<base> after the body', detail: {} },
   { code: 'LINK_NOT_CANONICAL', severity: 'info', page: 'http://h/x', rawHref: '%7Eu', target: 'http://h/~u', message: 'syntax', detail: { rung: 'syntax' } },
@@ -45,7 +47,7 @@ describe('formatAuditText', () => {
       'http://h/',
       '  error    LINK_BROKEN  "missing.html" → http://h/missing.html',
       '           the target answered 404',
-      '  warning  HREF_TAB_OR_NEWLINE  "a,\\"b\\"\\n\\u001b[31mc\\u{202e}" → http://h/a,%22b%22c',
+      '  warning  HREF_TAB_OR_NEWLINE  "a,\\"b\\"\\n\\u001b[31mc\\u{202e}" → http://h/a,%22b%22c at line 4, column 9',
       '           the href holds a tab or a line break',
       '',
       'http://h/x',
@@ -86,13 +88,15 @@ describe('formatAuditJson', () => {
     const lines = (await collect(formatAuditJson(findings)));
     expect(lines).toHaveLength(findings.length);
     expect(lines.every((line) => !line.includes('\n'))).toBe(true);
-    expect(JSON.parse(lines[1]!)).toEqual({ ...findings[1] });
+    expect(JSON.parse(lines[1]!)).toEqual({ ...findings[1], line: 4, column: 9 });
     expect(JSON.parse(lines[2]!)).toEqual({
       code: 'HTML_BASE_IN_BODY',
       severity: 'warning',
       page: 'http://h/x',
       rawHref: null,
       target: null,
+      line: null,
+      column: null,
       message: '<base> after the body',
       detail: {},
     });
@@ -142,7 +146,9 @@ describe('formatAuditCsv', () => {
     expect(records[0]).toEqual(AUDIT_CSV_HEADER.split(','));
     expect(records).toHaveLength(findings.length + 1);
     findings.forEach((f, i) => {
-      expect(records[i + 1]).toEqual([f.severity, f.code, f.page ?? '', f.rawHref ?? '', f.target ?? '', f.message, JSON.stringify(f.detail)]);
+      const status = f.code === 'LINK_BROKEN' ? '404' : '';
+      const inlinks = f.target === undefined ? '' : '1';
+      expect(records[i + 1]).toEqual([f.severity, f.code, f.page ?? '', String(f.line ?? ''), String(f.column ?? ''), f.rawHref ?? '', f.target ?? '', status, inlinks, f.message]);
     });
   });
 });
@@ -165,6 +171,7 @@ const ALLOWED = {
   location: ['id', 'physicalLocation', 'logicalLocations', 'message', 'properties'],
   physicalLocation: ['address', 'artifactLocation', 'region', 'contextRegion', 'properties'],
   artifactLocation: ['uri', 'uriBaseId', 'index', 'description', 'properties'],
+  region: ['startLine', 'startColumn', 'endLine', 'endColumn', 'charOffset', 'charLength', 'byteOffset', 'byteLength', 'snippet', 'sourceLanguage', 'message', 'properties'],
 };
 const LEVELS = ['none', 'note', 'warning', 'error'];
 
@@ -223,6 +230,12 @@ function validateSarif(log: unknown): void {
         const artifact = object(physical['artifactLocation'], 'artifactLocation', ALLOWED.artifactLocation);
         // "format": "uri-reference"
         expect(parseUriReference(artifact['uri'] as string).ok).toBe(true);
+        if (physical['region'] !== undefined) {
+          const region = object(physical['region'], 'region', ALLOWED.region, ['startLine']);
+          // "minimum": 1
+          expect(Number.isInteger(region['startLine']) && (region['startLine'] as number) >= 1).toBe(true);
+          if (region['startColumn'] !== undefined) expect(Number.isInteger(region['startColumn']) && (region['startColumn'] as number) >= 1).toBe(true);
+        }
       }
     }
   }

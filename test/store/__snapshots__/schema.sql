@@ -1,3 +1,45 @@
+CREATE VIEW broken_link AS
+SELECT l.from_url          AS from_url_id,
+       src.key             AS from_url,
+       l.position          AS position,
+       l.raw_href          AS raw_href,
+       l.line              AS line,
+       l.column            AS column,
+       l.element           AS element,
+       l.attribute         AS attribute,
+       t.url_id            AS to_url_id,
+       t.url               AS to_url,
+       l.fragment          AS fragment,
+       t.status            AS status,
+       t.error_code        AS error_code,
+       t.fetch_id          AS fetch_id
+FROM link AS l
+JOIN page AS t ON t.url_id = l.to_url
+JOIN url AS src ON src.id = l.from_url
+WHERE t.status >= 400
+   OR (t.error_code LIKE 'ERR_FETCH_%' AND (t.status IS NULL OR t.status BETWEEN 300 AND 399));
+
+CREATE VIEW external_link AS
+SELECT l.from_url          AS from_url_id,
+       src.key             AS from_url,
+       l.position          AS position,
+       l.raw_href          AS raw_href,
+       l.line              AS line,
+       l.column            AS column,
+       l.element           AS element,
+       l.attribute         AS attribute,
+       t.id                AS to_url_id,
+       t.key               AS to_url,
+       t.host              AS host,
+       t.state             AS state,
+       f.status            AS status,
+       f.error_code        AS error_code
+FROM link AS l
+JOIN url AS t ON t.id = l.to_url
+JOIN url AS src ON src.id = l.from_url
+LEFT JOIN page AS f ON f.url_id = t.id
+WHERE t.scheme IN ('http', 'https') AND t.host IS NOT src.host;
+
 CREATE VIEW link AS
 SELECT p.from_url                                    AS from_url,
        p.first_position + j.key                      AS position,
@@ -12,8 +54,28 @@ SELECT p.from_url                                    AS from_url,
        j.value ->> 8                                 AS error,
        j.value -> 9                                  AS findings,
        j.value ->> 10                                AS alternate_target,
-       coalesce(j.value ->> 11, j.value ->> 0)       AS met_url
+       coalesce(j.value ->> 11, j.value ->> 0)       AS met_url,
+       j.value ->> 12                                AS line,
+       j.value ->> 13                                AS column
 FROM page_link AS p, json_each(p.links) AS j;
+
+CREATE VIEW page AS
+SELECT u.id                AS url_id,
+       u.key               AS url,
+       u.host              AS host,
+       u.state             AS state,
+       u.depth             AS depth,
+       f.id                AS fetch_id,
+       f.started_at        AS fetched_at,
+       f.status            AS status,
+       f.content_type      AS content_type,
+       f.bytes             AS bytes,
+       f.duration_ms       AS duration_ms,
+       f.error_code        AS error_code,
+       f.final_url         AS final_url,
+       (SELECT count(*) FROM redirect AS r WHERE r.fetch_id = f.id) AS redirects
+FROM url AS u
+JOIN fetch AS f ON f.id = (SELECT max(l.id) FROM fetch AS l WHERE l.url_id = u.id);
 
 CREATE TABLE alias (
   from_id    INTEGER NOT NULL REFERENCES url (id),
