@@ -40,9 +40,9 @@ skip() {
   exit 0
 }
 
-nginx_bin="$(command -v nginx || true)"
-[ -n "$nginx_bin" ] || { [ -x /usr/sbin/nginx ] && nginx_bin=/usr/sbin/nginx; } || true
-[ -n "$nginx_bin" ] || skip "nginx is not installed (apt-get install nginx)"
+# shellcheck source=support/serve-tree.sh
+. "$repo/bench/support/serve-tree.sh"
+[ -n "$(nginx_binary)" ] || skip "nginx is not installed (apt-get install nginx)"
 command -v wget >/dev/null || skip "wget is not installed (apt-get install wget)"
 [ -x /usr/bin/time ] || skip "/usr/bin/time is not installed (apt-get install time)"
 [ -f "$root/$seed_page" ] || skip "no tree at $root/$seed_page (apt-get install $package, or set REAL_SITE_ROOT)"
@@ -52,55 +52,15 @@ if [ ! -f "$cli" ] || [ ! -f "$naive" ]; then
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/linkladder-real-site.XXXXXX")"
-nginx_pid=""
 cleanup() {
-  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-    kill -QUIT "$nginx_pid" 2>/dev/null || true
-    wait "$nginx_pid" 2>/dev/null || true
-  fi
+  stop_tree
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-port="$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
-mime_types=/etc/nginx/mime.types
-[ -f "$mime_types" ] || mime_types=""
-mkdir -p "$work/nginx/tmp" "$work/nginx/logs"
-cat >"$work/nginx/nginx.conf" <<EOF
-daemon off;
-master_process on;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log;
-events { worker_connections 256; }
-http {
-  ${mime_types:+include $mime_types;}
-  default_type application/octet-stream;
-  client_body_temp_path $work/nginx/tmp/body;
-  proxy_temp_path $work/nginx/tmp/proxy;
-  fastcgi_temp_path $work/nginx/tmp/fastcgi;
-  uwsgi_temp_path $work/nginx/tmp/uwsgi;
-  scgi_temp_path $work/nginx/tmp/scgi;
-  log_format bench '\$status \$request_uri \$connection';
-  access_log $work/nginx/logs/access.log bench;
-  sendfile on;
-  server {
-    listen 127.0.0.1:$port;
-    location /site/ { alias $root/; }
-  }
-}
-EOF
-"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log" &
-nginx_pid=$!
-seed="http://127.0.0.1:$port/site/$seed_page"
-for _ in $(seq 50); do
-  wget -q -O /dev/null "$seed" 2>/dev/null && break
-  kill -0 "$nginx_pid" 2>/dev/null || { cat "$work/nginx/logs/error.log" >&2; echo "real-site: nginx did not start" >&2; exit 1; }
-  sleep 0.1
-done
-access_log="$work/nginx/logs/access.log"
-: >"$access_log"
+serve_tree "$root" "$work" || exit 1
+seed="$site$seed_page"
 
 pages="$(find "$root" -name '*.html' | wc -l)"
 echo "real-site: $root ($pages .html files) on $seed; $rounds rounds; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
