@@ -3,7 +3,7 @@
 import { currentFindingCodes } from '../findings.js';
 import { isArrayOfArrays, isStringList, parseStoredJson } from './index-corruption.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlState } from './types.js';
+import type { AliasRow, CrawlRunRow, FetchMethod, FetchRow, FirstLink, RedirectHop, UrlRecord, UrlRole, UrlState } from './types.js';
 
 /** Every crawl run, oldest first (an index older than migration 005 has no such table: none). */
 export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
@@ -33,7 +33,7 @@ export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.method,
   (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
    FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
 
@@ -51,6 +51,7 @@ export interface FetchColumns {
   findings: string | null;
   anchors: string | null;
   represents_url_id: number | null;
+  method: FetchMethod | null;
   redirects: string;
 }
 
@@ -72,6 +73,7 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     findings: row.findings === null ? [] : currentFindingCodes(parseStoredJson(row.findings, 'fetch.findings', isStringList)),
     anchors: row.anchors === null ? [] : parseStoredJson(row.anchors, 'fetch.anchors', isStringList),
     representsUrlId: row.represents_url_id ?? undefined,
+    method: row.method ?? undefined,
   };
 }
 
@@ -107,7 +109,7 @@ export function toAliasRow(row: AliasColumns): AliasRow {
 }
 
 /** Columns of a URL row (alias `u`) with the key of the page that first linked it. */
-export const URL_COLUMNS = `u.id, u.key, u.state, u.depth, u.alias_of, u.first_from, u.first_href,
+export const URL_COLUMNS = `u.id, u.key, u.state, u.depth, u.alias_of, u.role, u.first_from, u.first_href,
   (SELECT key FROM url WHERE id = u.first_from) AS first_from_key`;
 
 export interface UrlColumns {
@@ -116,13 +118,14 @@ export interface UrlColumns {
   state: UrlState;
   depth: number;
   alias_of: number | null;
+  role: UrlRole | null;
   first_from: number | null;
   first_href: string | null;
   first_from_key: string | null;
 }
 
 export function toUrlRecord(row: UrlColumns): UrlRecord {
-  return { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.alias_of ?? undefined };
+  return { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.alias_of ?? undefined, role: row.role ?? 'page' };
 }
 
 export function toFirstLink(row: UrlColumns): FirstLink | undefined {

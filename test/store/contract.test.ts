@@ -26,7 +26,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     const [result] = await store.admit([{ rawHref: 'http://host/', target: 'http://host/', depth: 0 }]);
     expect(result).toEqual({ urlId: 1, rung: 'new', ladderRung: 'new', isQueued: true, error: undefined });
     expect((await store.stats()).links).toBe(0);
-    expect(await store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined });
+    expect(await store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined, role: 'page' });
   });
 
   it('reports the rung at which each spelling of one target met the index', async () => {
@@ -99,7 +99,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     await store.admit([link(page, 'http://host/deep', { depth: 3 }), link(page, 'http://host/a', { depth: 1 }), link(page, 'http://host/b', { depth: 1 })]);
     const first = await store.claim(2);
     expect(first.map((u) => u.key)).toEqual(['http://host/', 'http://host/a']);
-    expect(first[0]).toEqual({ id: 1, key: 'http://host/', depth: 0, host: 'host' });
+    expect(first[0]).toEqual({ id: 1, key: 'http://host/', depth: 0, host: 'host', role: 'page' });
     const second = await store.claim(10);
     expect(second.map((u) => u.key)).toEqual(['http://host/b', 'http://host/deep']);
     expect(await store.claim(10)).toEqual([]);

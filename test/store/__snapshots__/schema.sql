@@ -50,7 +50,7 @@ CREATE TABLE fetch (
   bytes        INTEGER,
   error_code   TEXT,
   final_url    TEXT
-, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id)) STRICT;
+, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id), method TEXT CHECK (method IN ('GET', 'HEAD'))) STRICT;
 
 CREATE TABLE "form" (
   id     INTEGER PRIMARY KEY,
@@ -109,7 +109,7 @@ CREATE TABLE "url" (
   -- from a response) and the href as written.
   first_from INTEGER REFERENCES url (id),
   first_href TEXT
-) STRICT;
+, role TEXT CHECK (role IN ('page', 'resource', 'external'))) STRICT;
 
 CREATE TABLE writer_lock (
   id            INTEGER PRIMARY KEY CHECK (id = 1),
