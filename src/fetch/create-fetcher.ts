@@ -8,8 +8,9 @@ import type { FetchCallOptions, FetchedResponse, Fetcher } from './types.js';
 export interface HttpFetcher extends Fetcher {
   /**
    * Fetch `url` with GET, redirects followed hop by hop, each one first put to
-   * `options.beforeRedirect` when given. Never throws for network or HTTP trouble: a
-   * failure is a response with `errorCode`. Only HTML bodies are read and decoded.
+   * `options.beforeRedirect` when given (or with HEAD: `options.method`). Never throws
+   * for network or HTTP trouble: a failure is a response with `errorCode`. Only HTML
+   * bodies and stylesheets (text/css) are read and decoded.
    * Rejects with `OptionError` only for bad `options`.
    */
   fetch(url: string, signal?: AbortSignal, options?: FetchCallOptions): Promise<FetchedResponse>;
@@ -38,8 +39,8 @@ export function createFetcher(options?: FetcherOptions): HttpFetcher {
   });
   return Object.freeze({
     fetch: async (url: string, signal?: AbortSignal, options?: FetchCallOptions) => {
-      const { beforeRedirect, onRequest } = validateFetchCallOptions(options);
-      return client.retrieve(String(url), policy, { signal, beforeRedirect, onRequest });
+      const { method, beforeRedirect, onRequest } = validateFetchCallOptions(options);
+      return client.retrieve(String(url), policy, { signal, beforeRedirect, onRequest, method });
     },
     close: () => client.close(),
   });

@@ -2,7 +2,8 @@
 
 import type { LookupFunction } from 'node:net';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
-import type { BeforeRedirect, FetchCallOptions, OnRequest } from './types.js';
+import { OptionError, describeValue } from '../errors.js';
+import type { BeforeRedirect, FetchCallOptions, HttpMethod, OnRequest } from './types.js';
 
 const MiB = 1024 * 1024;
 
@@ -197,11 +198,12 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
 
 /** The per-call options of `fetch`, checked at each call (a bad one rejects the call with `OptionError`). */
 export interface ValidFetchCallOptions {
+  readonly method: HttpMethod;
   readonly beforeRedirect: BeforeRedirect | undefined;
   readonly onRequest: OnRequest | undefined;
 }
 
-const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ beforeRedirect: undefined, onRequest: undefined });
+const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ method: 'GET', beforeRedirect: undefined, onRequest: undefined });
 
 /** Names from other fetch APIs for what `beforeRedirect` does. */
 const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
@@ -212,8 +214,11 @@ const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
 export function validateFetchCallOptions(input: FetchCallOptions | undefined): ValidFetchCallOptions {
   if (input === undefined) return NO_CALL_OPTIONS;
   const options = checkOptionsObject(input);
-  checkKnownKeys(options, ['beforeRedirect', 'onRequest'], RENAMED_CALL_OPTIONS);
+  checkKnownKeys(options, ['beforeRedirect', 'onRequest', 'method'], RENAMED_CALL_OPTIONS);
+  const method = options.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') throw new OptionError(`Expected \`method\` to be 'GET' or 'HEAD', got ${describeValue(method)}`);
   return Object.freeze({
+    method,
     beforeRedirect: checkFunction<BeforeRedirect | undefined>('beforeRedirect', options.beforeRedirect, undefined),
     onRequest: checkFunction<OnRequest | undefined>('onRequest', options.onRequest, undefined),
   });

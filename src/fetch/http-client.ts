@@ -8,14 +8,14 @@ import type { Agent } from 'undici';
 import type { FetchErrorCode } from '../errors.js';
 import { guardedConnector } from './address-guard.js';
 import { classifyError } from './classify-error.js';
-import { isHtmlMediaType, parseContentType } from './content-type.js';
-import { decodeHtml, decodeUtf8 } from './decode-body.js';
+import { isCssMediaType, isHtmlMediaType, parseContentType } from './content-type.js';
+import { decodeCss, decodeHtml, decodeUtf8 } from './decode-body.js';
 import { decodeBody, parseContentEncoding, plainBody } from './read-body.js';
 import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import { ResponseSink, type ResponseHead } from './response-sink.js';
 import { UndiciAgent } from './undici-parts.js';
-import type { BeforeRedirect, FetchHop, FetchedResponse, OnRequest, RedirectHop, RequestKind } from './types.js';
+import type { BeforeRedirect, FetchHop, FetchedResponse, HttpMethod, OnRequest, RedirectHop, RequestKind } from './types.js';
 
 /**
  * The statuses followed as redirects: those of the Fetch Standard ("redirect status").
@@ -56,7 +56,8 @@ export interface RetrievePolicy {
   /** The Accept header. */
   readonly accept: string;
   /**
-   * `html`: decode only HTML bodies, their encoding sniffed; other bodies are not read.
+   * `html`: decode only HTML bodies, their encoding sniffed, and stylesheets (CSS Syntax 3
+   * §3.2); other bodies are not read.
    * `utf-8`: decode every body as UTF-8 (robots.txt, RFC 9309 §2.3).
    */
   readonly decode: 'html' | 'utf-8';
@@ -70,6 +71,8 @@ export interface RetrieveCall {
   readonly beforeRedirect?: BeforeRedirect | undefined;
   /** Told of each request as it is sent. */
   readonly onRequest?: OnRequest | undefined;
+  /** @default 'GET' */
+  readonly method?: HttpMethod | undefined;
 }
 
 type FinalFields = Pick<
@@ -124,6 +127,7 @@ export class HttpClient {
     return Object.freeze({
       requestUrl: url,
       ...final,
+      method: call.method ?? 'GET',
       hops: Object.freeze(hops),
       startedAt,
       durationMs: Math.round(performance.now() - started),
@@ -134,7 +138,7 @@ export class HttpClient {
     url: string,
     hops: FetchHop[],
     policy: RetrievePolicy,
-    { beforeRedirect, onRequest }: RetrieveCall,
+    { beforeRedirect, onRequest, method = 'GET' }: RetrieveCall,
     deadline: RequestDeadline,
   ): Promise<FinalFields> {
     const first = toRequestTarget(url);
@@ -150,7 +154,7 @@ export class HttpClient {
       if (deadline.reason !== undefined) return failed(target.url, CUT_CODES[deadline.reason]);
       const hop = new HopSignal(deadline);
       try {
-        const sink = this.#send(target, requestKind(policy, hops.length), requestHeaders, hop.signal, policy.maxBodyBytes, onRequest);
+        const sink = this.#send(target, method, requestKind(policy, hops.length), requestHeaders, hop.signal, policy.maxBodyBytes, onRequest);
         let head: ResponseHead;
         try {
           head = await sink.head;
@@ -179,7 +183,7 @@ export class HttpClient {
             continue;
           }
         }
-        const read = await this.#readFinal(sink, headers, policy, hop);
+        const read = method === 'HEAD' ? await this.#headOnly(sink, headers) : await this.#readFinal(sink, headers, policy, hop);
         return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
       } finally {
         hop.dispose();
@@ -193,6 +197,7 @@ export class HttpClient {
    */
   #send(
     target: RequestTarget,
+    method: HttpMethod,
     kind: RequestKind,
     headers: Readonly<Record<string, string>>,
     signal: AbortSignal,
@@ -205,7 +210,7 @@ export class HttpClient {
       // A counter that throws does not stop the request.
     }
     const sink = new ResponseSink(signal, maxBodyBytes);
-    this.#agent.dispatch({ origin: target.origin, path: target.path, method: 'GET', headers }, sink);
+    this.#agent.dispatch({ origin: target.origin, path: target.path, method, headers }, sink);
     return sink;
   }
 
@@ -229,6 +234,12 @@ export class HttpClient {
     return { ok: true, target: next };
   }
 
+  /** RFC 9110 §9.3.2: a HEAD response has no content (what a faulty server sends anyway is dropped). */
+  async #headOnly(sink: ResponseSink, headers: Readonly<Record<string, string>>): Promise<Omit<FinalFields, 'finalUrl' | 'status' | 'headers'>> {
+    await discard(sink);
+    return { ...NO_BODY, contentType: parseContentType(headers['content-type']).mediaType };
+  }
+
   async #readFinal(
     sink: ResponseSink,
     headers: Readonly<Record<string, string>>,
@@ -236,7 +247,8 @@ export class HttpClient {
     hop: HopSignal,
   ): Promise<Omit<FinalFields, 'finalUrl' | 'status' | 'headers'>> {
     const { mediaType, charset } = parseContentType(headers['content-type']);
-    if (policy.decode === 'html' && !isHtmlMediaType(mediaType)) {
+    const isCss = isCssMediaType(mediaType);
+    if (policy.decode === 'html' && !isHtmlMediaType(mediaType) && !isCss) {
       // Not wanted: not read (beyond what keeps the connection, when it is small).
       await discard(sink);
       return { ...NO_BODY, contentType: mediaType };
@@ -258,7 +270,7 @@ export class HttpClient {
     if (errorCode === 'ERR_FETCH_CONTENT_ENCODING') {
       return { ...NO_BODY, contentType: mediaType, bytes: read.data.length, errorCode };
     }
-    const decoded = policy.decode === 'html' ? decodeHtml(read.data, charset) : decodeUtf8(read.data);
+    const decoded = policy.decode === 'utf-8' ? decodeUtf8(read.data) : isCss ? decodeCss(read.data, charset) : decodeHtml(read.data, charset);
     return {
       contentType: mediaType,
       charset: decoded.charset,
