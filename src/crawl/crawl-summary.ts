@@ -2,7 +2,7 @@
 
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { MatchRung, StoreStats } from '../store/index.js';
+import type { MatchRung, StoreStats, UrlRole } from '../store/index.js';
 import type { BrokenKind } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { Outcome } from './outcome-table.js';
@@ -74,6 +74,8 @@ export interface CrawlSummary {
   readonly broken: Readonly<Record<BrokenKind, number>>;
   /** URLs whose own request was redirected and ended at a representation. */
   readonly redirected: number;
+  /** What this run checked beyond the pages it crawled (issue 11): resources, external links, and what robots.txt kept it from. */
+  readonly checks: CheckCounts;
   /** Browser-style href fixes by finding code (`HREF_*` of the findings catalog, src/findings.ts), for the audit. */
   readonly hrefFindings: Readonly<Record<string, number>>;
   /**
@@ -84,6 +86,22 @@ export interface CrawlSummary {
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
   readonly index: StoreStats;
   readonly durationMs: number;
+}
+
+/** Resources and external links checked by one run (`CrawlSummary.checks`). */
+export interface CheckCounts {
+  /** URLs of the `resource` role (in scope, used by a page) requested and recorded. */
+  readonly resources: number;
+  /** Of those, broken: a 4xx, a 5xx, or no usable response. */
+  readonly resourcesBroken: number;
+  /** URLs of the `external` role (out of scope) requested and recorded. */
+  readonly external: number;
+  /** Of those, broken: a 4xx, a 5xx, or no usable response (a host that did not answer included). */
+  readonly externalBroken: number;
+  /** External links requested with HEAD and, HEAD refused, again with GET. */
+  readonly headFallbacks: number;
+  /** URLs not requested because robots.txt disallows them (any role): recorded as `ERR_CRAWL_ROBOTS_DISALLOWED`, not checked. */
+  readonly notCheckedByRobots: number;
 }
 
 /** An href that needed browser-style clean-up, or could not be used. */
@@ -117,6 +135,10 @@ export interface PageEvent {
   readonly pageFindings: readonly string[];
   /** The request ended with a code but kept a response (a cut body). */
   readonly errorCode: string | undefined;
+  /** What the URL is to the crawl: a `page` read for links, a `resource` checked (a stylesheet read for url()), an `external` link checked. */
+  readonly role?: UrlRole | undefined;
+  /** The method of the request that gave the answer. */
+  readonly method?: 'GET' | 'HEAD' | undefined;
 }
 
 /** A URL could not be fetched, or will be tried again. */

@@ -26,6 +26,7 @@ import {
 import { resourceKeyOf } from '../ladder/index.js';
 import type { AdmitEntry } from '../store/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
+import { linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 
 const NO_CODES: readonly string[] = Object.freeze([]);
 
@@ -55,6 +56,12 @@ export interface PageContext {
    * `forms` answer without parsing `target` again (`ScopeTest.checkForms`).
    */
   readonly mayFollow: (target: string, link: ResolvedReference) => boolean;
+  /**
+   * What the crawl does with a resolved link (`LinkRoles#decide`): when given, it
+   * decides `follow` and the role of every entry (`mayFollow` is then not asked).
+   * @default undefined (a followed kind is followed when `mayFollow`; no role)
+   */
+  readonly decide?: ((link: ResolvedReference, use: LinkUse) => LinkDecision) | undefined;
 }
 
 export interface PageLinks {
@@ -166,13 +173,18 @@ export class PageLinkReader {
     const page = this.#page;
     const extracted = this.#extracted;
     let count = 0;
-    const entry = (links: LinkResolver, raw: string, element: string, attribute: string, isFollowed: boolean): AdmitEntry => {
+    const entry = (links: LinkResolver, raw: string, element: string, attribute: string, isFollowed: boolean, use: LinkUse): AdmitEntry => {
       count++;
       const link = links.resolve(raw);
       if (link.hrefCodes.length > 0) this.hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
       const resolved = link.resolved;
       let follow: boolean | undefined;
-      if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
+      let role: LinkDecision['role'] | undefined;
+      if (resolved !== undefined && page.decide !== undefined) {
+        const decision = page.decide(resolved, use);
+        follow = resolved.isSameDocument ? false : decision.follow;
+        role = decision.role;
+      } else if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
       // One object literal for every entry: the same shape whatever the outcome.
       return {
         fromUrlId: page.id,
@@ -185,6 +197,7 @@ export class PageLinkReader {
         baseLevel: links.baseLevel,
         follow,
         depth: page.depth,
+        role,
         findings: link.findings,
         alternateTarget: resolved?.alternateTarget,
       };
@@ -204,7 +217,8 @@ export class PageLinkReader {
         ) {
           this.canonicalIndex = count;
         }
-        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed);
+        const use = linkUseOf(reference.kind, reference.isFollowed, reference.rel);
+        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed, use);
       }
     }
     if (this.#headerLinks.length > 0) {
@@ -214,7 +228,7 @@ export class PageLinkReader {
       for (const link of this.#headerLinks) {
         if (count >= this.linkCount) return;
         if (this.canonicalIndex === undefined && link.anchor === undefined && link.rel.includes('canonical')) this.canonicalIndex = count;
-        yield entry(headerLinks, link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed);
+        yield entry(headerLinks, link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed, linkUseOf('link', isFollowed, link.rel));
       }
     }
   }

@@ -94,6 +94,8 @@ describe('the settings schema', () => {
       | 'include'
       | 'exclude'
       | 'follow'
+      | 'checkResources'
+      | 'checkExternal'
       | 'maxDepth'
       | 'maxPages'
       | 'maxLinksPerPage'
