@@ -3,7 +3,7 @@
 // request log against what a correct crawl asks for — and never asks for.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_EXCLUDE, checkRequestLog, startDemoServer, type DemoServer } from '../../src/cli/demo/index.js';
+import { checkRequestLog, startDemoServer, type DemoServer } from '../../src/cli/demo/index.js';
 import { crawl, type CrawlEvent } from '../../src/crawl/index.js';
 import { createFetcher, createRobotsPolicy } from '../../src/fetch/index.js';
 import { SqliteStore } from '../../src/store/index.js';
@@ -29,7 +29,6 @@ describe('the demo site', () => {
         fetcher,
         robots,
         allowPrivate: true, // the demo listens on 127.0.0.1
-        exclude: [...DEMO_EXCLUDE], // and links to the Internet are not checked
         retryDelayMs: 10,
         onEvent: (event) => events.push(event),
       });

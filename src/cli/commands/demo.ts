@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context.js';
-import { DEMO_EXCLUDE, EXPECTED_REQUESTS, checkRequestLog, requestKey, startDemoServer, type RequestLogCheck } from '../demo/index.js';
+import { EXPECTED_REQUESTS, checkRequestLog, requestKey, startDemoServer, type RequestLogCheck } from '../demo/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { toJsonLine } from '../json-line.js';
 import { runCrawl } from '../run-crawl.js';
@@ -55,7 +55,7 @@ export function addDemoCommand(program: Command, context: CliContext): void {
             dbPath: options.db,
             userAgent: undefined,
             isJson,
-            tuning: { allowPrivate: true, scope: 'origin', exclude: DEMO_EXCLUDE.map((pattern) => new RegExp(pattern)) },
+            tuning: { allowPrivate: true, scope: 'origin' },
           },
           context,
         );

@@ -4,7 +4,6 @@
 export { createDemoSite, HTML_UTF8, type DemoResource, type DemoSite } from './site.js';
 export { startDemoServer, type DemoServer } from './server.js';
 export {
-  DEMO_EXCLUDE,
   EXPECTED_REQUESTS,
   NEVER_REQUESTED,
   RECORDED_NEVER_FETCHED,

@@ -101,7 +101,7 @@ async function referenceCrawl(server: DemoServer, { baseMode, isCareless }: Craw
       if (cleaned === undefined || target === undefined || !target.ok) {
         recordedOnly.add(reference.raw);
       } else if (!inScope(resourceKey(target.value))) {
-        // An external link is checked once (HEAD) when it stays on loopback (DEMO_EXCLUDE); the rest is recorded.
+        // An external link is checked once (HEAD): the demo's are all on localhost.
         const key = resourceKey(target.value);
         if (/^https?:\/\/localhost[:/]/.test(key) && (reference.isFollowed || isResource)) external.add(key);
         else recordedOnly.add(reference.raw);
