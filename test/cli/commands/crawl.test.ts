@@ -75,11 +75,11 @@ describe('linkladder crawl', () => {
     expect(result.code).toBe(0);
     expect(checkRequestLog(server.requests)).toMatchObject({ missing: [], repeated: [], forbidden: [], unexpected: [], isCorrect: true });
     expect(result.out[0]).toBe('crawl       finished: the frontier is empty');
-    expect(result.out).toContain('pages       22 fetched, 3 failed; 5 representations reused');
+    expect(result.out).toContain('pages       27 fetched, 3 failed; 5 representations reused');
     expect(result.stdout).toMatch(/^duplicates {2}\d+ links met a known URL, by rung: string \d+, syntax \d+, scheme \d+,$/m);
     expect(result.stdout).toContain('aliases     learned: redirect 4, content-location 2, canonical 0;\n            evidence rejected 1, revoked 0\n');
-    expect(result.stdout).toContain('errors      5 URLs: ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
-    expect(result.stdout).toContain('broken      4 URLs: 4xx 1, 5xx 1, no response 2\n');
+    expect(result.stdout).toContain('errors      7 URLs: ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
+    expect(result.stdout).toContain('broken      6 URLs: 4xx 3, 5xx 1, no response 2\n');
     expect(result.stdout).toContain('redirects   3 URLs redirected to a page, 5 redirect hops requested\n');
     expect(result.stdout).toMatch(/^saved {7}5 fetches: URLs joined to a known resource before their request$/m);
     expect(result.stdout).toContain('hrefs       browser-style fixes: HREF_BACKSLASH 1,');
@@ -88,7 +88,7 @@ describe('linkladder crawl', () => {
     // One run: the whole index is this run, so no second duplicates line.
     expect(result.stdout).not.toContain('whole index');
     const stats = await statsOf(db);
-    expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
+    expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 27, failed: 3, alias: 6 });
     expect(stats.aliasesByEvidence).toMatchObject({ redirect: 4, 'content-location': 2 });
   });
 
@@ -99,7 +99,7 @@ describe('linkladder crawl', () => {
     expect(result.stderr).toBe('');
     const objects = jsonLines(result) as { type: string }[];
     const summary = objects.at(-1) as CrawlSummary & { type: string };
-    expect(summary).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty', pagesFetched: 22, pagesFailed: 3 });
+    expect(summary).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty', pagesFetched: 27, pagesFailed: 3 });
     const events = objects.slice(0, -1);
     expect(new Set(events.map((event) => event.type))).toEqual(new Set(['page', 'error', 'evidence', 'progress']));
     expect(events.filter((event) => event.type === 'page')).toHaveLength(summary.pagesFetched);
@@ -117,7 +117,7 @@ describe('linkladder crawl', () => {
     expect(result.code).toBe(0);
     const objects = jsonLines(result) as { type: string }[];
     expect(objects.at(-1)?.type).toBe('summary');
-    expect(objects.filter((object) => object.type === 'page')).toHaveLength(22);
+    expect(objects.filter((object) => object.type === 'page')).toHaveLength(27);
     expect(checkRequestLog(server.requests).isCorrect).toBe(true);
   });
 
@@ -159,7 +159,7 @@ describe('linkladder crawl', () => {
     const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private', '--retries', retries]);
     expect(result.code).toBe(0);
     expect(server.requests.filter((request) => request === 'GET /server-error')).toHaveLength(times);
-    expect(result.out).toContain('pages       22 fetched, 3 failed; 5 representations reused');
+    expect(result.out).toContain('pages       27 fetched, 3 failed; 5 representations reused');
   });
 
   it.each([
@@ -250,7 +250,7 @@ describe('linkladder crawl', () => {
     expect(second.out[0]).toBe('crawl       finished: the frontier is empty');
     // This run's links are not the whole index's any more.
     expect(second.stdout).toMatch(/^ {12}whole index: \d+ links met a known URL/m);
-    expect((await statsOf(db)).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
+    expect((await statsOf(db)).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 27, failed: 3, alias: 6 });
 
     // robots.txt is kept in the index (RFC 9309 §2.4: for up to 24 hours): the second run does not ask again.
     const check = checkRequestLog(server.requests);

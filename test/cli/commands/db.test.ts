@@ -13,12 +13,12 @@ describe('linkladder db', () => {
     const db = path.join(dir, 'a', 'index.db');
     expect(await runInProcess(['db', 'status', '--db', db])).toMatchObject({
       code: 0,
-      stdout: '001_initial  pending\n002_page_links_and_history  pending\n003_fetch_represents  pending\n004_writer_lock  pending\n005_crawl_run  pending\n',
+      stdout: '001_initial  pending\n002_page_links_and_history  pending\n003_fetch_represents  pending\n004_writer_lock  pending\n005_crawl_run  pending\n006_check_roles  pending\n',
     });
     expect(existsSync(db)).toBe(false);
     expect(await runInProcess(['db', 'migrate', '--db', db])).toMatchObject({
       code: 0,
-      stdout: `${db}: applied 001_initial.sql\n${db}: applied 002_page_links_and_history.sql\n${db}: applied 003_fetch_represents.sql\n${db}: applied 004_writer_lock.sql\n${db}: applied 005_crawl_run.sql\n`,
+      stdout: `${db}: applied 001_initial.sql\n${db}: applied 002_page_links_and_history.sql\n${db}: applied 003_fetch_represents.sql\n${db}: applied 004_writer_lock.sql\n${db}: applied 005_crawl_run.sql\n${db}: applied 006_check_roles.sql\n`,
     });
     expect(await runInProcess(['db', 'migrate', '--db', db])).toMatchObject({ code: 0, stdout: `${db}: up to date\n` });
     const status = await runInProcess(['db', 'status', '--db', db, '--json']);
@@ -29,6 +29,7 @@ describe('linkladder db', () => {
       { version: 3, name: 'fetch_represents', appliedAt: expect.stringMatching(/^\d{4}-/) },
       { version: 4, name: 'writer_lock', appliedAt: expect.stringMatching(/^\d{4}-/) },
       { version: 5, name: 'crawl_run', appliedAt: expect.stringMatching(/^\d{4}-/) },
+      { version: 6, name: 'check_roles', appliedAt: expect.stringMatching(/^\d{4}-/) },
     ]);
   });
 
