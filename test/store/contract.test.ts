@@ -110,6 +110,42 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     expect(stats.urlsByState).toMatchObject({ done: 1, failed: 1, fetching: 2, queued: 0 });
   });
 
+  it('queues a URL as its link\'s role, raises a queued one to a higher role, and keeps each fetch\'s method (migration 006)', async () => {
+    const store = open();
+    const page = await seed(store);
+    await store.admit([
+      link(page, 'http://host/pic', { role: 'resource' }),
+      link(page, 'http://other/x', { role: 'external' }),
+      link(page, 'http://other/y', { role: 'external', follow: false }),
+      link(page, 'http://host/deep', { role: 'page', follow: false }),
+    ]);
+    expect(await store.findUrl('http://host/pic')).toMatchObject({ state: 'queued', role: 'resource' });
+    expect(await store.findUrl('http://other/y')).toMatchObject({ state: 'skipped', role: 'external' });
+    // A followed page link to the queued resource makes it a page; an external link lowers nothing.
+    await store.admit([link(page, 'http://host/pic'), link(page, 'http://host/pic', { role: 'external' }), link(page, 'http://other/y', { role: 'external' })]);
+    expect(await store.findUrl('http://host/pic')).toMatchObject({ state: 'queued', role: 'page' });
+    expect(await store.findUrl('http://other/y')).toMatchObject({ state: 'queued', role: 'external' });
+    // A skipped URL followed later takes the role of the link that queues it.
+    await store.admit([link(page, 'http://host/deep', { role: 'resource' })]);
+    expect(await store.findUrl('http://host/deep')).toMatchObject({ state: 'queued', role: 'resource' });
+    const claimed = await store.claim(10);
+    expect(claimed.map((u) => [u.key, u.role])).toEqual([
+      ['http://host/', 'page'],
+      ['http://host/pic', 'page'],
+      ['http://other/x', 'external'],
+      ['http://other/y', 'external'],
+      ['http://host/deep', 'resource'],
+    ]);
+    // Claimed: no longer raised.
+    await store.admit([link(page, 'http://other/x', { role: 'page' })]);
+    expect(await store.findUrl('http://other/x')).toMatchObject({ state: 'fetching', role: 'external' });
+    const x = claimed[2]!.id;
+    await store.recordFetch({ urlId: x, outcome: 'done', startedAt: 1, durationMs: 5, status: 404, method: 'HEAD' });
+    const history = await store.history(x);
+    expect(history?.fetches.map((f) => f.method)).toEqual(['HEAD']);
+    expect((await store.history(page))?.fetches).toEqual([]);
+  });
+
   it('keeps which URL each fetch stands for, as the crawler says it', async () => {
     const store = open();
     const page = await seed(store);
