@@ -71,6 +71,7 @@ export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
     redirected: summary.redirected,
     broken: summary.broken,
     errorsByCode: summary.errorsByCode,
+    checks: summary.checks,
   };
 }
 

@@ -181,9 +181,10 @@ export class PageLinkReader {
       let follow: boolean | undefined;
       let role: LinkDecision['role'] | undefined;
       if (resolved !== undefined && page.decide !== undefined) {
-        const decision = page.decide(resolved, use);
-        follow = resolved.isSameDocument ? false : decision.follow;
-        role = decision.role;
+        // A same-document reference names the page itself: nothing to decide.
+        const decision = resolved.isSameDocument ? undefined : page.decide(resolved, use);
+        follow = decision?.follow ?? false;
+        role = decision?.role;
       } else if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
       // One object literal for every entry: the same shape whatever the outcome.
       return {

@@ -48,7 +48,7 @@ export function stylesheetLinks(response: FetchedResponse, context: StylesheetCo
     const link = links.resolve(reference.url);
     if (link.hrefCodes.length > 0) hrefFindings.push({ rawHref: reference.url, codes: link.hrefCodes });
     const resolved = link.resolved;
-    const decision = resolved === undefined ? undefined : context.decide(resolved, 'resource');
+    const decision = resolved === undefined || resolved.isSameDocument ? undefined : context.decide(resolved, 'resource');
     return {
       fromUrlId: context.id,
       rawHref: reference.url,
@@ -58,7 +58,7 @@ export function stylesheetLinks(response: FetchedResponse, context: StylesheetCo
       element: STYLESHEET_ELEMENT,
       attribute: reference.kind,
       baseLevel: links.baseLevel,
-      follow: resolved === undefined ? undefined : resolved.isSameDocument ? false : decision!.follow,
+      follow: resolved === undefined ? undefined : (decision?.follow ?? false),
       depth: context.depth,
       role: decision?.role,
       findings: link.findings,
