@@ -71,7 +71,12 @@ export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
     redirected: summary.redirected,
     broken: summary.broken,
     errorsByCode: summary.errorsByCode,
-    checks: summary.checks,
+    resourcesChecked: summary.resourcesChecked,
+    resourcesBroken: summary.resourcesBroken,
+    externalChecked: summary.externalChecked,
+    externalBroken: summary.externalBroken,
+    headFallbacks: summary.headFallbacks,
+    notCheckedByRobots: summary.notCheckedByRobots,
   };
 }
 

@@ -26,8 +26,8 @@ export interface RequestCounts {
   readonly robots: number;
 }
 
-/** What one `crawl()` did (this run only, except `index`). */
-export interface CrawlSummary {
+/** What one `crawl()` did (this run only, except `index`); the checks of resources and external links are `CheckCounts`. */
+export interface CrawlSummary extends CheckCounts {
   readonly stoppedBy: StopReason;
   /** What became of each seed. */
   readonly seeds: readonly SeedOutcome[];
@@ -74,8 +74,6 @@ export interface CrawlSummary {
   readonly broken: Readonly<Record<BrokenKind, number>>;
   /** URLs whose own request was redirected and ended at a representation. */
   readonly redirected: number;
-  /** What this run checked beyond the pages it crawled (issue 11): resources, external links, and what robots.txt kept it from. */
-  readonly checks: CheckCounts;
   /** Browser-style href fixes by finding code (`HREF_*` of the findings catalog, src/findings.ts), for the audit. */
   readonly hrefFindings: Readonly<Record<string, number>>;
   /**
@@ -88,14 +86,14 @@ export interface CrawlSummary {
   readonly durationMs: number;
 }
 
-/** Resources and external links checked by one run (`CrawlSummary.checks`). */
+/** What one run checked beyond the pages it crawled (issue 11, items 1 and 2): resources, external links, and what robots.txt kept it from. */
 export interface CheckCounts {
-  /** URLs of the `resource` role (in scope, used by a page) requested and recorded. */
-  readonly resources: number;
+  /** URLs of the `resource` role (in scope, used by a page: images, stylesheets, scripts, …) requested once each. */
+  readonly resourcesChecked: number;
   /** Of those, broken: a 4xx, a 5xx, or no usable response. */
   readonly resourcesBroken: number;
-  /** URLs of the `external` role (out of scope) requested and recorded. */
-  readonly external: number;
+  /** URLs of the `external` role (out of scope) requested once each (HEAD, else GET). */
+  readonly externalChecked: number;
   /** Of those, broken: a 4xx, a 5xx, or no usable response (a host that did not answer included). */
   readonly externalBroken: number;
   /** External links requested with HEAD and, HEAD refused, again with GET. */

@@ -38,9 +38,9 @@ export class CrawlTally {
   readonly aliases: Record<AliasEvidence, number> = zeroCounts(ALIAS_EVIDENCE);
   readonly errors: Record<string, number> = {};
   readonly checks: { -readonly [K in keyof CheckCounts]: number } = {
-    resources: 0,
+    resourcesChecked: 0,
     resourcesBroken: 0,
-    external: 0,
+    externalChecked: 0,
     externalBroken: 0,
     headFallbacks: 0,
     notCheckedByRobots: 0,
@@ -121,10 +121,10 @@ export class CrawlTally {
     const kind = error === undefined ? undefined : errorKindOf(error);
     const isBroken = kind === 'client-error' || kind === 'server-error' || kind === 'failed';
     if (role === 'resource') {
-      this.checks.resources++;
+      this.checks.resourcesChecked++;
       if (isBroken) this.checks.resourcesBroken++;
     } else {
-      this.checks.external++;
+      this.checks.externalChecked++;
       if (isBroken) this.checks.externalBroken++;
     }
   }
@@ -182,7 +182,7 @@ export class CrawlTally {
       errorsByCode: { ...this.errors },
       broken: brokenCounts(this.errors),
       redirected: this.redirected,
-      checks: { ...this.checks },
+      ...this.checks,
       hrefFindings: { ...this.hrefFindings },
       index: index ?? emptyStats(),
       durationMs: this.#options.now() - this.#startedAt,

@@ -90,7 +90,7 @@ describe('resources (issue 11, item 1)', () => {
     const crawled = await crawlSite(`${site.origin}/`, { concurrency: 8, perHostConcurrency: 8 });
     expect(site.log.filter((entry) => entry.includes('logo'))).toEqual(['GET /logo.png']);
     expect(crawled.urls.get(`${site.origin}/logo.png`)).toMatchObject({ role: 'resource', state: 'done' });
-    expect(crawled.summary.checks).toMatchObject({ resources: 1, resourcesBroken: 0 });
+    expect(crawled.summary).toMatchObject({ resourcesChecked: 1, resourcesBroken: 0 });
     expect(crawled.summary.pagesFetched).toBe(502);
   });
 
@@ -149,7 +149,7 @@ describe('resources (issue 11, item 1)', () => {
     );
     expect(crawled.urls.get(`${site.origin}/frame.html`)?.role).toBe('page');
     expect(crawled.urls.get(`${site.origin}/feed.xml`)).toMatchObject({ state: 'skipped', role: 'page' });
-    expect(crawled.summary.checks).toMatchObject({ resources: 14, resourcesBroken: 1, external: 0 });
+    expect(crawled.summary).toMatchObject({ resourcesChecked: 14, resourcesBroken: 1, externalChecked: 0 });
     expect(crawled.findings).toContainEqual({ code: 'LINK_BROKEN', page: `${site.origin}/`, target: `${site.origin}/missing.css` });
   });
 
@@ -176,7 +176,7 @@ describe('resources (issue 11, item 1)', () => {
     }
     // Never /old/img/bg.png (the stylesheet's first URL) nor /img/bg.png resolved against the page.
     expect(crawled.urls.has(`${site.origin}/old/img/bg.png`)).toBe(false);
-    expect(crawled.summary.checks.resourcesBroken).toBe(0);
+    expect(crawled.summary.resourcesBroken).toBe(0);
   });
 
   it('checkResources: false records them, requests none', async () => {
@@ -184,7 +184,7 @@ describe('resources (issue 11, item 1)', () => {
     const crawled = await crawlSite(`${site.origin}/`, { checkResources: false });
     expect(site.log).toEqual(['GET /robots.txt', 'GET /']);
     expect(crawled.urls.get(`${site.origin}/a.png`)).toMatchObject({ state: 'skipped', role: 'resource' });
-    expect(crawled.summary.checks.resources).toBe(0);
+    expect(crawled.summary.resourcesChecked).toBe(0);
   });
 });
 
@@ -212,7 +212,7 @@ describe('external links (issue 11, item 2)', () => {
     });
     expect(crawled.urls.has(`${other.origin}/ok-after`)).toBe(false);
     expect(crawled.urls.has(`${other.origin}/never-crawled`)).toBe(false);
-    expect(crawled.summary.checks).toMatchObject({ external: 3, externalBroken: 1, headFallbacks: 0 });
+    expect(crawled.summary).toMatchObject({ externalChecked: 3, externalBroken: 1, headFallbacks: 0 });
     expect(crawled.summary.errorsByCode).toMatchObject({ HTTP_404: 1 });
     expect(crawled.summary.broken['client-error']).toBe(1);
     expect(crawled.findings).toContainEqual({ code: 'LINK_BROKEN', page: `${site.origin}/`, target: `${other.origin}/gone` });
@@ -244,7 +244,7 @@ describe('external links (issue 11, item 2)', () => {
     expect(lastFetch(crawled, `${other.origin}/no-head`)).toMatchObject({ status: 200, method: 'GET' });
     expect(lastFetch(crawled, `${other.origin}/not-implemented`)).toMatchObject({ status: 404, method: 'GET' });
     expect(lastFetch(crawled, `${other.origin}/hang-up`)).toMatchObject({ status: 200, method: 'GET' });
-    expect(crawled.summary.checks).toMatchObject({ external: 3, externalBroken: 1, headFallbacks: 3 });
+    expect(crawled.summary).toMatchObject({ externalChecked: 3, externalBroken: 1, headFallbacks: 3 });
   });
 
   it('robots.txt of the external host applies: a disallowed URL is not checked, and said so', async () => {
@@ -259,7 +259,7 @@ describe('external links (issue 11, item 2)', () => {
     const crawled = await crawlSite(`${site.origin}/`);
     expect(other.log).toEqual(['GET /robots.txt', 'HEAD /public']);
     expect(lastFetch(crawled, `${other.origin}/private/x`)).toMatchObject({ errorCode: 'ERR_CRAWL_ROBOTS_DISALLOWED', method: undefined });
-    expect(crawled.summary.checks).toMatchObject({ external: 1, externalBroken: 0, notCheckedByRobots: 1 });
+    expect(crawled.summary).toMatchObject({ externalChecked: 1, externalBroken: 0, notCheckedByRobots: 1 });
     expect(crawled.summary.broken).toEqual({ 'client-error': 0, 'server-error': 0, failed: 0 });
     expect(crawled.findings.filter((finding) => finding.code === 'LINK_BROKEN')).toEqual([]);
   });
@@ -271,7 +271,7 @@ describe('external links (issue 11, item 2)', () => {
     const site = await host('127.0.0.1', () => ({ '/': [200, HTML, `<a href="${deadOrigin}/x">dead</a>`] }));
     const crawled = await crawlSite(`${site.origin}/`);
     expect(lastFetch(crawled, `${deadOrigin}/x`)?.errorCode).toMatch(/^ERR_FETCH_/);
-    expect(crawled.summary.checks).toMatchObject({ external: 1, externalBroken: 1 });
+    expect(crawled.summary).toMatchObject({ externalChecked: 1, externalBroken: 1 });
     expect(crawled.findings).toContainEqual({ code: 'LINK_BROKEN', page: `${site.origin}/`, target: `${deadOrigin}/x` });
   });
 
@@ -304,7 +304,7 @@ describe('external links (issue 11, item 2)', () => {
     const off = await crawlSite(`${site.origin}/`, { checkExternal: false });
     expect(other.log).toEqual([]);
     expect(off.urls.get(`${other.origin}/a`)).toMatchObject({ state: 'skipped', role: 'external' });
-    expect(off.summary.checks.external).toBe(0);
+    expect(off.summary.externalChecked).toBe(0);
     const excluded = await crawlSite(`${site.origin}/`, { exclude: ['/b$'] });
     expect(other.log).toEqual(['GET /robots.txt', 'HEAD /a']);
     expect(excluded.urls.get(`${other.origin}/b`)).toMatchObject({ state: 'skipped', role: 'external' });
