@@ -28,11 +28,13 @@ SELECT p.from_url                                    AS from_url,
 FROM page_link AS p, json_each(p.links) AS j;
 
 -- Every URL the crawl fetched, with its last fetch (the status of the response the
--- request ended at, after any redirects it followed).
+-- request ended at, after any redirects it followed) and its role: `page` (crawled),
+-- `resource` (used by a page, checked) or `external` (out of scope, checked).
 CREATE VIEW page AS
 SELECT u.id                AS url_id,
        u.key               AS url,
        u.host              AS host,
+       coalesce(u.role, 'page') AS role,
        u.state             AS state,
        u.depth             AS depth,
        f.id                AS fetch_id,
@@ -73,10 +75,9 @@ JOIN url AS src ON src.id = l.from_url
 WHERE t.status >= 400
    OR (t.error_code LIKE 'ERR_FETCH_%' AND (t.status IS NULL OR t.status BETWEEN 300 AND 399));
 
--- Every link whose target is outside the crawl's own pages: for now, an http(s)
--- target on another host than its page. (Once each URL records its role — page,
--- resource or external — the WHERE clause becomes `t.role = 'external'`.) `status`
--- and `error_code` are the target's last fetch, NULL when it was not checked.
+-- Every link whose target is out of the crawl's scope (an http(s) URL of the
+-- `external` role, migration 006). `status` and `error_code` are the target's last
+-- fetch, NULL when it was not checked (--no-check-external, robots.txt).
 CREATE VIEW external_link AS
 SELECT l.from_url          AS from_url_id,
        src.key             AS from_url,
@@ -96,4 +97,4 @@ FROM link AS l
 JOIN url AS t ON t.id = l.to_url
 JOIN url AS src ON src.id = l.from_url
 LEFT JOIN page AS f ON f.url_id = t.id
-WHERE t.scheme IN ('http', 'https') AND t.host IS NOT src.host;
+WHERE t.role = 'external';

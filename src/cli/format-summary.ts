@@ -21,24 +21,12 @@ const STOPPED: Readonly<Record<StopReason, string>> = {
 const TERMINATED = 'terminated (SIGTERM): claimed URLs requeued; run it again to resume';
 
 /**
- * Counts the resource and external-link checks add to `CrawlSummary` (issue 11,
- * items 1 and 2). The hook for them: until the crawl reports them they are absent,
- * and the summary says external links were recorded, not checked.
- */
-export interface CheckedCounts {
-  /** External links requested once each (HEAD, else GET). */
-  readonly externalChecked?: number;
-  /** Page resources (images, stylesheets, scripts, …) requested once each. */
-  readonly resourcesChecked?: number;
-}
-
-/**
  * The summary as lines of `label  text`, what to fix first (broken, redirects),
  * then what was checked and how long it took, then the counts of the crawl in
  * plain words (the ladder's own terms are `stats` and `explain`'s); `signal`
  * says which one stopped it.
  */
-export function formatSummary(summary: CrawlSummary & CheckedCounts, signal?: InterruptSignal): string[] {
+export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): string[] {
   const index = summary.index;
   const urls = sum(Object.values(index.urlsByState));
   const stopped = summary.stoppedBy === 'signal' && signal === 'SIGTERM' ? TERMINATED : STOPPED[summary.stoppedBy];
@@ -47,8 +35,10 @@ export function formatSummary(summary: CrawlSummary & CheckedCounts, signal?: In
     ['broken', brokenText(summary.broken) + (sum(Object.values(summary.broken)) > 0 ? '; `linkladder audit` lists the links to them' : '')],
     ['redirects', `${summary.redirected} URLs answered with a redirect, ${summary.requestsByKind.redirects} redirect hops followed`],
     ['external', externalText(summary)],
+    ['resources', `${summary.resourcesChecked} checked (images, stylesheets, scripts, …), each once: ${summary.resourcesBroken} broken`],
   ];
-  if (summary.resourcesChecked !== undefined) lines.push(['resources', `${summary.resourcesChecked} checked (images, stylesheets, scripts, …), each once`]);
+  const disallowed = summary.notCheckedByRobots;
+  if (disallowed > 0) lines.push(['not checked', `${disallowed} URL${disallowed === 1 ? '' : 's'}: robots.txt disallows ${disallowed === 1 ? 'it' : 'them'}`]);
   lines.push(
     ['duration', formatDuration(summary.durationMs)],
     ['requests', requestsText(summary)],
@@ -72,9 +62,9 @@ export function formatSummary(summary: CrawlSummary & CheckedCounts, signal?: In
   );
 }
 
-/** External links: checked, or (before the crawl checks them) recorded only. */
-export function externalText(summary: CheckedCounts): string {
-  return summary.externalChecked === undefined ? 'links to other sites are recorded, not checked' : `${summary.externalChecked} external links checked, each once`;
+/** External links: checked once each, and how many were broken. */
+export function externalText(summary: CrawlSummary): string {
+  return `${summary.externalChecked} links to other sites checked, each once: ${summary.externalBroken} broken`;
 }
 
 /** RFC 9309 §2.3.1.4: a host's robots.txt that could not be read, and what became of its URLs. */

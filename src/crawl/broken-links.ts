@@ -9,7 +9,7 @@ export type ErrorKind =
   | 'server-error'
   /** No usable response: network failure, timeout, TLS, a redirect chain that leads nowhere. */
   | 'failed'
-  /** Not requested: robots.txt or the private-address guard refused it. */
+  /** Not requested: robots.txt (disallowed, or unreachable for an external link) or the private-address guard refused it. */
   | 'refused'
   /** A response came and is kept, its body cut by the size cap or undecodable. */
   | 'cut';
@@ -19,7 +19,7 @@ export type BrokenKind = Extract<ErrorKind, 'client-error' | 'server-error' | 'f
 
 export const BROKEN_KINDS: readonly BrokenKind[] = ['client-error', 'server-error', 'failed'];
 
-const REFUSED: ReadonlySet<string> = new Set(['ERR_CRAWL_ROBOTS_DISALLOWED', 'ERR_CRAWL_PRIVATE_ADDRESS']);
+const REFUSED: ReadonlySet<string> = new Set(['ERR_CRAWL_ROBOTS_DISALLOWED', 'ERR_CRAWL_ROBOTS_UNREACHABLE', 'ERR_CRAWL_PRIVATE_ADDRESS']);
 // A body cut short on the wire (truncated, a deadline, too slow) is no representation:
 // the URL is recorded as failed (fetch/read-body.ts `isBodyCut`), a broken link's target.
 const CUT: ReadonlySet<string> = new Set(['ERR_FETCH_BODY_TOO_LARGE', 'ERR_FETCH_CONTENT_ENCODING']);

@@ -71,6 +71,12 @@ export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
     redirected: summary.redirected,
     broken: summary.broken,
     errorsByCode: summary.errorsByCode,
+    resourcesChecked: summary.resourcesChecked,
+    resourcesBroken: summary.resourcesBroken,
+    externalChecked: summary.externalChecked,
+    externalBroken: summary.externalBroken,
+    headFallbacks: summary.headFallbacks,
+    notCheckedByRobots: summary.notCheckedByRobots,
   };
 }
 

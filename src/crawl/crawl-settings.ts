@@ -171,6 +171,27 @@ export const crawlOptionsSchema = z.object({
     description: `the kinds of link followed (${LINK_KINDS.map((kind) => `\`${kind}\``).join(', ')}); every link is recorded; repeatable`,
   }),
   /**
+   * Check what pages use — images and their srcset candidates, scripts, stylesheets,
+   * icons, preloads, manifests, media, embeds, and the `url()` and `@import` of CSS —
+   * each URL once, with GET (the `resource` role); stylesheets are read for their own
+   * `url()` and `@import`, nothing else is read for links. One on another host is
+   * checked as an external link (`checkExternal`).
+   * @default true
+   */
+  checkResources: isOn.default(true).register(SETTING_META, {
+    description: 'check what pages use (images, srcset, scripts, stylesheets, icons, media, CSS `url()`) once each; stylesheets are read for `url()` and `@import`',
+  }),
+  /**
+   * Check each link out of the crawl's scope (http and https) once: HEAD, then GET
+   * where HEAD is refused (405, 501, or no answer), its body not read; never read for
+   * links; robots.txt and the private-address guard apply (the `external` role).
+   * `include`/`exclude` patterns still mean "never request".
+   * @default true
+   */
+  checkExternal: isOn.default(true).register(SETTING_META, {
+    description: 'check each link out of scope once (HEAD, GET where HEAD is refused), never crawling it; robots.txt applies',
+  }),
+  /**
    * Links deeper than this (seeds are depth 0) are recorded, not followed.
    * `Infinity` or `null`: no limit.
    * @default Infinity

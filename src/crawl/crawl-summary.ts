@@ -2,7 +2,7 @@
 
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { MatchRung, StoreStats } from '../store/index.js';
+import type { MatchRung, StoreStats, UrlRole } from '../store/index.js';
 import type { BrokenKind } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { Outcome } from './outcome-table.js';
@@ -26,8 +26,8 @@ export interface RequestCounts {
   readonly robots: number;
 }
 
-/** What one `crawl()` did (this run only, except `index`). */
-export interface CrawlSummary {
+/** What one `crawl()` did (this run only, except `index`); the checks of resources and external links are `CheckCounts`. */
+export interface CrawlSummary extends CheckCounts {
   readonly stoppedBy: StopReason;
   /** What became of each seed. */
   readonly seeds: readonly SeedOutcome[];
@@ -86,6 +86,22 @@ export interface CrawlSummary {
   readonly durationMs: number;
 }
 
+/** What one run checked beyond the pages it crawled (issue 11, items 1 and 2): resources, external links, and what robots.txt kept it from. */
+export interface CheckCounts {
+  /** URLs of the `resource` role (in scope, used by a page: images, stylesheets, scripts, …) requested once each. */
+  readonly resourcesChecked: number;
+  /** Of those, broken: a 4xx, a 5xx, or no usable response. */
+  readonly resourcesBroken: number;
+  /** URLs of the `external` role (out of scope) requested once each (HEAD, else GET). */
+  readonly externalChecked: number;
+  /** Of those, broken: a 4xx, a 5xx, or no usable response (a host that did not answer included). */
+  readonly externalBroken: number;
+  /** External links requested with HEAD and, HEAD refused, again with GET. */
+  readonly headFallbacks: number;
+  /** URLs not requested because robots.txt disallows them (any role): recorded as `ERR_CRAWL_ROBOTS_DISALLOWED`, not checked. */
+  readonly notCheckedByRobots: number;
+}
+
 /** An href that needed browser-style clean-up, or could not be used. */
 export interface HrefFindingReport {
   readonly rawHref: string;
@@ -117,6 +133,10 @@ export interface PageEvent {
   readonly pageFindings: readonly string[];
   /** The request ended with a code but kept a response (a cut body). */
   readonly errorCode: string | undefined;
+  /** What the URL is to the crawl: a `page` read for links, a `resource` checked (a stylesheet read for url()), an `external` link checked. */
+  readonly role?: UrlRole | undefined;
+  /** The method of the request that gave the answer. */
+  readonly method?: 'GET' | 'HEAD' | undefined;
 }
 
 /** A URL could not be fetched, or will be tried again. */

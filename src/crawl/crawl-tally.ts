@@ -5,9 +5,10 @@
 import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
 import type { RequestKind } from '../fetch/index.js';
-import { brokenCounts } from './broken-links.js';
+import { brokenCounts, errorKindOf } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
-import type { CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
+import type { CheckCounts, CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
+import type { UrlRole } from '../store/index.js';
 
 export interface CrawlTallyOptions {
   readonly onEvent: ((event: CrawlEvent) => void) | undefined;
@@ -38,6 +39,14 @@ export class CrawlTally {
   readonly linksByRung: Record<MatchRung, number> = zeroCounts(MATCH_RUNGS);
   readonly aliases: Record<AliasEvidence, number> = zeroCounts(ALIAS_EVIDENCE);
   readonly errors: Record<string, number> = {};
+  readonly checks: { -readonly [K in keyof CheckCounts]: number } = {
+    resourcesChecked: 0,
+    resourcesBroken: 0,
+    externalChecked: 0,
+    externalBroken: 0,
+    headFallbacks: 0,
+    notCheckedByRobots: 0,
+  };
   readonly hrefFindings: Record<string, number> = {};
 
   constructor(options: CrawlTallyOptions) {
@@ -105,6 +114,23 @@ export class CrawlTally {
     return queued;
   }
 
+  /**
+   * A URL of `role` was requested and recorded, with `error` (`errorCodeOf`) when it
+   * is one: resources and external links are counted as checked, and broken.
+   */
+  countChecked(role: UrlRole, error: string | undefined): void {
+    if (role === 'page') return;
+    const kind = error === undefined ? undefined : errorKindOf(error);
+    const isBroken = kind === 'client-error' || kind === 'server-error' || kind === 'failed';
+    if (role === 'resource') {
+      this.checks.resourcesChecked++;
+      if (isBroken) this.checks.resourcesBroken++;
+    } else {
+      this.checks.externalChecked++;
+      if (isBroken) this.checks.externalBroken++;
+    }
+  }
+
   countError(code: string): void {
     this.errors[code] = (this.errors[code] ?? 0) + 1;
   }
@@ -158,6 +184,7 @@ export class CrawlTally {
       errorsByCode: { ...this.errors },
       broken: brokenCounts(this.errors),
       redirected: this.redirected,
+      ...this.checks,
       hrefFindings: { ...this.hrefFindings },
       index: index ?? emptyStats(),
       durationMs: this.#options.now() - this.#startedAt,

@@ -159,7 +159,7 @@ function describe(
         reason: 'claimed by a crawl that is running, or was killed (the index puts it back on the frontier when opened again)',
       };
     case 'done':
-      return { verdict: 'fetched', reason: describeFetched(history?.fetches ?? []) };
+      return { verdict: 'fetched', reason: describeFetched(history?.fetches ?? [], row.role) };
     case 'failed':
       return { verdict: 'failed', reason: describeFailed(history?.fetches.at(-1), facts.robotsRule) };
     case 'skipped':
@@ -174,7 +174,7 @@ function isOwnRequest(fetch: FetchRow): boolean {
   return fetch.durationMs !== undefined || fetch.redirects.length > 0;
 }
 
-function describeFetched(fetches: readonly FetchRow[]): string {
+function describeFetched(fetches: readonly FetchRow[], role: UrlRecord['role']): string {
   const last = fetches[fetches.length - 1];
   if (last === undefined) return 'fetched (no fetch row: recorded by an older version)';
   const status = last.status === undefined ? '' : ` (status ${last.status})`;
@@ -182,6 +182,10 @@ function describeFetched(fetches: readonly FetchRow[]): string {
     return `fetched once, with another URL’s response${status}: the end of a redirect chain or a Content-Location named it`;
   }
   const retries = last.attempts > 1 ? ` after ${last.attempts} attempts` : '';
+  const method = last.method === undefined ? '' : ` (${last.method})`;
+  // Issue 11: what the crawl did with it besides the request.
+  if (role === 'external') return `checked once as an external link${method}${retries}${status}: out of scope, never crawled`;
+  if (role === 'resource') return `checked once as a resource a page uses${method}${retries}${status}: not read for links (but a stylesheet's url() and @import)`;
   return `fetched once, by a request of its own${retries}${status}`;
 }
 

@@ -27,6 +27,7 @@ import {
 import { resourceKeyOf } from '../ladder/index.js';
 import type { AdmitEntry } from '../store/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
+import { linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 
 const NO_CODES: readonly string[] = Object.freeze([]);
 
@@ -56,6 +57,12 @@ export interface PageContext {
    * `forms` answer without parsing `target` again (`ScopeTest.checkForms`).
    */
   readonly mayFollow: (target: string, link: ResolvedReference) => boolean;
+  /**
+   * What the crawl does with a resolved link (`LinkRoles#decide`): when given, it
+   * decides `follow` and the role of every entry (`mayFollow` is then not asked).
+   * @default undefined (a followed kind is followed when `mayFollow`; no role)
+   */
+  readonly decide?: ((link: ResolvedReference, use: LinkUse) => LinkDecision) | undefined;
 }
 
 export interface PageLinks {
@@ -177,6 +184,7 @@ export class PageLinkReader {
       element: string,
       attribute: string,
       isFollowed: boolean,
+      use: LinkUse,
       valueOffset?: number,
     ): AdmitEntry => {
       count++;
@@ -184,7 +192,13 @@ export class PageLinkReader {
       if (link.hrefCodes.length > 0) this.hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
       const resolved = link.resolved;
       let follow: boolean | undefined;
-      if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
+      let role: LinkDecision['role'] | undefined;
+      if (resolved !== undefined && page.decide !== undefined) {
+        // A same-document reference names the page itself: nothing to decide.
+        const decision = resolved.isSameDocument ? undefined : page.decide(resolved, use);
+        follow = decision?.follow ?? false;
+        role = decision?.role;
+      } else if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
       const position = lines === undefined || valueOffset === undefined ? undefined : lines.position(valueOffset);
       // One object literal for every entry: the same shape whatever the outcome.
       return {
@@ -198,6 +212,7 @@ export class PageLinkReader {
         baseLevel: links.baseLevel,
         follow,
         depth: page.depth,
+        role,
         findings: link.findings,
         alternateTarget: resolved?.alternateTarget,
         line: position?.line,
@@ -219,7 +234,8 @@ export class PageLinkReader {
         ) {
           this.canonicalIndex = count;
         }
-        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed, reference.valueOffset);
+        const use = linkUseOf(reference.kind, reference.isFollowed, reference.rel);
+        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed, use, reference.valueOffset);
       }
     }
     if (this.#headerLinks.length > 0) {
@@ -229,7 +245,7 @@ export class PageLinkReader {
       for (const link of this.#headerLinks) {
         if (count >= this.linkCount) return;
         if (this.canonicalIndex === undefined && link.anchor === undefined && link.rel.includes('canonical')) this.canonicalIndex = count;
-        yield entry(headerLinks, link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed);
+        yield entry(headerLinks, link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed, linkUseOf('link', isFollowed, link.rel));
       }
     }
   }

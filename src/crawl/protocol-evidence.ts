@@ -67,8 +67,8 @@ export class ProtocolEvidence {
     const verdict = this.#scope.check(finalUrl);
     const hopUrls = [...new Set(response.hops.map((hop) => hop.from))].filter((url) => keyOf(url) !== finalKey);
     const results = await tx.admit([
-      { rawHref: finalUrl, target: finalUrl, follow: verdict === undefined, depth: claimed.depth },
-      ...hopUrls.map((url) => ({ rawHref: url, target: url, follow: false, depth: claimed.depth })),
+      { rawHref: finalUrl, target: finalUrl, follow: verdict === undefined, depth: claimed.depth, role: verdict === undefined ? claimed.role : 'external' },
+      ...hopUrls.map((url) => ({ rawHref: url, target: url, follow: false, depth: claimed.depth, role: claimed.role })),
     ]);
     this.#tally.addQueued(results);
     const targetId = results[0]?.urlId;

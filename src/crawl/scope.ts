@@ -96,6 +96,20 @@ export class ScopeTest {
       if (address !== undefined) return { reason: 'private-address', address };
     }
     if (!this.#anchors.some((anchor) => this.#isUnder(anchor, uri))) return { reason: 'scope', scope: this.#rules.scope };
+    return this.#patterns(uri, key);
+  }
+
+  /**
+   * The `include`/`exclude` verdict alone, for a link out of scope that the crawl
+   * would check (an external link): the patterns mean "never request" there too.
+   */
+  checkPatterns(link: ResolvedReference): ScopeVerdict | undefined {
+    if (link.forms !== undefined) return this.#patterns(link.forms.keyReference, link.forms.key);
+    const parsed = parseUriReference(link.targetText);
+    return parsed.ok ? this.#patterns(normalizeReference(parsed.value, 'scheme')) : { reason: 'scheme', scheme: '' };
+  }
+
+  #patterns(uri: UriReference, key?: string): ScopeVerdict | undefined {
     if (this.#rules.include.length === 0 && this.#rules.exclude.length === 0) return undefined;
     const text = key ?? serialize({ ...uri, fragment: undefined });
     if (this.#rules.include.length > 0 && !this.#rules.include.some((pattern) => pattern.test(text))) {

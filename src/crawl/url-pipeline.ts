@@ -3,7 +3,7 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import { isBodyCut, type FetchedResponse, type RobotsFileState, type SentRequest } from '../fetch/index.js';
+import { isBodyCut, type FetchedResponse, type HttpMethod, type RobotsFileState, type SentRequest, type Validators } from '../fetch/index.js';
 import type { ResolvedReference } from '../base/index.js';
 import type { AdmitEntry, ClaimedUrl, IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
@@ -14,6 +14,8 @@ import type { ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
 import { fetchRecordOf } from './fetch-record.js';
+import { LinkRoles, type LinkUse } from './link-role.js';
+import { isStylesheet, stylesheetLinks } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
 import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
 import { PageLinkReader, extractPageReferences, type PageLinks } from './page-links.js';
@@ -58,6 +60,7 @@ export class UrlPipeline {
   readonly #claims: ClaimBook;
   readonly #evidence: ProtocolEvidence;
   readonly #outages: RobotsOutages;
+  readonly #roles: LinkRoles;
   readonly #p: UrlPipelineOptions;
 
   constructor(p: UrlPipelineOptions) {
@@ -69,6 +72,12 @@ export class UrlPipeline {
     this.#claims = p.claims;
     this.#evidence = new ProtocolEvidence(p);
     this.#outages = p.outages;
+    this.#roles = new LinkRoles({
+      scope: p.scope,
+      maxDepth: p.options.maxDepth,
+      checkResources: p.options.checkResources,
+      checkExternal: p.options.checkExternal,
+    });
   }
 
   async process(job: Job): Promise<TaskResult> {
@@ -94,9 +103,12 @@ export class UrlPipeline {
           return { kind: 'done' };
         }
         const file = robots.robotsFile?.(claimed.key);
+        if (!isAllowed && file?.verdict === 'unreachable' && claimed.role === 'external') return this.#externalRobotsUnreachable(job, file);
         if (!isAllowed && file?.verdict === 'unreachable') return this.#robotsUnreachable(job, file);
         this.#outages.reached(file?.url);
         if (!isAllowed) {
+          // Not checked, and said so: recorded as refused, not as broken.
+          this.#tally.checks.notCheckedByRobots++;
           await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_ROBOTS_DISALLOWED', undefined));
           return { kind: 'refund' };
         }
@@ -105,18 +117,10 @@ export class UrlPipeline {
         await this.#p.requeue(claimed.id);
         return { kind: 'refund' };
       }
-      // A re-check sends the validators of the last response (recheck.ts).
-      const revalidation = this.#o.recheck ? await revalidationOf(this.#store, claimed.id) : undefined;
-      let response: FetchedResponse;
-      try {
-        response = await this.#o.fetcher.fetch(claimed.key, this.#p.signal, {
-          beforeRedirect: (hop) => this.#beforeRedirect(hop.to, claimed.id),
-          onRequest,
-          ...(revalidation === undefined ? {} : { validators: revalidation.validators }),
-        });
-      } catch {
-        response = thrownResponse(claimed.key, this.#o.now());
-      }
+      // A re-check sends the validators of the last response (recheck.ts); an external link is checked afresh.
+      const revalidation = this.#o.recheck && claimed.role !== 'external' ? await revalidationOf(this.#store, claimed.id) : undefined;
+      const response =
+        claimed.role === 'external' ? await this.#check(claimed, onRequest) : await this.#fetch(claimed, 'GET', onRequest, revalidation?.validators);
       if (this.#p.isStopping() && response.errorCode === 'ERR_FETCH_ABORTED') {
         await this.#p.requeue(claimed.id);
         return { kind: 'done' };
@@ -148,6 +152,64 @@ export class UrlPipeline {
     } finally {
       this.#claims.inFlight.delete(claimed.id);
     }
+  }
+
+  /** One request of the claimed URL, redirects vetted hop by hop; what a fetcher that threw leaves, if it did. */
+  async #fetch(claimed: ClaimedUrl, method: HttpMethod, onRequest: (request: SentRequest) => void, validators?: Validators): Promise<FetchedResponse> {
+    const isExternal = claimed.role === 'external';
+    try {
+      const response = await this.#o.fetcher.fetch(claimed.key, this.#p.signal, {
+        // An external link's redirects are followed to its final status, and no further
+        // than the private-address guard allows; they are not evidence about the crawl's URLs.
+        beforeRedirect: (hop) => (isExternal ? this.#beforeExternalRedirect(hop.to) : this.#beforeRedirect(hop.to, claimed.id)),
+        onRequest,
+        ...(method === 'HEAD' ? { method } : {}),
+        ...(validators === undefined ? {} : { validators }),
+      });
+      return response.method === undefined ? { ...response, method } : response;
+    } catch {
+      return thrownResponse(claimed.key, this.#o.now());
+    }
+  }
+
+  /**
+   * An external link checked (issue 11, item 2): HEAD, and GET where HEAD is refused
+   * (RFC 9110 §15.5.6 405, §15.6.2 501) or gets no answer at all — servers that
+   * mishandle HEAD exist. Neither body is read (the fetcher reads only HTML and CSS
+   * bodies, and the crawl does not parse them for an external link).
+   */
+  async #check(claimed: ClaimedUrl, onRequest: (request: SentRequest) => void): Promise<FetchedResponse> {
+    const head = await this.#fetch(claimed, 'HEAD', onRequest);
+    const isRefused = head.status === 405 || head.status === 501;
+    const isUnanswered = head.status === undefined && !NO_FALLBACK.has(head.errorCode ?? '');
+    if (!isRefused && !isUnanswered) return head;
+    if (this.#p.isStopping()) return head;
+    this.#tally.checks.headFallbacks++;
+    return this.#fetch(claimed, 'GET', onRequest);
+  }
+
+  /** A redirect of an external link: followed, unless into a private address the crawl may not reach (RFC 3986 §7.4). */
+  #beforeExternalRedirect(to: string): 'follow' | 'stop' {
+    return !this.#o.allowPrivate && isPrivateUrl(to) ? 'stop' : 'follow';
+  }
+
+  /**
+   * An external link whose host's robots.txt is unreachable (RFC 9309 §2.3.1.4): it
+   * is not requested. A host that gave no answer at all is a broken link's target
+   * (its robots.txt's error is the link's: the same host would not answer the link
+   * either); one that answered 5xx or 429 is not checked (`ERR_CRAWL_ROBOTS_UNREACHABLE`,
+   * refused, not broken). Neither is held for another run, as a page of the crawl's own
+   * hosts would be: an external link is not the crawl's to wait for.
+   */
+  async #externalRobotsUnreachable(job: Job, file: RobotsFileState): Promise<TaskResult> {
+    const { claimed, attempt } = job;
+    const code = file.status === undefined ? (file.errorCode ?? 'ERR_FETCH_NETWORK') : 'ERR_CRAWL_ROBOTS_UNREACHABLE';
+    await this.#store.transact(async (tx) => {
+      await this.#recordFailure(tx, claimed, attempt, code, undefined);
+      if (file.status === undefined) this.#tally.countChecked('external', code);
+      else this.#tally.checks.notCheckedByRobots++;
+    });
+    return { kind: 'done' };
   }
 
   /**
@@ -201,9 +263,11 @@ export class UrlPipeline {
       response === undefined
         ? { urlId: claimed.id, outcome: 'failed' as const, startedAt: this.#o.now(), errorCode: code, attempts: attempt, representsUrlId: claimed.id }
         : fetchRecordOf(claimed.id, response, 'failed', { attempts: attempt, errorCode: code });
-    await tx.recordFetch(record);
+    await tx.recordFetch(response === undefined ? record : { ...record, method: response.method ?? 'GET' });
     this.#tally.failed++;
     this.#tally.countError(code);
+    // A request was made: a resource or an external link was checked, and is broken.
+    if (response !== undefined) this.#tally.countChecked(claimed.role, code);
     this.#tally.emit({ type: 'error', url: claimed.key, code, outcome: 'permanent', attempt, retryInMs: undefined, status: response?.status });
   }
 
@@ -222,18 +286,25 @@ export class UrlPipeline {
     }
     // A body cut short (still so after the retries) is no representation: its links past the cut are unknown.
     if (isBodyCut(response.errorCode)) return this.#recordFailure(tx, claimed, attempt, response.errorCode!, response);
-    const record = fetchRecordOf(claimed.id, response, 'done', { attempts: attempt });
+    if (claimed.role === 'external') return this.#settleExternal(tx, claimed, response, attempt);
+    const record = { ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' };
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
     // its page recorded, and the index requeues it when opened again (DESIGN.md §5).
     const page = await this.#evidence.redirectChain(tx, claimed, response, record);
     let details: PageFacts | undefined;
     let links: AdmittedLinks | undefined;
+    let stylesheet: readonly string[] | undefined;
     if (page.isFresh) {
       // A re-check: the links recorded from the page's former representation make way for this one's.
       if (this.#o.recheck) await tx.dropLinks(page.id);
       const fingerprint = fingerprintOf(response);
       await this.#evidence.ownResponse(tx, page.id, fingerprint);
-      if (status >= 200 && status < 300) {
+      const isOk = status >= 200 && status < 300;
+      if (isOk && this.#o.checkResources && isStylesheet(response)) {
+        const css = await this.#admitStylesheet(tx, page, response);
+        stylesheet = css.findings;
+        links = css;
+      } else if (isOk && claimed.role === 'page') {
         const reader = await this.#pageLinks(page, response);
         details = reader.facts();
         await this.#evidence.contentLocation(tx, page, response, details.chain.contentLocation, fingerprint);
@@ -246,10 +317,17 @@ export class UrlPipeline {
     // For the audit: which URL's representation this is, what the page itself does
     // wrong, and the fragments it can be the target of.
     const represented = { ...record, representsUrlId: page.id };
-    await tx.recordFetch(details === undefined ? represented : { ...represented, findings: details.pageFindings, anchors: details.anchors });
+    await tx.recordFetch(
+      details !== undefined
+        ? { ...represented, findings: details.pageFindings, anchors: details.anchors }
+        : stylesheet !== undefined && stylesheet.length > 0
+          ? { ...represented, findings: stylesheet }
+          : represented,
+    );
     this.#tally.fetched++;
     const error = errorCodeOf(response.errorCode, status);
     if (error !== undefined) this.#tally.countError(error);
+    this.#tally.countChecked(claimed.role, error);
     if (response.hops.length > 0) this.#tally.redirected++;
     this.#tally.emit({
       type: 'page',
@@ -264,9 +342,64 @@ export class UrlPipeline {
       baseLevel: details?.chain.level,
       baseLevelsDiffer: details?.baseLevelsDiffer ?? false,
       hrefFindings: links?.hrefFindings ?? [],
-      pageFindings: details?.pageFindings ?? [],
+      pageFindings: details?.pageFindings ?? stylesheet ?? [],
       errorCode: response.errorCode,
+      role: claimed.role,
+      method: record.method,
     });
+  }
+
+  /**
+   * An external link's answer (issue 11, item 2): its status after the redirects,
+   * which are recorded hop by hop in its fetch row and nothing more — no URL of the
+   * chain is admitted, no alias learned, nothing read.
+   */
+  async #settleExternal(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number): Promise<void> {
+    const record = { ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' };
+    await tx.recordFetch(record);
+    this.#tally.fetched++;
+    const error = errorCodeOf(response.errorCode, response.status);
+    if (error !== undefined) this.#tally.countError(error);
+    this.#tally.countChecked('external', error);
+    if (response.hops.length > 0) this.#tally.redirected++;
+    this.#tally.emit({
+      type: 'page',
+      url: claimed.key,
+      finalUrl: response.finalUrl,
+      status: response.status,
+      contentType: response.contentType,
+      depth: claimed.depth,
+      attempts: attempt,
+      links: 0,
+      queued: 0,
+      baseLevel: undefined,
+      baseLevelsDiffer: false,
+      hrefFindings: [],
+      pageFindings: [],
+      errorCode: response.errorCode,
+      role: 'external',
+      method: record.method,
+    });
+  }
+
+  /** A stylesheet's `url()` and `@import` references, admitted as its resources (stylesheet-links.ts). */
+  async #admitStylesheet(tx: IndexWriter, page: Page, response: FetchedResponse): Promise<AdmittedLinks & { readonly findings: readonly string[] }> {
+    const depth = page.depth + 1;
+    const css = stylesheetLinks(response, {
+      id: page.id,
+      depth,
+      baseMode: this.#o.baseMode,
+      maxReferences: this.#o.maxLinksPerPage,
+      decide: (link, use) => this.#roles.decide(link, use, depth),
+    });
+    let queued = 0;
+    for (let at = 0; at < css.entries.length; at += ADMIT_CHUNK) {
+      const batch = css.entries.slice(at, at + ADMIT_CHUNK);
+      const results = await tx.admit(batch);
+      queued += this.#tally.addLinks(results, batch.map((entry) => entry.follow !== false));
+    }
+    for (const report of css.hrefFindings) for (const code of report.codes) this.#tally.countHrefFinding(code);
+    return { count: css.entries.length, queued, isQueueCapped: false, hrefFindings: css.hrefFindings, findings: css.findings };
   }
 
   /** The page's references, extracted a slice at a time, ready to be resolved against its base chain. */
@@ -280,6 +413,7 @@ export class UrlPipeline {
       follow: this.#o.follow,
       maxLinks: this.#o.maxLinksPerPage,
       mayFollow: (_target: string, link: ResolvedReference) => depth <= this.#o.maxDepth && this.#scope.checkLink(link) === undefined,
+      decide: (link: ResolvedReference, use: LinkUse) => this.#roles.decide(link, use, depth),
     };
     return new PageLinkReader(response, context, await extractPageReferences(response, context, nextTurn));
   }
@@ -350,6 +484,12 @@ interface AdmittedLinks {
   readonly isQueueCapped: boolean;
   readonly hrefFindings: readonly HrefFindingReport[];
 }
+
+/**
+ * HEAD failures not worth a GET: the guard refused the address (GET would be refused
+ * too), the crawl stopped it, or the fetcher broke its contract.
+ */
+const NO_FALLBACK: ReadonlySet<string> = new Set(['ERR_FETCH_PRIVATE_ADDRESS', 'ERR_FETCH_ABORTED', 'ERR_CRAWL_FETCHER_THREW']);
 
 /** Links admitted at once, between two turns of the event loop (~10 ms of work). */
 const ADMIT_CHUNK = 1000;

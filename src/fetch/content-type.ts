@@ -34,6 +34,13 @@ export function parseContentType(value: string | undefined): ContentType {
   return mediaType === undefined && charset === undefined ? NONE : { mediaType, charset };
 }
 
+/** The media type of a stylesheet (RFC 2318). */
+export const CSS_MEDIA_TYPE = 'text/css';
+
+export function isCssMediaType(mediaType: string | undefined): boolean {
+  return mediaType === CSS_MEDIA_TYPE;
+}
+
 export function isHtmlMediaType(mediaType: string | undefined): boolean {
   return mediaType !== undefined && HTML_MEDIA_TYPES.has(mediaType);
 }

@@ -8,8 +8,9 @@ import type { FetchCallOptions, FetchedResponse, Fetcher } from './types.js';
 export interface HttpFetcher extends Fetcher {
   /**
    * Fetch `url` with GET, redirects followed hop by hop, each one first put to
-   * `options.beforeRedirect` when given. Never throws for network or HTTP trouble: a
-   * failure is a response with `errorCode`. Only HTML bodies are read and decoded.
+   * `options.beforeRedirect` when given (or with HEAD: `options.method`). Never throws
+   * for network or HTTP trouble: a failure is a response with `errorCode`. Only HTML
+   * bodies and stylesheets (text/css) are read and decoded.
    * Rejects with `OptionError` only for bad `options`.
    */
   fetch(url: string, signal?: AbortSignal, options?: FetchCallOptions): Promise<FetchedResponse>;
@@ -42,8 +43,8 @@ export function createFetcher(options?: FetcherOptions): HttpFetcher {
   const bytesPolicy: RetrievePolicy = Object.freeze({ ...policy, accept: ACCEPT_XML, decode: 'bytes' });
   return Object.freeze({
     fetch: async (url: string, signal?: AbortSignal, options?: FetchCallOptions) => {
-      const { beforeRedirect, onRequest, validators, read } = validateFetchCallOptions(options);
-      return client.retrieve(String(url), read === 'bytes' ? bytesPolicy : policy, { signal, beforeRedirect, onRequest, validators });
+      const { method, beforeRedirect, onRequest, validators, read } = validateFetchCallOptions(options);
+      return client.retrieve(String(url), read === 'bytes' ? bytesPolicy : policy, { signal, beforeRedirect, onRequest, validators, method });
     },
     close: () => client.close(),
   });

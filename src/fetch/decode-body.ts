@@ -1,7 +1,7 @@
 // Bytes of a body to text.
 
 import { TextDecoder } from 'node:util';
-import { sniffEncoding, type SniffedEncoding } from './sniff-encoding.js';
+import { DEFAULT_ENCODING, getEncoding, sniffBom, sniffEncoding, type SniffedEncoding } from './sniff-encoding.js';
 
 export interface DecodedText {
   readonly text: string;
@@ -26,6 +26,35 @@ export function decodeHtml(bytes: Uint8Array, headerCharset: string | undefined)
  */
 export function decodeUtf8(bytes: Uint8Array): DecodedText {
   return { text: decode(bytes, 'utf-8'), charset: 'utf-8', source: 'default' };
+}
+
+/**
+ * A stylesheet as text, its encoding determined as CSS Syntax 3 §3.2 says: a BOM,
+ * else the Content-Type charset, else an `@charset "…";` rule written exactly so at
+ * the very start (a UTF-16 label there means UTF-8), else UTF-8. (The referring
+ * document's encoding, the step before the last, is not known here: UTF-8.)
+ */
+export function decodeCss(bytes: Uint8Array, headerCharset: string | undefined): DecodedText {
+  const bom = sniffBom(bytes);
+  if (bom !== undefined) return { text: decode(bytes, bom), charset: bom, source: 'bom' };
+  const fromHeader = headerCharset === undefined ? undefined : getEncoding(headerCharset);
+  if (fromHeader !== undefined) return { text: decode(bytes, fromHeader), charset: fromHeader, source: 'header' };
+  const fromRule = charsetRule(bytes);
+  const encoding = fromRule === undefined ? DEFAULT_ENCODING : fromRule === 'utf-16be' || fromRule === 'utf-16le' ? 'utf-8' : fromRule;
+  return { text: decode(bytes, encoding), charset: encoding, source: fromRule === undefined ? 'default' : 'meta' };
+}
+
+/** CSS Syntax 3 §3.2: the label of `@charset "label";` when the bytes start with exactly that. */
+function charsetRule(bytes: Uint8Array): string | undefined {
+  const PREFIX = '@charset "';
+  for (let i = 0; i < PREFIX.length; i++) if (bytes[i] !== PREFIX.charCodeAt(i)) return undefined;
+  for (let end = PREFIX.length; end < Math.min(bytes.length - 1, 1024); end++) {
+    if (bytes[end] === 0x22) {
+      if (bytes[end + 1] !== 0x3b) return undefined;
+      return getEncoding(Buffer.from(bytes.subarray(PREFIX.length, end)).toString('latin1'));
+    }
+  }
+  return undefined;
 }
 
 const decoders = new Map<string, TextDecoder>();

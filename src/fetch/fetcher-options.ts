@@ -3,7 +3,7 @@
 import type { LookupFunction } from 'node:net';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
 import { OptionError, describeValue } from '../errors.js';
-import type { BeforeRedirect, FetchCallOptions, OnRequest, Validators } from './types.js';
+import type { BeforeRedirect, FetchCallOptions, HttpMethod, OnRequest, Validators } from './types.js';
 
 const MiB = 1024 * 1024;
 
@@ -198,13 +198,14 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
 
 /** The per-call options of `fetch`, checked at each call (a bad one rejects the call with `OptionError`). */
 export interface ValidFetchCallOptions {
+  readonly method: HttpMethod;
   readonly beforeRedirect: BeforeRedirect | undefined;
   readonly onRequest: OnRequest | undefined;
   readonly validators: Validators | undefined;
   readonly read: 'html' | 'bytes';
 }
 
-const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ beforeRedirect: undefined, onRequest: undefined, validators: undefined, read: 'html' });
+const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ method: 'GET', beforeRedirect: undefined, onRequest: undefined, validators: undefined, read: 'html' });
 
 /** Names from other fetch APIs for what `beforeRedirect` does. */
 const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
@@ -215,10 +216,13 @@ const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
 export function validateFetchCallOptions(input: FetchCallOptions | undefined): ValidFetchCallOptions {
   if (input === undefined) return NO_CALL_OPTIONS;
   const options = checkOptionsObject(input);
-  checkKnownKeys(options, ['beforeRedirect', 'onRequest', 'validators', 'read'], RENAMED_CALL_OPTIONS);
+  checkKnownKeys(options, ['method', 'beforeRedirect', 'onRequest', 'validators', 'read'], RENAMED_CALL_OPTIONS);
+  const method = options.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') throw new OptionError(`Expected \`method\` to be 'GET' or 'HEAD', got ${describeValue(method)}`);
   const read: unknown = options.read ?? 'html';
   if (read !== 'html' && read !== 'bytes') throw new OptionError(`Expected \`read\` to be one of html, bytes, got ${describeValue(read)}`);
   return Object.freeze({
+    method,
     beforeRedirect: checkFunction<BeforeRedirect | undefined>('beforeRedirect', options.beforeRedirect, undefined),
     onRequest: checkFunction<OnRequest | undefined>('onRequest', options.onRequest, undefined),
     validators: checkValidators(options.validators),

@@ -8,14 +8,14 @@ import type { Agent } from 'undici';
 import type { FetchErrorCode } from '../errors.js';
 import { guardedConnector } from './address-guard.js';
 import { classifyError } from './classify-error.js';
-import { isHtmlMediaType, parseContentType } from './content-type.js';
-import { decodeHtml, decodeUtf8 } from './decode-body.js';
+import { isCssMediaType, isHtmlMediaType, parseContentType } from './content-type.js';
+import { decodeCss, decodeHtml, decodeUtf8 } from './decode-body.js';
 import { decodeBody, parseContentEncoding, plainBody } from './read-body.js';
 import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import { ResponseSink, type ResponseHead } from './response-sink.js';
 import { UndiciAgent } from './undici-parts.js';
-import type { BeforeRedirect, FetchHop, FetchedResponse, OnRequest, RedirectHop, RequestKind, Validators } from './types.js';
+import type { BeforeRedirect, FetchHop, FetchedResponse, HttpMethod, OnRequest, RedirectHop, RequestKind, Validators } from './types.js';
 
 /**
  * The statuses followed as redirects: those of the Fetch Standard ("redirect status").
@@ -56,7 +56,8 @@ export interface RetrievePolicy {
   /** The Accept header. */
   readonly accept: string;
   /**
-   * `html`: decode only HTML bodies, their encoding sniffed; other bodies are not read.
+   * `html`: decode only HTML bodies, their encoding sniffed, and stylesheets (CSS Syntax 3
+   * §3.2); other bodies are not read.
    * `utf-8`: decode every body as UTF-8 (robots.txt, RFC 9309 §2.3).
    * `bytes`: read every body, undecoded, as `data` (a sitemap).
    */
@@ -73,6 +74,8 @@ export interface RetrieveCall {
   readonly onRequest?: OnRequest | undefined;
   /** Sent as If-None-Match / If-Modified-Since on the first request only (RFC 9110 §13.1). */
   readonly validators?: Validators | undefined;
+  /** @default 'GET' */
+  readonly method?: HttpMethod | undefined;
 }
 
 type FinalFields = Pick<
@@ -127,6 +130,7 @@ export class HttpClient {
     return Object.freeze({
       requestUrl: url,
       ...final,
+      method: call.method ?? 'GET',
       hops: Object.freeze(hops),
       startedAt,
       durationMs: Math.round(performance.now() - started),
@@ -137,7 +141,7 @@ export class HttpClient {
     url: string,
     hops: FetchHop[],
     policy: RetrievePolicy,
-    { beforeRedirect, onRequest, validators }: RetrieveCall,
+    { beforeRedirect, onRequest, validators, method = 'GET' }: RetrieveCall,
     deadline: RequestDeadline,
   ): Promise<FinalFields> {
     const first = toRequestTarget(url);
@@ -156,7 +160,7 @@ export class HttpClient {
       const hop = new HopSignal(deadline);
       try {
         const headers = hops.length === 0 ? conditional : requestHeaders;
-        const sink = this.#send(target, requestKind(policy, hops.length), headers, hop.signal, policy.maxBodyBytes, onRequest);
+        const sink = this.#send(target, method, requestKind(policy, hops.length), headers, hop.signal, policy.maxBodyBytes, onRequest);
         let head: ResponseHead;
         try {
           head = await sink.head;
@@ -184,7 +188,7 @@ export class HttpClient {
             continue;
           }
         }
-        const read = await this.#readFinal(sink, answered.headers, policy, hop);
+        const read = method === 'HEAD' ? await this.#headOnly(sink, answered.headers) : await this.#readFinal(sink, answered.headers, policy, hop);
         return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
       } finally {
         hop.dispose();
@@ -198,6 +202,7 @@ export class HttpClient {
    */
   #send(
     target: RequestTarget,
+    method: HttpMethod,
     kind: RequestKind,
     headers: Readonly<Record<string, string>>,
     signal: AbortSignal,
@@ -210,7 +215,7 @@ export class HttpClient {
       // A counter that throws does not stop the request.
     }
     const sink = new ResponseSink(signal, maxBodyBytes);
-    this.#agent.dispatch({ origin: target.origin, path: target.path, method: 'GET', headers }, sink);
+    this.#agent.dispatch({ origin: target.origin, path: target.path, method, headers }, sink);
     return sink;
   }
 
@@ -234,6 +239,12 @@ export class HttpClient {
     return { ok: true, target: next };
   }
 
+  /** RFC 9110 §9.3.2: a HEAD response has no content (what a faulty server sends anyway is dropped). */
+  async #headOnly(sink: ResponseSink, headers: Readonly<Record<string, string>>): Promise<Omit<FinalFields, 'finalUrl' | 'status' | 'headers'>> {
+    await discard(sink);
+    return { ...NO_BODY, contentType: parseContentType(headers['content-type']).mediaType };
+  }
+
   async #readFinal(
     sink: ResponseSink,
     headers: Readonly<Record<string, string>>,
@@ -241,7 +252,8 @@ export class HttpClient {
     hop: HopSignal,
   ): Promise<Omit<FinalFields, 'finalUrl' | 'status' | 'headers'>> {
     const { mediaType, charset } = parseContentType(headers['content-type']);
-    if (policy.decode === 'html' && !isHtmlMediaType(mediaType)) {
+    const isCss = isCssMediaType(mediaType);
+    if (policy.decode === 'html' && !isHtmlMediaType(mediaType) && !isCss) {
       // Not wanted: not read (beyond what keeps the connection, when it is small).
       await discard(sink);
       return { ...NO_BODY, contentType: mediaType };
@@ -264,7 +276,7 @@ export class HttpClient {
       return { ...NO_BODY, contentType: mediaType, bytes: read.data.length, errorCode };
     }
     if (policy.decode === 'bytes') return { ...NO_BODY, contentType: mediaType, data: read.data, bytes: read.data.length, errorCode };
-    const decoded = policy.decode === 'html' ? decodeHtml(read.data, charset) : decodeUtf8(read.data);
+    const decoded = policy.decode === 'utf-8' ? decodeUtf8(read.data) : isCss ? decodeCss(read.data, charset) : decodeHtml(read.data, charset);
     return {
       contentType: mediaType,
       charset: decoded.charset,

@@ -24,7 +24,7 @@ export interface FetchedResponse {
   readonly contentType: string | undefined;
   /** The charset used to decode `body` (from the header, a BOM or <meta>), lower-cased. */
   readonly charset: string | undefined;
-  /** The decoded text, for HTML responses only (text/html, application/xhtml+xml). */
+  /** The decoded text, for HTML responses (text/html, application/xhtml+xml) and stylesheets (text/css) only; never for HEAD. */
   readonly body: string | undefined;
   /**
    * The body's bytes (content codings undone), whatever its type, for a call with
@@ -44,7 +44,12 @@ export interface FetchedResponse {
    * Absent otherwise. Not an error: `errorCode` stays `undefined` for a plain stop.
    */
   readonly redirectStopped?: true;
+  /** The method of the requests (`GET` unless the call asked for `HEAD`); absent from a fetcher that does not say. */
+  readonly method?: HttpMethod;
 }
+
+/** The methods a fetch may use: `HEAD` checks that a URL answers without its body (RFC 9110 §9.3.2). */
+export type HttpMethod = 'GET' | 'HEAD';
 
 /** A redirect about to be followed, as `beforeRedirect` sees it. */
 export interface RedirectHop {
@@ -86,6 +91,12 @@ export type OnRequest = (request: SentRequest) => void;
 
 /** Per-call options of `Fetcher.fetch`. */
 export interface FetchCallOptions {
+  /**
+   * `HEAD` asks for the head only (a link check): no body is read, redirects are
+   * followed with HEAD too.
+   * @default 'GET'
+   */
+  readonly method?: HttpMethod | undefined;
   /**
    * Told of each request this call sends: the first, then each redirect hop.
    * @default undefined

@@ -6,7 +6,7 @@
 import { StoreError } from '../errors.js';
 import { ladderForms, walkAliases, type LadderForms } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
-import type { AdmitEntry, AdmitResult, MatchRung } from './types.js';
+import { roleRank, type AdmitEntry, type AdmitResult, type MatchRung, type UrlRole } from './types.js';
 
 /** What a form row says: the URL it belongs to, and whether it was seen as written. */
 export interface FormHit {
@@ -19,6 +19,7 @@ export interface NewUrl {
   readonly scheme: string;
   readonly host: string | undefined;
   readonly state: 'queued' | 'skipped';
+  readonly role: UrlRole;
   readonly depth: number;
   readonly firstSeen: number;
   /** The link that first named it: its page (`undefined` for a seed) and the href as written. */
@@ -57,11 +58,13 @@ export interface IndexBackend {
   putForm(text: string, urlId: number, rung: 'string' | 'syntax'): void;
   /** The id of the URL whose key is exactly `key`. */
   findUrlByKey(key: string): number | undefined;
-  /** Whether URL `id` was only recorded (`skipped`); `undefined` when there is no such URL. */
-  isSkipped(id: number): boolean | undefined;
+  /** Whether URL `id` was only recorded (`skipped`), and its role; `undefined` when there is no such URL. */
+  standing(id: number): Standing | undefined;
   insertUrl(url: NewUrl): number;
-  /** skipped → queued; true when it changed. */
-  followSkipped(id: number, depth: number): boolean;
+  /** skipped → queued, with the role it is queued as; true when it changed. */
+  followSkipped(id: number, depth: number, role: UrlRole): boolean;
+  /** A queued URL (only) takes a higher `role` (`roleRank`) before it is claimed. */
+  raiseRole(id: number, role: UrlRole): void;
   insertLink(link: NewLink): void;
   /** The alias target of `id` (redirect or content-location evidence), if it is an alias. */
   aliasTarget(id: number): number | undefined;
@@ -72,10 +75,17 @@ export interface AdmitterOptions {
   readonly now: () => number;
 }
 
+/** What admission asks of a known URL. */
+export interface Standing {
+  readonly isSkipped: boolean;
+  readonly role: UrlRole;
+}
+
 interface Known {
   readonly urlId: number;
   /** Whether the URL is (or was) on the frontier, i.e. not merely recorded as skipped. */
   readonly isFollowed: boolean;
+  readonly role: UrlRole;
 }
 
 interface Match {
@@ -108,12 +118,13 @@ export class Admitter {
 
   admit(entry: AdmitEntry): AdmitResult {
     if (entry.fromUrlId !== undefined && entry.fromUrlId !== this.#lastFrom) {
-      if (this.#backend.isSkipped(entry.fromUrlId) === undefined) {
+      if (this.#backend.standing(entry.fromUrlId) === undefined) {
         throw new StoreError('ERR_STORE_NOT_FOUND', `no page with URL id ${entry.fromUrlId} in the index`);
       }
       this.#lastFrom = entry.fromUrlId;
     }
     const follow = entry.follow !== false;
+    const role = entry.role ?? 'page';
     let match: Match | undefined;
     let ladder: Match | undefined;
     let error = entry.target === undefined ? (entry.error ?? 'ERR_URI_NOT_ABSOLUTE') : undefined;
@@ -124,11 +135,11 @@ export class Admitter {
       fragment = hash === -1 ? undefined : entry.target.slice(hash + 1);
       const depth = entry.depth ?? 0;
       const forms = entry.forms !== undefined && entry.forms.string === resource ? entry.forms : undefined;
-      const found = this.#climb(resource, entry, follow, depth, forms);
+      const found = this.#climb(resource, entry, follow, depth, role, forms);
       if (typeof found === 'string') error = found;
       else {
         ladder = found;
-        match = this.#followAliases(found, follow, depth);
+        match = this.#followAliases(found, follow, depth, role);
       }
     }
     if (entry.fromUrlId !== undefined) {
@@ -159,14 +170,14 @@ export class Admitter {
   // that writes its links in normal form costs one row per URL. Returns an error
   // code for an invalid target. With the target's `forms` (a resolved link), nothing
   // is parsed or normalized here.
-  #climb(resource: string, origin: Origin, follow: boolean, depth: number, forms?: LadderForms): Match | string {
+  #climb(resource: string, origin: Origin, follow: boolean, depth: number, role: UrlRole, forms?: LadderForms): Match | string {
     const backend = this.#backend;
     const sameAsKey = backend.findUrlByKey(resource);
-    if (sameAsKey !== undefined) return this.#reuse(this.#known(sameAsKey), 'string', follow, depth);
+    if (sameAsKey !== undefined) return this.#reuse(this.#known(sameAsKey), 'string', follow, depth, role);
     const form = backend.findForm(resource);
     if (form !== undefined) {
       if (form.rung === 'syntax') backend.putForm(resource, form.urlId, 'string');
-      return this.#reuse(this.#known(form.urlId), form.rung, follow, depth);
+      return this.#reuse(this.#known(form.urlId), form.rung, follow, depth, role);
     }
     const ladder = forms ?? ladderFormsOf(resource);
     if (typeof ladder === 'string') return ladder;
@@ -175,7 +186,7 @@ export class Admitter {
       const known = this.#lookup(syntaxKey);
       if (known !== undefined) {
         backend.putForm(resource, known.urlId, 'string');
-        return this.#reuse(known, 'syntax', follow, depth);
+        return this.#reuse(known, 'syntax', follow, depth, role);
       }
     }
     const key = ladder.key;
@@ -193,19 +204,20 @@ export class Admitter {
         scheme: ladder.scheme,
         host: ladder.host,
         state,
+        role,
         depth,
         firstSeen: this.#now(),
         firstFrom: origin.fromUrlId,
         firstHref: origin.rawHref,
       });
-      known = { urlId: id, isFollowed: follow };
+      known = { urlId: id, isFollowed: follow, role };
       rung = 'new';
       isQueued = follow;
     }
     if (resource !== key) backend.putForm(resource, known.urlId, 'string');
     // The syntax key is kept too, so a later spelling that meets only it says "syntax".
     if (syntaxKey !== key && syntaxKey !== resource) backend.putForm(syntaxKey, known.urlId, 'syntax');
-    return this.#reuse(known, rung, follow, depth, isQueued);
+    return this.#reuse(known, rung, follow, depth, role, isQueued);
   }
 
   // A URL whose key, or a stored spelling, is exactly `text`.
@@ -217,23 +229,27 @@ export class Admitter {
   }
 
   #known(urlId: number): Known {
-    return { urlId, isFollowed: this.#backend.isSkipped(urlId) !== true };
+    const standing = this.#backend.standing(urlId);
+    return { urlId, isFollowed: standing?.isSkipped !== true, role: standing?.role ?? 'page' };
   }
 
   // A known URL that was only recorded (skipped) goes on the frontier once a
-  // followed link names it.
-  #reuse(known: Known, rung: MatchRung, follow: boolean, depth: number, isQueued = false): Match {
+  // followed link names it, as what that link makes it; one still queued takes the
+  // higher role of the two (a page linked as an image too is read as a page).
+  #reuse(known: Known, rung: MatchRung, follow: boolean, depth: number, role: UrlRole, isQueued = false): Match {
     let current = known;
     if (follow && !known.isFollowed) {
-      isQueued = this.#backend.followSkipped(known.urlId, depth);
-      current = { urlId: known.urlId, isFollowed: true };
+      isQueued = this.#backend.followSkipped(known.urlId, depth, role);
+      current = { urlId: known.urlId, isFollowed: true, role };
+    } else if (follow && roleRank(role) > roleRank(known.role)) {
+      this.#backend.raiseRole(known.urlId, role);
     }
     return { known: current, rung, isQueued };
   }
 
   // RFC 3986 §6.2.4: a URL the server proved to be another names that other one.
   // Chains are followed; a cycle names its least id (the one rule of walkAliases).
-  #followAliases(match: Match, follow: boolean, depth: number): Match {
+  #followAliases(match: Match, follow: boolean, depth: number, role: UrlRole): Match {
     // Most URLs are no alias: their walk would be the URL alone.
     if (this.#backend.aliasTarget(match.known.urlId) === undefined) return match;
     const walk = walkAliases(match.known.urlId, (id) => this.#backend.aliasTarget(id));
@@ -241,8 +257,9 @@ export class Admitter {
     const current = walk.end;
     const known = this.#known(current);
     let isQueued = false;
-    if (follow && !known.isFollowed) isQueued = this.#backend.followSkipped(current, depth);
-    return { known: { urlId: current, isFollowed: known.isFollowed || follow }, rung: 'protocol', isQueued };
+    if (follow && !known.isFollowed) isQueued = this.#backend.followSkipped(current, depth, role);
+    else if (follow && roleRank(role) > roleRank(known.role)) this.#backend.raiseRole(current, role);
+    return { known: { urlId: current, isFollowed: known.isFollowed || follow, role: known.role }, rung: 'protocol', isQueued };
   }
 }
 

@@ -12,11 +12,13 @@ export type {
   CrawlRunStart,
   CrawlRunEnd,
   CrawlRunRow,
+  FetchMethod,
   FetchRecord,
   MatchRung,
   RedirectHop,
   StoreStats,
   UrlRecord,
+  UrlRole,
   UrlState,
   UrlHistory,
   FirstLink,
@@ -36,7 +38,7 @@ export type {
   SitemapRow,
   SitemapEntryRow,
 } from './types.js';
-export { MATCH_RUNGS, URL_STATES, zeroCounts } from './types.js';
+export { MATCH_RUNGS, URL_ROLES, URL_STATES, roleRank, zeroCounts } from './types.js';
 export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, type SqliteStoreOptions } from './sqlite-store.js';
 export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './sqlite-database.js';
 export { LINKLADDER_APPLICATION_ID } from './index-file.js';

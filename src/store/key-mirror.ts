@@ -17,9 +17,10 @@ export class KeyMirror {
   lastUrlId = 0;
   lastFormId = 0;
   /**
-   * By URL id: 1 if the URL was `skipped` when last read. A URL is skipped only
-   * when it is created, so 0 means "not skipped" for sure, and 1 is checked in the
-   * table (and cleared once it is not).
+   * By URL id: 1 if the URL was `skipped`, or of a role below `page`, when last read.
+   * A URL is skipped only when it is created, and a role is only ever raised, so 0
+   * means "a followed page" for sure, and 1 is checked in the table (and cleared once
+   * the URL is a followed page).
    */
   #maybeSkipped: Uint8Array;
   /** By form id: the URL it spells, and 1 when it was seen as written (`string`), 0 for `syntax`. */
@@ -40,6 +41,7 @@ export class KeyMirror {
     return this.#urls.get(key);
   }
 
+  /** `isSkipped`: skipped, or of a role below `page` (see `mayBeSkipped`). */
   addUrl(key: string, id: number, isSkipped: boolean): void {
     this.#urls.add(key, id);
     this.lastUrlId = id;
@@ -51,12 +53,12 @@ export class KeyMirror {
     this.#maybeSkipped[id] = isSkipped ? 1 : 0;
   }
 
-  /** `false` when URL `id` is surely not skipped; `true` when it may be (ask the table). */
+  /** `false` when URL `id` is surely a followed page (not skipped, role `page`); `true` when it may not be (ask the table). */
   mayBeSkipped(id: number): boolean {
     return this.#maybeSkipped[id] === 1;
   }
 
-  /** URL `id` was found not skipped (it is never skipped again). */
+  /** URL `id` was found a followed page (it never stops being one). */
   notSkipped(id: number): void {
     this.#maybeSkipped[id] = 0;
   }

@@ -18,6 +18,7 @@ import type {
   IndexReader,
   LinkRow,
   StoreStats,
+  UrlRole,
   UrlRow,
   UrlState,
 } from './types.js';
@@ -29,6 +30,7 @@ export interface MemoryUrlView {
   readonly state: UrlState;
   readonly depth: number;
   readonly aliasOf: number | undefined;
+  readonly role: UrlRole;
   readonly firstFrom: number | undefined;
   readonly firstHref: string;
 }
@@ -201,6 +203,7 @@ export class MemoryIndexReader implements IndexReader {
       state: url.state,
       depth: url.depth,
       aliasOf: url.aliasOf,
+      role: url.role,
       firstLink: { fromUrlId: url.firstFrom, fromKey: from?.key, rawHref: url.firstHref },
       lastFetch: lastFetch === undefined ? undefined : fetchRow(lastFetch),
     };

@@ -33,6 +33,7 @@ import {
   type IndexReader,
   type StoreStats,
   type UrlRecord,
+  type UrlRole,
   type UrlState,
 } from './types.js';
 
@@ -43,6 +44,7 @@ interface MemoryUrl {
   state: UrlState;
   depth: number;
   aliasOf: number | undefined;
+  role: UrlRole;
   firstFrom: number | undefined;
   firstHref: string;
 }
@@ -91,9 +93,9 @@ export class MemoryStore extends UnitStore {
           this.#forms.set(text, { urlId: existing?.urlId ?? urlId, rung });
         },
         findUrlByKey: (key) => this.#byKey.get(key)?.id,
-        isSkipped: (id) => {
-          const state = this.#urls[id - 1]?.state;
-          return state === undefined ? undefined : state === 'skipped';
+        standing: (id) => {
+          const row = this.#urls[id - 1];
+          return row === undefined ? undefined : { isSkipped: row.state === 'skipped', role: row.role };
         },
         insertUrl: (url) => {
           const row: MemoryUrl = {
@@ -103,6 +105,7 @@ export class MemoryStore extends UnitStore {
             state: url.state,
             depth: url.depth,
             aliasOf: undefined,
+            role: url.role,
             firstFrom: url.firstFrom,
             firstHref: url.firstHref,
           };
@@ -114,14 +117,22 @@ export class MemoryStore extends UnitStore {
           });
           return row.id;
         },
-        followSkipped: (id, depth) => {
+        followSkipped: (id, depth, role) => {
           const row = this.#urls[id - 1];
           if (row?.state !== 'skipped') return false;
-          const before = row.depth;
-          this.#undo.push(() => Object.assign(row, { state: 'skipped', depth: before }));
+          const before = { depth: row.depth, role: row.role };
+          this.#undo.push(() => Object.assign(row, { state: 'skipped', ...before }));
           row.state = 'queued';
           row.depth = Math.min(row.depth, depth);
+          row.role = role;
           return true;
+        },
+        raiseRole: (id, role) => {
+          const row = this.#urls[id - 1];
+          if (row?.state !== 'queued') return;
+          const before = row.role;
+          this.#undo.push(() => void (row.role = before));
+          row.role = role;
         },
         insertLink: (link) => {
           let links = this.#pages.get(link.fromUrlId);
@@ -295,7 +306,7 @@ export class MemoryStore extends UnitStore {
       .slice(0, limit)
       .map((u) => {
         this.#setRow(u, 'fetching', u.aliasOf);
-        return { id: u.id, key: u.key, depth: u.depth, host: u.host };
+        return { id: u.id, key: u.key, depth: u.depth, host: u.host, role: u.role };
       });
   }
 
@@ -320,6 +331,7 @@ export class MemoryStore extends UnitStore {
       etag: record.etag,
       lastModified: record.lastModified,
       isNotModified: record.isNotModified === true,
+      method: record.method,
     });
     this.#undo.push(() => {
       this.#fetches.pop();
@@ -365,7 +377,7 @@ export class MemoryStore extends UnitStore {
 
   protected getUrlNow(id: number): UrlRecord | undefined {
     const row = this.#urls[id - 1];
-    return row && { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.aliasOf };
+    return row && { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.aliasOf, role: row.role };
   }
 
   protected findUrlNow(uri: string): UrlRecord | undefined {

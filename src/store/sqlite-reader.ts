@@ -231,6 +231,7 @@ export class SqliteIndexReader implements IndexReader {
       state: row.state,
       depth: row.depth,
       aliasOf: row.alias_of ?? undefined,
+      role: row.role ?? 'page',
       firstLink: toFirstLink(row),
       lastFetch: fetched === undefined ? undefined : toFetchRow(fetched),
     };

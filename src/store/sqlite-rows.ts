@@ -3,7 +3,7 @@
 import { currentFindingCodes } from '../findings.js';
 import { isArrayOfArrays, isStringList, parseStoredJson } from './index-corruption.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { AliasRow, CrawlRunRow, FetchRow, FindingIdentity, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlState } from './types.js';
+import type { AliasRow, CrawlRunRow, FetchMethod, FetchRow, FindingIdentity, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlRole, UrlState } from './types.js';
 
 /** Every crawl run, oldest first (an index older than migration 005 has no such table: none). */
 export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
@@ -33,7 +33,7 @@ export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified, f.method,
   (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
    FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
 
@@ -54,6 +54,7 @@ export interface FetchColumns {
   etag: string | null;
   last_modified: string | null;
   not_modified: number;
+  method: FetchMethod | null;
   redirects: string;
 }
 
@@ -78,6 +79,7 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     etag: row.etag ?? undefined,
     lastModified: row.last_modified ?? undefined,
     isNotModified: row.not_modified === 1,
+    method: row.method ?? undefined,
   };
 }
 
@@ -113,7 +115,7 @@ export function toAliasRow(row: AliasColumns): AliasRow {
 }
 
 /** Columns of a URL row (alias `u`) with the key of the page that first linked it. */
-export const URL_COLUMNS = `u.id, u.key, u.state, u.depth, u.alias_of, u.first_from, u.first_href,
+export const URL_COLUMNS = `u.id, u.key, u.state, u.depth, u.alias_of, u.role, u.first_from, u.first_href,
   (SELECT key FROM url WHERE id = u.first_from) AS first_from_key`;
 
 export interface UrlColumns {
@@ -122,13 +124,14 @@ export interface UrlColumns {
   state: UrlState;
   depth: number;
   alias_of: number | null;
+  role: UrlRole | null;
   first_from: number | null;
   first_href: string | null;
   first_from_key: string | null;
 }
 
 export function toUrlRecord(row: UrlColumns): UrlRecord {
-  return { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.alias_of ?? undefined };
+  return { id: row.id, key: row.key, state: row.state, depth: row.depth, aliasOf: row.alias_of ?? undefined, role: row.role ?? 'page' };
 }
 
 export function toFirstLink(row: UrlColumns): FirstLink | undefined {

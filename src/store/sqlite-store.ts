@@ -9,7 +9,7 @@ import { StoreError } from '../errors.js';
 import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';
 import { resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
-import { Admitter, type IndexBackend, type NewUrl } from './admitter.js';
+import { Admitter, type IndexBackend, type NewUrl, type Standing } from './admitter.js';
 import { KeyMirror } from './key-mirror.js';
 import { LinkWriter } from './link-writer.js';
 import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
@@ -46,7 +46,12 @@ import type {
   StoreStats,
   UrlHistory,
   UrlRecord,
+  UrlRole,
+  UrlState,
 } from './types.js';
+
+/** The standing of a URL the key mirror knows to be a followed page. */
+const FOLLOWED_PAGE: Standing = Object.freeze({ isSkipped: false, role: 'page' });
 
 export interface SqliteStoreOptions {
   /**
@@ -230,9 +235,9 @@ export class SqliteStore extends UnitStore {
   protected claimNow(limit: number): ClaimedUrl[] {
     const s = this.#statements;
     return this.#write(() =>
-      (s.nextQueued.all({ limit }) as { id: number; key: string; depth: number; host: string | null }[]).map((r) => {
+      (s.nextQueued.all({ limit }) as { id: number; key: string; depth: number; host: string | null; role: UrlRole | null }[]).map((r) => {
         s.markFetching.run({ id: r.id });
-        return { id: r.id, key: r.key, depth: r.depth, host: r.host ?? undefined };
+        return { id: r.id, key: r.key, depth: r.depth, host: r.host ?? undefined, role: r.role ?? 'page' };
       }),
     );
   }
@@ -258,6 +263,7 @@ export class SqliteStore extends UnitStore {
           etag: record.etag ?? null,
           lastModified: record.lastModified ?? null,
           notModified: record.isNotModified === true ? 1 : 0,
+          method: record.method ?? null,
         }).lastInsertRowid,
       );
       (record.redirects ?? []).forEach((hop, index) =>
@@ -463,13 +469,15 @@ export class SqliteStore extends UnitStore {
     }
   }
 
-  #isSkipped(id: number): boolean | undefined {
+  #standing(id: number): Standing | undefined {
     const keys = this.#getKeys();
     if (!Number.isInteger(id) || id < 1 || id > keys.lastUrlId) return undefined; // url rows are never deleted
-    if (!keys.mayBeSkipped(id)) return false;
-    const isSkipped = this.#statements.urlState.get({ id }) === 'skipped';
-    if (!isSkipped) keys.notSkipped(id);
-    return isSkipped;
+    if (!keys.mayBeSkipped(id)) return FOLLOWED_PAGE;
+    const row = this.#statements.urlStanding.get({ id }) as { state: UrlState; role: UrlRole | null } | undefined;
+    if (row === undefined) return undefined;
+    const standing: Standing = { isSkipped: row.state === 'skipped', role: row.role ?? 'page' };
+    if (!standing.isSkipped && standing.role === 'page') keys.notSkipped(id);
+    return standing;
   }
 
   #backend(): IndexBackend {
@@ -490,17 +498,18 @@ export class SqliteStore extends UnitStore {
         keys.addForm(text, id, urlId, rung === 'string');
       },
       findUrlByKey: (key) => this.#getKeys().urlId(key),
-      isSkipped: (id) => this.#isSkipped(id),
+      standing: (id) => this.#standing(id),
       insertUrl: (url: NewUrl) => {
         const keys = this.#getKeys();
         const id = Number(
-          s.insertUrl.run(url.key, url.scheme, url.host ?? null, url.state, url.depth, url.firstSeen, url.firstFrom ?? null, url.firstHref)
+          s.insertUrl.run(url.key, url.scheme, url.host ?? null, url.state, url.depth, url.firstSeen, url.firstFrom ?? null, url.firstHref, url.role)
             .lastInsertRowid,
         );
-        keys.addUrl(url.key, id, url.state === 'skipped');
+        keys.addUrl(url.key, id, url.state === 'skipped' || url.role !== 'page');
         return id;
       },
-      followSkipped: (id, depth) => s.followSkipped.run({ id, depth }).changes > 0,
+      followSkipped: (id, depth, role) => s.followSkipped.run({ id, depth, role }).changes > 0,
+      raiseRole: (id, role) => void s.raiseRole.run({ id, role }),
       insertLink: (link) => this.#links.add(link),
       aliasTarget: (id) => this.#aliases.get(id),
     };

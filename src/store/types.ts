@@ -21,6 +21,25 @@ export type MatchRung = 'new' | 'string' | 'syntax' | 'scheme' | 'protocol';
 
 export const MATCH_RUNGS: readonly MatchRung[] = ['new', 'string', 'syntax', 'scheme', 'protocol'];
 
+/**
+ * How a URL relates to the crawl (migration 006):
+ * - `page`: in scope and named by a followed link (or a seed): fetched with GET and read for links;
+ * - `resource`: in scope and used by a page (an image, a script, a stylesheet …): fetched
+ *   once with GET and not read for links, except a stylesheet, read for `url()` and `@import`;
+ * - `external`: out of the crawl's scope: checked once (HEAD, GET where HEAD is refused), never read.
+ */
+export type UrlRole = 'page' | 'resource' | 'external';
+
+export const URL_ROLES: readonly UrlRole[] = ['page', 'resource', 'external'];
+
+/** Which role wins when links of two roles name one queued URL: `page` over `resource` over `external`. */
+export function roleRank(role: UrlRole): number {
+  return role === 'page' ? 2 : role === 'resource' ? 1 : 0;
+}
+
+/** The HTTP method of a fetch. */
+export type FetchMethod = 'GET' | 'HEAD';
+
 
 /** One link to admit: where it was found, as written, and what it resolved to. */
 export interface AdmitEntry {
@@ -52,6 +71,13 @@ export interface AdmitEntry {
    * @default 0
    */
   readonly depth?: number | undefined;
+  /**
+   * How the target relates to the crawl: what it is queued as when `follow`, and the
+   * role it keeps when only recorded. A queued URL that a link of a higher role names
+   * is raised to it before it is claimed (`roleRank`).
+   * @default 'page'
+   */
+  readonly role?: UrlRole | undefined;
   /**
    * Codes of what was noticed about this link as written (`HREF_*` clean-ups,
    * `REF_*` resolution findings), recorded on its link row for the audit.
@@ -96,6 +122,8 @@ export interface ClaimedUrl {
   readonly key: string;
   readonly depth: number;
   readonly host: string | undefined;
+  /** What the crawl does with it (`page` for a row written before migration 006). */
+  readonly role: UrlRole;
 }
 
 export interface RedirectHop {
@@ -129,6 +157,8 @@ export interface FetchRecord {
    * chain (the URL the chain stopped at, when it was not followed), else `urlId`.
    */
   readonly representsUrlId?: number | undefined;
+  /** The method of the request that gave this answer; `undefined` when no request was made. */
+  readonly method?: FetchMethod | undefined;
   /** The response's `ETag` as sent (RFC 9110 §8.8.3): sent back as If-None-Match by a re-check, never a key. */
   readonly etag?: string | undefined;
   /** The response's `Last-Modified` as sent (RFC 9110 §8.8.2): sent back as If-Modified-Since by a re-check. */
@@ -215,6 +245,8 @@ export interface UrlRecord {
   readonly state: UrlState;
   readonly depth: number;
   readonly aliasOf: number | undefined;
+  /** How it relates to the crawl (`page` for a row written before migration 006). */
+  readonly role: UrlRole;
 }
 
 export interface StoreStats {
@@ -357,6 +389,8 @@ export interface FetchRow {
   readonly lastModified?: string | undefined;
   /** `FetchRecord.isNotModified`: this request was answered 304. */
   readonly isNotModified?: boolean | undefined;
+  /** `GET` or `HEAD`; `undefined` when no request was made, and in rows written before migration 006. */
+  readonly method: FetchMethod | undefined;
 }
 
 export interface AliasRow {
@@ -391,6 +425,8 @@ export interface UrlRow {
   readonly state: UrlState;
   readonly depth: number;
   readonly aliasOf: number | undefined;
+  /** How it relates to the crawl (`page` for a row written before migration 006). */
+  readonly role: UrlRole;
   readonly firstLink: FirstLink | undefined;
   /** The last fetch of this URL, if any. */
   readonly lastFetch: FetchRow | undefined;

@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const MAIN = fileURLToPath(new URL('../../dist/linkladder.mjs', import.meta.url));
+
+/** Loaded first in every spawned CLI: DNS answers localhost only, as in the test processes. */
+const LOOPBACK_ONLY = fileURLToPath(new URL('../support/loopback-only.mjs', import.meta.url));
 const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 const LOCK = fileURLToPath(new URL('../../dist/.build-lock', import.meta.url));
 const LOCK_STALE_MS = 120_000;
@@ -86,7 +89,7 @@ export interface CliExit {
  * `running` until it ends, so that a test's cleanup can kill what is left.
  */
 export function spawnCli(args: readonly string[], running: Set<ChildProcess>): { child: ChildProcess; exit: Promise<CliExit> } {
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', LOOPBACK_ONLY, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let stdout = '';
   let stderr = '';

@@ -25,6 +25,8 @@ describe('the settings schema', () => {
       include: [],
       exclude: [],
       follow: ['navigation', 'frame', 'refresh'],
+      checkResources: true,
+      checkExternal: true,
       maxDepth: Infinity,
       maxPages: Infinity,
       maxLinksPerPage: 50_000,
@@ -56,6 +58,8 @@ describe('the settings schema', () => {
       ['include', '--include', 'LINKLADDER_INCLUDE', 'list'],
       ['exclude', '--exclude', 'LINKLADDER_EXCLUDE', 'list'],
       ['follow', '--follow', 'LINKLADDER_FOLLOW', 'list'],
+      ['checkResources', '--check-resources', 'LINKLADDER_CHECK_RESOURCES', 'switch'],
+      ['checkExternal', '--check-external', 'LINKLADDER_CHECK_EXTERNAL', 'switch'],
       ['maxDepth', '--max-depth', 'LINKLADDER_MAX_DEPTH', 'integer'],
       ['maxPages', '--max-pages', 'LINKLADDER_MAX_PAGES', 'integer'],
       ['maxLinksPerPage', '--max-links-per-page', 'LINKLADDER_MAX_LINKS_PER_PAGE', 'integer'],
@@ -102,6 +106,8 @@ describe('the settings schema', () => {
       | 'include'
       | 'exclude'
       | 'follow'
+      | 'checkResources'
+      | 'checkExternal'
       | 'maxDepth'
       | 'maxPages'
       | 'maxLinksPerPage'

@@ -336,9 +336,12 @@ describe('canonical links and the Link header', () => {
       '/next': { body: page() },
       '/style.css': { contentType: 'text/css' },
     };
-    const recorded = await run(resources, new MemoryStore());
+    const recorded = await run(resources, new MemoryStore(), { checkResources: false });
     expect(recorded.summary.links).toBe(2);
     expect(recorded.fetcher.calls).toEqual([`${S}/`]);
+    // rel=stylesheet: a resource the page uses, checked once (rel=next is a page, not followed).
+    const checked = await run(resources, new MemoryStore());
+    expect(checked.fetcher.calls).toEqual([`${S}/`, `${S}/style.css`]);
     const followed = await run(resources, new MemoryStore(), { follow: ['navigation', 'link'] });
     expect(followed.fetcher.calls.map((c) => c.slice(S.length))).toEqual(['/', '/next', '/style.css']);
   });

@@ -35,21 +35,36 @@ describe('scope', () => {
     'http://docs.site.test/': { body: page() },
   };
 
+  // What the crawl reads as pages; links out of scope are checked (HEAD), never read
+  // (test/crawl/check-links.test.ts): off here, so that the calls are the crawl's pages.
+  const crawlOnly = { checkExternal: false } as const;
+
   it('origin (default): other origins are recorded as skipped, not fetched', async () => {
-    const { fetcher, store } = await run(resources);
+    const { fetcher, store } = await run(resources, crawlOnly);
     expect(paths(fetcher)).toEqual(['/', '/in']);
     for (const url of ['http://other.test/x', 'https://site.test/secure', 'http://site.test:8080/port', 'mailto:a@b.test']) {
       expect((await store.findUrl(url))?.state, url).toBe('skipped');
     }
   });
 
+  it('origin (default), external links checked: other origins are requested once with HEAD, never read; mailto: is recorded', async () => {
+    const { fetcher, store } = await run(resources);
+    expect([...fetcher.methods].sort()).toEqual(
+      [`GET ${S}/`, `GET ${S}/in`, 'HEAD http://other.test/x', 'HEAD https://site.test/secure', 'HEAD http://site.test:8080/port', 'HEAD http://docs.site.test/'].sort(),
+    );
+    for (const url of ['http://other.test/x', 'https://site.test/secure', 'http://site.test:8080/port']) {
+      expect(await store.findUrl(url), url).toMatchObject({ state: 'done', role: 'external' });
+    }
+    expect(await store.findUrl('mailto:a@b.test')).toMatchObject({ state: 'skipped', role: 'external' });
+  });
+
   it('host: any scheme and port of the seed host', async () => {
-    const { fetcher } = await run(resources, { scope: 'host' });
+    const { fetcher } = await run(resources, { scope: 'host', ...crawlOnly });
     expect(paths(fetcher).sort()).toEqual(['/', '/in', 'http://site.test:8080/port', 'https://site.test/secure'].sort());
   });
 
   it('domain: subdomains too', async () => {
-    const { fetcher } = await run(resources, { scope: 'domain' });
+    const { fetcher } = await run(resources, { scope: 'domain', ...crawlOnly });
     expect(paths(fetcher)).toContain('http://docs.site.test/');
     expect(paths(fetcher)).not.toContain('http://other.test/x');
   });
@@ -57,7 +72,7 @@ describe('scope', () => {
   it('prefix: under the seed directory only', async () => {
     const { fetcher } = await run(
       { '/docs/index.html': { body: page('a.html', '../up.html', '/docs2/x') }, '/docs/a.html': { body: page() } },
-      { seeds: `${S}/docs/index.html`, scope: 'prefix' },
+      { seeds: `${S}/docs/index.html`, scope: 'prefix', ...crawlOnly },
     );
     expect(paths(fetcher)).toEqual(['/docs/index.html', '/docs/a.html']);
   });
@@ -73,19 +88,23 @@ describe('scope', () => {
   });
 
   it('a link not followed becomes followed when a followed link names it', async () => {
-    const { fetcher, store } = await run({
-      '/': { body: '<img src="/pic"><link rel=stylesheet href="/s.css"><a href="/page">p</a>' },
-      '/page': { body: '<a href="/pic">the picture</a>' },
-      '/pic': { contentType: 'image/png' },
-    });
+    const { fetcher, store } = await run(
+      {
+        '/': { body: '<img src="/pic"><link rel=stylesheet href="/s.css"><a href="/page">p</a>' },
+        '/page': { body: '<a href="/pic">the picture</a>' },
+        '/pic': { contentType: 'image/png' },
+      },
+      { checkResources: false },
+    );
     expect(paths(fetcher)).toEqual(['/', '/page', '/pic']);
     expect((await store.findUrl(`${S}/s.css`))?.state).toBe('skipped');
   });
 
-  it('img, script and stylesheets are recorded, not followed', async () => {
-    const { fetcher, store, summary } = await run({
-      '/': { body: '<img src="/pic.png" srcset="/pic2.png 2x"><script src="/app.js"></script><link rel=stylesheet href="/s.css">' },
-    });
+  it('img, script and stylesheets are recorded, not followed (checkResources off)', async () => {
+    const { fetcher, store, summary } = await run(
+      { '/': { body: '<img src="/pic.png" srcset="/pic2.png 2x"><script src="/app.js"></script><link rel=stylesheet href="/s.css">' } },
+      { checkResources: false },
+    );
     expect(paths(fetcher)).toEqual(['/']);
     expect(summary.links).toBe(4);
     for (const path of ['/pic.png', '/pic2.png', '/app.js', '/s.css']) expect((await store.findUrl(S + path))?.state).toBe('skipped');

@@ -13,7 +13,8 @@ async function crawled() {
     [`${S}/old`]: { redirect: '/new' },
     [`${S}/new`]: { body: page() },
   });
-  await crawl({ seeds: `${S}/`, store, fetcher });
+  // Resources and external links not checked: this index holds skipped URLs to explain.
+  await crawl({ seeds: `${S}/`, store, fetcher, checkResources: false, checkExternal: false });
   return store;
 }
 

@@ -23,6 +23,8 @@ export interface FakeResource {
   readonly failTimes?: number;
   /** Latency of this resource, ms. */
   readonly latencyMs?: number;
+  /** The status of a HEAD request, when it differs (405, 501: HEAD refused). @default the status of GET */
+  readonly headStatus?: number;
 }
 
 export interface FakeSiteOptions {
@@ -49,6 +51,8 @@ export class FakeSite implements Fetcher {
   readonly calls: string[] = [];
   /** Every request the server saw, redirect hops included. */
   readonly requests: string[] = [];
+  /** `METHOD url` of every `fetch` call (the method asked for, GET by default). */
+  readonly methods: string[] = [];
   /** When each `fetch` call started, with its host. */
   readonly starts: { readonly url: string; readonly host: string; readonly at: number }[] = [];
   #inFlight = 0;
@@ -80,6 +84,7 @@ export class FakeSite implements Fetcher {
     const parsed = parseUriReference(url);
     const host = parsed.ok ? (parsed.value.host ?? '') : '';
     this.calls.push(url);
+    this.methods.push(`${options?.method ?? 'GET'} ${url}`);
     this.starts.push({ url, host, at: startedAt });
     this.#inFlight++;
     this.#inFlightByHost.set(host, (this.#inFlightByHost.get(host) ?? 0) + 1);
@@ -145,6 +150,9 @@ export class FakeSite implements Fetcher {
       }
       const contentType = resource.contentType ?? (resource.body === undefined ? undefined : 'text/html');
       if (contentType !== undefined) headers['content-type'] = contentType;
+      if (options?.method === 'HEAD') {
+        return { ...this.#response(url, current, hops, resource.headStatus ?? resource.status ?? 200, headers, undefined, startedAt, now, undefined), method: 'HEAD' };
+      }
       return this.#response(url, current, hops, resource.status ?? 200, headers, resource.body, startedAt, now, undefined);
     }
   }
@@ -161,7 +169,7 @@ export class FakeSite implements Fetcher {
     errorCode: string | undefined,
   ): FetchedResponse {
     const contentType = headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-    const isHtml = contentType === 'text/html' || contentType === 'application/xhtml+xml';
+    const isHtml = contentType === 'text/html' || contentType === 'application/xhtml+xml' || contentType === 'text/css';
     return {
       requestUrl,
       finalUrl,

@@ -149,15 +149,15 @@ describe('bodies that are not HTML', () => {
     const ports: Array<number | undefined> = [];
     const server = await startServer((request, response) => {
       ports.push(request.socket.remotePort);
-      response.writeHead(200, { 'content-type': request.url === '/a.css' ? 'text/css' : 'text/html' });
-      response.end(request.url === '/a.css' ? 'p{}' : 'ok');
+      response.writeHead(200, { 'content-type': request.url === '/a.js' ? 'text/javascript' : 'text/html' });
+      response.end(request.url === '/a.js' ? 'f()' : 'ok');
     });
     const f = fetcher();
-    expect(await f.fetch(`${server.origin}/a.css`)).toMatchObject({ contentType: 'text/css', body: undefined });
+    expect(await f.fetch(`${server.origin}/a.js`)).toMatchObject({ contentType: 'text/javascript', body: undefined });
     // undici hands the connection back to its pool a moment after the body ends.
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await f.fetch(`${server.origin}/page`)).toMatchObject({ body: 'ok' });
-    expect(server.log).toEqual(['GET /a.css', 'GET /page']);
+    expect(server.log).toEqual(['GET /a.js', 'GET /page']);
     expect(ports[1]).toBe(ports[0]);
   });
 });

@@ -26,7 +26,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     const [result] = await store.admit([{ rawHref: 'http://host/', target: 'http://host/', depth: 0 }]);
     expect(result).toEqual({ urlId: 1, rung: 'new', ladderRung: 'new', isQueued: true, error: undefined });
     expect((await store.stats()).links).toBe(0);
-    expect(await store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined });
+    expect(await store.getUrl(1)).toEqual({ id: 1, key: 'http://host/', state: 'queued', depth: 0, aliasOf: undefined, role: 'page' });
   });
 
   it('reports the rung at which each spelling of one target met the index', async () => {
@@ -99,7 +99,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     await store.admit([link(page, 'http://host/deep', { depth: 3 }), link(page, 'http://host/a', { depth: 1 }), link(page, 'http://host/b', { depth: 1 })]);
     const first = await store.claim(2);
     expect(first.map((u) => u.key)).toEqual(['http://host/', 'http://host/a']);
-    expect(first[0]).toEqual({ id: 1, key: 'http://host/', depth: 0, host: 'host' });
+    expect(first[0]).toEqual({ id: 1, key: 'http://host/', depth: 0, host: 'host', role: 'page' });
     const second = await store.claim(10);
     expect(second.map((u) => u.key)).toEqual(['http://host/b', 'http://host/deep']);
     expect(await store.claim(10)).toEqual([]);
@@ -108,6 +108,42 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     const stats = await store.stats();
     expect(stats.fetches).toBe(2);
     expect(stats.urlsByState).toMatchObject({ done: 1, failed: 1, fetching: 2, queued: 0 });
+  });
+
+  it('queues a URL as its link\'s role, raises a queued one to a higher role, and keeps each fetch\'s method (migration 006)', async () => {
+    const store = open();
+    const page = await seed(store);
+    await store.admit([
+      link(page, 'http://host/pic', { role: 'resource' }),
+      link(page, 'http://other/x', { role: 'external' }),
+      link(page, 'http://other/y', { role: 'external', follow: false }),
+      link(page, 'http://host/deep', { role: 'page', follow: false }),
+    ]);
+    expect(await store.findUrl('http://host/pic')).toMatchObject({ state: 'queued', role: 'resource' });
+    expect(await store.findUrl('http://other/y')).toMatchObject({ state: 'skipped', role: 'external' });
+    // A followed page link to the queued resource makes it a page; an external link lowers nothing.
+    await store.admit([link(page, 'http://host/pic'), link(page, 'http://host/pic', { role: 'external' }), link(page, 'http://other/y', { role: 'external' })]);
+    expect(await store.findUrl('http://host/pic')).toMatchObject({ state: 'queued', role: 'page' });
+    expect(await store.findUrl('http://other/y')).toMatchObject({ state: 'queued', role: 'external' });
+    // A skipped URL followed later takes the role of the link that queues it.
+    await store.admit([link(page, 'http://host/deep', { role: 'resource' })]);
+    expect(await store.findUrl('http://host/deep')).toMatchObject({ state: 'queued', role: 'resource' });
+    const claimed = await store.claim(10);
+    expect(claimed.map((u) => [u.key, u.role])).toEqual([
+      ['http://host/', 'page'],
+      ['http://host/pic', 'page'],
+      ['http://other/x', 'external'],
+      ['http://other/y', 'external'],
+      ['http://host/deep', 'resource'],
+    ]);
+    // Claimed: no longer raised.
+    await store.admit([link(page, 'http://other/x', { role: 'page' })]);
+    expect(await store.findUrl('http://other/x')).toMatchObject({ state: 'fetching', role: 'external' });
+    const x = claimed[2]!.id;
+    await store.recordFetch({ urlId: x, outcome: 'done', startedAt: 1, durationMs: 5, status: 404, method: 'HEAD' });
+    const history = await store.history(x);
+    expect(history?.fetches.map((f) => f.method)).toEqual(['HEAD']);
+    expect((await store.history(page))?.fetches).toEqual([]);
   });
 
   it('keeps which URL each fetch stands for, as the crawler says it', async () => {

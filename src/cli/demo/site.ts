@@ -109,9 +109,10 @@ export function createDemoSite(origin: string): DemoSite {
     },
 
     // The seed. Same-document references (#top, ""), the redirect and error
-    // links, what is recorded but never fetched (out of scope, mailto:,
-    // javascript:, robots-disallowed) and what is embedded but not followed
-    // (img src, srcset, script src, stylesheet).
+    // links, external links (out of scope: checked, never crawled; on localhost,
+    // so that the demo never leaves the machine), what is recorded but never
+    // fetched (mailto:, javascript:, robots-disallowed) and the resources the page
+    // uses (img src, srcset, script src, stylesheet: checked once, not crawled).
     page(
       '/',
       'seed: same-document refs, redirects, errors, out-of-scope, non-fetchable and non-followed references',
@@ -124,8 +125,7 @@ export function createDemoSite(origin: string): DemoSite {
 <a href="loop-a">loop</a> <a href="no-location">3xx without Location</a>
 <a href="missing.html">broken</a> <a href="server-error">500</a>
 <p><a href="private/secret.html">private</a>
-<a href="http://example.com/">example.com</a> <a href="https://www.rfc-editor.org/rfc/rfc3986">RFC 3986</a>
-<a href="${otherHost}/out-of-scope.html">localhost</a>
+<a href="${otherHost}/out-of-scope.html">localhost</a> <a href="${otherHost}/gone.html">a broken external link</a>
 <a href="mailto:webmaster@example.com">mail</a> <a href="javascript:void(0)">script</a>
 <p><img src="img/dot.png" srcset="img/dot.png 1x, img/dot-2x.png 2x" alt="dot"><script src="app.js"></script>`,
       { head: '<link rel="stylesheet" href="site.css">' },
@@ -247,17 +247,20 @@ export function createDemoSite(origin: string): DemoSite {
     // Disallowed by robots.txt: served, so a crawler that ignores robots.txt shows up in the log.
     page('/private/secret.html', 'robots-disallowed page linked from /', '<h1>You should not be here</h1>'),
 
-    // Embedded by /, never followed by default (img/dot-2x.png, in the srcset, is absent on purpose).
+    // The external link of / (as http://localhost:PORT/…): checked with HEAD, never read.
+    page('/out-of-scope.html', 'external link target (another origin): checked, never crawled', '<a href="/never-crawled.html">not followed</a>'),
+
+    // Used by /: checked once each, never read for links but the stylesheet (img/dot-2x.png, in the srcset, is absent on purpose).
     {
       path: '/site.css',
-      trap: '<link rel=stylesheet> and Link: preload target: not followed',
+      trap: '<link rel=stylesheet> and Link: preload target: a resource, checked once',
       status: 200,
       headers: { 'content-type': 'text/css; charset=utf-8' },
       body: 'body { font-family: sans-serif; }\n',
     },
     {
       path: '/app.js',
-      trap: '<script src> target: not followed',
+      trap: '<script src> target: a resource, checked once',
       status: 200,
       headers: { 'content-type': 'text/javascript; charset=utf-8' },
       body: '// nothing to run\n',

@@ -75,15 +75,17 @@ describe('linkladder crawl', () => {
     expect(result.code).toBe(0);
     expect(checkRequestLog(server.requests)).toMatchObject({ missing: [], repeated: [], forbidden: [], unexpected: [], isCorrect: true });
     expect(result.out[0]).toBe('crawl       finished: the frontier is empty');
-    expect(result.out).toContain("pages       22 fetched, 3 failed; 5 came with another URL's response");
+    expect(result.out).toContain("pages       27 fetched, 3 failed; 5 came with another URL's response");
     expect(result.stdout).toMatch(/^known URLs {2}\d+ links named a URL already known \(as written \d+,/m);
     expect(result.stdout).toMatch(/^merged {6}6 URLs found to stand for another \(redirect 4, content-location 2,$/m);
     expect(result.stdout).toContain('evidence rejected 1, revoked 0\n');
     // What to fix leads: broken, then redirects, then external links.
     expect(result.out.slice(1, 5).map((line) => line.slice(0, 12).trim())).toEqual(['broken', '', 'redirects', 'external']);
-    expect(result.stdout).toContain('external    links to other sites are recorded, not checked\n');
-    expect(result.stdout).toContain('errors      5 URLs: ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
-    expect(result.stdout).toContain('broken      4 URLs: 4xx 1, 5xx 1, no response 2;\n            `linkladder audit` lists the links to them\n');
+    expect(result.stdout).toContain('external    2 links to other sites checked, each once: 1 broken\n');
+    expect(result.stdout).toContain('resources   3 checked (images, stylesheets, scripts, …), each once: 1 broken\n');
+    expect(result.stdout).toContain('not checked 1 URL: robots.txt disallows it\n');
+    expect(result.stdout).toContain('errors      7 URLs: ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
+    expect(result.stdout).toContain('broken      6 URLs: 4xx 3, 5xx 1, no response 2;\n            `linkladder audit` lists the links to them\n');
     expect(result.stdout).toContain('redirects   3 URLs answered with a redirect, 5 redirect hops followed\n');
     expect(result.stdout).toMatch(/^saved {7}5 requests avoided: URLs joined to a known page first$/m);
     expect(result.stdout).toContain('hrefs       browser-style fixes: HREF_BACKSLASH 1,');
@@ -92,7 +94,7 @@ describe('linkladder crawl', () => {
     // One run: the whole index is this run, so no second duplicates line.
     expect(result.stdout).not.toContain('whole index');
     const stats = await statsOf(db);
-    expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
+    expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 27, failed: 3, alias: 6 });
     expect(stats.aliasesByEvidence).toMatchObject({ redirect: 4, 'content-location': 2 });
   });
 
@@ -103,7 +105,7 @@ describe('linkladder crawl', () => {
     expect(result.stderr).toBe('');
     const objects = jsonLines(result) as { type: string }[];
     const summary = objects.at(-1) as CrawlSummary & { type: string };
-    expect(summary).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty', pagesFetched: 22, pagesFailed: 3 });
+    expect(summary).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty', pagesFetched: 27, pagesFailed: 3 });
     const events = objects.slice(0, -1);
     expect(new Set(events.map((event) => event.type))).toEqual(new Set(['page', 'error', 'evidence', 'progress']));
     expect(events.filter((event) => event.type === 'page')).toHaveLength(summary.pagesFetched);
@@ -121,7 +123,7 @@ describe('linkladder crawl', () => {
     expect(result.code).toBe(0);
     const objects = jsonLines(result) as { type: string }[];
     expect(objects.at(-1)?.type).toBe('summary');
-    expect(objects.filter((object) => object.type === 'page')).toHaveLength(22);
+    expect(objects.filter((object) => object.type === 'page')).toHaveLength(27);
     expect(checkRequestLog(server.requests).isCorrect).toBe(true);
   });
 
@@ -164,7 +166,7 @@ describe('linkladder crawl', () => {
     const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private', '--retries', retries]);
     expect(result.code).toBe(0);
     expect(server.requests.filter((request) => request === 'GET /server-error')).toHaveLength(times);
-    expect(result.out).toContain("pages       22 fetched, 3 failed; 5 came with another URL's response");
+    expect(result.out).toContain("pages       27 fetched, 3 failed; 5 came with another URL's response");
   });
 
   it.each([
@@ -255,7 +257,7 @@ describe('linkladder crawl', () => {
     expect(second.out[0]).toBe('crawl       finished: the frontier is empty');
     // This run's links are not the whole index's any more.
     expect(second.stdout).toMatch(/^ {12}whole index: \d+ links named a URL already known/m);
-    expect((await statsOf(db)).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 22, failed: 3, alias: 6 });
+    expect((await statsOf(db)).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 27, failed: 3, alias: 6 });
 
     // robots.txt is kept in the index (RFC 9309 §2.4: for up to 24 hours): the second run does not ask again.
     const check = checkRequestLog(server.requests);

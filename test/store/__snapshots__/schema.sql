@@ -38,7 +38,7 @@ FROM link AS l
 JOIN url AS t ON t.id = l.to_url
 JOIN url AS src ON src.id = l.from_url
 LEFT JOIN page AS f ON f.url_id = t.id
-WHERE t.scheme IN ('http', 'https') AND t.host IS NOT src.host;
+WHERE t.role = 'external';
 
 CREATE VIEW link AS
 SELECT p.from_url                                    AS from_url,
@@ -63,6 +63,7 @@ CREATE VIEW page AS
 SELECT u.id                AS url_id,
        u.key               AS url,
        u.host              AS host,
+       coalesce(u.role, 'page') AS role,
        u.state             AS state,
        u.depth             AS depth,
        f.id                AS fetch_id,
@@ -112,7 +113,7 @@ CREATE TABLE fetch (
   bytes        INTEGER,
   error_code   TEXT,
   final_url    TEXT
-, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id), etag TEXT, last_modified TEXT, not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1))) STRICT;
+, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id), method TEXT CHECK (method IN ('GET', 'HEAD')), etag TEXT, last_modified TEXT, not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1))) STRICT;
 
 CREATE TABLE "form" (
   id     INTEGER PRIMARY KEY,
@@ -207,7 +208,7 @@ CREATE TABLE "url" (
   -- from a response) and the href as written.
   first_from INTEGER REFERENCES url (id),
   first_href TEXT
-) STRICT;
+, role TEXT CHECK (role IN ('page', 'resource', 'external'))) STRICT;
 
 CREATE TABLE writer_lock (
   id            INTEGER PRIMARY KEY CHECK (id = 1),

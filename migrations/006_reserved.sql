@@ -1,3 +1,0 @@
--- Number 006 is taken by a change developed beside this one (fetch method and URL
--- role); this placeholder keeps the numbers contiguous until it lands, and is
--- dropped when it does.

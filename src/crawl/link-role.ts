@@ -1,0 +1,99 @@
+// What the crawl does with each link it finds (issue 11, items 1 and 2): follow it
+// as a page, check it once as a resource a page uses, check it once as an external
+// link, or only record it. Decided once per link, when it is admitted; the URL's
+// role in the index (migration 006) is the highest role of the links that queued it.
+
+import type { ResolvedReference } from '../base/index.js';
+import type { LinkKind } from '../html/index.js';
+import type { UrlRole } from '../store/index.js';
+import type { ScopeTest } from './scope.js';
+
+/**
+ * What a reference is to the page that holds it:
+ * - `follow`: its kind is followed (`follow` option: a, area, iframe, meta refresh by default);
+ * - `resource`: something the page loads — the `resource` kind (img, srcset, script,
+ *   source, video, audio, track, embed, object, poster, SVG image/use, CSS `url()`),
+ *   an `<iframe>`/`<frame>` when frames are not followed, and a `<link>` (or `Link`
+ *   header) whose rel loads it (`RESOURCE_RELS`);
+ * - `other`: recorded only (a canonical or alternate link, a form action, a cite).
+ */
+export type LinkUse = 'follow' | 'resource' | 'other';
+
+/**
+ * The rels of `<link>` whose target the browser loads (HTML §4.6.7 "Link types"):
+ * stylesheets, icons, preloads and the manifest. Other rels (canonical, alternate,
+ * next, preconnect, dns-prefetch …) name a page or an origin, not a resource.
+ */
+export const RESOURCE_RELS: ReadonlySet<string> = new Set([
+  'stylesheet',
+  'icon',
+  'apple-touch-icon',
+  'apple-touch-icon-precomposed',
+  'mask-icon',
+  'preload',
+  'modulepreload',
+  'manifest',
+]);
+
+/** What a reference of `kind` (with its `rel` tokens, on a `<link>`) is to its page. */
+export function linkUseOf(kind: LinkKind, isFollowed: boolean, rel: readonly string[] | undefined): LinkUse {
+  if (isFollowed) return 'follow';
+  if (kind === 'resource' || kind === 'frame') return 'resource';
+  if (kind === 'link' && rel !== undefined && rel.some((token) => RESOURCE_RELS.has(token))) return 'resource';
+  return 'other';
+}
+
+/** Whether the target is requested (`follow`: queued), and as what (`role`, kept when only recorded). */
+export interface LinkDecision {
+  readonly follow: boolean;
+  readonly role: UrlRole;
+}
+
+export interface LinkRolesOptions {
+  readonly scope: ScopeTest;
+  readonly maxDepth: number;
+  readonly checkResources: boolean;
+  readonly checkExternal: boolean;
+}
+
+const decision = (follow: boolean, role: UrlRole): LinkDecision => Object.freeze({ follow, role });
+const PAGE = decision(true, 'page');
+const PAGE_RECORDED = decision(false, 'page');
+const RESOURCE = decision(true, 'resource');
+const RESOURCE_RECORDED = decision(false, 'resource');
+const EXTERNAL = decision(true, 'external');
+const EXTERNAL_RECORDED = decision(false, 'external');
+
+/**
+ * The decisions of one crawl:
+ * - in scope, followed: a `page`, up to `maxDepth`;
+ * - in scope, a resource: a `resource` when `checkResources` (whatever its depth: it
+ *   belongs to a page the crawl read);
+ * - out of scope (http/https, not private), followed or a resource: `external` when
+ *   `checkExternal` (and `checkResources`, for a resource), unless `include`/`exclude`
+ *   refuse it — the patterns mean "never request";
+ * - everything else is recorded, never requested: other schemes, private addresses
+ *   (unless `allowPrivate`), URLs the patterns refuse, links deeper than `maxDepth`.
+ */
+export class LinkRoles {
+  readonly #o: LinkRolesOptions;
+
+  constructor(options: LinkRolesOptions) {
+    this.#o = options;
+  }
+
+  /** The decision for `link`, found on a page whose links are at `depth`. */
+  decide(link: ResolvedReference, use: LinkUse, depth: number): LinkDecision {
+    const o = this.#o;
+    const verdict = o.scope.checkLink(link);
+    if (verdict === undefined) {
+      if (use === 'follow') return depth <= o.maxDepth ? PAGE : PAGE_RECORDED;
+      if (use === 'resource') return o.checkResources ? RESOURCE : RESOURCE_RECORDED;
+      return PAGE_RECORDED;
+    }
+    if (verdict.reason === 'include' || verdict.reason === 'exclude') return use === 'resource' ? RESOURCE_RECORDED : PAGE_RECORDED;
+    if (verdict.reason !== 'scope') return EXTERNAL_RECORDED;
+    const isChecked = o.checkExternal && (use === 'follow' || (use === 'resource' && o.checkResources));
+    return isChecked && o.scope.checkPatterns(link) === undefined ? EXTERNAL : EXTERNAL_RECORDED;
+  }
+}
