@@ -23,6 +23,7 @@ import {
   type HttpRobotsPolicy,
   type RobotsCache,
 } from '../fetch/index.js';
+import { auditIdentities } from '../report/index.js';
 import type { SqliteStore } from '../store/index.js';
 import { processInterrupts, type CliContext, type InterruptSignal } from './cli-context.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
@@ -138,6 +139,7 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
         },
       }),
     );
+    await keepRunFindings(store, context);
   } catch (error) {
     if (!(error instanceof CrawlError) || error.summary === undefined) throw error;
     failure = error;
@@ -161,6 +163,25 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
   }
   if (summary.stoppedBy !== 'signal') return { exitCode: EXIT_CODES.OK, summary };
   return { exitCode: stoppedBy === 'SIGTERM' ? EXIT_CODES.TERMINATED : EXIT_CODES.INTERRUPTED, summary };
+}
+
+/**
+ * Keep the identities of the audit's findings as this run left the index, for
+ * `audit --since <run>` (src/report/audit/since.ts). Here, not in crawl(): the audit
+ * is the report layer's, which the crawl layer may not import. A run that ended
+ * (its end recorded: not a fatal error) is the index's last; one that could not
+ * be kept is a warning, the crawl's outcome stands.
+ */
+async function keepRunFindings(store: SqliteStore, context: CliContext): Promise<void> {
+  try {
+    const run = (await store.runs()).at(-1);
+    if (run?.endedAt === undefined) return;
+    await store.recordRunFindings(run.id, await auditIdentities(store.reader()));
+    await store.flush();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await context.err.writeLine(`linkladder: warning: this run's findings were not kept (audit --since cannot compare with it): ${oneLine(message)}`);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   audit,
   AUDIT_CODE_LIST,
+  compareFindings,
   countInlinks,
   filterFindings,
   findingTest,
@@ -11,6 +12,9 @@ import {
   formatAuditJson,
   formatAuditSarif,
   formatAuditText,
+  formatSinceCsv,
+  formatSinceJson,
+  formatSinceText,
   formatTargetGroupsText,
   groupByTarget,
   parseSourceRoot,
@@ -19,10 +23,13 @@ import {
   summarizeFindings,
   targetGroupJson,
   type AuditFinding,
+  type FindingChanges,
+  type FindingTest,
   type Severity,
   type SourceRoot,
 } from '../../report/index.js';
-import { openIndexReader } from '../../store/index.js';
+import { openIndexReader, type IndexReader } from '../../store/index.js';
+import { readBaseline, SinceRefused } from '../audit-since.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import type { LineWriter } from '../line-writer.js';
@@ -67,6 +74,16 @@ in json, one object per target: {"code","severity","target","status","pages",
 --source-root http://127.0.0.1:8080/docs/=./site/ maps pages under that URL to
 files under ./site/ (a URL ending in "/" is its index.html); repeatable, the
 longest prefix wins.
+--since RUN (a run id of this index, as \`stats\` lists them) or --since FILE
+(another index) lists what changed since then: a summary line ("2 new, 1 fixed
+since run 1 (…)"), then the findings new since then, then those fixed (there
+then, gone now). A finding is the same from run to run when its code, page,
+target and href as written are (not its line or message). Each crawl keeps its
+findings' identities when it ends (not after a fatal error). json: each object
+opens with "change":"new"|"fixed"; csv: a first column change; sarif: each
+result's baselineState is "new" or "absent". --severity and --code apply to
+both; the exit code counts the new findings only. An unknown run, or one that
+kept no findings (crawled by an older version): one line, exit 2.
 Exit code 1 when a finding shown (after --severity and --code) is at or above
 --fail-on (default: error), 0 when none is; info findings never fail; 4 when the
 index holds no crawl.`;
@@ -78,6 +95,7 @@ interface AuditCommandOptions extends IndexPathOptions, OutputOptions {
   readonly groupBy: GroupBy;
   readonly sourceRoot?: readonly SourceRoot[];
   readonly color?: boolean;
+  readonly since?: string;
 }
 
 export function addAuditCommand(program: Command, context: CliContext): void {
@@ -92,6 +110,7 @@ export function addAuditCommand(program: Command, context: CliContext): void {
     .addOption(new Option('--code <CODE>', 'show only findings with this code (repeatable)').argParser(collectCode))
     .addOption(new Option('--group-by <what>', 'page: findings by page; target: targets ranked by pages linking to them').choices(GROUP_BY).default('page'))
     .addOption(new Option('--source-root <prefix=dir>', 'SARIF: map page URLs under prefix to files under dir (repeatable)').argParser(collectSourceRoot))
+    .addOption(new Option('--since <run|file>', 'only what is new and what was fixed since a run of this index, or another index file').conflicts('groupBy'))
     .option('--color', 'colour severities even when not writing to a terminal')
     .option('--no-color', 'never colour severities')
     .addHelpText('after', HELP)
@@ -102,15 +121,21 @@ export function addAuditCommand(program: Command, context: CliContext): void {
       let worst = -1;
       try {
         if (await refuseNoCrawl(reader, file, context)) return;
-        const findings = tap(filterFindings(audit(reader), test), (finding) => {
-          worst = Math.max(worst, SEVERITY_RANK[finding.severity]);
-        });
         const color = options.color ?? (isTerminalOutput(options, context) && !hasNoColor(context.env));
-        await withOutput(options, context, (out) => write(out, findings, options, color));
+        if (options.since !== undefined) {
+          const worstNew = await since(options.since, reader, file, test, options, color, context);
+          if (worstNew === undefined) return;
+          worst = worstNew;
+        } else {
+          const findings = tap(filterFindings(audit(reader), test), (finding) => {
+            worst = Math.max(worst, SEVERITY_RANK[finding.severity]);
+          });
+          await withOutput(options, context, (out) => write(out, findings, options, color));
+        }
       } finally {
         await reader.close();
       }
-      if (context.exitCode === EXIT_CODES.NO_CRAWL) return;
+      if (context.exitCode === EXIT_CODES.NO_CRAWL || context.exitCode === EXIT_CODES.USAGE) return;
       context.exitCode = worst >= SEVERITY_RANK[options.failOn] ? EXIT_CODES.INVALID : EXIT_CODES.OK;
     });
 }
@@ -146,6 +171,59 @@ async function write(out: LineWriter, findings: AsyncIterable<AuditFinding>, opt
     }
   }
   for await (const line of lines) await out.writeLine(line);
+}
+
+/**
+ * `--since`: compare the audit of now with the baseline, write what changed, and
+ * return the rank of the most severe new finding shown (-1: none); `undefined`
+ * when the baseline was refused (one line, exit 2).
+ */
+async function since(
+  value: string,
+  reader: IndexReader,
+  file: string,
+  test: FindingTest,
+  options: AuditCommandOptions,
+  color: boolean,
+  context: CliContext,
+): Promise<number | undefined> {
+  const baseline = await readBaseline(value, reader, file);
+  if (baseline instanceof SinceRefused) {
+    await context.err.writeLine(`linkladder: error: ${baseline.message}`);
+    context.exitCode = EXIT_CODES.USAGE;
+    return undefined;
+  }
+  const now: AuditFinding[] = [];
+  for await (const f of audit(reader)) now.push(f);
+  const all = await compareFindings(baseline.findings, now);
+  const changes: FindingChanges = { added: all.added.filter(test), fixed: all.fixed.filter(test) };
+  await withOutput(options, context, async (out) => {
+    const format = outputFormat(options, OUTPUT) ?? 'text';
+    let lines: AsyncIterable<string> | Iterable<string>;
+    switch (format) {
+      case 'text':
+        lines = formatSinceText(changes, baseline.label, { color });
+        break;
+      case 'json':
+        lines = formatSinceJson(changes);
+        break;
+      case 'csv': {
+        lines = formatSinceCsv(changes, { now: countInlinks(now), before: countInlinks(all.before) });
+        break;
+      }
+      case 'sarif': {
+        const added = new Set(changes.added);
+        lines = formatAuditSarif([...changes.added, ...changes.fixed], {
+          toolVersion: readPackageVersion(),
+          sourceRoots: options.sourceRoot ?? [],
+          baselineState: (f) => (added.has(f) ? 'new' : 'absent'),
+        });
+        break;
+      }
+    }
+    for await (const line of lines) await out.writeLine(line);
+  });
+  return Math.max(-1, ...changes.added.map((f) => SEVERITY_RANK[f.severity]));
 }
 
 /** NO_COLOR (https://no-color.org): set and not empty. */

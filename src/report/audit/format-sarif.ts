@@ -30,7 +30,16 @@ export interface SarifOptions {
    * @default [] (locations are page URLs)
    */
   readonly sourceRoots?: readonly SourceRoot[] | undefined;
+  /**
+   * Each result's state against a baseline (§3.27.24 `baselineState`): `new`, or
+   * `absent` for a finding of the baseline that is gone (`audit --since`).
+   * @default undefined (no baselineState)
+   */
+  readonly baselineState?: ((f: AuditFinding) => SarifBaselineState | undefined) | undefined;
 }
+
+/** SARIF §3.27.24 `baselineState`. */
+export type SarifBaselineState = 'new' | 'unchanged' | 'updated' | 'absent';
 
 /** SARIF §3.27.10 `level`: `info` is a `note`. */
 const LEVELS: Readonly<Record<Severity, 'error' | 'warning' | 'note'>> = { error: 'error', warning: 'warning', info: 'note' };
@@ -93,6 +102,10 @@ export function formatAuditSarif(findings: AuditFindings, options: SarifOptions 
   if (!Array.isArray(roots) || !roots.every((r: unknown) => typeof (r as SourceRoot | null)?.urlPrefix === 'string' && typeof (r as SourceRoot).dir === 'string')) {
     throw new OptionError(`Expected \`sourceRoots\` to be an array of { urlPrefix, dir } (parseSourceRoot), got ${describeValue(roots)}`);
   }
+  const baselineState: unknown = options.baselineState;
+  if (baselineState !== undefined && typeof baselineState !== 'function') {
+    throw new OptionError(`Expected \`baselineState\` to be a function, got ${describeValue(baselineState)}`);
+  }
   return sarifLines(findings, options);
 }
 
@@ -109,7 +122,10 @@ async function* sarifLines(findings: AuditFindings, options: SarifOptions): Asyn
   yield head.slice(0, cut + 1);
   let isFirst = true;
   for await (const f of findings) {
-    yield `${isFirst ? '' : ','}${JSON.stringify(sarifResult(f, sourceRoots))}`;
+    const result = sarifResult(f, sourceRoots);
+    const state = options.baselineState?.(f);
+    if (state !== undefined) result['baselineState'] = state;
+    yield `${isFirst ? '' : ','}${JSON.stringify(result)}`;
     isFirst = false;
   }
   yield head.slice(cut + 1);

@@ -17,6 +17,11 @@ export interface AuditTextOptions {
    * @default undefined (the counts close the report)
    */
   readonly summary?: AuditSummary | undefined;
+  /**
+   * Close with the counts by severity (or `no findings`) when there is no `summary`.
+   * @default true
+   */
+  readonly isCounted?: boolean | undefined;
 }
 
 const COLORS: Readonly<Record<Severity, string>> = { error: '\u001b[31m', warning: '\u001b[33m', info: '\u001b[36m' };
@@ -80,7 +85,7 @@ export async function* formatAuditText(findings: AuditFindings, options: AuditTe
     yield `${INDENT}${severityCell(f.severity, options.color)}${terminalSafe(head)}`;
     yield terminalSafe(`${MESSAGE_INDENT}${f.message}`);
   }
-  if (summary !== undefined) return;
+  if (summary !== undefined || options.isCounted === false) return;
   const total = counts.error + counts.warning + counts.info;
   if (total === 0) {
     yield 'no findings';

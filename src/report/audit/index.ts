@@ -19,4 +19,6 @@ export { filterFindings, findingTest, type FindingFilter, type FindingTest } fro
 export { countInlinks, findingStatus, groupByTarget, targetKey, type TargetGroup, type TargetGroups } from './target-groups.js';
 export { formatAuditSummary, summarizeFindings, type AuditSummary } from './audit-summary.js';
 export { DIRECTORY_INDEX, parseSourceRoot, sourceFileOf, type SourceRoot } from './source-roots.js';
-export { formatAuditSarif, sarifResult, sarifRules, SARIF_SCHEMA, SARIF_VERSION, type SarifOptions } from './format-sarif.js';
+export { formatAuditSarif, sarifResult, sarifRules, SARIF_SCHEMA, SARIF_VERSION, type SarifBaselineState, type SarifOptions } from './format-sarif.js';
+export { auditIdentities, compareFindings, findingIdentity, identityFinding, identityKey, type FindingChanges, type FindingComparison } from './since.js';
+export { changedFindings, formatSinceCsv, formatSinceJson, formatSinceText, sinceSummary, SINCE_CSV_HEADER, type FindingChange } from './format-since.js';
