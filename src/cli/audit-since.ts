@@ -25,8 +25,7 @@ export async function readBaseline(since: string, reader: IndexReader, file: str
   if (RUN_ID.test(since)) return runBaseline(Number(since), reader, file);
   const other = openIndexReader(since);
   try {
-    const findings: AuditFinding[] = [];
-    for await (const f of audit(other)) findings.push(f);
+    const findings = await findingsOf(other);
     const last = (await other.runs()).at(-1);
     return { label: last === undefined ? since : `${since} (run ${last.id}, ${runTime(last)})`, findings };
   } finally {
@@ -42,12 +41,20 @@ async function runBaseline(id: number, reader: IndexReader, file: string): Promi
     return new SinceRefused(`${file} has no run ${id} (${known})`);
   }
   const kept = await reader.runFindings?.(id);
+  // The last run's findings are kept when the next run starts; until then they are the index's own.
+  if (kept === undefined && id === runs.at(-1)!.id) return { label: `run ${id} (${runTime(run)})`, findings: await findingsOf(reader) };
   if (kept === undefined) {
     return new SinceRefused(
-      `run ${id} of ${file} kept no findings (it was crawled before runs kept them, or stopped on a fatal error): give a later run, or another index file`,
+      `run ${id} of ${file} kept no findings (it was crawled before runs kept them): give a later run, or another index file`,
     );
   }
   return { label: `run ${id} (${runTime(run)})`, findings: kept };
+}
+
+async function findingsOf(reader: IndexReader): Promise<AuditFinding[]> {
+  const findings: AuditFinding[] = [];
+  for await (const f of audit(reader)) findings.push(f);
+  return findings;
 }
 
 /** When the run ended (its findings were kept then), else when it started; to the second, UTC. */

@@ -127,6 +127,7 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
   let summary: CrawlSummary;
   let failure: CrawlError | undefined;
   try {
+    await keepLastRunFindings(store, context);
     summary = await crawl(
       crawlOptionsOf({ ...CRAWL_DEFAULTS, ...settings.tuning }, seeds, {
         store,
@@ -139,7 +140,6 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
         },
       }),
     );
-    await keepRunFindings(store, context);
   } catch (error) {
     if (!(error instanceof CrawlError) || error.summary === undefined) throw error;
     failure = error;
@@ -166,21 +166,22 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
 }
 
 /**
- * Keep the identities of the audit's findings as this run left the index, for
- * `audit --since <run>` (src/report/audit/since.ts). Here, not in crawl(): the audit
- * is the report layer's, which the crawl layer may not import. A run that ended
- * (its end recorded: not a fatal error) is the index's last; one that could not
- * be kept is a warning, the crawl's outcome stands.
+ * Keep the identities of the audit's findings as the index's last run left it, for
+ * `audit --since <run>` (src/report/audit/since.ts), before this run changes the
+ * index. Kept then, not when a run ends: a first crawl pays nothing, a run killed
+ * mid-way is kept too, and the last run's findings are the index's own until the
+ * next run starts (audit-since.ts). Here, not in crawl(): the audit is the report
+ * layer's, which the crawl layer may not import. A failure is a warning; the crawl goes on.
  */
-async function keepRunFindings(store: SqliteStore, context: CliContext): Promise<void> {
+async function keepLastRunFindings(store: SqliteStore, context: CliContext): Promise<void> {
   try {
     const run = (await store.runs()).at(-1);
-    if (run?.endedAt === undefined) return;
+    if (run === undefined || (await store.reader().runFindings?.(run.id)) !== undefined) return;
     await store.recordRunFindings(run.id, await auditIdentities(store.reader()));
     await store.flush();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await context.err.writeLine(`linkladder: warning: this run's findings were not kept (audit --since cannot compare with it): ${oneLine(message)}`);
+    await context.err.writeLine(`linkladder: warning: the last run's findings were not kept (audit --since cannot compare with it): ${oneLine(message)}`);
   }
 }
 
