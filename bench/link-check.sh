@@ -16,6 +16,10 @@
 #   LINKINATOR          the linkinator command (default: `linkinator` on PATH; skipped with a notice when absent)
 #   LINKINATOR_CONCURRENCY  its --concurrency                          (default 8, as the tree's nginx is one worker)
 #
+# Nothing outside 127.0.0.1 is contacted: linkladder runs with --no-check-external and
+# linkinator with --skip for every URL not on the tree's server (external checks are
+# measured by the loopback tests, whose "external" hosts are other 127.0.0.x addresses).
+#
 # Where nginx, /usr/bin/time or the tree is missing, it prints a notice and exits 0.
 
 set -euo pipefail
@@ -72,10 +76,12 @@ run_tool() { # name command...
 
 node "$truth" "$root" "$site" >"$work/truth.all"
 
-run_tool linkladder node "$cli" crawl "$seed" --db "$work/index.db" --allow-private
+run_tool linkladder node "$cli" crawl "$seed" --db "$work/index.db" --allow-private --no-check-external
 node "$cli" audit --db "$work/index.db" --code LINK_BROKEN --format csv --out "$work/linkladder.csv" || true
 if [ -n "$linkinator" ]; then
-  run_tool linkinator "$linkinator" "$seed" --recurse --concurrency "${LINKINATOR_CONCURRENCY:-8}" --format csv
+  # Its --recurse stays under the seed's path: the folder, not index.html.
+  run_tool linkinator "$linkinator" "$site" --recurse --concurrency "${LINKINATOR_CONCURRENCY:-8}" --format csv \
+    --skip "^(?!http://127\\.0\\.0\\.1:$port/)"
 else
   echo "  linkinator: skipped: not installed (npm install -g linkinator, or set LINKINATOR)"
 fi

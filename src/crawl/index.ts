@@ -41,7 +41,7 @@ export type {
   StopReason,
 } from './crawl-summary.js';
 export { CrawlError, type CrawlErrorCode } from './crawl-error.js';
-export { LinkRoles, RESOURCE_RELS, linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
+export { LinkRoles, NOT_CHECKED_RELS, linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 export { STYLESHEET_ELEMENT } from './stylesheet-links.js';
 export { runOutcomeOf, runSettingsOf, seedOutcomes, type SeedOutcome } from './crawl-run.js';
 export { BROKEN_KINDS, brokenCounts, errorCodeOf, errorKindOf, type BrokenKind, type ErrorKind } from './broken-links.js';

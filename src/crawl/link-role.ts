@@ -14,32 +14,26 @@ import type { ScopeTest } from './scope.js';
  * - `resource`: something the page loads — the `resource` kind (img, srcset, script,
  *   source, video, audio, track, embed, object, poster, SVG image/use, CSS `url()`),
  *   an `<iframe>`/`<frame>` when frames are not followed, and a `<link>` (or `Link`
- *   header) whose rel loads it (`RESOURCE_RELS`);
- * - `other`: recorded only (a canonical or alternate link, a form action, a cite).
+ *   header), whether its rel loads it (stylesheet, icon, preload, manifest …) or names
+ *   another document (canonical, alternate, next, `rev=made` …): checked once and not
+ *   read, as a link checker must report a broken one; not one that names an origin or
+ *   an endpoint (`NOT_CHECKED_RELS`);
+ * - `other`: recorded only (a form action, a cite, a preconnect).
  */
 export type LinkUse = 'follow' | 'resource' | 'other';
 
+
 /**
- * The rels of `<link>` whose target the browser loads (HTML §4.6.7 "Link types"):
- * stylesheets, icons, preloads and the manifest. Other rels (canonical, alternate,
- * next, preconnect, dns-prefetch …) name a page or an origin, not a resource.
+ * The rels of `<link>` whose href is an origin or an endpoint, not a document
+ * (HTML §4.6.7; the Pingback and Webmention specifications): requesting it proves nothing.
  */
-export const RESOURCE_RELS: ReadonlySet<string> = new Set([
-  'stylesheet',
-  'icon',
-  'apple-touch-icon',
-  'apple-touch-icon-precomposed',
-  'mask-icon',
-  'preload',
-  'modulepreload',
-  'manifest',
-]);
+export const NOT_CHECKED_RELS: ReadonlySet<string> = new Set(['preconnect', 'dns-prefetch', 'pingback', 'webmention']);
 
 /** What a reference of `kind` (with its `rel` tokens, on a `<link>`) is to its page. */
 export function linkUseOf(kind: LinkKind, isFollowed: boolean, rel: readonly string[] | undefined): LinkUse {
   if (isFollowed) return 'follow';
   if (kind === 'resource' || kind === 'frame') return 'resource';
-  if (kind === 'link' && rel !== undefined && rel.some((token) => RESOURCE_RELS.has(token))) return 'resource';
+  if (kind === 'link') return rel !== undefined && rel.some((token) => NOT_CHECKED_RELS.has(token)) ? 'other' : 'resource';
   return 'other';
 }
 

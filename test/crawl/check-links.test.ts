@@ -143,13 +143,15 @@ describe('resources (issue 11, item 1)', () => {
         '/frame.html',
         '/from-frame.html',
         '/bg.png',
+        // rel=alternate names another document: checked once, not read (a broken one is reported).
+        '/feed.xml',
       ]
         .map((path) => `GET ${path}`)
         .sort(),
     );
     expect(crawled.urls.get(`${site.origin}/frame.html`)?.role).toBe('page');
-    expect(crawled.urls.get(`${site.origin}/feed.xml`)).toMatchObject({ state: 'skipped', role: 'page' });
-    expect(crawled.summary).toMatchObject({ resourcesChecked: 14, resourcesBroken: 1, externalChecked: 0 });
+    expect(crawled.urls.get(`${site.origin}/feed.xml`)).toMatchObject({ role: 'resource' });
+    expect(crawled.summary).toMatchObject({ resourcesChecked: 15, resourcesBroken: 2, externalChecked: 0 });
     expect(crawled.findings).toContainEqual({ code: 'LINK_BROKEN', page: `${site.origin}/`, target: `${site.origin}/missing.css` });
   });
 
