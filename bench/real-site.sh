@@ -21,7 +21,8 @@
 #                      printed (dist/bench/real-site.profile.js)
 #
 # Where nginx, wget, /usr/bin/time or the tree is missing, it prints a notice and exits 0.
-# Nothing outside 127.0.0.1 is contacted: both crawlers are confined to the tree's prefix.
+# Nothing outside 127.0.0.1 is contacted: the crawlers are confined to the tree's prefix
+# (linkladder with --no-check-external, as wget -np does not leave the host).
 
 set -euo pipefail
 
@@ -66,7 +67,7 @@ pages="$(find "$root" -name '*.html' | wc -l)"
 echo "real-site: $root ($pages .html files) on $seed; $rounds rounds; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  wget:       wget -r -np -l inf -q -P <tmp> $seed"
 echo "  naive:      node $naive $seed"
-echo "  linkladder: node $cli crawl $seed --db <tmp>/index.db --scope prefix --allow-private --per-host-concurrency 1${extra_flags[*]:+ ${extra_flags[*]}}"
+echo "  linkladder: node $cli crawl $seed --db <tmp>/index.db --scope prefix --allow-private --no-check-external --per-host-concurrency 1${extra_flags[*]:+ ${extra_flags[*]}}"
 
 # One crawl: time it, then keep this crawl's slice of the access log.
 run_one() { # tool round
@@ -83,7 +84,7 @@ run_one() { # tool round
       ;;
     linkladder)
       /usr/bin/time -v -o "$out/time" node "$cli" crawl "$seed" --db "$out/index.db" \
-        --scope prefix --allow-private --per-host-concurrency 1 "${extra_flags[@]}" >"$out/summary" 2>"$out/stderr" ||
+        --scope prefix --allow-private --no-check-external --per-host-concurrency 1 "${extra_flags[@]}" >"$out/summary" 2>"$out/stderr" ||
         { echo "real-site: linkladder crawl failed:" >&2; cat "$out/stderr" "$out/summary" >&2; exit 1; }
       ;;
   esac
@@ -163,7 +164,7 @@ if [ -n "$profile_dir" ]; then
   echo
   echo "profiling one more linkladder crawl into $profile_dir"
   node --cpu-prof --cpu-prof-dir "$profile_dir" --cpu-prof-name real-site.cpuprofile "$cli" crawl "$seed" \
-    --db "$work/profile.db" --scope prefix --allow-private --per-host-concurrency 1 "${extra_flags[@]}" >/dev/null
+    --db "$work/profile.db" --scope prefix --allow-private --no-check-external --per-host-concurrency 1 "${extra_flags[@]}" >/dev/null
   node "$repo/dist/bench/real-site.profile.js" "$profile_dir/real-site.cpuprofile" 15
 fi
 [ "$repeats" -eq 0 ]
