@@ -80,13 +80,13 @@ function robotsOutageLine(outage: CrawlSummary['robotsOutages'][number]): string
 /** URLs settled with an error, by code: `stats` counts the same. */
 export function errorsText(errorsByCode: Readonly<Record<string, number>>): string {
   const total = sum(Object.values(errorsByCode));
-  return total === 0 ? 'none' : `${total} URLs: ${counts(byName(errorsByCode))}`;
+  return total === 0 ? 'none' : `${urls(total)}: ${counts(byName(errorsByCode))}`;
 }
 
 /** Broken links by kind. */
 export function brokenText(broken: Readonly<Record<BrokenKind, number>>): string {
   const total = sum(Object.values(broken));
-  return `${total} URLs: 4xx ${broken['client-error']}, 5xx ${broken['server-error']}, no response ${broken.failed}`;
+  return `${urls(total)}: 4xx ${broken['client-error']}, 5xx ${broken['server-error']}, no response ${broken.failed}`;
 }
 
 /** Every request sent, and what each was for. */
@@ -149,4 +149,9 @@ function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const minutes = Math.floor(ms / 60_000);
   return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** `1 URL`, `2 URLs`. */
+function urls(count: number): string {
+  return `${count} URL${count === 1 ? '' : 's'}`;
 }
