@@ -50,8 +50,9 @@ describe('crawl(seed, options)', () => {
     requests.length = 0;
     const summary = await crawl(`${origin}/`, { db, allowPrivate: true });
     expect(summary).toMatchObject({ pagesFetched: 3, stoppedBy: 'frontier-empty' });
-    // robots.txt was asked for and obeyed, with the default user-agent on every request.
-    expect(requests.map((request) => request.url).sort()).toEqual(['/', '/a', '/b', '/robots.txt']);
+    // robots.txt was asked for and obeyed, /sitemap.xml tried (on by default, as in the CLI; none here),
+    // with the default user-agent on every request.
+    expect(requests.map((request) => request.url).sort()).toEqual(['/', '/a', '/b', '/robots.txt', '/sitemap.xml']);
     expect(new Set(requests.map((request) => request.userAgent))).toEqual(new Set([CRAWL_SETTINGS_DEFAULTS.userAgent]));
     // The index was closed (it opens again) and keeps the crawl and robots.txt (RFC 9309 §2.4), as the CLI's does.
     const index = new SqliteStore({ path: db });

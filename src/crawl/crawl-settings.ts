@@ -110,10 +110,10 @@ const linkKinds = z.array(oneOf(LINK_KINDS as readonly LinkKind[] as [LinkKind, 
 });
 
 /**
- * The `sitemap` setting with its default: off for crawl() (a library caller's crawl
- * makes no request it did not ask for), on for the `crawl` command.
+ * The `sitemap` setting with its default (on: crawl() and the `crawl` command keep
+ * the same defaults).
  */
-export function sitemapSetting(isDefaultOn: boolean) {
+export function sitemapSetting(isDefaultOn = true) {
   return isOn.default(isDefaultOn).register(SETTING_META, {
     description: 'read `/sitemap.xml` and robots.txt `Sitemap:` lines of each seed\'s origin: their URLs seed the crawl, the audit checks them',
   });
@@ -325,11 +325,11 @@ export const crawlOptionsSchema = z.object({
    * `Sitemap:` lines of its robots.txt (gzipped or not, sitemap indexes followed). Their
    * URLs are admitted as seeds are (scope, include and exclude apply: an entry out of
    * scope is recorded, not fetched), and the audit reports orphans and broken,
-   * redirected or non-canonical entries. Off until the demo site and the tests that
-   * count requests expect the `/sitemap.xml` request (`--sitemap` turns it on).
-   * @default false
+   * redirected or non-canonical entries. On by default: every crawl asks each seed's
+   * origin for `/sitemap.xml` (`--no-sitemap` turns it off).
+   * @default true
    */
-  sitemap: sitemapSetting(false),
+  sitemap: sitemapSetting(),
   /**
    * Sitemap files read at most per seed origin (the sitemap indexes and the sitemaps
    * they name, together); the rest are not fetched.

@@ -39,7 +39,7 @@ describe('the settings schema', () => {
       requestTimeoutMs: CRAWL_DEFAULTS.requestTimeoutMs,
       minBytesPerSecond: CRAWL_DEFAULTS.minBytesPerSecond,
       contentLocationAlias: CRAWL_DEFAULTS.contentLocationAlias,
-      sitemap: false,
+      sitemap: true,
       maxSitemaps: 50,
       maxSitemapEntries: 50_000,
       recheck: false,

@@ -63,7 +63,8 @@ interface Crawled {
 async function crawlSite(seed: string, options: Parameters<typeof crawl>[1] = {}): Promise<Crawled> {
   const store = new MemoryStore();
   try {
-    const summary = await crawl(seed, { store, allowPrivate: true, retries: 0, ...options });
+    // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
+    const summary = await crawl(seed, { store, allowPrivate: true, retries: 0, sitemap: false, ...options });
     const reader = store.reader();
     const urls = new Map<string, UrlRow>();
     for await (const url of reader.urls()) urls.set(url.key, url);

@@ -20,7 +20,8 @@ function site(resources: Record<string, FakeResource>): Record<string, FakeResou
 async function run(resources: Record<string, FakeResource>, store: IndexWriter, options: Partial<CrawlOptions> = {}) {
   const fetcher = new FakeSite(site(resources));
   const events: CrawlEvent[] = [];
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), ...options } as CrawlOptions);
+  // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
+  const summary = await crawl({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), sitemap: false, ...options } as CrawlOptions);
   return { fetcher, events, summary };
 }
 

@@ -19,9 +19,12 @@ async function run(
   fetcher = new FakeSite(site(resources)),
 ) {
   const events: CrawlEvent[] = [];
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), ...options } as CrawlOptions);
+  const summary = await crawl({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), ...NO_SITEMAP, ...options } as CrawlOptions);
   return { fetcher, events, summary, store };
 }
+
+// Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
+const NO_SITEMAP = { sitemap: false } as const;
 
 const paths = (fetcher: FakeSite): string[] => fetcher.calls.map((c) => (c.startsWith(`${S}/`) ? c.slice(S.length) : c));
 
@@ -180,7 +183,7 @@ describe('private addresses (RFC 3986 §7.4)', () => {
       'http://site.test/': { body: page(...rare, 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://10.1.2.3/', 'http://[::ffff:127.0.0.1]/') },
     });
     const store = new MemoryStore();
-    const summary = await crawl({ seeds: 'http://site.test/', store, fetcher, scope: 'domain', include: [/./] });
+    const summary = await crawl({ seeds: 'http://site.test/', store, fetcher, scope: 'domain', include: [/./], ...NO_SITEMAP });
     expect(fetcher.calls).toEqual(['http://site.test/']);
     expect(summary.queued).toBe(1);
   });
@@ -216,7 +219,7 @@ describe.each([
   it('a second crawl on the same index continues where the first stopped: nothing twice, everything reached', async () => {
     const store = open();
     const fetcher = new FakeSite(site(resources));
-    const first = await crawl({ seeds: `${S}/`, store, fetcher, maxPages: 3 });
+    const first = await crawl({ seeds: `${S}/`, store, fetcher, maxPages: 3, ...NO_SITEMAP });
     expect(first.stoppedBy).toBe('max-pages');
     expect(fetcher.calls).toHaveLength(3);
     const second = await crawl({ seeds: `${S}/`, store, fetcher });
@@ -238,6 +241,7 @@ describe.each([
       seeds: `${S}/`,
       store,
       fetcher,
+      ...NO_SITEMAP,
       signal: controller.signal,
       onEvent: (e) => {
         if (e.type === 'page' && e.url === `${S}/a`) controller.abort();
@@ -371,6 +375,7 @@ describe('fatal errors', () => {
       seeds: `${S}/`,
       store: new MemoryStore(),
       fetcher,
+      ...NO_SITEMAP,
       onEvent: (e) => {
         if (e.type === 'page') throw new Error('renderer bug');
       },

@@ -18,6 +18,9 @@ describe('requests (issue 10, item 13)', () => {
         case '/robots.txt':
           response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
           return;
+        case '/sitemap.xml':
+          response.writeHead(404, { 'content-type': 'text/html' }).end('none');
+          return;
         case '/':
           response.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/old">o</a><a href="/flaky">f</a><a href="/private/x">p</a>');
           return;
@@ -48,9 +51,9 @@ describe('requests (issue 10, item 13)', () => {
       allowPrivate: true,
       retryDelayMs: 1,
     });
-    // GET /robots.txt, /, /old → /older → /new, /flaky twice.
-    expect(server.log).toHaveLength(7);
+    // GET /robots.txt, /sitemap.xml (read by default: a 404 here), /, /old → /older → /new, /flaky twice.
+    expect(server.log).toHaveLength(8);
     expect(summary.requests).toBe(server.log.length);
-    expect(summary.requestsByKind).toEqual({ fetches: 3, retries: 1, redirects: 2, robots: 1 });
+    expect(summary.requestsByKind).toEqual({ fetches: 4, retries: 1, redirects: 2, robots: 1 });
   });
 });

@@ -14,7 +14,8 @@ const site = (resources: Record<string, object>): Record<string, object> =>
 async function crawlSite(resources: Record<string, object>) {
   const store = new MemoryStore();
   const fetcher = new FakeSite(site(resources));
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher });
+  // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
+  const summary = await crawl({ seeds: `${S}/`, store, fetcher, sitemap: false });
   return { summary, stats: await collectStats(store.reader()), fetcher };
 }
 

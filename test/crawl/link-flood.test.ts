@@ -19,7 +19,8 @@ function links(count: number, prefix = '/p'): string {
 async function crawled(resources: Record<string, FakeResource>, options: Partial<CrawlOptions> = {}) {
   const store = new SqliteStore({ path: ':memory:' });
   const fetcher = new FakeSite(Object.fromEntries(Object.entries(resources).map(([p, r]) => [S + p, r])));
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, ...options } as CrawlOptions);
+  // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
+  const summary = await crawl({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, sitemap: false, ...options } as CrawlOptions);
   const reader = store.reader();
   const urls = await collect(reader.urls());
   const keys = new Map(urls.map((u) => [u.id, u.key]));

@@ -39,7 +39,8 @@ async function crawlWith(seed: string, allowPrivate: boolean) {
   // public.test stands for a public host (trusted: its own address is not judged).
   const fetcher = createFetcher({ ...httpOptionsOf({ ...CRAWL_DEFAULTS, allowPrivate }), lookup: toLoopback, trustedHosts: ['public.test'] });
   try {
-    const summary = await crawl(seed, { store, fetcher, robots: false, allowPrivate, retries: 0 });
+    // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
+    const summary = await crawl(seed, { store, fetcher, robots: false, allowPrivate, retries: 0, sitemap: false });
     const fetches = [];
     for await (const row of store.reader().fetches()) fetches.push(row);
     return { summary, fetches, states: (await store.stats()).urlsByState };

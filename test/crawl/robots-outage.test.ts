@@ -66,6 +66,8 @@ async function run(site: Site, store: SqliteStore, options: Partial<CrawlOptions
       allowPrivate: true,
       retries: 2,
       retryDelayMs: 1,
+      // Requests counted: no sitemap (reading it asks robots.txt for /sitemap.xml first).
+      sitemap: false,
       ...options,
     } as CrawlOptions);
   } finally {

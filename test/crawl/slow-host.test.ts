@@ -52,22 +52,23 @@ describe('a trickling server', () => {
   });
 });
 
+// Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
 describe('retries of a slow failure', () => {
   it.each(['ERR_FETCH_REQUEST_TIMEOUT', 'ERR_FETCH_TOO_SLOW', 'ERR_FETCH_BODY_TIMEOUT'])('%s: one retry at most', async (code) => {
     const site = new FakeSite({ 'http://example.com/': { errorCode: code } });
-    await crawl('http://example.com/', { store: new MemoryStore(), fetcher: site, robots: false, retries: 3, retryDelayMs: 0 });
+    await crawl('http://example.com/', { store: new MemoryStore(), fetcher: site, robots: false, sitemap: false, retries: 3, retryDelayMs: 0 });
     expect(site.calls).toHaveLength(2);
   });
 
   it('other transient failures keep `retries`', async () => {
     const site = new FakeSite({ 'http://example.com/': { errorCode: 'ERR_FETCH_NETWORK' } });
-    await crawl('http://example.com/', { store: new MemoryStore(), fetcher: site, robots: false, retries: 3, retryDelayMs: 0 });
+    await crawl('http://example.com/', { store: new MemoryStore(), fetcher: site, robots: false, sitemap: false, retries: 3, retryDelayMs: 0 });
     expect(site.calls).toHaveLength(4);
   });
 
   it('retries: 0 does not retry a slow failure either', async () => {
     const site = new FakeSite({ 'http://example.com/': { errorCode: 'ERR_FETCH_TOO_SLOW' } });
-    await crawl('http://example.com/', { store: new MemoryStore(), fetcher: site, robots: false, retries: 0 });
+    await crawl('http://example.com/', { store: new MemoryStore(), fetcher: site, robots: false, sitemap: false, retries: 0 });
     expect(site.calls).toHaveLength(1);
   });
 });

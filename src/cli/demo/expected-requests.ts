@@ -1,8 +1,9 @@
 // What a correct crawl of the demo site (site.ts) asks the server for, with the
 // default options: seed `/`, base mode `rfc3986`, the default followed kinds
-// (navigation, frame, refresh), resources and external links checked, robots.txt
-// obeyed, scope = the seed's origin. The site's external links name localhost (the
-// same server under another origin), so that the demo never leaves the machine.
+// (navigation, frame, refresh), resources and external links checked, /sitemap.xml
+// read, robots.txt obeyed, scope = the seed's origin. The site's external links name
+// localhost (the same server under another origin), so that the demo never leaves
+// the machine.
 // "Correct" is DESIGN.md: RFC 3986 resolution, the §6.2 ladder up to the
 // protocol rung learned from redirects and Content-Location, same-document
 // references never fetched, and nothing fetched twice.
@@ -33,6 +34,8 @@ export const EXPECTED_REQUESTS: readonly ExpectedRequest[] = Object.freeze([
     times: 2,
   },
   { target: '/', why: 'the seed' },
+  { target: '/sitemap.xml', why: 'sitemaps are read by default: /sitemap.xml of the seed\'s origin, before the crawl' },
+  { target: '/orphan.html', why: 'listed in /sitemap.xml, linked from no page: seeded by the sitemap' },
   { target: '/spellings.html', why: 'linked from /' },
   { target: '/hrefs.html', why: 'linked from /' },
   // §6.2.2: /~user/, /%7Euser/, /%7euser/ and //127.0.0.1:PORT/~user/ are one resource.

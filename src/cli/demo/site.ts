@@ -58,6 +58,12 @@ function html(title: string, body: string, head = ''): string {
   return `<!doctype html>\n<html><head><title>${title}</title>${head}</head>\n<body>\n${body}\n</body></html>\n`;
 }
 
+/** A sitemaps.org 0.9 `<urlset>` of absolute URLs (none needs XML escaping). */
+function urlset(urls: readonly string[]): string {
+  const entries = urls.map((url) => `  <url><loc>${url}</loc></url>\n`).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}</urlset>\n`;
+}
+
 interface PageOptions {
   readonly head?: string;
   readonly headers?: Readonly<Record<string, string>>;
@@ -243,6 +249,18 @@ export function createDemoSite(origin: string): DemoSite {
     redirect('/no-location', '3xx without Location', 302, undefined),
     page('/server-error', '500', '<h1>500 Internal Server Error</h1>', { status: 500 }),
     // (/missing.html, linked from /, is not here: the server answers it 404.)
+
+    // Sitemaps (sitemaps.org 0.9), read before the crawl: /sitemap.xml lists pages that links
+    // reach too (one request each all the same) and /orphan.html, which no page links to
+    // (it links home, as pages do: no page but it links to /).
+    {
+      path: '/sitemap.xml',
+      trap: 'a urlset: its URLs seed the crawl; one of them (/orphan.html) is linked from no page',
+      status: 200,
+      headers: { 'content-type': 'application/xml; charset=utf-8' },
+      body: urlset(['/', '/spellings.html', '/hrefs.html', '/orphan.html'].map((path) => origin + path)),
+    },
+    page('/orphan.html', 'listed in /sitemap.xml, linked from no page: reached only through the sitemap (SITEMAP_ORPHAN)', '<h1>orphan</h1><a href="/">home</a>'),
 
     // Disallowed by robots.txt: served, so a crawler that ignores robots.txt shows up in the log.
     page('/private/secret.html', 'robots-disallowed page linked from /', '<h1>You should not be here</h1>'),

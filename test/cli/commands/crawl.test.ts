@@ -75,7 +75,7 @@ describe('linkladder crawl', () => {
     expect(result.code).toBe(0);
     expect(checkRequestLog(server.requests)).toMatchObject({ missing: [], repeated: [], forbidden: [], unexpected: [], isCorrect: true });
     expect(result.out[0]).toBe('crawl       finished: the frontier is empty');
-    expect(result.out).toContain("pages       27 fetched, 3 failed; 5 came with another URL's response");
+    expect(result.out).toContain("pages       28 fetched, 3 failed; 5 came with another URL's response");
     expect(result.stdout).toMatch(/^known URLs {2}\d+ links named a URL already known \(as written \d+,/m);
     expect(result.stdout).toMatch(/^merged {6}6 URLs found to stand for another \(redirect 4, content-location 2,$/m);
     expect(result.stdout).toContain('evidence rejected 1, revoked 0\n');
@@ -94,7 +94,7 @@ describe('linkladder crawl', () => {
     // One run: the whole index is this run, so no second duplicates line.
     expect(result.stdout).not.toContain('whole index');
     const stats = await statsOf(db);
-    expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 27, failed: 3, alias: 6 });
+    expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 28, failed: 3, alias: 6 });
     expect(stats.aliasesByEvidence).toMatchObject({ redirect: 4, 'content-location': 2 });
   });
 
@@ -105,7 +105,7 @@ describe('linkladder crawl', () => {
     expect(result.stderr).toBe('');
     const objects = jsonLines(result) as { type: string }[];
     const summary = objects.at(-1) as CrawlSummary & { type: string };
-    expect(summary).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty', pagesFetched: 27, pagesFailed: 3 });
+    expect(summary).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty', pagesFetched: 28, pagesFailed: 3 });
     const events = objects.slice(0, -1);
     expect(new Set(events.map((event) => event.type))).toEqual(new Set(['page', 'error', 'evidence', 'progress']));
     expect(events.filter((event) => event.type === 'page')).toHaveLength(summary.pagesFetched);
@@ -123,7 +123,7 @@ describe('linkladder crawl', () => {
     expect(result.code).toBe(0);
     const objects = jsonLines(result) as { type: string }[];
     expect(objects.at(-1)?.type).toBe('summary');
-    expect(objects.filter((object) => object.type === 'page')).toHaveLength(27);
+    expect(objects.filter((object) => object.type === 'page')).toHaveLength(28);
     expect(checkRequestLog(server.requests).isCorrect).toBe(true);
   });
 
@@ -143,7 +143,8 @@ describe('linkladder crawl', () => {
   it('passes the scope options on: --exclude and --max-depth', async () => {
     const server = await demoServer();
     const db = newDb();
-    const result = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--exclude', '/manual/', '--max-depth', '1']);
+    // Depths counted from the seed alone: no sitemap (its entries are depth 0).
+    const result = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--no-sitemap', '--exclude', '/manual/', '--max-depth', '1']);
     expect(result.code).toBe(0);
     const targets = server.requests.map((entry) => entry.slice(entry.indexOf(' ') + 1));
     expect(targets).toContain('/spellings.html'); // depth 1
@@ -166,7 +167,7 @@ describe('linkladder crawl', () => {
     const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private', '--retries', retries]);
     expect(result.code).toBe(0);
     expect(server.requests.filter((request) => request === 'GET /server-error')).toHaveLength(times);
-    expect(result.out).toContain("pages       27 fetched, 3 failed; 5 came with another URL's response");
+    expect(result.out).toContain("pages       28 fetched, 3 failed; 5 came with another URL's response");
   });
 
   it.each([
@@ -247,7 +248,8 @@ describe('linkladder crawl', () => {
     const first = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--max-pages', '5']);
     expect(first.code).toBe(0);
     expect(first.out[0]).toBe('crawl       stopped at --max-pages: the rest stays queued; run it again to go on');
-    expect(first.out.find((line) => line.startsWith('requests'))).toMatch(/^requests    \d+: 5 fetches, 0 retries, \d+ redirect hops, 1 robots\.txt$/);
+    // 5 URLs requested, and /sitemap.xml before them (a fetch too, not counted by --max-pages).
+    expect(first.out.find((line) => line.startsWith('requests'))).toMatch(/^requests    \d+: 6 fetches, 0 retries, \d+ redirect hops, 1 robots\.txt$/);
     const between = (await statsOf(db)).urlsByState;
     expect(between.fetching).toBe(0);
     expect(between.queued).toBeGreaterThan(0);
@@ -257,7 +259,7 @@ describe('linkladder crawl', () => {
     expect(second.out[0]).toBe('crawl       finished: the frontier is empty');
     // This run's links are not the whole index's any more.
     expect(second.stdout).toMatch(/^ {12}whole index: \d+ links named a URL already known/m);
-    expect((await statsOf(db)).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 27, failed: 3, alias: 6 });
+    expect((await statsOf(db)).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 28, failed: 3, alias: 6 });
 
     // robots.txt is kept in the index (RFC 9309 §2.4: for up to 24 hours): the second run does not ask again.
     const check = checkRequestLog(server.requests);
@@ -311,7 +313,8 @@ describe('linkladder crawl', () => {
       const server = await demoServer();
       const cwd = workdir({ maxPages: 2, allowPrivate: true });
       const requests = async (args: readonly string[], env: Record<string, string> = {}): Promise<string | undefined> => {
-        const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), ...args], { cwd, env });
+        // Requests counted: no sitemap (/sitemap.xml is a fetch too, before the pages).
+        const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--no-sitemap', ...args], { cwd, env });
         expect(result.err).toEqual([]);
         expect(result.code).toBe(0);
         // --max-pages counts URLs requested: the fetches of the summary's breakdown.

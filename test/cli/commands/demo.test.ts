@@ -16,14 +16,14 @@ describe('linkladder demo', () => {
     const result = await run(['demo', '--db', db]);
     expect(result.err).toEqual([]);
     expect(result.code).toBe(0);
-    expect(result.out[0]).toMatch(/^demo site {3}http:\/\/127\.0\.0\.1:\d+\/ \(34 resources\), index /);
+    expect(result.out[0]).toMatch(/^demo site {3}http:\/\/127\.0\.0\.1:\d+\/ \(36 resources\), index /);
     expect(result.out[1]).toBe('crawl       finished: the frontier is empty');
-    expect(result.out).toContain("pages       27 fetched, 3 failed; 5 came with another URL's response");
+    expect(result.out).toContain("pages       28 fetched, 3 failed; 5 came with another URL's response");
     const check = result.out.findIndex((line) => line.startsWith('requests: '));
     expect(result.out[check]).toMatch(/^requests: \d+, each resource exactly once ✓ — \/server-error 3× \(a 5xx, retried\)$/);
     // The crawl's count of requests is the server's (issue 10, item 13): retries, redirect hops and robots.txt included.
     const received = /^requests: (\d+),/.exec(result.out[check]!)?.[1];
-    expect(result.out).toContain(`requests    ${received}: 29 fetches, 2 retries, 5 redirect hops, 2 robots.txt`);
+    expect(result.out).toContain(`requests    ${received}: 31 fetches, 2 retries, 5 redirect hops, 2 robots.txt`);
     // Then what to look at next: the reports on this crawl.
     expect(result.out.slice(check + 1)).toEqual([
       `next        npx linkladder audit --db ${db}`,
@@ -32,7 +32,7 @@ describe('linkladder demo', () => {
       `            npx linkladder explain --db ${db} <URL of the demo site>`,
     ]);
     const store = new SqliteStore({ path: db, mustExist: true });
-    expect((await store.stats()).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 27 });
+    expect((await store.stats()).urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 28 });
     await store.close();
   });
 

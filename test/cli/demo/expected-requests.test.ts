@@ -1,7 +1,8 @@
 // The expected-request lists checked against a reference crawl: a small,
 // sequential crawler made of the project's own layers (html extraction and
-// clean-up, the §5.1 base chain, §5.2 resolution, the ladder's keys) and the
-// protocol-rung rules of DESIGN.md §2, run against the demo server over HTTP.
+// clean-up, the §5.1 base chain, §5.2 resolution, the ladder's keys, the sitemap
+// parser) and the protocol-rung rules of DESIGN.md §2, run against the demo server
+// over HTTP.
 // A correct crawl must leave a log that checkRequestLog accepts; a careless one
 // (browser base mode, no Content-Location aliases, robots.txt ignored) must not.
 
@@ -16,6 +17,7 @@ import {
   startDemoServer,
   type DemoServer,
 } from '../../../src/cli/demo/index.js';
+import { parseSitemap } from '../../../src/fetch/index.js';
 import { cleanHref, extractLinks } from '../../../src/html/index.js';
 import { resourceKey } from '../../../src/ladder/index.js';
 import { resolveReference } from '../../../src/uri/index.js';
@@ -60,6 +62,14 @@ async function referenceCrawl(server: DemoServer, { baseMode, isCareless }: Craw
   };
 
   enqueue(`${origin}/`);
+  // Sitemaps are read by default: /sitemap.xml of the seed's origin seeds its URLs.
+  const sitemap = await get(`${origin}/sitemap.xml`);
+  if (sitemap.status === 200) {
+    for (const entry of (await parseSitemap(new Uint8Array(sitemap.body))).entries) {
+      const target = resolveReference(entry.loc, `${origin}/`);
+      if (target.ok && inScope(resourceKey(target.value))) enqueue(resourceKey(target.value));
+    }
+  }
   while (queue.length > 0) {
     // Follow redirects hop by hop, never asking for a key already asked for
     // (a loop, or a redirect to a page fetched before).

@@ -15,7 +15,7 @@ const resources = [...site.resources.values()];
 describe('createDemoSite', () => {
   it('is small, and every resource says which trap it holds', () => {
     expect(resources.length).toBeGreaterThanOrEqual(15);
-    expect(resources.length).toBeLessThanOrEqual(34);
+    expect(resources.length).toBeLessThanOrEqual(36);
     for (const resource of resources) expect(resource.trap, resource.path).not.toBe('');
   });
 
