@@ -5,6 +5,7 @@
 // a link of its sitemap: `page` is the sitemap's URL, `rawHref` the `<loc>` as
 // written, `target` the key of the URL it was admitted as.
 
+import { resourceKeyOf } from '../../ladder/index.js';
 import type { AliasRow, IndexReader, SitemapEntryRow, UrlRow } from '../../store/index.js';
 import { AUDIT_CODES, isAuditCode, type AuditCode } from './codes.js';
 import type { AuditFinding } from './finding.js';
@@ -46,9 +47,17 @@ class EntryFacts {
   readonly #urls = new Map<number, UrlRow>();
   readonly #aliases = new Map<number, AliasRow[]>();
   readonly #linked = new Set<number>();
+  /** The keys of the runs' seeds: a seed is where the crawl starts, not an orphan. */
+  readonly #seedKeys = new Set<string>();
 
   static async read(reader: IndexReader): Promise<EntryFacts> {
     const facts = new EntryFacts();
+    for (const run of await reader.runs()) {
+      for (const seed of run.seeds) {
+        const key = resourceKeyOf(seed);
+        if (key !== undefined) facts.#seedKeys.add(key);
+      }
+    }
     for await (const url of reader.urls()) facts.#urls.set(url.id, url);
     for await (const alias of reader.aliases()) {
       const list = facts.#aliases.get(alias.fromId);
@@ -103,7 +112,7 @@ class EntryFacts {
       yield make('SITEMAP_ENTRY_NOT_CANONICAL', `the page names ${named} as itself (${by}): list that URL`, { canonical: named, evidence: other.evidence });
     }
 
-    if (!this.#isLinked(url.id)) {
+    if (!this.#isLinked(url.id) && !this.#seedKeys.has(url.key)) {
       yield make('SITEMAP_ORPHAN', 'no crawled page links to it: reachable only through the sitemap');
     }
   }
