@@ -108,12 +108,12 @@ class Crawler {
       runId = await this.#store.startRun({ startedAt: this.#o.now(), seeds: this.#o.seeds, settings: runSettingsOf(this.#o) });
       // A re-check queues every URL fetched again (recheck.ts); without it, a crawl on an index resumes.
       if (this.#o.recheck) await this.#store.requeueFetched();
-      // Until a run has emptied the frontier (one killed or stopped may not have read them all).
-      const isSitemapRead = (await this.#store.runs()).slice(0, -1).some((run) => run.stoppedBy === 'frontier-empty');
+      // By an earlier run that ended (a run killed before it committed their entries may not have).
+      const isSitemapRead = (await this.#store.runs()).slice(0, -1).some((run) => run.endedAt !== undefined);
       const seeds = await this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
-      // Sitemaps are read until a run of the index has finished, and by a re-check; not by a
-      // crawl resumed after a finished run. Entries already known cost no second fetch.
+      // Sitemaps are read until a run of the index has ended, and by a re-check; not by a
+      // crawl resumed after an ended run. Entries already known cost no second fetch.
       if (this.#o.sitemap && (!isSitemapRead || this.#o.recheck) && signal?.aborted !== true) {
         await seedFromSitemaps({ options: this.#o, scope: this.#scope, tally: this.#tally, runId, signal: this.#abort.signal });
       }
