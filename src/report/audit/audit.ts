@@ -10,7 +10,7 @@ import { AliasEnds, resourceKey } from '../../ladder/index.js';
 import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../store/index.js';
 import { parseUriReference, percentDecodeUtf8, type UriReference } from '../../uri/index.js';
 import { AUDIT_CODE_LIST, AUDIT_CODES, SEVERITY_RANK, type AuditCode } from './codes.js';
-import { SEVERITIES, type AuditFinding, type Severity } from './finding.js';
+import { SEVERITIES, finding, type AuditFinding, type Severity } from './finding.js';
 import { redactPassword } from '../redact.js';
 import { sitemapFindings } from './sitemap-findings.js';
 
@@ -389,16 +389,6 @@ function leadsTo(row: FetchRow): string | undefined {
   return last?.to !== undefined && isRedirectStatus(row.status) ? last.to : row.finalUrl;
 }
 
-function finding(
-  code: AuditCode,
-  page: string | undefined,
-  rawHref: string | undefined,
-  target: string | undefined,
-  message: string,
-  detail: Readonly<Record<string, string | number>> = {},
-): AuditFinding {
-  return { code, severity: AUDIT_CODES[code].severity, page, rawHref, target, message, detail };
-}
 
 /** Why a fetch counts as a broken target, or `false`. A refusal of the crawl's own (robots.txt, private address) proves nothing. */
 function brokenReason(f: FetchFacts): { message: string; detail: Record<string, string | number> } | false {

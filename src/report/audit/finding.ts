@@ -1,6 +1,7 @@
 // What the audit says about a crawl: one finding per problem, with a stable code.
 
 import type { Severity } from '../../findings.js';
+import { AUDIT_CODES, type AuditCode } from './codes.js';
 
 export { SEVERITIES, type Severity } from '../../findings.js';
 
@@ -27,3 +28,15 @@ export interface AuditFinding {
 
 /** Findings as `audit` streams them, or as a list. */
 export type AuditFindings = AsyncIterable<AuditFinding> | Iterable<AuditFinding>;
+
+/** A finding of `code`, with the severity the catalog gives it. */
+export function finding(
+  code: AuditCode,
+  page: string | undefined,
+  rawHref: string | undefined,
+  target: string | undefined,
+  message: string,
+  detail: Readonly<Record<string, string | number>> = {},
+): AuditFinding {
+  return { code, severity: AUDIT_CODES[code].severity, page, rawHref, target, message, detail };
+}

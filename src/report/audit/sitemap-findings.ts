@@ -8,7 +8,7 @@
 import { resourceKeyOf } from '../../ladder/index.js';
 import type { AliasRow, IndexReader, SitemapEntryRow, UrlRow } from '../../store/index.js';
 import { AUDIT_CODES, isAuditCode, type AuditCode } from './codes.js';
-import type { AuditFinding } from './finding.js';
+import { finding, type AuditFinding } from './finding.js';
 import { redactPassword } from '../redact.js';
 
 /** The findings of the sitemaps behind `reader`, in the order their sitemaps were read; none when it read none. */
@@ -125,13 +125,3 @@ class EntryFacts {
   }
 }
 
-function finding(
-  code: AuditCode,
-  page: string | undefined,
-  rawHref: string | undefined,
-  target: string | undefined,
-  message: string,
-  detail: Readonly<Record<string, string | number>> = {},
-): AuditFinding {
-  return { code, severity: AUDIT_CODES[code].severity, page, rawHref, target, message, detail };
-}
