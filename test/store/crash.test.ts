@@ -56,9 +56,11 @@ describe('crash safety (SIGKILL while admitting)', () => {
       expect(check.pragma('foreign_key_check')).toEqual([]);
       const batches = sizes.map((s) => Number(s.batch.slice('batch-'.length)));
       check.close();
-      expect(sizes.length).toBeGreaterThan(lastCount);
+      // Nothing committed is lost; a round killed before its first commit (a loaded machine) adds none.
+      expect(sizes.length).toBeGreaterThanOrEqual(lastCount);
       lastCount = sizes.length;
-      nextBatch = Math.max(...batches) + 1;
+      nextBatch = batches.length === 0 ? nextBatch : Math.max(...batches) + 1;
     }
+    expect(lastCount).toBeGreaterThan(0);
   });
 });
