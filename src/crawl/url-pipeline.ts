@@ -4,30 +4,29 @@
 // evidence of the response, and the links of its page.
 
 import { isBodyCut, type FetchedResponse, type HttpMethod, type RobotsFileState, type SentRequest, type Validators } from '../fetch/index.js';
-import type { ResolvedReference } from '../base/index.js';
-import type { AdmitEntry, ClaimedUrl, IndexWriter } from '../store/index.js';
+import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
-import type { HrefFindingReport } from './crawl-summary.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
 import { fetchRecordOf } from './fetch-record.js';
-import { LinkRoles, type LinkUse } from './link-role.js';
-import { isStylesheet, stylesheetLinks } from './stylesheet-links.js';
+import { isStylesheet } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
 import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
-import { PageLinkReader, extractPageReferences, type PageLinks } from './page-links.js';
+import { PageAdmission, type AdmittedLinks } from './page-admission.js';
+import type { PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
-import { ProtocolEvidence, type Page } from './protocol-evidence.js';
+import { ProtocolEvidence } from './protocol-evidence.js';
 import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
 import { notModifiedRecord, revalidationOf } from './recheck.js';
 
-/** One claimed URL and how many times it has been tried. */
+/** What is known of a page before its links are admitted (its findings, anchors, base chain). */
 type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
 
+/** One claimed URL and how many times it has been tried. */
 export interface Job {
   readonly claimed: ClaimedUrl;
   readonly attempt: number;
@@ -55,29 +54,22 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305,
 export class UrlPipeline {
   readonly #o: ValidCrawlOptions;
   readonly #store: IndexWriter;
-  readonly #scope: ScopeTest;
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;
   readonly #evidence: ProtocolEvidence;
   readonly #outages: RobotsOutages;
-  readonly #roles: LinkRoles;
+  readonly #admission: PageAdmission;
   readonly #p: UrlPipelineOptions;
 
   constructor(p: UrlPipelineOptions) {
     this.#p = p;
     this.#o = p.options;
     this.#store = p.options.store;
-    this.#scope = p.scope;
     this.#tally = p.tally;
     this.#claims = p.claims;
     this.#evidence = new ProtocolEvidence(p);
     this.#outages = p.outages;
-    this.#roles = new LinkRoles({
-      scope: p.scope,
-      maxDepth: p.options.maxDepth,
-      checkResources: p.options.checkResources,
-      checkExternal: p.options.checkExternal,
-    });
+    this.#admission = new PageAdmission({ options: p.options, scope: p.scope, tally: p.tally, evidence: this.#evidence });
   }
 
   async process(job: Job): Promise<TaskResult> {
@@ -301,14 +293,14 @@ export class UrlPipeline {
       await this.#evidence.ownResponse(tx, page.id, fingerprint);
       const isOk = status >= 200 && status < 300;
       if (isOk && this.#o.checkResources && isStylesheet(response)) {
-        const css = await this.#admitStylesheet(tx, page, response);
+        const css = await this.#admission.stylesheet(tx, page, response);
         stylesheet = css.findings;
         links = css;
       } else if (isOk && claimed.role === 'page') {
-        const reader = await this.#pageLinks(page, response);
+        const reader = await this.#admission.pageLinks(page, response);
         details = reader.facts();
         await this.#evidence.contentLocation(tx, page, response, details.chain.contentLocation, fingerprint);
-        links = await this.#admitLinks(tx, page, reader);
+        links = await this.#admission.links(tx, page, reader);
         for (const report of reader.hrefFindings) for (const code of report.codes) this.#tally.countHrefFinding(code);
         if (links.isQueueCapped) details = { ...details, pageFindings: [...details.pageFindings, 'PAGE_QUEUE_CAPPED'] };
       }
@@ -382,107 +374,6 @@ export class UrlPipeline {
     });
   }
 
-  /** A stylesheet's `url()` and `@import` references, admitted as its resources (stylesheet-links.ts). */
-  async #admitStylesheet(tx: IndexWriter, page: Page, response: FetchedResponse): Promise<AdmittedLinks & { readonly findings: readonly string[] }> {
-    const depth = page.depth + 1;
-    const css = stylesheetLinks(response, {
-      id: page.id,
-      depth,
-      baseMode: this.#o.baseMode,
-      maxReferences: this.#o.maxLinksPerPage,
-      decide: (link, use) => this.#roles.decide(link, use, depth),
-    });
-    let queued = 0;
-    for (let at = 0; at < css.entries.length; at += ADMIT_CHUNK) {
-      const batch = css.entries.slice(at, at + ADMIT_CHUNK);
-      const results = await tx.admit(batch);
-      queued += this.#tally.addLinks(results, batch.map((entry) => entry.follow !== false));
-    }
-    for (const report of css.hrefFindings) for (const code of report.codes) this.#tally.countHrefFinding(code);
-    return { count: css.entries.length, queued, isQueueCapped: false, hrefFindings: css.hrefFindings, findings: css.findings };
-  }
-
-  /** The page's references, extracted a slice at a time, ready to be resolved against its base chain. */
-  async #pageLinks(page: Page, response: FetchedResponse): Promise<PageLinkReader> {
-    const depth = page.depth + 1;
-    const context = {
-      id: page.id,
-      url: page.url,
-      depth,
-      baseMode: this.#o.baseMode,
-      follow: this.#o.follow,
-      maxLinks: this.#o.maxLinksPerPage,
-      mayFollow: (_target: string, link: ResolvedReference) => depth <= this.#o.maxDepth && this.#scope.checkLink(link) === undefined,
-      decide: (link: ResolvedReference, use: LinkUse) => this.#roles.decide(link, use, depth),
-    };
-    return new PageLinkReader(response, context, await extractPageReferences(response, context, nextTurn));
-  }
-
-  /**
-   * The page's references admitted a chunk at a time, with a turn of the event loop
-   * between chunks (a page may hold up to `maxLinksPerPage` links), and its
-   * canonical link as evidence. New targets past `maxQueuedPerPage` are recorded,
-   * not queued (issue 10, item 3): a chunk holds no more followed entries than
-   * the page may still queue, so no admission queues past the cap.
-   */
-  async #admitLinks(tx: IndexWriter, page: Page, reader: PageLinkReader): Promise<AdmittedLinks> {
-    let room = this.#o.maxQueuedPerPage;
-    let queued = 0;
-    let count = 0;
-    let isQueueCapped = false;
-    let canonicalId: number | undefined;
-    let canonicalEntry: AdmitEntry | undefined;
-    let batch: AdmitEntry[] = [];
-    /** Indexes in `batch` of the entries the cap turned from followed to recorded. */
-    let unfollowed: number[] = [];
-    let followed = 0;
-    let sinceTurn = 0;
-    const admit = async (): Promise<void> => {
-      const results = await tx.admit(batch);
-      const first = count;
-      count += batch.length;
-      const now = this.#tally.addLinks(results, batch.map((entry) => entry.follow !== false));
-      queued += now;
-      room -= now;
-      if (unfollowed.some((i) => results[i]?.rung === 'new')) isQueueCapped = true;
-      const index = reader.canonicalIndex;
-      if (index !== undefined && index >= first && index < count && canonicalId === undefined) {
-        canonicalId = results[index - first]?.urlId;
-        canonicalEntry = batch[index - first];
-      }
-      sinceTurn += batch.length;
-      batch = [];
-      unfollowed = [];
-      followed = 0;
-      if (sinceTurn >= ADMIT_CHUNK) {
-        sinceTurn = 0;
-        await nextTurn();
-      }
-    };
-    for (const entry of reader.entries()) {
-      if (entry.follow !== false && room === 0) {
-        unfollowed.push(batch.length);
-        batch.push({ ...entry, follow: false });
-      } else {
-        batch.push(entry);
-        if (entry.follow !== false) followed++;
-      }
-      if (batch.length >= ADMIT_CHUNK || (room > 0 && followed >= room)) await admit();
-    }
-    if (batch.length > 0) await admit();
-    if (canonicalId !== undefined && canonicalEntry !== undefined) {
-      await this.#evidence.canonical(tx, page, canonicalId, canonicalEntry.target ?? canonicalEntry.rawHref, canonicalEntry.rawHref);
-    }
-    return { count, queued, isQueueCapped, hrefFindings: reader.hrefFindings };
-  }
-}
-
-/** Links admitted in one admission: how many, how many put on the frontier, and whether `maxQueuedPerPage` cut. */
-interface AdmittedLinks {
-  readonly count: number;
-  readonly queued: number;
-  readonly isQueueCapped: boolean;
-  readonly hrefFindings: readonly HrefFindingReport[];
 }
 
 /**
@@ -490,14 +381,6 @@ interface AdmittedLinks {
  * too), the crawl stopped it, or the fetcher broke its contract.
  */
 const NO_FALLBACK: ReadonlySet<string> = new Set(['ERR_FETCH_PRIVATE_ADDRESS', 'ERR_FETCH_ABORTED', 'ERR_CRAWL_FETCHER_THREW']);
-
-/** Links admitted at once, between two turns of the event loop (~10 ms of work). */
-const ADMIT_CHUNK = 1000;
-
-/** Let timers and I/O run: a big page is read and admitted over many turns of the event loop. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** What a Fetcher that broke its contract (it threw) leaves. */
 function thrownResponse(url: string, now: number): FetchedResponse {
