@@ -38,8 +38,13 @@ export async function* sitemapFindings(reader: IndexReader): AsyncGenerator<Audi
       yield finding(f.code, page, undefined, undefined, `${AUDIT_CODES[f.code].summary}${where}${f.detail === undefined ? '' : `: ${f.detail}`}`, detail);
     }
   }
+  // The entries are judged against every URL and link of the index: a second pass over
+  // them, paid only when a sitemap listed something (a /sitemap.xml that answered 404 lists nothing).
+  const entries = [];
+  for await (const entry of reader.sitemapEntries()) entries.push(entry);
+  if (entries.length === 0) return;
   const facts = await EntryFacts.read(reader);
-  for await (const entry of reader.sitemapEntries()) yield* facts.entryFindings(entry);
+  for (const entry of entries) yield* facts.entryFindings(entry);
 }
 
 /** What the entries are judged by: each URL, the aliases proved, and which URLs crawled pages link to. */
