@@ -4,6 +4,9 @@
 
 export type {
   IndexWriter,
+  SharedFrontier,
+  SharedPoliteness,
+  FrontierIdle,
   AdmitEntry,
   AdmitResult,
   AliasRecord,

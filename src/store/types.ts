@@ -350,8 +350,49 @@ export interface IndexWriter {
   recordRunFindings(runId: number, findings: readonly FindingIdentity[]): Promise<void>;
   /** robots.txt answers kept across runs (RFC 9309 §2.4), for the robots policy. */
   readonly robotsCache: RobotsCache;
+  /**
+   * Present when many workers share this index (PostgreSQL, issue 12): claims carry
+   * leases and hold per-host politeness for the whole crawl. Absent for a store with
+   * one writer, whose empty frontier ends the crawl.
+   */
+  readonly shared?: SharedFrontier | undefined;
   /** Flush, then close. */
   close(): Promise<void>;
+}
+
+/** The politeness every worker of a shared crawl keeps, whichever claims the URL. */
+export interface SharedPoliteness {
+  /** Requests in flight on one host, across all workers. */
+  readonly perHostConcurrency: number;
+  /** The least time between two request starts on one host, across all workers. */
+  readonly perHostDelayMs: number;
+}
+
+/** When a shared frontier gave no claim: the crawl is over, or ask again later. */
+export interface FrontierIdle {
+  /** Nothing is queued and no other worker holds a live lease (its fetches could queue more). */
+  readonly isOver: boolean;
+  /** When not over: how long to wait before claiming again (a host's next slot, or a poll). */
+  readonly retryInMs: number;
+}
+
+/**
+ * What a frontier shared by cooperating workers adds (issue 12). `claim` takes only
+ * URLs whose host has a free slot (its concurrency and delay held across workers),
+ * each with a lease the store renews while the worker lives; a dead worker's claims
+ * are taken by another once their lease runs out.
+ */
+export interface SharedFrontier {
+  /** This worker's id, recorded with its claims, fetches and run. */
+  readonly workerId: string;
+  /** Set the politeness this worker's claims keep (before the first claim). */
+  setPoliteness(politeness: SharedPoliteness): void;
+  /** Raise a host's least delay between starts for every worker (robots.txt Crawl-delay). */
+  setHostDelay(host: string, delayMs: number): Promise<void>;
+  /** After `claim` gave nothing: whether the crawl is over, or when to ask again. */
+  whenIdle(): Promise<FrontierIdle>;
+  /** This worker's progress, kept where every worker and `stats` can read it. */
+  reportProgress(counts: Readonly<Record<string, number>>): Promise<void>;
 }
 
 /** The link that first named a URL (DESIGN.md §5): where a crawl found it. */

@@ -1,0 +1,132 @@
+// Opening the index on PostgreSQL (issue 12): a connection pool (the `postgres`
+// client), the migrations of migrations/postgresql/ applied and checked as SQLite's are
+// (version, name, sha256), under an advisory lock so that workers starting together
+// migrate once.
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import postgres from 'postgres';
+import { StoreError } from '../../errors.js';
+import { defaultMigrationsDir, loadMigrations, type Migration, type MigrationStatus } from '../migrations.js';
+
+/** The client: a pool of connections that runs tagged-template queries. */
+export type Sql = postgres.Sql<{ bigint: number }>;
+
+/** Whether `db` names a PostgreSQL database rather than an index file. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(db);
+}
+
+/** The migrations/postgresql/ folder of the installed package (inside migrations/). */
+export function defaultPgMigrationsDir(): string {
+  const dir = path.join(defaultMigrationsDir(), 'postgresql');
+  if (!existsSync(dir)) throw new StoreError('ERR_STORE_OPEN', 'cannot find the migrations/postgresql/ folder of linkladder');
+  return dir;
+}
+
+export interface PgConnectOptions {
+  /** Connections in the pool. @default 4 */
+  readonly max?: number;
+}
+
+// An application-wide advisory lock id: "linkladder migrations".
+const MIGRATION_LOCK = 0x6c6c6d67;
+
+/** Connect to `url`. Ids are bigint columns, read back as numbers (they stay below 2^53). */
+export function connect(url: string, options: PgConnectOptions = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? 4,
+    onnotice: () => {},
+    connect_timeout: 10,
+    types: {
+      bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (text: string) => Number(text) },
+    },
+    connection: { application_name: 'linkladder' },
+  }) as unknown as Sql;
+}
+
+/** A connection failure as the store's error, naming the server but not the password. */
+export function openFailure(error: unknown, url: string): StoreError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new StoreError('ERR_STORE_OPEN', `cannot open the index at ${redactUrl(url)}: ${message}`, { cause: error });
+}
+
+/** `url` without its password, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
+}
+
+interface AppliedRow {
+  readonly version: number;
+  readonly name: string;
+  readonly sha256: string;
+  readonly applied_at: number;
+}
+
+async function appliedRows(sql: Sql, create: boolean): Promise<AppliedRow[] | undefined> {
+  if (create) {
+    await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at bigint NOT NULL)`;
+  } else {
+    const [table] = await sql`SELECT to_regclass('schema_migrations') AS name`;
+    if (table?.name === null) return undefined;
+  }
+  return (await sql`SELECT version, name, sha256, applied_at FROM schema_migrations ORDER BY version`) as unknown as AppliedRow[];
+}
+
+function checkApplied(applied: readonly AppliedRow[], migrations: readonly Migration[]): void {
+  for (const row of applied) {
+    const migration = migrations[row.version - 1];
+    if (migration === undefined || migration.name !== row.name) {
+      throw new StoreError(
+        'ERR_STORE_MIGRATION_UNKNOWN',
+        `the database has migration ${String(row.version).padStart(3, '0')}_${row.name}, which migrations/postgresql/ does not have`,
+      );
+    }
+    if (migration.sha256 !== row.sha256) {
+      throw new StoreError(
+        'ERR_STORE_MIGRATION_ALTERED',
+        `migrations/postgresql/${migration.file} was changed after it was applied (sha256 ${migration.sha256}, applied ${row.sha256}); add a new migration instead`,
+      );
+    }
+  }
+}
+
+/** Apply every pending migration, each in its own transaction; one process at a time. Returns the ones applied. */
+export async function migratePg(sql: Sql, now: () => number, dir = defaultPgMigrationsDir()): Promise<Migration[]> {
+  const migrations = loadMigrations(dir);
+  return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    const applied = (await appliedRows(tx as unknown as Sql, true))!;
+    checkApplied(applied, migrations);
+    const pending = migrations.slice(applied.length);
+    for (const migration of pending) {
+      try {
+        await tx.unsafe(migration.sql);
+      } catch (error) {
+        throw new StoreError('ERR_STORE_MIGRATION_FAILED', `migration ${migration.file} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      await tx`INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (${migration.version}, ${migration.name}, ${migration.sha256}, ${now()})`;
+    }
+    return pending;
+  }) as Promise<Migration[]>;
+}
+
+/** Every known migration with the time it was applied, if it was (nothing is written). */
+export async function migrationStatusPg(sql: Sql, dir = defaultPgMigrationsDir()): Promise<MigrationStatus[]> {
+  const migrations = loadMigrations(dir);
+  const applied = (await appliedRows(sql, false)) ?? [];
+  checkApplied(applied, migrations);
+  return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: applied[m.version - 1]?.applied_at }));
+}
+
+/** Refuse to read a database that is not an up-to-date index (reports never migrate). */
+export async function checkUpToDate(sql: Sql, url: string, dir = defaultPgMigrationsDir()): Promise<void> {
+  const migrations = loadMigrations(dir);
+  const applied = await appliedRows(sql, false);
+  if (applied === undefined) throw new StoreError('ERR_STORE_NOT_INDEX', `${redactUrl(url)} is not a linkladder index (no schema_migrations table): run linkladder db migrate --db ${redactUrl(url)}`);
+  checkApplied(applied, migrations);
+  if (applied.length < migrations.length) {
+    throw new StoreError('ERR_STORE_OUTDATED', `the index at ${redactUrl(url)} lacks migrations ${migrations.slice(applied.length).map((m) => m.file).join(', ')}: run linkladder db migrate`);
+  }
+}
