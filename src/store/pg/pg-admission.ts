@@ -216,30 +216,23 @@ function formsOf(entry: AdmitEntry): LadderForms | string | undefined {
   return ladderForms(parsed.value as Parameters<typeof ladderForms>[0], resource);
 }
 
-/** Fresh url ids, reserved from the sequence in blocks. */
+/** Fresh url ids, reserved from the sequence in blocks; each batch takes its own. */
 export class UrlIdPool {
   #ids: number[] = [];
 
-  get size(): number {
-    return this.#ids.length;
+  /** `count` ids for one batch alone (concurrent batches never share one). */
+  async take(db: Executor, count: number): Promise<number[]> {
+    if (this.#ids.length < count) {
+      const want = Math.max(count - this.#ids.length, 256);
+      const rows = await db`SELECT nextval('url_id_seq') AS id FROM generate_series(1, ${want})`;
+      for (const row of rows) this.#ids.push(row.id as number);
+    }
+    return this.#ids.splice(0, count);
   }
 
-  async reserve(db: Executor, count: number): Promise<void> {
-    if (this.#ids.length >= count) return;
-    const want = Math.max(count - this.#ids.length, 256);
-    const rows = await db`SELECT nextval('url_id_seq') AS id FROM generate_series(1, ${want})`;
-    for (const row of rows) this.#ids.push(row.id as number);
-  }
-
-  take(): number {
-    const id = this.#ids.shift();
-    if (id === undefined) throw new Error('url id pool is empty (reserve() was not called for enough ids)');
-    return id;
-  }
-
-  /** Give back ids a failed batch did not write. */
+  /** Give back the ids a batch did not write, to be taken first (ids stay in order for one writer). */
   giveBack(ids: readonly number[]): void {
-    this.#ids = [...ids, ...this.#ids];
+    if (ids.length > 0) this.#ids = [...ids, ...this.#ids].sort((a, b) => a - b);
   }
 }
 
@@ -271,21 +264,24 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
     texts.push(forms.string, forms.syntax, forms.key);
   }
   for (let race = 0; ; race++) {
-    const backend = await snapshot(db, sites, texts, [...fromIds], options.ids);
-    const admitter = new Admitter(backend, { now: options.now });
-    const results = entries.map((entry) => admitter.admit(entry));
+    const { backend, ids } = await snapshot(db, sites, texts, [...fromIds], options.ids);
+    let isWritten = false;
     try {
+      const admitter = new Admitter(backend, { now: options.now });
+      const results = entries.map((entry) => admitter.admit(entry));
       await writeBatch(db, backend.writes, options.shard);
+      isWritten = true;
       return results;
     } catch (error) {
-      options.ids.giveBack(backend.writes.urls.map((url) => url.id));
       // 23505: another worker wrote one of these keys since the snapshot was read.
       if ((error as { code?: string }).code !== '23505' || race >= MAX_RACES) throw error;
+    } finally {
+      options.ids.giveBack(isWritten ? ids.slice(backend.writes.urls.length) : ids);
     }
   }
 }
 
-async function snapshot(db: Executor, sites: number[], texts: string[], fromIds: number[], ids: UrlIdPool): Promise<SnapshotBackend> {
+async function snapshot(db: Executor, sites: number[], texts: string[], fromIds: number[], pool: UrlIdPool): Promise<{ backend: SnapshotBackend; ids: number[] }> {
   const rows = await db`
     WITH RECURSIVE t AS (
       SELECT DISTINCT site, text FROM unnest(${sites}::integer[], ${texts}::text[]) AS t (site, text)
@@ -302,7 +298,13 @@ async function snapshot(db: Executor, sites: number[], texts: string[], fromIds:
     SELECT 'u' AS kind, u.id, u.site, u.key AS text, u.state, u.role, u.alias_of FROM url AS u JOIN chain AS c ON u.id = c.id
     UNION ALL
     SELECT 'f', f.url_id, NULL, f.text, f.rung, NULL, NULL FROM hit_form AS f`;
-  const backend = new SnapshotBackend(() => ids.take());
+  const ids: number[] = [];
+  let used = 0;
+  const backend = new SnapshotBackend(() => {
+    const id = ids[used++];
+    if (id === undefined) throw new Error('a batch made more URLs than its keys (a bug)');
+    return id;
+  });
   for (const row of rows) {
     if (row.kind === 'u') backend.addUrl(row as unknown as SnapshotUrlRow);
     else backend.addForm(row.text as string, row.id as number, row.state as 'string' | 'syntax');
@@ -310,8 +312,8 @@ async function snapshot(db: Executor, sites: number[], texts: string[], fromIds:
   // A new URL for each key the snapshot does not hold, at most.
   const unknownKeys = new Set<string>();
   for (let i = 2; i < texts.length; i += 3) if (backend.findUrlByKey(texts[i]!) === undefined) unknownKeys.add(texts[i]!);
-  await ids.reserve(db, unknownKeys.size);
-  return backend;
+  ids.push(...(await pool.take(db, unknownKeys.size)));
+  return { backend, ids };
 }
 
 async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Promise<void> {
