@@ -60,4 +60,4 @@ export {
 } from './migrations.js';
 // PostgreSQL (issue 12): many workers share one index.
 export { PgIndexReader, openPgIndexReader } from './pg/pg-reader.js';
-export { connect as connectPg, isPostgresUrl, migratePg, migrationStatusPg, redactUrl, type Sql as PgSql } from './pg/pg-database.js';
+export { connect as connectPg, migratePg, migrationStatusPg, type Sql as PgSql } from './pg/pg-database.js';

@@ -4,33 +4,29 @@
 // large index; every single read is one query. Text is ordered as SQLite orders it,
 // by bytes (COLLATE "C"), and NULLs first, whatever the database's own collation.
 
-import { ALIAS_EVIDENCE, AliasEnds, type AliasEvidence } from '../../ladder/index.js';
+import { AliasEnds } from '../../ladder/index.js';
 import { asCorruption, corruptIndex, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
 import { decodeLink, type EncodedLink } from '../link-codec.js';
 import { ALIAS_COLUMNS, URL_COLUMNS, toAliasRow, toFetchRow, toFirstLink, type AliasColumns, type FetchColumns, type UrlColumns } from '../sqlite-rows.js';
-import {
-  MATCH_RUNGS,
-  URL_STATES,
-  zeroCounts,
-  type AliasRow,
-  type CrawlRunRow,
-  type EdgeOptions,
-  type EdgeRow,
-  type FetchRow,
-  type FindingIdentity,
-  type FormRow,
-  type Funnel,
-  type IndexReader,
-  type LinkRow,
-  type MatchRung,
-  type SitemapEntryRow,
-  type SitemapFindingRecord,
-  type SitemapRow,
-  type StoreStats,
-  type UrlRow,
-  type UrlState,
+import type {
+  AliasRow,
+  CrawlRunRow,
+  EdgeOptions,
+  EdgeRow,
+  FetchRow,
+  FindingIdentity,
+  FormRow,
+  Funnel,
+  IndexReader,
+  LinkRow,
+  SitemapEntryRow,
+  SitemapFindingRecord,
+  SitemapRow,
+  StoreStats,
+  UrlRow,
 } from '../types.js';
 import { checkUpToDate, connect, openFailure, redactUrl, type Sql } from './pg-database.js';
+import { PG_FETCH_COLUMNS, readPgRunFindings, readPgRuns, readPgStats } from './pg-rows.js';
 
 /** Rows a cursor fetches per round trip: one page is read in one go, then handed out row by row. */
 export const PG_CURSOR_ROWS = 500;
@@ -41,20 +37,10 @@ export const PG_CURSOR_ROWS = 500;
  */
 const READER_CONNECTIONS = 8;
 
-/**
- * Columns of a fetch row (alias `f`), as the SQLite reader's FETCH_COLUMNS give them
- * (sqlite-rows.ts `FetchColumns`): the redirect hops as one JSON text, `not_modified` as 0 or 1.
- */
-const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified,
-  f.not_modified::integer AS not_modified, f.method,
-  (SELECT coalesce(json_agg(json_build_array(r.from_url, r.to_url, r.status) ORDER BY r.hop), '[]')::text
-   FROM redirect AS r WHERE r.fetch_id = f.id) AS redirects`;
-
 /** A URL (alias `u`) and its last fetch as one JSON object (`last_fetch`, NULL for none). */
 const URL_ROW_QUERY = `SELECT ${URL_COLUMNS}, to_jsonb(lf) AS last_fetch
   FROM url AS u
-  LEFT JOIN LATERAL (SELECT ${FETCH_COLUMNS} FROM "fetch" AS f WHERE f.url_id = u.id ORDER BY f.id DESC LIMIT 1) AS lf ON true`;
+  LEFT JOIN LATERAL (SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.url_id = u.id ORDER BY f.id DESC LIMIT 1) AS lf ON true`;
 
 interface UrlRowColumns extends UrlColumns {
   last_fetch: FetchColumns | null;
@@ -209,7 +195,7 @@ export class PgIndexReader implements IndexReader {
   }
 
   async *#fetches(): AsyncGenerator<FetchRow> {
-    for await (const row of this.#cursor<FetchColumns>(`SELECT ${FETCH_COLUMNS} FROM "fetch" AS f ORDER BY f.id`)) yield toFetchRow(row);
+    for await (const row of this.#cursor<FetchColumns>(`SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f ORDER BY f.id`)) yield toFetchRow(row);
   }
 
   aliases(): AsyncGenerator<AliasRow> {
@@ -320,66 +306,6 @@ export async function openPgIndexReader(url: string): Promise<IndexReader> {
     throw isStoreError(error) ? error : openFailure(error, url);
   }
   return new PgIndexReader(sql, () => sql.end({ timeout: 5 }));
-}
-
-/** Counts of the whole index in one query, from small tables only (`link_tally`, not the links). */
-export async function readPgStats(sql: Sql): Promise<StoreStats> {
-  const rows = (await sql`
-    SELECT 'state' AS kind, state AS name, count(*) AS n FROM url GROUP BY state
-    UNION ALL SELECT 'rung', rung, sum(links)::bigint FROM link_tally GROUP BY rung
-    UNION ALL SELECT 'evidence', evidence, count(*) FROM alias GROUP BY evidence
-    UNION ALL SELECT 'fetches', '', count(*) FROM "fetch"`) as unknown as { kind: string; name: string; n: number }[];
-  const urlsByState = zeroCounts(URL_STATES);
-  const linksByRung = zeroCounts(MATCH_RUNGS);
-  const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
-  let links = 0;
-  let linksWithoutTarget = 0;
-  let fetches = 0;
-  for (const { kind, name, n } of rows) {
-    if (kind === 'state') urlsByState[name as UrlState] = n;
-    else if (kind === 'evidence') aliasesByEvidence[name as AliasEvidence] = n;
-    else if (kind === 'fetches') fetches = n;
-    else {
-      links += n;
-      if (name === 'none') linksWithoutTarget += n;
-      else linksByRung[name as MatchRung] = n;
-    }
-  }
-  return { urlsByState, links, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches };
-}
-
-/** Every crawl run, oldest first (each worker of a shared crawl records its own). */
-export async function readPgRuns(sql: Sql): Promise<CrawlRunRow[]> {
-  const rows = (await sql`SELECT id, started_at, seeds, settings, ended_at, stopped_by, outcome, counts FROM crawl_run ORDER BY id`) as unknown as {
-    id: number;
-    started_at: number;
-    seeds: string;
-    settings: string;
-    ended_at: number | null;
-    stopped_by: string | null;
-    outcome: string | null;
-    counts: string | null;
-  }[];
-  return rows.map((row) => ({
-    id: row.id,
-    startedAt: row.started_at,
-    seeds: JSON.parse(row.seeds) as string[],
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    endedAt: row.ended_at ?? undefined,
-    stoppedBy: row.stopped_by ?? undefined,
-    outcome: row.outcome ?? undefined,
-    counts: row.counts === null ? undefined : (JSON.parse(row.counts) as Record<string, unknown>),
-  }));
-}
-
-/** The finding identities kept for a run; `undefined` when none were. */
-export async function readPgRunFindings(sql: Sql, runId: number): Promise<FindingIdentity[] | undefined> {
-  const rows = (await sql`
-    SELECT code, page, target, href FROM run_finding WHERE run_id = ${runId}
-    ORDER BY code COLLATE "C", page COLLATE "C", target COLLATE "C", href COLLATE "C"`) as unknown as FindingIdentity[];
-  // Every run recorded keeps one row of code '' (RUN_FINDINGS_MARK): a run with no finding is told from one never recorded.
-  if (rows[0]?.code !== '') return undefined;
-  return rows.slice(1).map(({ code, page, target, href }) => ({ code, page, target, href }));
 }
 
 interface SitemapColumns {

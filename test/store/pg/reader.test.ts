@@ -13,7 +13,8 @@ import { PG_CURSOR_ROWS, PgIndexReader, openPgIndexReader } from '../../../src/s
 import { collect } from '../../support/collect.js';
 import { link, smallCrawl } from '../small-crawl.js';
 import { copySqliteIndex } from './copy-sqlite-index.js';
-import { startPostgres, skipNotice, type PostgresCluster } from './dev-postgres.js';
+import { startPostgres, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
 
 const NOW = 1_700_000_000_000;
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   url = await icuDatabase(cluster);
   sql = connect(url);
   await migratePg(sql, () => NOW);
-}, 120_000);
+}, INSTALL_TIMEOUT_MS + 60_000);
 afterAll(async () => {
   await sql?.end();
   if (typeof cluster !== 'string') await cluster?.stop();
