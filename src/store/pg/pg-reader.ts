@@ -5,7 +5,7 @@
 // by bytes (COLLATE "C"), and NULLs first, whatever the database's own collation.
 
 import { AliasEnds } from '../../ladder/index.js';
-import { asCorruption, corruptIndex, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
+import { asCorruption, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
 import { decodeLink, type EncodedLink } from '../link-codec.js';
 import { ALIAS_COLUMNS, URL_COLUMNS, toAliasRow, toFetchRow, toFirstLink, type AliasColumns, type FetchColumns, type UrlColumns } from '../sqlite-rows.js';
 import type {
@@ -37,14 +37,34 @@ export const PG_CURSOR_ROWS = 500;
  */
 const READER_CONNECTIONS = 8;
 
-/** A URL (alias `u`) and its last fetch as one JSON object (`last_fetch`, NULL for none). */
-const URL_ROW_QUERY = `SELECT ${URL_COLUMNS}, to_jsonb(lf) AS last_fetch
+/** The columns of a fetch row (sqlite-rows.ts `FetchColumns`), as PG_FETCH_COLUMNS names them. */
+const FETCH_COLUMN_NAMES = [
+  'id',
+  'url_id',
+  'started_at',
+  'duration_ms',
+  'status',
+  'content_type',
+  'bytes',
+  'error_code',
+  'final_url',
+  'attempts',
+  'findings',
+  'anchors',
+  'represents_url_id',
+  'etag',
+  'last_modified',
+  'not_modified',
+  'method',
+  'redirects',
+] as const satisfies readonly (keyof FetchColumns)[];
+
+/** A URL (alias `u`) and its last fetch, whose columns are named `lf_<column>` (all NULL for none): one URL's row in one query. */
+const URL_ROW_QUERY = `SELECT ${URL_COLUMNS}, ${FETCH_COLUMN_NAMES.map((name) => `lf.${name} AS lf_${name}`).join(', ')}
   FROM url AS u
   LEFT JOIN LATERAL (SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.url_id = u.id ORDER BY f.id DESC LIMIT 1) AS lf ON true`;
 
-interface UrlRowColumns extends UrlColumns {
-  last_fetch: FetchColumns | null;
-}
+type UrlRowColumns = UrlColumns & { readonly [K in (typeof FETCH_COLUMN_NAMES)[number] as `lf_${K}`]: FetchColumns[K] | null };
 
 export class PgIndexReader implements IndexReader {
   readonly #sql: Sql;
@@ -67,7 +87,7 @@ export class PgIndexReader implements IndexReader {
     try {
       return await read();
     } catch (error) {
-      throw asPgCorruption(error, this.#label);
+      throw asCorruption(error, this.#label);
     }
   }
 
@@ -75,7 +95,7 @@ export class PgIndexReader implements IndexReader {
     try {
       yield* rows();
     } catch (error) {
-      throw asPgCorruption(error, this.#label);
+      throw asCorruption(error, this.#label);
     }
   }
 
@@ -126,14 +146,27 @@ export class PgIndexReader implements IndexReader {
     return this.#iterate(() => this.#urls());
   }
 
+  // Two passes in step, both in id order: the URLs, and each URL's last fetch (one
+  // index scan each, where a join would probe the fetches once per URL).
   async *#urls(): AsyncGenerator<UrlRow> {
-    for await (const row of this.#cursor<UrlRowColumns>(`${URL_ROW_QUERY} ORDER BY u.id`)) yield toUrlRow(row);
+    const fetches = this.#cursor<FetchColumns>(
+      `SELECT DISTINCT ON (f.url_id) ${PG_FETCH_COLUMNS} FROM "fetch" AS f ORDER BY f.url_id, f.id DESC`,
+    )[Symbol.asyncIterator]();
+    try {
+      let fetch = await fetches.next();
+      for await (const row of this.#cursor<UrlColumns>(`SELECT ${URL_COLUMNS} FROM url AS u ORDER BY u.id`)) {
+        while (fetch.done !== true && fetch.value.url_id < row.id) fetch = await fetches.next();
+        yield toUrlRow(row, fetch.done !== true && fetch.value.url_id === row.id ? fetch.value : undefined);
+      }
+    } finally {
+      await fetches.return?.(undefined);
+    }
   }
 
   url(id: number): Promise<UrlRow | undefined> {
     return this.#read(async () => {
       const [row] = await this.#all<UrlRowColumns>(`${URL_ROW_QUERY} WHERE u.id = $1`, [id]);
-      return row === undefined ? undefined : toUrlRow(row);
+      return row === undefined ? undefined : toUrlRow(row, row.lf_id === null ? undefined : lastFetchOf(row));
     });
   }
 
@@ -164,30 +197,48 @@ export class PgIndexReader implements IndexReader {
     return this.#iterate(() => this.#edges(options));
   }
 
+  // The links of one page (or, collapsed, of the pages of one alias class) are
+  // counted here as they stream by, in memory bounded by those pages' links: a
+  // GROUP BY over every link would sort them all on the server first.
   async *#edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
-    let from = 'l.from_url';
-    let to = 'l.met_url';
-    let ends = '';
-    let joins = '';
-    let parameters: readonly unknown[] = [];
+    let endOf = (id: number): number => id;
+    let pages = this.#cursor<{ from_url: number; links: string }>('SELECT from_url, links FROM page_link ORDER BY from_url, first_position');
     if (options?.collapseAliases === true) {
-      parameters = await this.#aliasEnds();
-      ends = 'WITH ends AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS e (id, target))';
-      from = 'coalesce(af.target, l.from_url)';
-      to = 'coalesce(at.target, l.met_url)';
-      joins = 'LEFT JOIN ends AS af ON af.id = l.from_url LEFT JOIN ends AS at ON at.id = l.met_url';
+      const [ids, targets] = await this.#aliasEnds();
+      const ends = new Map(ids.map((id, i) => [id, targets[i]!]));
+      endOf = (id) => ends.get(id) ?? id;
+      // The pages of one class together, the class in the order of the URL it ends at.
+      if (ids.length > 0) {
+        pages = this.#cursor(
+          `WITH ends AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS e (id, target))
+           SELECT p.from_url, p.links FROM page_link AS p LEFT JOIN ends AS e ON e.id = p.from_url
+           ORDER BY coalesce(e.target, p.from_url), p.from_url, p.first_position`,
+          [ids, targets],
+        );
+      }
     }
-    const rows = this.#cursor<{ from_url: number; to_url: number; element: string | null; attribute: string | null; n: number }>(
-      `${ends}
-       SELECT from_url, to_url, element, attribute, count(*) AS n
-       FROM (SELECT ${from} AS from_url, ${to} AS to_url, l.element, l.attribute FROM link AS l ${joins} WHERE l.met_url IS NOT NULL) AS e
-       GROUP BY from_url, to_url, element, attribute
-       ORDER BY from_url, to_url, element COLLATE "C" NULLS FIRST, attribute COLLATE "C" NULLS FIRST`,
-      parameters,
-    );
-    for await (const { from_url: fromUrlId, to_url: toUrlId, element, attribute, n: count } of rows) {
-      yield { fromUrlId, toUrlId, element: element ?? undefined, attribute: attribute ?? undefined, count };
+    let from: number | undefined;
+    let edges = new Map<string, EdgeRow & { count: number }>();
+    for await (const page of pages) {
+      const pageFrom = endOf(page.from_url);
+      if (pageFrom !== from) {
+        yield* sortedEdges(edges);
+        edges = new Map();
+        from = pageFrom;
+      }
+      const links = parseStoredJson(page.links, 'page_link.links', isArrayOfArrays) as EncodedLink[];
+      for (let i = 0; i < links.length; i++) {
+        const link = decodeLink(page.from_url, i, links[i]!);
+        if (link.metUrlId === undefined) continue;
+        const toUrlId = endOf(link.metUrlId);
+        // NUL is in no element or attribute name (the HTML parser replaces it).
+        const key = `${toUrlId}\0${link.element === undefined ? '-' : `+${link.element}`}\0${link.attribute === undefined ? '-' : `+${link.attribute}`}`;
+        const edge = edges.get(key);
+        if (edge === undefined) edges.set(key, { fromUrlId: pageFrom, toUrlId, element: link.element, attribute: link.attribute, count: 1 });
+        else edge.count++;
+      }
     }
+    yield* sortedEdges(edges);
   }
 
   fetches(): AsyncGenerator<FetchRow> {
@@ -321,7 +372,7 @@ interface SitemapColumns {
   findings: string | null;
 }
 
-function toUrlRow(row: UrlRowColumns): UrlRow {
+function toUrlRow(row: UrlColumns, lastFetch: FetchColumns | undefined): UrlRow {
   return {
     id: row.id,
     key: row.key,
@@ -330,8 +381,40 @@ function toUrlRow(row: UrlRowColumns): UrlRow {
     aliasOf: row.alias_of ?? undefined,
     role: row.role ?? 'page',
     firstLink: toFirstLink(row),
-    lastFetch: row.last_fetch === null ? undefined : toFetchRow(row.last_fetch),
+    lastFetch: lastFetch === undefined ? undefined : toFetchRow(lastFetch),
   };
+}
+
+/** One page's edges, ordered by target, element, attribute: absent first, text by code points (SQLite's BINARY order of UTF-8). */
+function sortedEdges(edges: ReadonlyMap<string, EdgeRow>): EdgeRow[] {
+  return [...edges.values()].sort(
+    (a, b) => a.toUrlId - b.toUrlId || compareOptional(a.element, b.element) || compareOptional(a.attribute, b.attribute),
+  );
+}
+
+function compareOptional(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return -1;
+  if (b === undefined) return 1;
+  return compareCodePoints(a, b);
+}
+
+/** Order of code points, which is the order of UTF-8 bytes (JS `<` compares UTF-16 code units, which differs past U+FFFF). */
+function compareCodePoints(a: string, b: string): number {
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length - b.length;
+}
+
+function lastFetchOf(row: UrlRowColumns): FetchColumns {
+  const columns: Record<string, unknown> = {};
+  for (const name of FETCH_COLUMN_NAMES) columns[name] = row[`lf_${name}`];
+  return columns as unknown as FetchColumns;
 }
 
 /** The database a pool reads, as messages name it: postgres://user@host:port/database, never the password. */
@@ -341,14 +424,6 @@ function labelOf(sql: Sql): string {
   const port = options.port?.[0];
   const user = options.user === undefined || options.user === '' ? '' : `${options.user}@`;
   return redactUrl(`postgres://${user}${host}${port === undefined ? '' : `:${port}`}/${options.database ?? ''}`);
-}
-
-/** JSON that PostgreSQL itself cannot parse (the `link` view reads page_link.links as jsonb): a damaged index. */
-function asPgCorruption(error: unknown, label: string): unknown {
-  if (error instanceof Error && 'code' in error && (error.code === '22P02' || error.code === '22032') && /json/i.test(error.message)) {
-    return corruptIndex(label, `page_link.links holds text that is not JSON (${error.message})`, error);
-  }
-  return asCorruption(error, label);
 }
 
 function isStoreError(error: unknown): boolean {

@@ -100,6 +100,9 @@ async function richCrawl(store: IndexWriter): Promise<void> {
     link(homeId, 'img2', 'http://site/img.png', { element: 'img', attribute: '_src' }),
     link(homeId, 'img3', 'http://site/img.png', { element: 'img', attribute: undefined }),
     link(homeId, 'é', 'http://site/%C3%A9', { element: 'éa' }),
+    // U+FFFD before U+1D49C in UTF-8 bytes, after it in UTF-16 code units.
+    link(homeId, 'astral', 'http://site/%C3%A9', { element: 'x\u{1D49C}' }),
+    link(homeId, 'bmp', 'http://site/%C3%A9', { element: 'x\uFFFD' }),
     link(homeId, 'SITE', 'HTTP://Site/x'),
     link(homeId, 'SITE2', 'http://SITE/x'),
   ]);
@@ -173,6 +176,7 @@ describe('PgIndexReader', () => {
       ['img', '_src'],
       ['img', 'src'],
     ]);
+    expect(fromSqlite.edges.filter((e) => e.element?.startsWith('x') === true).map((e) => e.element)).toEqual(['x\uFFFD', 'x\u{1D49C}']);
     expect(fromSqlite.forms.length).toBeGreaterThanOrEqual(5);
     expect(fromSqlite.fetches.some((f) => f.redirects.length === 2 && f.redirects[1]!.to === undefined)).toBe(true);
     expect(fromSqlite.runFindings.map((kept) => kept?.length)).toEqual([3, 0, undefined]);
