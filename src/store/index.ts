@@ -47,6 +47,8 @@ export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './s
 export { LINKLADDER_APPLICATION_ID } from './index-file.js';
 export type { WriterLockHolder } from './writer-lock.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export { PgStore, type PgStoreOptions } from './pg/pg-store.js';
+export { isPostgresUrl, redactUrl } from './pg/pg-database.js';
 export { GROUP_COMMIT_DEFAULTS, type GroupCommitOptions } from './write-units.js';
 export {
   defaultMigrationsDir,

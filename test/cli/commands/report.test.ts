@@ -12,7 +12,7 @@ import { startDemoServer } from '../../../src/cli/demo/index.js';
 import { audit } from '../../../src/report/index.js';
 import { openIndexReader } from '../../../src/store/index.js';
 import { artifactPath, launchChromium, openReport } from '../../report/support/browser.js';
-import { INSTALL_TIMEOUT_MS, skipNotice } from '../../report/support/system-tools.js';
+import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
 import { jsonLines, run } from '../cli-harness.js';
 import { collect } from '../../support/collect.js';
 

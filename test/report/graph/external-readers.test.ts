@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPHVIZ, INSTALL_TIMEOUT_MS, NETWORKX, XMLLINT, ensureDebianTools, skipNotice } from '../support/system-tools.js';
+import { GRAPHVIZ, INSTALL_TIMEOUT_MS, NETWORKX, XMLLINT, ensureDebianTools, skipNotice } from '../../support/system-tools.js';
 import { exportText } from './export-text.js';
 import { HOSTILE_LINKS, SAMPLE_KEYS, sampleReader } from './sample-graph.js';
 

@@ -14,7 +14,7 @@ import { writeHtmlReport, type HtmlReportOptions } from '../../../src/report/ind
 import type { AuditFinding } from '../../../src/report/audit/finding.js';
 import type { IndexReader } from '../../../src/store/index.js';
 import { artifactPath, launchChromium, openReport, type PageLog } from '../support/browser.js';
-import { INSTALL_TIMEOUT_MS, skipNotice } from '../support/system-tools.js';
+import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
 import { largeSite, type LargeSite } from './large-site.js';
 import { FINDINGS, HOSTILE_URL, reportReader } from './sample-report.js';
 

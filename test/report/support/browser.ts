@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, ensureDebianTools } from './system-tools.js';
+import { CHROMIUM, ensureDebianTools } from '../../support/system-tools.js';
 
 /** Where screenshots and reports go (git-ignored): kept after the run for a person to look at. */
 export const ARTIFACTS_DIR = fileURLToPath(new URL('../../../test-artifacts/report/', import.meta.url));

@@ -1,10 +1,10 @@
-// Debian programs the report tests use as independent readers (Graphviz, xmllint,
-// networkx, Chromium): installed with apt-get where missing and we are root, so a
+// Debian programs the tests use as independent readers (Graphviz, xmllint, networkx,
+// Chromium) or as a real server (PostgreSQL): installed with apt-get where missing and we are root, so a
 // fresh machine and CI run the same tests. When that is impossible the caller skips
 // with a visible notice.
 
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,45 @@ export const GRAPHVIZ: DebianTool = { path: '/usr/bin/dot', debianPackage: 'grap
 export const XMLLINT: DebianTool = { path: '/usr/bin/xmllint', debianPackage: 'libxml2-utils' };
 export const NETWORKX: DebianTool = { path: '/usr/lib/python3/dist-packages/networkx/__init__.py', debianPackage: 'python3-networkx' };
 export const CHROMIUM: DebianTool = { path: '/usr/bin/chromium', debianPackage: 'chromium' };
+
+/** Where Debian puts each PostgreSQL major version's server programs (`<major>/bin`). */
+const POSTGRESQL_LIB = '/usr/lib/postgresql';
+
+/**
+ * The newest PostgreSQL server programs installed (`/usr/lib/postgresql/<major>/bin`),
+ * or `undefined` when there are none. The major is found at run time: Debian 12's
+ * `postgresql` brings 15, later releases newer ones.
+ */
+export function postgresqlBinDir(): string | undefined {
+  let majors: number[];
+  try {
+    majors = readdirSync(POSTGRESQL_LIB)
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .sort((a, b) => b - a);
+  } catch {
+    return undefined;
+  }
+  const major = majors.find((candidate) => isExecutable(path.join(POSTGRESQL_LIB, String(candidate), 'bin', 'initdb')));
+  return major === undefined ? undefined : path.join(POSTGRESQL_LIB, String(major), 'bin');
+}
+
+/** The PostgreSQL server (initdb, postgres); its path is looked up each time it is read. */
+export const POSTGRESQL: DebianTool = {
+  get path(): string {
+    return path.join(postgresqlBinDir() ?? path.join(POSTGRESQL_LIB, '<none>', 'bin'), 'initdb');
+  },
+  debianPackage: 'postgresql',
+};
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function isPresent(tool: DebianTool): boolean {
   try {

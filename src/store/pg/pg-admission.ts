@@ -1,0 +1,369 @@
+// Admission on PostgreSQL (issue 12): the same Admitter as SQLite's and the memory
+// store's, so the same rung attribution (RFC 3986 §6.2 climbed cheapest-first), run
+// over a snapshot of what the batch can meet. Per batch: one query reads every URL
+// and spelling the batch's texts name (with their alias chains, §6.2.4); the
+// Admitter runs in memory; one statement writes what it decided. Two workers that
+// admit the same new URL at once: one statement fails on the key's unique index and
+// that batch is admitted again over a new snapshot, so there is one row and the
+// second batch's links meet it at the rung SQLite would give.
+
+import { StoreError } from '../../errors.js';
+import { ladderForms, type LadderForms } from '../../ladder/index.js';
+import { parseUriReference } from '../../uri/index.js';
+import { Admitter, type FormHit, type IndexBackend, type NewLink, type NewUrl, type Standing } from '../admitter.js';
+import { encodeLink, type EncodedLink } from '../link-codec.js';
+import { roleRank, type AdmitEntry, type AdmitResult, type UrlRole, type UrlState } from '../types.js';
+import type { Sql } from './pg-database.js';
+import { siteOf } from './site-hash.js';
+
+/** Runs a query: the pool, or the transaction a unit runs in. */
+export type Executor = Sql;
+
+/** How many times a batch is admitted again after another worker won a race for one of its keys. */
+const MAX_RACES = 8;
+
+interface KnownUrl {
+  readonly id: number;
+  readonly site: number;
+  state: UrlState;
+  role: UrlRole;
+  readonly aliasOf: number | undefined;
+}
+
+interface PendingUrl {
+  site: number;
+  id: number;
+  key: string;
+  scheme: string;
+  host: string | null;
+  state: string;
+  role: UrlRole;
+  depth: number;
+  firstSeen: number;
+  firstFrom: number | null;
+  firstHref: string;
+}
+
+/** A change to a URL that existed before the batch: followed (skipped → queued), or a higher role. */
+interface UrlChange {
+  isFollowed: boolean;
+  depth: number;
+  role: UrlRole;
+}
+
+// The tally pairs of link_tally, as SQLite's LinkWriter counts them.
+function tallyName(rung: string | undefined): string {
+  return rung ?? 'none';
+}
+
+/** What one batch decided, to be written in one statement. */
+class BatchWrites {
+  readonly urls: PendingUrl[] = [];
+  readonly newForms = new Map<string, { site: number; text: string; urlId: number; rung: 'string' | 'syntax' }>();
+  readonly seenForms: { site: number; text: string }[] = [];
+  readonly changes = new Map<number, UrlChange>();
+  readonly links = new Map<number, { site: number; links: EncodedLink[] }>();
+  readonly tally = new Map<string, number>();
+}
+
+/** A URL row of the snapshot query (`text` is its key). */
+interface SnapshotUrlRow {
+  readonly id: number;
+  readonly site: number;
+  readonly text: string;
+  readonly state: UrlState;
+  readonly role: UrlRole | null;
+  readonly alias_of: number | null;
+}
+
+/**
+ * The Admitter's backend over a snapshot: lookups answer from the rows the batch's
+ * query read, and writes are collected for the batch's one statement.
+ */
+class SnapshotBackend implements IndexBackend {
+  readonly #keys = new Map<string, number>();
+  readonly #forms = new Map<string, FormHit>();
+  readonly #urls = new Map<number, KnownUrl>();
+  readonly #takeId: () => number;
+  writes = new BatchWrites();
+
+  constructor(takeId: () => number) {
+    this.#takeId = takeId;
+  }
+
+  addUrl(row: SnapshotUrlRow): void {
+    this.#keys.set(row.text, row.id);
+    this.#urls.set(row.id, { id: row.id, site: row.site, state: row.state, role: row.role ?? 'page', aliasOf: row.alias_of ?? undefined });
+  }
+
+  addForm(text: string, urlId: number, rung: 'string' | 'syntax'): void {
+    this.#forms.set(text, { urlId, rung });
+  }
+
+  findForm(text: string): FormHit | undefined {
+    return this.#forms.get(text);
+  }
+
+  putForm(text: string, urlId: number, rung: 'string' | 'syntax'): void {
+    const existing = this.#forms.get(text);
+    if (existing !== undefined) {
+      if (rung === 'string' && existing.rung === 'syntax') {
+        this.#forms.set(text, { urlId: existing.urlId, rung });
+        const pending = this.writes.newForms.get(text);
+        if (pending !== undefined) pending.rung = 'string';
+        else this.writes.seenForms.push({ site: this.#siteOf(existing.urlId), text });
+      }
+      return;
+    }
+    this.#forms.set(text, { urlId, rung });
+    this.writes.newForms.set(text, { site: this.#siteOf(urlId), text, urlId, rung });
+  }
+
+  findUrlByKey(key: string): number | undefined {
+    return this.#keys.get(key);
+  }
+
+  standing(id: number): Standing | undefined {
+    const url = this.#urls.get(id);
+    return url === undefined ? undefined : { isSkipped: url.state === 'skipped', role: url.role };
+  }
+
+  insertUrl(url: NewUrl): number {
+    const id = this.#takeId();
+    const site = siteOf(url.host);
+    this.#keys.set(url.key, id);
+    this.#urls.set(id, { id, site, state: url.state, role: url.role, aliasOf: undefined });
+    this.writes.urls.push({
+      site,
+      id,
+      key: url.key,
+      scheme: url.scheme,
+      host: url.host ?? null,
+      state: url.state,
+      role: url.role,
+      depth: url.depth,
+      firstSeen: url.firstSeen,
+      firstFrom: url.firstFrom ?? null,
+      firstHref: url.firstHref,
+    });
+    return id;
+  }
+
+  followSkipped(id: number, depth: number, role: UrlRole): boolean {
+    const url = this.#urls.get(id);
+    if (url === undefined || url.state !== 'skipped') return false;
+    url.state = 'queued';
+    url.role = role;
+    const pending = this.#pendingUrl(id);
+    if (pending !== undefined) {
+      pending.state = 'queued';
+      pending.depth = Math.min(pending.depth, depth);
+      pending.role = role;
+    } else {
+      const change = this.writes.changes.get(id);
+      this.writes.changes.set(id, { isFollowed: true, depth: Math.min(depth, change?.depth ?? depth), role });
+    }
+    return true;
+  }
+
+  raiseRole(id: number, role: UrlRole): void {
+    const url = this.#urls.get(id);
+    if (url === undefined || url.state !== 'queued' || roleRank(role) <= roleRank(url.role)) return;
+    url.role = role;
+    const pending = this.#pendingUrl(id);
+    if (pending !== undefined) pending.role = role;
+    else {
+      const change = this.writes.changes.get(id);
+      this.writes.changes.set(id, { isFollowed: change?.isFollowed ?? false, depth: change?.depth ?? 0, role });
+    }
+  }
+
+  insertLink(link: NewLink): void {
+    let page = this.writes.links.get(link.fromUrlId);
+    if (page === undefined) this.writes.links.set(link.fromUrlId, (page = { site: this.#siteOf(link.fromUrlId), links: [] }));
+    page.links.push(encodeLink(link));
+    const pair = `${tallyName(link.rung)}\t${tallyName(link.ladderRung)}`;
+    this.writes.tally.set(pair, (this.writes.tally.get(pair) ?? 0) + 1);
+  }
+
+  aliasTarget(id: number): number | undefined {
+    const url = this.#urls.get(id);
+    return url?.state === 'alias' ? url.aliasOf : undefined;
+  }
+
+  #siteOf(urlId: number): number {
+    const url = this.#urls.get(urlId);
+    if (url === undefined) throw new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${urlId} in the index`);
+    return url.site;
+  }
+
+  // A URL this batch inserts (a handful a batch: a linear search is cheaper than a map).
+  #pendingUrl(id: number): PendingUrl | undefined {
+    for (let i = this.writes.urls.length - 1; i >= 0; i--) if (this.writes.urls[i]!.id === id) return this.writes.urls[i];
+    return undefined;
+  }
+}
+
+/** A target's forms, or an error code (an entry without target has none). */
+function formsOf(entry: AdmitEntry): LadderForms | string | undefined {
+  if (entry.target === undefined) return undefined;
+  const hash = entry.target.indexOf('#');
+  const resource = hash === -1 ? entry.target : entry.target.slice(0, hash);
+  if (entry.forms !== undefined && entry.forms.string === resource) return entry.forms;
+  const parsed = parseUriReference(resource);
+  if (!parsed.ok) return parsed.error.code;
+  if (parsed.value.scheme === undefined) return 'ERR_URI_NOT_ABSOLUTE';
+  return ladderForms(parsed.value as Parameters<typeof ladderForms>[0], resource);
+}
+
+/** Fresh url ids, reserved from the sequence in blocks; each batch takes its own. */
+export class UrlIdPool {
+  #ids: number[] = [];
+
+  /** `count` ids for one batch alone (concurrent batches never share one). */
+  async take(db: Executor, count: number): Promise<number[]> {
+    if (this.#ids.length < count) {
+      const want = Math.max(count - this.#ids.length, 256);
+      const rows = await db`SELECT nextval('url_id_seq') AS id FROM generate_series(1, ${want})`;
+      for (const row of rows) this.#ids.push(row.id as number);
+    }
+    return this.#ids.splice(0, count);
+  }
+
+  /** Give back the ids a batch did not write, to be taken first (ids stay in order for one writer). */
+  giveBack(ids: readonly number[]): void {
+    if (ids.length > 0) this.#ids = [...ids, ...this.#ids].sort((a, b) => a - b);
+  }
+}
+
+export interface PgAdmissionOptions {
+  readonly now: () => number;
+  /** This writer's rows of link_tally. */
+  readonly shard: number;
+  readonly ids: UrlIdPool;
+}
+
+/** Admit `batch` as one unit on `db` (the pool, or a transaction: then inside a savepoint). */
+export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], options: PgAdmissionOptions): Promise<AdmitResult[]> {
+  if (batch.length === 0) return [];
+  // Each entry's forms once, for the snapshot's texts and for the Admitter (which then parses nothing).
+  const entries: AdmitEntry[] = [];
+  const sites: number[] = [];
+  const texts: string[] = [];
+  const fromIds = new Set<number>();
+  for (const entry of batch) {
+    const forms = formsOf(entry);
+    if (entry.fromUrlId !== undefined) fromIds.add(entry.fromUrlId);
+    if (forms === undefined || typeof forms === 'string') {
+      entries.push(entry);
+      continue;
+    }
+    entries.push(forms === entry.forms ? entry : { ...entry, forms });
+    const site = siteOf(forms.host);
+    sites.push(site, site, site);
+    texts.push(forms.string, forms.syntax, forms.key);
+  }
+  for (let race = 0; ; race++) {
+    const { backend, ids } = await snapshot(db, sites, texts, [...fromIds], options.ids);
+    let isWritten = false;
+    try {
+      const admitter = new Admitter(backend, { now: options.now });
+      const results = entries.map((entry) => admitter.admit(entry));
+      await writeBatch(db, backend.writes, options.shard);
+      isWritten = true;
+      return results;
+    } catch (error) {
+      // 23505: another worker wrote one of these keys since the snapshot was read.
+      if ((error as { code?: string }).code !== '23505' || race >= MAX_RACES) throw error;
+    } finally {
+      options.ids.giveBack(isWritten ? ids.slice(backend.writes.urls.length) : ids);
+    }
+  }
+}
+
+async function snapshot(db: Executor, sites: number[], texts: string[], fromIds: number[], pool: UrlIdPool): Promise<{ backend: SnapshotBackend; ids: number[] }> {
+  const rows = await db`
+    WITH RECURSIVE t AS (
+      SELECT DISTINCT site, text FROM unnest(${sites}::integer[], ${texts}::text[]) AS t (site, text)
+    ), hit_form AS (
+      SELECT f.text, f.url_id, f.rung FROM form AS f JOIN t ON f.site = t.site AND f.text = t.text
+    ), hit AS (
+      SELECT u.id FROM url AS u JOIN t ON u.site = t.site AND u.key = t.text
+      UNION SELECT url_id FROM hit_form
+      UNION SELECT unnest(${fromIds}::bigint[])
+    ), chain (id) AS (
+      SELECT id FROM hit
+      UNION SELECT u.alias_of FROM url AS u JOIN chain AS c ON u.id = c.id WHERE u.state = 'alias' AND u.alias_of IS NOT NULL
+    )
+    SELECT 'u' AS kind, u.id, u.site, u.key AS text, u.state, u.role, u.alias_of FROM url AS u JOIN chain AS c ON u.id = c.id
+    UNION ALL
+    SELECT 'f', f.url_id, NULL, f.text, f.rung, NULL, NULL FROM hit_form AS f`;
+  const ids: number[] = [];
+  let used = 0;
+  const backend = new SnapshotBackend(() => {
+    const id = ids[used++];
+    if (id === undefined) throw new Error('a batch made more URLs than its keys (a bug)');
+    return id;
+  });
+  for (const row of rows) {
+    if (row.kind === 'u') backend.addUrl(row as unknown as SnapshotUrlRow);
+    else backend.addForm(row.text as string, row.id as number, row.state as 'string' | 'syntax');
+  }
+  // A new URL for each key the snapshot does not hold, at most.
+  const unknownKeys = new Set<string>();
+  for (let i = 2; i < texts.length; i += 3) if (backend.findUrlByKey(texts[i]!) === undefined) unknownKeys.add(texts[i]!);
+  ids.push(...(await pool.take(db, unknownKeys.size)));
+  return { backend, ids };
+}
+
+async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Promise<void> {
+  const urls = writes.urls;
+  const forms = [...writes.newForms.values()];
+  const changes = [...writes.changes];
+  const pages = [...writes.links];
+  const tally = [...writes.tally].map(([pair, links]) => [...pair.split('\t'), links] as [string, string, number]);
+  if (urls.length + forms.length + writes.seenForms.length + changes.length + pages.length === 0) return;
+  await db`
+    WITH new_url AS (
+      INSERT INTO url (site, id, key, scheme, host, state, role, depth, first_seen, first_from, first_href)
+      SELECT * FROM unnest(${urls.map((u) => u.site)}::integer[], ${urls.map((u) => u.id)}::bigint[], ${urls.map((u) => u.key)}::text[],
+        ${urls.map((u) => u.scheme)}::text[], ${urls.map((u) => u.host) as string[]}::text[], ${urls.map((u) => u.state)}::text[],
+        ${urls.map((u) => u.role)}::text[], ${urls.map((u) => u.depth)}::integer[], ${urls.map((u) => u.firstSeen)}::bigint[],
+        ${urls.map((u) => u.firstFrom) as number[]}::bigint[], ${urls.map((u) => u.firstHref)}::text[])
+      RETURNING 1
+    ), new_form AS (
+      INSERT INTO form (site, text, url_id, rung)
+      SELECT * FROM unnest(${forms.map((f) => f.site)}::integer[], ${forms.map((f) => f.text)}::text[],
+        ${forms.map((f) => f.urlId)}::bigint[], ${forms.map((f) => f.rung)}::text[])
+      ON CONFLICT (site, text) DO NOTHING
+      RETURNING 1
+    ), seen_form AS (
+      UPDATE form SET rung = 'string'
+      FROM unnest(${writes.seenForms.map((f) => f.site)}::integer[], ${writes.seenForms.map((f) => f.text)}::text[]) AS x (site, text)
+      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'
+      RETURNING 1
+    ), changed AS (
+      UPDATE url SET
+        state = CASE WHEN x.followed = 1 AND url.state = 'skipped' THEN 'queued' ELSE url.state END,
+        depth = CASE WHEN x.followed = 1 AND url.state = 'skipped' THEN least(url.depth, x.depth) ELSE url.depth END,
+        role = CASE WHEN (x.followed = 1 AND url.state = 'skipped') OR url.state = 'queued' THEN x.role ELSE url.role END
+      FROM unnest(${changes.map(([id]) => id)}::bigint[], ${changes.map(([, c]) => (c.isFollowed ? 1 : 0))}::integer[],
+        ${changes.map(([, c]) => c.depth)}::integer[], ${changes.map(([, c]) => c.role)}::text[]) AS x (id, followed, depth, role)
+      WHERE url.id = x.id
+      RETURNING 1
+    ), new_links AS (
+      INSERT INTO page_link (site, from_url, first_position, count, links)
+      SELECT x.site, x.from_url,
+        coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.from_url = x.from_url), 0), x.count, x.links
+      FROM unnest(${pages.map(([, p]) => p.site)}::integer[], ${pages.map(([id]) => id)}::bigint[],
+        ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links)
+      RETURNING 1
+    ), tallied AS (
+      INSERT INTO link_tally (shard, rung, ladder_rung, links)
+      SELECT ${shard}, * FROM unnest(${tally.map((t) => t[0])}::text[], ${tally.map((t) => t[1])}::text[], ${tally.map((t) => t[2])}::bigint[])
+      ON CONFLICT (shard, rung, ladder_rung) DO UPDATE SET links = link_tally.links + excluded.links
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM new_url) + (SELECT count(*) FROM new_form) + (SELECT count(*) FROM seen_form)
+      + (SELECT count(*) FROM changed) + (SELECT count(*) FROM new_links) + (SELECT count(*) FROM tallied) AS n`;
+}

@@ -1,0 +1,437 @@
+// The IndexWriter on PostgreSQL (issue 12): the index of one crawl shared by any
+// number of cooperating workers. Every call is its own transaction (or a part of
+// the one `transact` opens): what a worker wrote is committed when its call
+// resolves, so another worker meets it. Admission is pg-admission.ts; claims,
+// leases and politeness across workers are the frontier's.
+
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { StoreError } from '../../errors.js';
+import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
+import { ALIAS_EVIDENCE, ladderForms, type AliasEvidence } from '../../ladder/index.js';
+import { parseUriReference } from '../../uri/index.js';
+import { asCorruption, isObject, parseStoredJson } from '../index-corruption.js';
+import type { Migration } from '../migrations.js';
+import { ALIAS_COLUMNS, URL_COLUMNS, jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../sqlite-rows.js';
+import {
+  MATCH_RUNGS,
+  URL_STATES,
+  zeroCounts,
+  type AdmitEntry,
+  type AdmitResult,
+  type AliasRecord,
+  type ClaimedUrl,
+  type CrawlRunEnd,
+  type CrawlRunRow,
+  type CrawlRunStart,
+  type FetchRecord,
+  type FindingIdentity,
+  type IndexWriter,
+  type MatchRung,
+  type SitemapRecord,
+  type StoreStats,
+  type UrlHistory,
+  type UrlRecord,
+  type UrlRole,
+  type UrlState,
+} from '../types.js';
+import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
+import { checkUpToDate, connect, migratePg, openFailure, redactUrl, type Sql } from './pg-database.js';
+import { PG_FETCH_COLUMNS } from './pg-rows.js';
+import { siteOf } from './site-hash.js';
+
+export interface PgStoreOptions {
+  /** `postgres://user@host:port/database`. */
+  readonly url: string;
+  /** The clock (Unix ms). @default Date.now */
+  readonly now?: () => number;
+  /** This worker's id (its claims, fetches and run carry it). @default host, pid and a random suffix */
+  readonly workerId?: string;
+  /** How long a claim stays this worker's without renewal. @default 30000 */
+  readonly leaseMs?: number;
+  /** Read only: nothing is migrated or written (reports). @default false */
+  readonly readOnly?: boolean;
+  /** Connections in the pool. @default 4 */
+  readonly maxConnections?: number;
+  /** Folder of the PostgreSQL migrations. @default the package's migrations/postgresql/ */
+  readonly migrationsDir?: string;
+}
+
+/** Writer shards of link_tally: concurrent writers rarely share a row. */
+const TALLY_SHARDS = 64;
+
+/** What every view of one store shares: the pool, the clock, the worker, the id pool. */
+interface PgCore {
+  readonly sql: Sql;
+  readonly now: () => number;
+  readonly workerId: string;
+  readonly leaseMs: number;
+  readonly shard: number;
+  readonly ids: UrlIdPool;
+  readonly url: string;
+}
+
+export class PgStore implements IndexWriter {
+  readonly #core: PgCore;
+  readonly #db: Executor;
+  /** Whether this view runs inside a transaction (`transact`): admission then takes a savepoint. */
+  readonly #isInTransaction: boolean;
+  readonly robotsCache: RobotsCache;
+  /** The migrations this open applied (empty when the database was up to date). */
+  readonly appliedMigrations: readonly Migration[];
+
+  private constructor(core: PgCore, db: Executor, isInTransaction: boolean, applied: readonly Migration[]) {
+    this.#core = core;
+    this.#db = db;
+    this.#isInTransaction = isInTransaction;
+    this.appliedMigrations = applied;
+    this.robotsCache = this.#robots();
+  }
+
+  /** Connect, migrate (unless `readOnly`: then the index must be up to date), and open as a worker. */
+  static async open(options: PgStoreOptions): Promise<PgStore> {
+    const now = options.now ?? Date.now;
+    const sql = connect(options.url, options.maxConnections === undefined ? {} : { max: options.maxConnections });
+    let applied: Migration[] = [];
+    try {
+      if (options.readOnly === true) await checkUpToDate(sql, options.url, options.migrationsDir);
+      else applied = await migratePg(sql, now, options.migrationsDir);
+    } catch (error) {
+      await sql.end({ timeout: 1 });
+      if (error instanceof StoreError) throw error;
+      throw openFailure(error, options.url);
+    }
+    const core: PgCore = {
+      sql,
+      now,
+      workerId: options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+      leaseMs: options.leaseMs ?? 30_000,
+      shard: randomBytes(2).readUInt16BE() % TALLY_SHARDS,
+      ids: new UrlIdPool(),
+      url: options.url,
+    };
+    return new PgStore(core, sql, false, applied);
+  }
+
+  /** The connection pool (for readers on the same database). */
+  get sql(): Sql {
+    return this.#core.sql;
+  }
+
+  get workerId(): string {
+    return this.#core.workerId;
+  }
+
+  async admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
+    const options = { now: this.#core.now, shard: this.#core.shard, ids: this.#core.ids };
+    if (!this.#isInTransaction) return this.#writing(() => admitBatch(this.#db, batch, options));
+    // Inside a transaction a failed statement aborts it: a lost race is retried from a savepoint.
+    const tx = this.#db as unknown as { savepoint<T>(work: (sp: Executor) => Promise<T>): Promise<T> };
+    return this.#writing(() => admitBatch(savepointExecutor(tx), batch, options));
+  }
+
+  // Shallowest first; SKIP LOCKED so that two workers never take one URL; a claim
+  // whose lease ran out (a dead worker's) is taken again.
+  async claim(limit: number): Promise<ClaimedUrl[]> {
+    const now = this.#core.now();
+    const rows = await this.#writing(
+      () => this.#db`
+        UPDATE url SET state = 'fetching', claimed_by = ${this.#core.workerId}, lease_until = ${now + this.#core.leaseMs}
+        FROM (
+          SELECT site, id FROM url
+          WHERE state = 'queued' OR (state = 'fetching' AND lease_until < ${now})
+          ORDER BY depth, id
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        ) AS c
+        WHERE url.site = c.site AND url.id = c.id
+        RETURNING url.id, url.key, url.depth, url.host, url.role`,
+    );
+    return rows
+      .map((r) => ({ id: r.id as number, key: r.key as string, depth: r.depth as number, host: (r.host as string | null) ?? undefined, role: ((r.role as UrlRole | null) ?? 'page') }))
+      .sort((a, b) => a.depth - b.depth || a.id - b.id);
+  }
+
+  async recordFetch(record: FetchRecord): Promise<void> {
+    const hops = record.redirects ?? [];
+    const rows = await this.#writing(
+      () => this.#db`
+        WITH u AS (SELECT site FROM url WHERE id = ${record.urlId}),
+        f AS (
+          INSERT INTO "fetch" (site, id, url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
+            findings, anchors, represents_url_id, etag, last_modified, not_modified, method, worker)
+          SELECT u.site, nextval('fetch_id_seq'), ${record.urlId}, ${record.startedAt}, ${record.durationMs ?? null}, ${record.status ?? null},
+            ${record.contentType ?? null}, ${record.bytes ?? null}, ${record.errorCode ?? null}, ${record.finalUrl ?? null}, ${record.attempts ?? 1},
+            ${jsonList(record.findings)}, ${jsonList(record.anchors)}, ${record.representsUrlId ?? null}, ${record.etag ?? null},
+            ${record.lastModified ?? null}, ${record.isNotModified === true}, ${record.method ?? null}, ${this.#core.workerId}
+          FROM u
+          RETURNING site, id
+        ), r AS (
+          INSERT INTO redirect (site, fetch_id, hop, from_url, to_url, status)
+          SELECT f.site, f.id, x.hop - 1, x.from_url, x.to_url, x.status
+          FROM f, unnest(${hops.map((h) => h.from)}::text[], ${hops.map((h) => h.to ?? null) as string[]}::text[], ${hops.map((h) => h.status)}::integer[])
+            WITH ORDINALITY AS x (from_url, to_url, status, hop)
+        ), s AS (
+          UPDATE url SET state = CASE WHEN state = 'alias' THEN state ELSE ${record.outcome} END, claimed_by = NULL, lease_until = NULL
+          WHERE id = ${record.urlId}
+        )
+        SELECT id FROM f`,
+    );
+    if (rows.length === 0) throw notFound(record.urlId);
+  }
+
+  async addAlias(record: AliasRecord): Promise<void> {
+    const makesAlias = record.evidence !== 'canonical' && record.fromId !== record.toId;
+    await this.#inTransaction(async (db) => {
+      const rows = await db`SELECT id, site FROM url WHERE id IN (${record.fromId}, ${record.toId})`;
+      for (const id of [record.fromId, record.toId]) if (!rows.some((r) => r.id === id)) throw notFound(id);
+      const site = rows.find((r) => r.id === record.fromId)!.site as number;
+      await db`
+        INSERT INTO alias (site, from_id, evidence, to_id, detail, created_at)
+        VALUES (${site}, ${record.fromId}, ${record.evidence}, ${record.toId}, ${record.detail ?? null}, ${this.#core.now()})
+        ON CONFLICT (site, from_id, evidence) DO UPDATE SET to_id = excluded.to_id, detail = excluded.detail, created_at = excluded.created_at, seq = nextval('alias_seq_seq')`;
+      if (makesAlias) await db`UPDATE url SET state = 'alias', alias_of = ${record.toId}, claimed_by = NULL, lease_until = NULL WHERE id = ${record.fromId}`;
+    });
+  }
+
+  async revokeAlias(fromId: number): Promise<void> {
+    await this.#inTransaction(async (db) => {
+      await this.#requireUrl(db, fromId);
+      await db`DELETE FROM alias WHERE from_id = ${fromId} AND evidence <> 'canonical'`;
+      await db`UPDATE url SET state = 'queued', alias_of = NULL WHERE id = ${fromId} AND state = 'alias'`;
+    });
+  }
+
+  async requeue(id: number): Promise<void> {
+    const rows = await this.#writing(
+      () => this.#db`
+        WITH u AS (SELECT id FROM url WHERE id = ${id}),
+        s AS (UPDATE url SET state = CASE WHEN state = 'alias' THEN state ELSE 'queued' END, claimed_by = NULL, lease_until = NULL WHERE id = ${id})
+        SELECT id FROM u`,
+    );
+    if (rows.length === 0) throw notFound(id);
+  }
+
+  async getUrl(id: number): Promise<UrlRecord | undefined> {
+    const [row] = await this.#reading(() => this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id]));
+    return row === undefined ? undefined : toUrlRecord(row as unknown as UrlColumns);
+  }
+
+  async findUrl(uri: string): Promise<UrlRecord | undefined> {
+    const parsed = parseUriReference(uri);
+    if (!parsed.ok || parsed.value.scheme === undefined) return undefined;
+    const forms = ladderForms(parsed.value as Parameters<typeof ladderForms>[0]);
+    const [row] = await this.#reading(() =>
+      this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.site = $1 AND u.key = $2`, [siteOf(forms.host), forms.key]),
+    );
+    return row === undefined ? undefined : toUrlRecord(row as unknown as UrlColumns);
+  }
+
+  async transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
+    if (this.#isInTransaction) {
+      const tx = this.#db as unknown as { savepoint<R>(work: (sp: Executor) => Promise<R>): Promise<R> };
+      return tx.savepoint((sp) => work(new PgStore(this.#core, sp, true, [])));
+    }
+    return this.#writing(() => this.#core.sql.begin((tx) => work(new PgStore(this.#core, tx as unknown as Executor, true, []))) as Promise<T>);
+  }
+
+  /** Every call is committed when it resolves: nothing waits. */
+  async flush(): Promise<void> {}
+
+  async stats(): Promise<StoreStats> {
+    return this.#reading(() => readPgStats(this.#db));
+  }
+
+  async history(id: number): Promise<UrlHistory | undefined> {
+    return this.#reading(async () => {
+      const db = this.#db;
+      const [row] = (await db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id])) as unknown as UrlColumns[];
+      if (row === undefined) return undefined;
+      const first = toFirstLink(row);
+      const [element] =
+        first?.fromUrlId === undefined
+          ? []
+          : await db`SELECT element, attribute FROM link WHERE from_url = ${first.fromUrlId} AND (to_url = ${id} OR met_url = ${id}) ORDER BY position LIMIT 1`;
+      const fetches = (await db.unsafe(`SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.url_id = $1 ORDER BY f.id`, [id])) as unknown as FetchColumns[];
+      const from = (await db.unsafe(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.from_id = $1 ORDER BY a.created_at, a.seq`, [id])) as unknown as AliasColumns[];
+      const to = (await db.unsafe(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = $1 ORDER BY a.created_at, a.seq`, [id])) as unknown as AliasColumns[];
+      return {
+        url: toUrlRecord(row),
+        firstLink:
+          first === undefined || element === undefined
+            ? first
+            : { ...first, element: (element.element as string | null) ?? undefined, attribute: (element.attribute as string | null) ?? undefined },
+        fetches: fetches.map(toFetchRow),
+        aliasesFrom: from.map(toAliasRow),
+        aliasesTo: to.map(toAliasRow),
+      };
+    });
+  }
+
+  async startRun(run: CrawlRunStart): Promise<number> {
+    const [row] = await this.#writing(
+      () => this.#db`INSERT INTO crawl_run (started_at, seeds, settings, worker)
+        VALUES (${run.startedAt}, ${JSON.stringify(run.seeds)}, ${JSON.stringify(run.settings)}, ${this.#core.workerId}) RETURNING id`,
+    );
+    return row!.id as number;
+  }
+
+  async endRun(id: number, end: CrawlRunEnd): Promise<void> {
+    await this.#writing(
+      () => this.#db`UPDATE crawl_run SET ended_at = ${end.endedAt}, stopped_by = ${end.stoppedBy}, outcome = ${end.outcome ?? null},
+        counts = ${JSON.stringify(end.counts)} WHERE id = ${id}`,
+    );
+  }
+
+  async runs(): Promise<readonly CrawlRunRow[]> {
+    return this.#reading(() => readPgRuns(this.#db));
+  }
+
+  async recordSitemap(record: SitemapRecord): Promise<number> {
+    const entries = record.entries;
+    const [row] = await this.#writing(
+      () => this.#db`
+        WITH s AS (
+          INSERT INTO sitemap (run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings)
+          VALUES (${record.runId ?? null}, ${record.url}, ${record.source}, ${record.parentId ?? null}, ${record.fetchedAt}, ${record.status ?? null},
+            ${record.errorCode ?? null}, ${record.kind ?? null}, ${record.findings.length === 0 ? null : JSON.stringify(record.findings)})
+          RETURNING id
+        ), e AS (
+          INSERT INTO sitemap_entry (sitemap_id, position, url_id, loc, lastmod, line)
+          SELECT s.id, x.position - 1, x.url_id, x.loc, x.lastmod, x.line
+          FROM s, unnest(${entries.map((e) => e.urlId ?? null) as number[]}::bigint[], ${entries.map((e) => e.loc)}::text[],
+            ${entries.map((e) => e.lastmod ?? null) as string[]}::text[], ${entries.map((e) => e.line ?? null) as number[]}::integer[])
+            WITH ORDINALITY AS x (url_id, loc, lastmod, line, position)
+        )
+        SELECT id FROM s`,
+    );
+    return row!.id as number;
+  }
+
+  async requeueFetched(): Promise<number> {
+    const rows = await this.#writing(() => this.#db`UPDATE url SET state = 'queued' WHERE state IN ('done', 'failed') RETURNING 1`);
+    return rows.length;
+  }
+
+  async dropLinks(fromUrlId: number): Promise<void> {
+    // link_tally counts what is left: the page's links come off this writer's shard (stats sum the shards).
+    await this.#inTransaction(async (db) => {
+      await db`
+        INSERT INTO link_tally (shard, rung, ladder_rung, links)
+        SELECT ${this.#core.shard}, coalesce(rung, 'none'), coalesce(ladder_rung, 'none'), -count(*) FROM link WHERE from_url = ${fromUrlId} GROUP BY 2, 3
+        ON CONFLICT (shard, rung, ladder_rung) DO UPDATE SET links = link_tally.links + excluded.links`;
+      await db`DELETE FROM page_link WHERE from_url = ${fromUrlId}`;
+    });
+  }
+
+  async recordRunFindings(runId: number, findings: readonly FindingIdentity[]): Promise<void> {
+    await this.#inTransaction(async (db) => {
+      await db`DELETE FROM run_finding WHERE run_id = ${runId}`;
+      // The mark: this run's findings were kept, even when there are none.
+      const all = [{ code: '', page: '', target: '', href: '' }, ...findings];
+      await db`
+        INSERT INTO run_finding (run_id, code, page, target, href)
+        SELECT ${runId}, * FROM unnest(${all.map((f) => f.code)}::text[], ${all.map((f) => f.page)}::text[], ${all.map((f) => f.target)}::text[], ${all.map((f) => f.href)}::text[])
+        ON CONFLICT DO NOTHING`;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#isInTransaction) return;
+    await this.#core.sql.end({ timeout: 5 });
+  }
+
+  // RFC 9309 §2.4: robots.txt answers shared by every worker (read back as untrusted input).
+  #robots(): RobotsCache {
+    return {
+      get: async (origin) => {
+        const [row] = await this.#reading(() => this.#db`SELECT entry FROM robots WHERE origin = ${origin}`);
+        return row === undefined ? undefined : (parseStoredJson(row.entry as string, 'robots.entry', isObject) as unknown as RobotsCacheEntry);
+      },
+      set: (origin, entry) =>
+        this.#writing(
+          () => this.#db`INSERT INTO robots (origin, fetched_at, entry) VALUES (${origin}, ${entry.fetchedAt}, ${JSON.stringify(entry)})
+            ON CONFLICT (origin) DO UPDATE SET fetched_at = excluded.fetched_at, entry = excluded.entry`,
+        ),
+    };
+  }
+
+  async #requireUrl(db: Executor, id: number): Promise<void> {
+    const rows = await db`SELECT 1 FROM url WHERE id = ${id}`;
+    if (rows.length === 0) throw notFound(id);
+  }
+
+  // Several statements as one: in this view's transaction, or a new one.
+  async #inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
+    if (this.#isInTransaction) return work(this.#db);
+    return this.#writing(() => this.#core.sql.begin((tx) => work(tx as unknown as Executor)) as Promise<T>);
+  }
+
+  // A write that fails for a reason of the database (not the caller's) is the store's error.
+  async #writing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw asStoreError(error, this.#core.url, 'ERR_STORE_WRITE_FAILED');
+    }
+  }
+
+  async #reading<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw asStoreError(error, this.#core.url, 'ERR_STORE_OPEN');
+    }
+  }
+}
+
+function notFound(id: number): StoreError {
+  return new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${id} in the index`);
+}
+
+// Errors the store raised itself pass; a stored value that does not parse is corruption; the rest are the server's.
+function asStoreError(error: unknown, url: string, code: 'ERR_STORE_WRITE_FAILED' | 'ERR_STORE_OPEN'): unknown {
+  if (error instanceof StoreError) return error;
+  if ((error as { code?: unknown } | null)?.code === 'ERR_STORE_CORRUPT') return asCorruption(error, url);
+  const message = error instanceof Error ? error.message : String(error);
+  return new StoreError(code, `the index at ${redactUrl(url)}: ${message}`, { cause: error });
+}
+
+// Admission inside a transaction: each batch in a savepoint, so that a batch that lost a race is retried alone.
+function savepointExecutor(tx: { savepoint<T>(work: (sp: Executor) => Promise<T>): Promise<T> }): Executor {
+  return tx as unknown as Executor;
+}
+
+/** The index's counts, as readStats gives them for SQLite. */
+export async function readPgStats(db: Executor): Promise<StoreStats> {
+  const urlsByState = zeroCounts(URL_STATES);
+  for (const row of await db`SELECT state, count(*)::integer AS n FROM url GROUP BY state`) urlsByState[row.state as UrlState] = row.n as number;
+  const linksByRung = zeroCounts(MATCH_RUNGS);
+  let links = 0;
+  let linksWithoutTarget = 0;
+  for (const row of await db`SELECT rung, sum(links)::bigint AS n FROM link_tally GROUP BY rung`) {
+    const n = row.n as number;
+    links += n;
+    if (row.rung === 'none') linksWithoutTarget += n;
+    else linksByRung[row.rung as MatchRung] = n;
+  }
+  const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
+  for (const row of await db`SELECT evidence, count(*)::integer AS n FROM alias GROUP BY evidence`) aliasesByEvidence[row.evidence as AliasEvidence] = row.n as number;
+  const [fetches] = await db`SELECT count(*)::integer AS n FROM "fetch"`;
+  return { urlsByState, links, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches: fetches!.n as number };
+}
+
+/** Every crawl run, oldest first. */
+export async function readPgRuns(db: Executor): Promise<CrawlRunRow[]> {
+  const rows = await db`SELECT id, started_at, seeds, settings, ended_at, stopped_by, outcome, counts FROM crawl_run ORDER BY id`;
+  return rows.map((row) => ({
+    id: row.id as number,
+    startedAt: row.started_at as number,
+    seeds: JSON.parse(row.seeds as string) as string[],
+    settings: JSON.parse(row.settings as string) as Record<string, unknown>,
+    endedAt: (row.ended_at as number | null) ?? undefined,
+    stoppedBy: (row.stopped_by as CrawlRunRow['stoppedBy'] | null) ?? undefined,
+    outcome: (row.outcome as string | null) ?? undefined,
+    counts: row.counts === null ? undefined : (JSON.parse(row.counts as string) as Record<string, unknown>),
+  }));
+}

@@ -1,0 +1,83 @@
+// The throwaway PostgreSQL server the PostgreSQL store tests run on
+// (test/support/postgres-cluster.ts): it starts on loopback, gives fresh databases,
+// and leaves nothing behind — no folder, no open port.
+
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
+
+/** Resolves to the connection error's code, or 'connected'. */
+function tryConnect(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+let cluster: PostgresCluster | string;
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, INSTALL_TIMEOUT_MS + 60_000);
+afterAll(async () => {
+  if (typeof cluster !== 'string') await cluster.stop();
+});
+
+describe('a throwaway PostgreSQL cluster', () => {
+  it('answers on 127.0.0.1 only, as the superuser, with the test settings', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL cluster tests', cluster));
+    expect(cluster.url).toBe(`postgres://postgres@127.0.0.1:${cluster.port}/postgres`);
+    expect(await cluster.psql('SELECT 1')).toBe('1\n');
+    const settings = await cluster.psql(
+      `SELECT name || '=' || setting FROM pg_settings
+       WHERE name IN ('listen_addresses', 'fsync', 'synchronous_commit', 'full_page_writes', 'max_connections', 'unix_socket_directories')
+       ORDER BY name`,
+    );
+    expect(settings.trim().split('\n')).toEqual([
+      'fsync=off',
+      'full_page_writes=off',
+      'listen_addresses=127.0.0.1',
+      'max_connections=100',
+      'synchronous_commit=off',
+      `unix_socket_directories=${cluster.dir}`,
+    ]);
+    expect(await cluster.psql('SELECT current_user, pg_encoding_to_char(encoding), datcollate FROM pg_database WHERE datname = current_database()')).toBe(
+      'postgres|UTF8|C\n',
+    );
+    // Bound to 127.0.0.1, not to the whole loopback network.
+    expect(await tryConnect('127.0.0.2', cluster.port)).toBe('ECONNREFUSED');
+  });
+
+  it('creates fresh empty databases, each with its own URL', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL cluster tests', cluster));
+    const first = await cluster.createDatabase();
+    const second = await cluster.createDatabase('named_one');
+    expect(first).toBe(`postgres://postgres@127.0.0.1:${cluster.port}/test_1`);
+    expect(second).toBe(`postgres://postgres@127.0.0.1:${cluster.port}/named_one`);
+    await cluster.psql('CREATE TABLE only_here (id int)', 'test_1');
+    expect(await cluster.psql('SELECT 1', 'named_one')).toBe('1\n');
+    expect(await cluster.psql(`SELECT count(*) FROM pg_tables WHERE schemaname = 'public'`, 'named_one')).toBe('0\n');
+    await expect(cluster.createDatabase('named_one')).rejects.toThrow(/already exists/);
+    await expect(cluster.createDatabase('Bad"name')).rejects.toThrow(/plain lower-case database name/);
+  });
+
+  it('two clusters run side by side, and stop() leaves no folder and no open port', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL cluster tests', cluster));
+    const other = await startPostgres();
+    if (typeof other === 'string') throw new Error(other);
+    expect(other.port).not.toBe(cluster.port);
+    expect(other.dir).not.toBe(cluster.dir);
+    expect(await other.psql('SELECT 2')).toBe('2\n');
+    expect(await cluster.psql('SELECT 1')).toBe('1\n');
+
+    await other.stop();
+    expect(existsSync(other.dir)).toBe(false);
+    expect(await tryConnect('127.0.0.1', other.port)).toBe('ECONNREFUSED');
+    await other.stop(); // twice is harmless
+  });
+});

@@ -1,0 +1,328 @@
+// A throwaway PostgreSQL server for tests: Debian's `postgresql` (installed with
+// apt-get when missing and we are root, as Chromium is), a cluster made by initdb in
+// a fresh temporary folder, and `postgres` on a free loopback port. Each test file
+// may start its own: own port, own folder, own socket directory. Nothing outlives the
+// test process: `stop()` shuts the server down and removes the folder; a process that
+// exits without it takes the server down with it (`exit` hook, and the kernel's
+// parent-death signal for a process that is killed), and the next start removes the
+// folders such processes left behind.
+//
+// initdb and postgres refuse to run as root: as root they run as the `postgres`
+// system user (the package creates it), otherwise as the current user. Readiness and
+// createDatabase use PostgreSQL's own pg_isready and psql, so this file needs no npm client.
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { POSTGRESQL, ensureDebianTools, postgresqlBinDir } from './system-tools.js';
+
+const run = promisify(execFile);
+
+/** The superuser of every test cluster, whoever runs the tests. */
+const SUPERUSER = 'postgres';
+/** The system user initdb and postgres run as when the tests run as root. */
+const SYSTEM_USER = 'postgres';
+/** Temporary folders: `<prefix><pid of the test process>-<random>`. */
+const FOLDER_PREFIX = 'linkladder-pg-';
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 10_000;
+/** Set (to anything) to make a cluster that cannot start fail the test instead of skipping it, as CI wants. */
+export const REQUIRE_POSTGRES_ENV = 'LINKLADDER_REQUIRE_POSTGRES';
+
+/**
+ * Server settings for test speed: no durability (a crash loses the folder anyway),
+ * loopback only, the socket in the cluster's own folder so clusters never share a lock file.
+ */
+const TEST_SETTINGS: Readonly<Record<string, string>> = {
+  listen_addresses: '127.0.0.1',
+  fsync: 'off',
+  synchronous_commit: 'off',
+  full_page_writes: 'off',
+  max_connections: '100',
+};
+
+/**
+ * initdb's arguments besides the folder. C collation orders text by bytes (as SQLite's
+ * BINARY does); trust is for 127.0.0.1 and the socket, the only ways in.
+ */
+const INITDB_ARGS = ['--username', SUPERUSER, '--auth', 'trust', '--encoding', 'UTF8', '--locale', 'C', '--no-sync'];
+
+export interface PostgresCluster {
+  /** The `postgres` database, as the superuser: postgres://postgres@127.0.0.1:PORT/postgres. */
+  readonly url: string;
+  readonly port: number;
+  /** The cluster's temporary folder (data, socket, server.log); removed by `stop()`. */
+  readonly dir: string;
+  /** Run SQL with psql in `database` (default `postgres`); resolves to its output, rows unaligned, `|` between columns. */
+  psql(command: string, database?: string): Promise<string>;
+  /** Create a fresh empty database (a generated name unless `name` is given) and return its URL. */
+  createDatabase(name?: string): Promise<string>;
+  /** Fast shutdown (open sessions are ended), then remove the cluster's folder. */
+  stop(): Promise<void>;
+}
+
+export interface StartPostgresOptions {
+  /** Server settings added to (or overriding) the test settings, e.g. `{ shared_buffers: '512MB' }`. */
+  readonly settings?: Readonly<Record<string, string>>;
+}
+
+/** The identity initdb and postgres run as. */
+interface RunAs {
+  readonly uid: number;
+  readonly gid: number;
+  /** The setpriv arguments that switch to it (none when it is the current user). */
+  readonly switchArgs: readonly string[];
+}
+
+/**
+ * Start a throwaway cluster, or say why it cannot start (print it with skipNotice and
+ * skip). With LINKLADDER_REQUIRE_POSTGRES set, a cluster that cannot start throws instead.
+ */
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresCluster | string> {
+  const result = await tryStart(options);
+  if (typeof result === 'string' && process.env[REQUIRE_POSTGRES_ENV] !== undefined) {
+    throw new Error(`PostgreSQL is required (${REQUIRE_POSTGRES_ENV}) but cannot start: ${result}`);
+  }
+  return result;
+}
+
+async function tryStart(options: StartPostgresOptions): Promise<PostgresCluster | string> {
+  const missing = await ensureDebianTools(POSTGRESQL);
+  if (missing !== undefined) return missing;
+  const bin = postgresqlBinDir();
+  if (bin === undefined) return 'no PostgreSQL server programs under /usr/lib/postgresql';
+  const runAs = identity();
+  if (typeof runAs === 'string') return runAs;
+  removeLeftovers();
+
+  const dir = mkdtempSync(path.join(tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
+  const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+  try {
+    chownSync(dir, runAs.uid, runAs.gid);
+    const data = path.join(dir, 'data');
+    const made = await makeDataFolder(bin, runAs, data);
+    if (made !== undefined) {
+      removeDir();
+      return made;
+    }
+    const settings = { ...TEST_SETTINGS, unix_socket_directories: dir, ...options.settings };
+    let lastFailure = '';
+    // A free port may be taken between our look and postgres' bind (other test files start clusters too): try again.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const port = await freePort();
+      const started = await startServer(bin, runAs, dir, data, port, settings);
+      if (typeof started !== 'string') return started;
+      lastFailure = started;
+    }
+    removeDir();
+    return lastFailure;
+  } catch (error) {
+    removeDir();
+    return `cannot create a PostgreSQL cluster: ${firstLine(error)}`;
+  }
+}
+
+function identity(): RunAs | string {
+  if (process.getuid?.() !== 0) return { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1, switchArgs: [] };
+  const entry = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((line) => line.split(':'))
+    .find((fields) => fields[0] === SYSTEM_USER);
+  if (entry === undefined) return `running as root and there is no '${SYSTEM_USER}' system user to run PostgreSQL as`;
+  return {
+    uid: Number(entry[2]),
+    gid: Number(entry[3]),
+    switchArgs: [`--reuid=${SYSTEM_USER}`, `--regid=${Number(entry[3])}`, '--init-groups'],
+  };
+}
+
+/**
+ * The cluster's data folder: a copy of a template made once by initdb (initdb takes
+ * about a second; a copy, a tenth of that). The template lives in the temporary folder,
+ * named after the major version, the user and initdb's arguments, and is made
+ * atomically (initdb into a private folder, then a rename), so parallel test files
+ * may race to make it.
+ */
+async function makeDataFolder(bin: string, runAs: RunAs, data: string): Promise<string | undefined> {
+  const version = path.basename(path.dirname(bin));
+  const recipe = createHash('sha256').update(JSON.stringify(INITDB_ARGS)).digest('hex').slice(0, 12);
+  const template = path.join(tmpdir(), `linkladder-pg-template-${version}-${runAs.uid}-${recipe}`);
+  if (!existsSync(path.join(template, 'PG_VERSION'))) {
+    const scratch = mkdtempSync(`${template}.making-`);
+    try {
+      chownSync(scratch, runAs.uid, runAs.gid);
+      await runAsUser(runAs, path.join(bin, 'initdb'), ['--pgdata', path.join(scratch, 'data'), ...INITDB_ARGS]);
+      try {
+        renameSync(path.join(scratch, 'data'), template);
+      } catch (error) {
+        // Another test file made it first.
+        if (!existsSync(path.join(template, 'PG_VERSION'))) throw error;
+      }
+    } catch (error) {
+      return `initdb failed: ${firstLine(error)}`;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+  // cp -a keeps the owner and the 0700 mode postgres insists on.
+  await run('cp', ['-a', template, data]);
+  return undefined;
+}
+
+async function startServer(
+  bin: string,
+  runAs: RunAs,
+  dir: string,
+  data: string,
+  port: number,
+  settings: Readonly<Record<string, string>>,
+): Promise<PostgresCluster | string> {
+  const logFile = path.join(dir, 'server.log');
+  const log = openSync(logFile, 'w');
+  const args = ['-D', data, '-p', String(port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+  // setpriv execs postgres in place (the child is the postmaster itself), and the
+  // parent-death signal (SIGQUIT: immediate shutdown) stops it if this process is killed.
+  const child = spawn('setpriv', [...runAs.switchArgs, '--pdeathsig', 'SIGQUIT', '--', path.join(bin, 'postgres'), ...args], {
+    stdio: ['ignore', log, log],
+    cwd: '/',
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+  const onExit = (): void => {
+    child.kill('SIGQUIT');
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // The server may still be writing as it dies; the next start removes what is left.
+    }
+  };
+  process.once('exit', onExit);
+
+  const url = (database: string): string => `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
+  const ready = await waitUntilReady(bin, port, child);
+  if (!ready) {
+    child.kill('SIGQUIT');
+    await exited;
+    process.removeListener('exit', onExit);
+    return `postgres did not start on port ${port}: ${lastLines(logFile)}`;
+  }
+
+  let databases = 0;
+  let stopped: Promise<void> | undefined;
+  return {
+    url: url('postgres'),
+    port,
+    dir,
+    psql: (command: string, database = 'postgres') => psql(bin, port, command, database),
+    async createDatabase(name?: string): Promise<string> {
+      const database = name ?? `test_${++databases}`;
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database)) throw new Error(`Expected a plain lower-case database name, got \`${database}\``);
+      await psql(bin, port, `CREATE DATABASE "${database}"`);
+      return url(database);
+    },
+    stop(): Promise<void> {
+      stopped ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGINT'); // fast shutdown
+          const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+          await exited;
+          clearTimeout(timer);
+        }
+        process.removeListener('exit', onExit);
+        rmSync(dir, { recursive: true, force: true });
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** Poll pg_isready until the server accepts connections; false if it exits or takes too long. */
+async function waitUntilReady(bin: string, port: number, child: ChildProcess): Promise<boolean> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) return false;
+    try {
+      await run(path.join(bin, 'pg_isready'), ['--quiet', '--host', '127.0.0.1', '--port', String(port), '--username', SUPERUSER, '--dbname', 'postgres']);
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return false;
+}
+
+async function psql(bin: string, port: number, command: string, database = 'postgres'): Promise<string> {
+  const { stdout } = await run(path.join(bin, 'psql'), [
+    '--no-psqlrc',
+    '--quiet',
+    '--tuples-only',
+    '--no-align',
+    '--set',
+    'ON_ERROR_STOP=1',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--username',
+    SUPERUSER,
+    '--dbname',
+    database,
+    '--command',
+    command,
+  ]);
+  return stdout;
+}
+
+async function runAsUser(runAs: RunAs, program: string, args: readonly string[]): Promise<void> {
+  await run('setpriv', [...runAs.switchArgs, '--', program, ...args], { cwd: '/', maxBuffer: 16 * 1024 * 1024 });
+}
+
+/** A port nobody listens on at 127.0.0.1 right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Folders of test processes that are gone (killed before they could clean up): their servers died with them. */
+function removeLeftovers(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const match = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name);
+    if (match === null || isAlive(Number(match[1]))) continue;
+    rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function lastLines(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-3).join(' | ');
+  } catch {
+    return '(no server log)';
+  }
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? ((error as { stderr?: string }).stderr ?? error.message) : String(error);
+  return text.trim().split('\n').at(-1) ?? text;
+}
