@@ -135,10 +135,11 @@ class Crawler {
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
       // Sitemaps are read until a run of the index has ended, and by a re-check; not by a
       // crawl resumed after an ended run. Entries already known cost no second fetch.
-      // Of workers sharing the index, only the one whose seeds were new to it reads them.
-      const isSitemapReader = this.#cooperation === undefined || seeds.some((r) => r.isQueued);
-      if (this.#o.sitemap && isSitemapReader && (!isSitemapRead || this.#o.recheck) && signal?.aborted !== true) {
-        await seedFromSitemaps({ options: this.#o, scope: this.#scope, tally: this.#tally, runId, signal: this.#abort.signal });
+      // Of workers sharing the index, each reads those of the seeds it was the first to admit.
+      const sitemapSeeds = this.#cooperation === undefined ? this.#o.seeds : this.#o.seeds.filter((_, i) => seeds[i]?.isQueued === true);
+      if (this.#o.sitemap && sitemapSeeds.length > 0 && (!isSitemapRead || this.#o.recheck) && signal?.aborted !== true) {
+        const options = { ...this.#o, seeds: sitemapSeeds };
+        await seedFromSitemaps({ options, scope: this.#scope, tally: this.#tally, runId, signal: this.#abort.signal });
       }
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
       if (signal?.aborted === true) this.#stopGracefully();
@@ -198,15 +199,14 @@ class Crawler {
         continue;
       }
       cooperation.maybeReport(this.#scheduler.inFlight);
-      // A shared frontier that gave nothing: over when no worker holds a claim; else claim
-      // again when a host's slot opens, even while this worker's requests are in flight.
-      // One that gave less than asked (hosts busy, or waiting on a delay): again soon.
-      let retry = claim === 'short' ? CLAIM_POLL_MS : undefined;
-      if (claim === 'empty' || isIdle) {
+      // A shared frontier that gave less than asked (hosts busy, or waiting on a delay) is
+      // asked again soon, even while this worker's requests are in flight. With nothing
+      // in flight: over when no worker holds a claim, else asked again when a host's slot opens.
+      let retry = claim === undefined ? undefined : CLAIM_POLL_MS;
+      if (isIdle) {
         const idle = await cooperation.whenIdle();
-        if (idle.isOver && isIdle) return;
-        // Over for the others, not for this worker: its own requests may queue more.
-        if (!idle.isOver) retry = idle.retryInMs;
+        if (idle.isOver) return;
+        retry = idle.retryInMs;
       }
       await this.#sleep(wait === undefined ? retry : Math.min(wait, retry ?? wait));
     }
@@ -215,12 +215,17 @@ class Crawler {
   // Claim enough to keep every slot busy, never past the maxPages budget: a URL is
   // claimed only when it will be requested (or found settled), so a crawl stopped
   // by maxPages leaves nothing in `fetching`. Claims come in batches of at least
-  // `concurrency`, not one for each settled URL. Resolves with how a claim made went:
-  // `empty`, `short` (less than asked), or `undefined` (all asked, or none made).
-  // `maxPages` is this worker's own budget on a shared index.
+  // `concurrency`, not one for each settled URL. On a shared frontier a claim holds a
+  // host slot for every worker: only what can start now is claimed, so that URLs
+  // waiting here do not keep the other workers from their hosts. Resolves with how a
+  // claim made went: `empty`, `short` (less than asked), or `undefined` (all asked, or
+  // none made). `maxPages` is this worker's own budget on a shared index.
   async #refill(): Promise<'empty' | 'short' | undefined> {
-    const room = this.#o.concurrency * 2 - this.#claims.waiting.size;
-    if (room < this.#o.concurrency) return undefined;
+    const isShared = this.#cooperation !== undefined;
+    const room = isShared
+      ? this.#o.concurrency - this.#scheduler.inFlight - this.#scheduler.pending
+      : this.#o.concurrency * 2 - this.#claims.waiting.size;
+    if (room < (isShared ? 1 : this.#o.concurrency)) return undefined;
     const budget = this.#o.maxPages - this.#committed;
     if (budget <= 0) {
       this.#isBudgetSpent = true;

@@ -19,8 +19,9 @@ export interface WorkerCooperationOptions {
 }
 
 /**
- * A claim that gave less than it asked (hosts at their limit, or waiting on a delay) is
- * made again this soon, even while no request of this worker ends to trigger one.
+ * A claim that gave less than it asked (hosts at their limit, or waiting on a delay)
+ * while this worker has requests in flight is made again this soon, even when none of
+ * them ends to trigger one.
  */
 export const CLAIM_POLL_MS = 100;
 

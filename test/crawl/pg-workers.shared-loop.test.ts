@@ -104,10 +104,8 @@ describe('a crawl on a shared frontier', () => {
   it('a claim that gave nothing is retried on a timer while requests are in flight', async () => {
     const shared = new FakeShared();
     const store = new SharedMemoryStore(shared);
-    shared.idleAnswers.push({ isOver: false, retryInMs: 20 }, { isOver: false, retryInMs: 20 }, { isOver: false, retryInMs: 20 });
-    shared.onIdle = async (call) => {
-      if (call === 1) await store.admit([{ rawHref: 'http://b.test/', target: 'http://b.test/', depth: 0 }]);
-    };
+    // Another worker queues b.test while a.test's slow request is in flight.
+    setTimeout(() => void store.admit([{ rawHref: 'http://b.test/', target: 'http://b.test/', depth: 0 }]), 50);
     const started: Record<string, number> = {};
     const fetcher = new FakeSite({ 'http://a.test/': { body: page(), latencyMs: 400 }, 'http://b.test/': { body: page() } });
     const t0 = Date.now();
@@ -119,6 +117,8 @@ describe('a crawl on a shared frontier', () => {
     await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store, fetcher });
     // b.test was queued while a.test's slow request was in flight: claimed on the retry timer, not after a.test ended.
     expect(started['http://b.test/']).toBeLessThan(300);
+    // whenIdle is asked only with nothing in flight.
+    expect(shared.idleCalls).toBe(1);
   });
 
   it('a claim that gave nothing while the others are over waits for its own requests (no busy loop)', async () => {

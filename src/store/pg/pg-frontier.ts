@@ -10,10 +10,17 @@
 //    rows a statement inserts are not in its own snapshot);
 // 3. the open hosts: next_at passed, fewer live claims on it than perHostConcurrency,
 //    row locked with SKIP LOCKED (another worker claiming on it now keeps it);
-// 4. each open host's shallowest candidates, as many as its free slots (one while it
-//    has a delay), the shallowest of them all up to `limit`, each row locked with SKIP
-//    LOCKED and moved to `fetching` with this worker's lease;
+// 4. each open host's shallowest candidates, as many as its free slots, the shallowest
+//    of them all up to `limit`, each row locked with SKIP LOCKED and moved to
+//    `fetching` with this worker's lease;
 // 5. next_at of each host claimed on: now + delay per URL claimed.
+//
+// A host with a delay is crawled one request at a time by all workers together, and
+// is open only once its last request (the latest fetch row of its site) started at
+// least the delay ago. A delay counted from the claim alone would not hold: a request
+// starts some time after its claim (the claim's round trip, robots.txt, a loaded
+// worker: hundreds of ms, measured), and a late start shortens the gap to the next
+// worker's; the start recorded in the fetch row is the request's own.
 //
 // Why a host row changed since the statement's snapshot is skipped: the live claims on
 // a host are counted in that snapshot, and a claim by another worker that committed
@@ -49,9 +56,11 @@ const WINDOW_FACTOR = 8;
 const WINDOW_MIN = 64;
 const WINDOW_MAX = 2048;
 
-/** How long whenIdle() tells a worker to wait before claiming again. */
+/** How long whenIdle() tells a worker to wait before claiming again: until the next host's slot, within these bounds. */
 const RETRY_MIN_MS = 25;
 const RETRY_MAX_MS = 500;
+/** …and when no host waits on a delay (they are at their concurrency): a slot frees when a request ends. */
+const RETRY_BUSY_MS = 50;
 
 interface ClaimRow {
   readonly id: number | null;
@@ -178,7 +187,8 @@ export class PgFrontier implements SharedFrontier {
         RETURNING host
       ),
       seen AS (
-        SELECT h.host, h.xmin AS version FROM crawl_host AS h WHERE h.host IN (SELECT host FROM candidate)
+        SELECT h.host, h.xmin AS version, c.site FROM crawl_host AS h
+        JOIN (SELECT host, min(site) AS site FROM candidate GROUP BY host) AS c ON c.host = h.host
       ),
       busy AS (
         SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM url
@@ -190,7 +200,11 @@ export class PgFrontier implements SharedFrontier {
         FROM crawl_host AS h
         JOIN seen AS s ON s.host = h.host AND s.version = h.xmin
         LEFT JOIN busy AS b ON b.host = h.host
-        WHERE h.next_at <= ${now}::bigint AND coalesce(b.n, 0) < ${perHostConcurrency}::integer
+        WHERE h.next_at <= ${now}::bigint
+          AND coalesce(b.n, 0) < CASE WHEN greatest(h.delay_ms, ${perHostDelayMs}::integer) > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
+          AND (greatest(h.delay_ms, ${perHostDelayMs}::integer) = 0
+            OR coalesce((SELECT f.started_at FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1), 0)
+               <= ${now}::bigint - greatest(h.delay_ms, ${perHostDelayMs}::integer))
         FOR UPDATE OF h SKIP LOCKED
       ),
       ranked AS (
@@ -235,7 +249,7 @@ export class PgFrontier implements SharedFrontier {
   /**
    * Over when nothing is queued, no claim's lease ran out, and no other worker holds a
    * live claim (its fetch may queue more); else retry when the next host's slot opens
-   * (bounded to 25..500 ms).
+   * (bounded to 25..500 ms), or in 50 ms when none waits on a delay.
    */
   async whenIdle(): Promise<FrontierIdle> {
     const now = this.#now();
@@ -246,7 +260,7 @@ export class PgFrontier implements SharedFrontier {
                 AND (claimed_by IS DISTINCT FROM ${this.workerId} OR lease_until IS NULL OR lease_until < ${now}::bigint)) AS claimed,
         (SELECT min(next_at) FROM crawl_host WHERE next_at > ${now}::bigint) AS next_at`) as unknown as [{ queued: boolean; claimed: boolean; next_at: number | null }];
     if (!row.queued && !row.claimed) return { isOver: true, retryInMs: 0 };
-    const untilNext = row.next_at === null ? RETRY_MAX_MS : row.next_at - now;
+    const untilNext = row.next_at === null ? RETRY_BUSY_MS : row.next_at - now;
     return { isOver: false, retryInMs: Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, untilNext)) };
   }
 
