@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') return child(args.slice(1));
   const shape: StreamShape = { links: Number(process.env['LINKLADDER_BENCH_LINKS'] ?? 10_000_000), urls: Number(process.env['LINKLADDER_BENCH_URLS'] ?? 1_000_000) };
-  printEnvironment('pg-admit.bench.js');
+  printEnvironment();
   const cluster = await startPostgres({ settings: { shared_buffers: '512MB', max_wal_size: '4GB', checkpoint_timeout: '30min' } });
   if (typeof cluster === 'string') {
     console.log(`SKIPPED: no PostgreSQL here (${cluster})`);

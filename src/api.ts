@@ -17,7 +17,7 @@ import {
 } from './crawl/index.js';
 import { OptionError, UriError, describeValue } from './errors.js';
 import { checkOptionsObject, createFetcher, createRobotsPolicy, type Fetcher, type RobotsPolicy } from './fetch/index.js';
-import { SqliteStore, type IndexWriter } from './store/index.js';
+import { PgStore, SqliteStore, isPostgresUrl, type IndexWriter } from './store/index.js';
 import {
   ReferenceResolver,
   failIn,
@@ -208,7 +208,8 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
   try {
     let store = given.store as IndexWriter | undefined;
     if (store === undefined) {
-      const index = new SqliteStore({ path: settings.db });
+      // A postgres:// URL names a PostgreSQL index (issue 12), never a file.
+      const index = isPostgresUrl(settings.db) ? await PgStore.open({ url: settings.db }) : new SqliteStore({ path: settings.db });
       closing.push(() => index.close());
       store = index;
     }

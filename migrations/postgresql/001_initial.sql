@@ -50,6 +50,8 @@ CREATE TABLE form (
   text   text    NOT NULL,
   url_id bigint  NOT NULL,
   rung   text    NOT NULL CHECK (rung IN ('string', 'syntax')),
+  -- The order the spellings were recorded in (reports list a URL's forms so).
+  seq    bigserial,
   PRIMARY KEY (site, text)
 );
 

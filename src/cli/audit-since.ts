@@ -3,7 +3,8 @@
 // audit of another index file, opened read-only.
 
 import { audit, type AuditFinding } from '../report/index.js';
-import { openIndexReader, type CrawlRunRow, type FindingIdentity, type IndexReader } from '../store/index.js';
+import type { CrawlRunRow, FindingIdentity, IndexReader } from '../store/index.js';
+import { indexLabel, openReader } from './open-store.js';
 
 /** What the findings of now are compared with. */
 export interface SinceBaseline {
@@ -23,11 +24,12 @@ const RUN_ID = /^[0-9]+$/;
 /** Read the baseline `since` names, for the index `reader` read from `file`. */
 export async function readBaseline(since: string, reader: IndexReader, file: string): Promise<SinceBaseline | SinceRefused> {
   if (RUN_ID.test(since)) return runBaseline(Number(since), reader, file);
-  const other = openIndexReader(since);
+  const other = await openReader(since);
   try {
     const findings = await findingsOf(other);
     const last = (await other.runs()).at(-1);
-    return { label: last === undefined ? since : `${since} (run ${last.id}, ${runTime(last)})`, findings };
+    const label = indexLabel(since);
+    return { label: last === undefined ? label : `${label} (run ${last.id}, ${runTime(last)})`, findings };
   } finally {
     await other.close();
   }

@@ -2,7 +2,7 @@
 // (explain, audit, graph, stats, report, db): the path is the flag's, else
 // LINKLADDER_DB's, else the config file's `db`, else data/linkladder.db — the same
 // precedence as `linkladder crawl`, so that every command finds the index a
-// config names.
+// config names. A `postgres://` URL in its place names a PostgreSQL index.
 
 import { Option, type Command } from 'commander';
 import { DEFAULT_CONFIG_PATH, loadCrawlSettings } from '../config/index.js';
@@ -17,7 +17,7 @@ export interface IndexPathOptions {
 /** Add `--db` and `--config` to a command. */
 export function addIndexPathOptions(command: Command): Command {
   return command
-    .addOption(new Option('--db <path>', 'the index database').default(undefined, `${DEFAULT_DB_PATH}, or the config's "db"`))
+    .addOption(new Option('--db <path>', 'the index: a database file, or postgres://user@host:port/db').default(undefined, `${DEFAULT_DB_PATH}, or the config's "db"`))
     .addOption(new Option('--config <file>', `a JSON config file whose "db" names the index (default: ${DEFAULT_CONFIG_PATH}, if it exists)`));
 }
 

@@ -24,13 +24,12 @@ import {
   type RobotsCache,
 } from '../fetch/index.js';
 import { auditIdentities } from '../report/index.js';
-import type { SqliteStore } from '../store/index.js';
 import { processInterrupts, type CliContext, type InterruptSignal } from './cli-context.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { formatSummary, summaryJson } from './format-summary.js';
 import { toJsonLine } from './json-line.js';
 import type { LineWriter } from './line-writer.js';
-import { lockTakeoverNotice, openStore } from './open-store.js';
+import { lockTakeoverNotice, openWritableIndex, type WritableIndex } from './open-store.js';
 import { ProgressLine, isTerminal } from './progress-line.js';
 
 /**
@@ -42,7 +41,7 @@ export type CrawlTuning = Partial<CrawlSettingsData>;
 
 export interface CrawlRunSettings {
   readonly seeds: readonly string[];
-  /** The index database: created if needed, resumed if it holds a crawl. */
+  /** The index: a database file or a PostgreSQL URL, created if needed, resumed if it holds a crawl. */
   readonly dbPath: string;
   /** For the fetcher and robots.txt alike; `undefined` for the fetcher's default. */
   readonly userAgent: string | undefined;
@@ -65,7 +64,7 @@ export interface CrawlRun {
  */
 export async function runCrawl(settings: CrawlRunSettings, context: CliContext): Promise<CrawlRun> {
   // robots.txt answers are kept in the index (RFC 9309 §2.4), once it is open.
-  let index: SqliteStore | undefined;
+  let index: WritableIndex | undefined;
   const robotsCache: RobotsCache = { get: (origin) => index?.robotsCache.get(origin), set: (origin, entry) => index?.robotsCache.set(origin, entry) };
   const clients = createClients(settings, robotsCache);
   if (clients instanceof Error) return await reportUsage(clients, context);
@@ -75,7 +74,7 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
     const seeds = checkSeeds(settings);
     if (seeds instanceof Error) return await reportUsage(seeds, context);
     // A store that fails to open throws on to run-cli: one line, exit 3.
-    index = openStore(settings.dbPath);
+    index = await openWritableIndex(settings.dbPath);
     const notice = lockTakeoverNotice(settings.dbPath, index);
     if (notice !== undefined) await context.err.writeLine(notice);
     return await crawlInto(index, seeds, settings, { fetcher, robots }, context);
@@ -114,7 +113,7 @@ function checkSeeds(settings: CrawlRunSettings): CrawlSeeds | Error {
   }
 }
 
-async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlRunSettings, clients: Clients, context: CliContext): Promise<CrawlRun> {
+async function crawlInto(store: WritableIndex, seeds: CrawlSeeds, settings: CrawlRunSettings, clients: Clients, context: CliContext): Promise<CrawlRun> {
   const { io, out } = context;
   const progress = new ProgressLine(io.stderr, { isEnabled: isTerminal(io.stderr), now: Date.now });
   const events = new EventOutput(out, settings.isJson);
@@ -173,7 +172,7 @@ async function crawlInto(store: SqliteStore, seeds: CrawlSeeds, settings: CrawlR
  * next run starts (audit-since.ts). Here, not in crawl(): the audit is the report
  * layer's, which the crawl layer may not import. A failure is a warning; the crawl goes on.
  */
-async function keepLastRunFindings(store: SqliteStore, context: CliContext): Promise<void> {
+async function keepLastRunFindings(store: WritableIndex, context: CliContext): Promise<void> {
   try {
     const run = (await store.runs()).at(-1);
     if (run === undefined || (await store.reader().runFindings?.(run.id)) !== undefined) return;

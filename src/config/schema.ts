@@ -11,12 +11,12 @@ import { SETTING_META, crawlOptionsSchema, isOn, type CrawlSettingsOf } from '..
 import { FETCHER_DEFAULTS } from '../fetch/index.js';
 import { DEFAULT_DB_PATH } from '../store/index.js';
 
-/** Where the index is: created if needed, resumed if it holds a crawl. */
+/** Where the index is: a file, or a PostgreSQL database (issue 12); created if needed, resumed if it holds a crawl. */
 export const dbSetting = z
   .string({ error: 'Expected a non-empty path' })
   .min(1, { error: 'Expected a non-empty path' })
   .default(DEFAULT_DB_PATH)
-  .register(SETTING_META, { argument: 'PATH', description: 'the index; created if needed, **resumed** if it holds a crawl' });
+  .register(SETTING_META, { argument: 'PATH', description: 'the index: a file, or a PostgreSQL database `postgres://user@host:port/db` that any number of crawls share; created if needed, **resumed** if it holds a crawl' });
 
 /** The fetcher's own check (fetch/option-checks.ts), so that a file's bad value names the file. */
 export const userAgentSetting = z

@@ -1,15 +1,31 @@
 // One contract for every IndexWriter: the SQLite store and the in-memory one must
 // behave alike (STYLE.md "Store and migrations").
 
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ladderForms } from '../../src/ladder/index.js';
-import { MemoryStore, SqliteStore, type AdmitEntry, type IndexWriter } from '../../src/store/index.js';
+import { MemoryStore, PgStore, SqliteStore, type AdmitEntry, type IndexWriter } from '../../src/store/index.js';
+import { startPostgres } from '../support/postgres-cluster.js';
+import { skipNotice } from '../support/system-tools.js';
 import { parseUriReference, type AbsoluteUri } from '../../src/uri/index.js';
 import { link as smallCrawlLink } from './small-crawl.js';
 
-const implementations: [string, () => IndexWriter][] = [
-  ['SqliteStore', () => new SqliteStore({ path: ':memory:', now: () => 1_700_000_000_000 })],
-  ['MemoryStore', () => new MemoryStore({ now: () => 1_700_000_000_000 })],
+// PostgreSQL: a throwaway cluster for this file, a fresh database for each test.
+const cluster = await startPostgres();
+if (typeof cluster === 'string') skipNotice('the IndexWriter contract on PostgreSQL', cluster);
+const pgStores: PgStore[] = [];
+afterAll(async () => {
+  for (const store of pgStores) await store.close().catch(() => {});
+  if (typeof cluster !== 'string') await cluster.stop();
+});
+
+const implementations: [string, () => Promise<IndexWriter>][] = [
+  ['SqliteStore', async () => new SqliteStore({ path: ':memory:', now: () => 1_700_000_000_000 })],
+  ['MemoryStore', async () => new MemoryStore({ now: () => 1_700_000_000_000 })],
+  ...(typeof cluster === 'string' ? [] : [['PgStore', async () => {
+      const store = await PgStore.open({ url: await cluster.createDatabase(), now: () => 1_700_000_000_000, maxConnections: 2 });
+      pgStores.push(store);
+      return store;
+    }] as [string, () => Promise<IndexWriter>]]),
 ];
 
 /** A link written as its target. */
@@ -22,7 +38,7 @@ async function seed(store: IndexWriter, uri = 'http://host/'): Promise<number> {
 
 describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   it('admits a seed as a new, queued URL and writes no link for it', async () => {
-    const store = open();
+    const store = await open();
     const [result] = await store.admit([{ rawHref: 'http://host/', target: 'http://host/', depth: 0 }]);
     expect(result).toEqual({ urlId: 1, rung: 'new', ladderRung: 'new', isQueued: true, error: undefined });
     expect((await store.stats()).links).toBe(0);
@@ -30,7 +46,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('reports the rung at which each spelling of one target met the index', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const results = await store.admit([
       link(page, 'http://host/b.'),
@@ -54,7 +70,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('says string for the key itself, and syntax for a spelling that meets another spelling only there', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const results = await store.admit([
       link(page, 'HTTP://host:80/x'), // new; key http://host/x
@@ -66,7 +82,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('records links that do not resolve, with their error, and queues nothing for them', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const results = await store.admit([
       { fromUrlId: page, rawHref: 'http://a b/', target: undefined, error: 'ERR_URI_BAD_HOST' },
@@ -82,7 +98,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('records but does not queue what is not followed, and queues it once a followed link names it', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const [img] = await store.admit([link(page, 'http://host/i.png', { follow: false, element: 'img', attribute: 'src' })]);
     expect(img).toMatchObject({ rung: 'new', isQueued: false });
@@ -94,7 +110,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('claims shallowest first, records fetches, and never hands out a URL twice', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     await store.admit([link(page, 'http://host/deep', { depth: 3 }), link(page, 'http://host/a', { depth: 1 }), link(page, 'http://host/b', { depth: 1 })]);
     const first = await store.claim(2);
@@ -111,7 +127,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('queues a URL as its link\'s role, raises a queued one to a higher role, and keeps each fetch\'s method (migration 006)', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     await store.admit([
       link(page, 'http://host/pic', { role: 'resource' }),
@@ -147,7 +163,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('keeps which URL each fetch stands for, as the crawler says it', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const [moved] = await store.admit([link(page, 'http://host/moved')]);
     await store.recordFetch({ urlId: moved!.urlId!, outcome: 'done', startedAt: 1, status: 200, finalUrl: 'http://host/', representsUrlId: page });
@@ -157,7 +173,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('applies aliases: a later link to an aliased URL names its target and queues nothing', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const [a, b] = await store.admit([link(page, 'http://host/dir'), link(page, 'http://host/dir/')]);
     await store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'redirect', detail: '301' });
@@ -172,7 +188,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('follows alias chains and is safe in a loop', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const ids = (await store.admit(['x', 'y', 'z'].map((p) => link(page, `http://host/${p}`)))).map((r) => r.urlId!);
     await store.addAlias({ fromId: ids[0]!, toId: ids[1]!, evidence: 'redirect' });
@@ -183,7 +199,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('records canonical claims without following them, and revokes an alias', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const [a, b] = await store.admit([link(page, 'http://host/p?utm=1'), link(page, 'http://host/p')]);
     await store.addAlias({ fromId: a!.urlId!, toId: b!.urlId!, evidence: 'canonical' });
@@ -197,7 +213,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('finds a URL by any spelling of it', async () => {
-    const store = open();
+    const store = await open();
     await seed(store, 'http://host/a%7Eb');
     expect(await store.findUrl('HTTP://host:80/a~b#frag')).toMatchObject({ id: 1, key: 'http://host/a~b' });
     expect(await store.findUrl('http://other/')).toBeUndefined();
@@ -205,7 +221,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
   });
 
   it('refuses a batch from an unknown page as a whole', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     await expect(store.admit([link(page, 'http://host/ok'), link(999, 'http://host/bad')])).rejects.toThrow(
       expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
@@ -222,7 +238,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
 
 describe.each(implementations)('ladder attribution of hrefs as a crawler resolves them: %s', (_name, open) => {
   it('transact: all the work of a unit is recorded, or none when it throws', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     await expect(
       store.transact(async (tx) => {
@@ -251,7 +267,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
   });
 
   it('requeues a URL in any state but alias', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const [claimed] = await store.claim(1);
     expect(claimed?.id).toBe(page);
@@ -265,7 +281,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
   });
 
   it('keeps robots.txt per origin, replacing an older entry', async () => {
-    const { robotsCache } = open();
+    const { robotsCache } = await open();
     expect(await robotsCache.get('http://host')).toBeUndefined();
     await robotsCache.set('http://host', { fetchedAt: 1, status: 200, errorCode: undefined, body: 'User-agent: *\nDisallow: /x' });
     await robotsCache.set('http://host', { fetchedAt: 2, status: 404, errorCode: undefined, body: undefined });
@@ -274,7 +290,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
   });
 
   it('keeps the history that explains a URL: its first link, its fetches and its aliases', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const [first] = await store.admit([link(page, 'http://host/moved', { rawHref: 'moved' })]);
     await store.admit([link(page, 'http://host/moved', { rawHref: './moved' })]);
@@ -313,7 +329,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
 
   it('/a/../b, /B%2e, HTTP://HOST:80/b and //host/b#x against http://host/x', async () => {
     const { resolve } = await import('../../src/index.js');
-    const store = open();
+    const store = await open();
     const page = await seed(store, 'http://host/x');
     const base = 'http://host/x';
     const hrefs = ['b', '/a/../b', '/B%2e', '/B%2E', 'HTTP://HOST:80/b', '//host/b#x'];
@@ -335,7 +351,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
 
 describe.each(implementations)('IndexWriter contract, crawl runs (issue 10, item 15): %s', (_name, open) => {
   it('records a run when it starts and how it ended, and reads them back oldest first, the writer and the reader alike', async () => {
-    const store = open();
+    const store = await open();
     expect(await store.runs()).toEqual([]);
     const settings = { scope: 'prefix', include: ['^http://h/a'], maxDepth: 3, follow: ['link'] };
     const first = await store.startRun({ startedAt: 10, seeds: ['http://h/a/'], settings });
@@ -391,11 +407,11 @@ describe.each(implementations)('IndexWriter contract, links with their ladder fo
   }
 
   it('admits each spelling at the same rung, to the same URL, as without them', async () => {
-    expect(await admitAll(open(), true)).toEqual(await admitAll(open(), false));
+    expect(await admitAll(await open(), true)).toEqual(await admitAll(await open(), false));
   });
 
   it('ignores forms that do not describe the target', async () => {
-    const store = open();
+    const store = await open();
     const page = await seed(store);
     const other = parseUriReference('http://other/');
     if (!other.ok) throw new Error('unreachable');

@@ -1,21 +1,53 @@
-// One contract for every IndexReader: the SQLite store and the in-memory one, given
-// the same writes through the IndexWriter, must read back the same rows in the same
-// order (DESIGN.md §6).
+// One contract for every IndexReader: the SQLite store, the in-memory one and the
+// PostgreSQL one, given the same writes through the IndexWriter, must read back the
+// same rows in the same order (DESIGN.md §6).
 
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { MemoryStore, SqliteStore, type IndexReader, type IndexWriter } from '../../src/store/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MemoryStore, PgStore, SqliteStore, connectPg, migratePg, type IndexReader, type IndexWriter } from '../../src/store/index.js';
 import { collect } from '../support/collect.js';
+import { startPostgres } from '../support/postgres-cluster.js';
+import { skipNotice } from '../support/system-tools.js';
+import { emptyIndex } from './pg/empty-index.js';
 import { link, smallCrawl } from './small-crawl.js';
 
 const NOW = 1_700_000_000_000;
 
 type ReadableStore = IndexWriter & { reader(): IndexReader };
 
-const implementations: [string, () => ReadableStore][] = [
-  ['SqliteStore', () => new SqliteStore({ path: ':memory:', now: () => NOW })],
-  ['MemoryStore', () => new MemoryStore({ now: () => NOW })],
+// One PostgreSQL database for the file, emptied before each store opens on it.
+const cluster = await startPostgres();
+if (typeof cluster === 'string') skipNotice('the IndexReader contract on PostgreSQL', cluster);
+const pgUrl = typeof cluster === 'string' ? undefined : await cluster.createDatabase();
+const pgAdmin = pgUrl === undefined ? undefined : connectPg(pgUrl, { max: 1 });
+if (pgAdmin !== undefined) await migratePg(pgAdmin, () => NOW);
+let pgStore: PgStore | undefined;
+afterAll(async () => {
+  await pgStore?.close();
+  await pgAdmin?.end();
+  if (typeof cluster !== 'string') await cluster.stop();
+});
+
+/** A PostgreSQL store on an empty index (the one before it closed). */
+async function openPg(): Promise<PgStore> {
+  await pgStore?.close();
+  await emptyIndex(pgAdmin!);
+  pgStore = await PgStore.open({ url: pgUrl!, now: () => NOW });
+  return pgStore;
+}
+
+const implementations: [string, () => Promise<ReadableStore>][] = [
+  ['SqliteStore', async () => new SqliteStore({ path: ':memory:', now: () => NOW })],
+  ['MemoryStore', async () => new MemoryStore({ now: () => NOW })],
+  ...(pgUrl === undefined ? [] : [['PgStore', openPg] as [string, () => Promise<ReadableStore>]]),
 ];
+
+/** A store of each kind, SQLite's first. */
+async function openAll(): Promise<ReadableStore[]> {
+  const stores: ReadableStore[] = [];
+  for (const [, open] of implementations) stores.push(await open());
+  return stores;
+}
 
 /** More of what a crawl writes: an alias cycle whose pages have links, a canonical claim, a revoked alias, retries, a failed unit. */
 async function richCrawl(store: IndexWriter) {
@@ -75,7 +107,7 @@ async function readAll(reader: IndexReader) {
 
 describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
   it('reads every link back in page order, with what the crawl recorded about it', async () => {
-    const store = open();
+    const store = await open();
     const { homeId, aId, oldId, newId } = await smallCrawl(store);
     const links = await collect(store.reader().links());
     expect(links.map((l) => [l.position, l.rawHref, l.toUrlId, l.rung, l.ladderRung, l.metUrlId])).toEqual([
@@ -94,7 +126,7 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
   });
 
   it('groups edges by page and target, with aliases kept apart or collapsed', async () => {
-    const store = open();
+    const store = await open();
     const { homeId, aId, oldId, newId } = await smallCrawl(store);
     const reader = store.reader();
     expect(await collect(reader.edges())).toEqual([
@@ -109,7 +141,7 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
   });
 
   it('collapses an alias cycle, pages and targets, onto its least id', async () => {
-    const store = open();
+    const store = await open();
     const { homeId, x, y, z, newId } = await richCrawl(store);
     const collapsed = await collect(store.reader().edges({ collapseAliases: true }));
     // x → y → z → x: the cycle is named by x; the links of pages x and y are x's, summed.
@@ -124,7 +156,7 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
   });
 
   it('counts the ladder funnel, fetch errors, URLs with their last fetch, forms, fetches and aliases', async () => {
-    const store = open();
+    const store = await open();
     const { aId, oldId, homeId } = await smallCrawl(store);
     const reader = store.reader();
     expect(await reader.funnel()).toEqual({
@@ -153,7 +185,7 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
   });
 
   it('counts each URL by its last fetch in errorsByCode, the most frequent first', async () => {
-    const store = open();
+    const store = await open();
     await richCrawl(store);
     expect(Object.entries(await store.reader().errorsByCode())).toEqual([
       ['ERR_FETCH_TIMEOUT', 1],
@@ -163,7 +195,7 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
   });
 
   it('lets a pass stop early and starts each pass anew', async () => {
-    const store = open();
+    const store = await open();
     await richCrawl(store);
     const reader = store.reader();
     for await (const url of reader.urls()) {
@@ -175,13 +207,15 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
   });
 });
 
-describe('the SQLite and memory readers', () => {
+describe('the readers of every store', () => {
   it('read back the same rows, in the same order, for the same writes', async () => {
-    const [sqlite, memory] = implementations.map(([, open]) => open());
+    const [sqlite, ...others] = await openAll();
     await richCrawl(sqlite!);
-    await richCrawl(memory!);
     const fromSqlite = await readAll(sqlite!.reader());
-    expect(await readAll(memory!.reader())).toStrictEqual(fromSqlite);
+    for (const other of others) {
+      await richCrawl(other);
+      expect(await readAll(other.reader())).toStrictEqual(fromSqlite);
+    }
     expect(fromSqlite.links.length).toBeGreaterThan(15);
   });
 
@@ -235,17 +269,22 @@ describe('the SQLite and memory readers', () => {
     await store.flush();
   }
 
-  it('agree on any sequence of writes (property)', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
-        const [sqlite, memory] = implementations.map(([, open]) => open());
-        await play(sqlite!, steps);
-        await play(memory!, steps);
-        expect(await readAll(memory!.reader())).toStrictEqual(await readAll(sqlite!.reader()));
-        await sqlite!.close();
-        await memory!.close();
-      }),
-      { numRuns: 60 },
-    );
-  });
+  // A store on a server costs a round trip a write: fewer runs there.
+  it.each(implementations.slice(1).map(([name, open]) => [name, open, name === 'PgStore' ? 20 : 60] as const))(
+    'agree on any sequence of writes (property): %s and SqliteStore',
+    async (_name, open, numRuns) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
+          const sqlite = await implementations[0]![1]();
+          const other = await open();
+          await play(sqlite, steps);
+          await play(other, steps);
+          expect(await readAll(other.reader())).toStrictEqual(await readAll(sqlite.reader()));
+          await sqlite.close();
+          await other.close();
+        }),
+        { numRuns },
+      );
+    },
+  );
 });

@@ -207,6 +207,8 @@ async function startServer(
 
   const url = (database: string): string => `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
   const ready = await waitUntilReady(bin, port, child);
+  // A test process that forgets stop() still ends (and its exit hook stops the server).
+  child.unref();
   if (!ready) {
     child.kill('SIGQUIT');
     await exited;
@@ -230,6 +232,7 @@ async function startServer(
     stop(): Promise<void> {
       stopped ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) {
+          child.ref(); // the process waits for the shutdown
           child.kill('SIGINT'); // fast shutdown
           const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
           await exited;
@@ -301,7 +304,11 @@ function removeLeftovers(): void {
   for (const name of readdirSync(tmpdir())) {
     const match = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name);
     if (match === null || isAlive(Number(match[1]))) continue;
-    rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+    try {
+      rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // Another user's: not ours to remove.
+    }
   }
 }
 

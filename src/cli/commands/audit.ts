@@ -28,10 +28,11 @@ import {
   type Severity,
   type SourceRoot,
 } from '../../report/index.js';
-import { openIndexReader, type IndexReader } from '../../store/index.js';
+import type { IndexReader } from '../../store/index.js';
 import { readBaseline, SinceRefused } from '../audit-since.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { indexLabel, openReader } from '../open-store.js';
 import type { LineWriter } from '../line-writer.js';
 import { refuseNoCrawl } from '../no-crawl.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -115,9 +116,10 @@ export function addAuditCommand(program: Command, context: CliContext): void {
     .option('--no-color', 'never colour severities')
     .addHelpText('after', HELP)
     .action(async (options: AuditCommandOptions) => {
-      const file = await indexPath(options, context);
+      const db = await indexPath(options, context);
+      const file = indexLabel(db);
       const test = findingTest({ minSeverity: options.severity, codes: options.code });
-      const reader = openIndexReader(file);
+      const reader = await openReader(db);
       let worst = -1;
       try {
         if (await refuseNoCrawl(reader, file, context)) return;

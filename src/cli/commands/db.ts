@@ -1,11 +1,12 @@
-// `linkladder db migrate|status [--db PATH]`: the index database itself (`db stats`,
+// `linkladder db migrate|status [--db PATH|URL]`: the index database itself (`db stats`,
 // hidden, is the store's raw counts; `linkladder stats` is the one users read).
+// A PostgreSQL index (`--db postgres://…`) takes migrations/postgresql/.
 
 import type { Command } from 'commander';
-import { readMigrationStatus, SqliteStore, type StoreStats } from '../../store/index.js';
+import { isPostgresUrl, migratePg, migrationStatusPg, readMigrationStatus, SqliteStore, type Migration, type MigrationStatus, type StoreStats } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
-import { lockTakeoverNotice } from '../open-store.js';
+import { indexLabel, lockTakeoverNotice, onPgDatabase, openReader } from '../open-store.js';
 import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 
 interface DbOptions extends IndexPathOptions, OutputOptions {}
@@ -14,16 +15,15 @@ export function addDbCommand(program: Command, context: CliContext): void {
   const db = program.command('db').summary('migrate and inspect the index database').description('Migrate and inspect the index database.');
 
   addIndexPathOptions(db.command('migrate'))
-    .description('Create the database if needed and apply every pending migration (migrations/NNN_name.sql).')
+    .description(
+      'Create the database if needed and apply every pending migration (migrations/NNN_name.sql; for a postgres:// database, which must exist, migrations/postgresql/).',
+    )
     .action(async (options: DbOptions) => {
       const file = await indexPath(options, context);
-      const store = new SqliteStore({ path: file });
-      const notice = lockTakeoverNotice(file, store);
-      if (notice !== undefined) await context.err.writeLine(notice);
-      const applied = store.appliedMigrations;
-      await store.close();
-      if (applied.length === 0) await context.out.writeLine(`${file}: up to date`);
-      for (const m of applied) await context.out.writeLine(`${file}: applied ${m.file}`);
+      const applied = isPostgresUrl(file) ? await migratePostgres(file) : await migrateFile(file, context);
+      const label = indexLabel(file);
+      if (applied.length === 0) await context.out.writeLine(`${label}: up to date`);
+      for (const m of applied) await context.out.writeLine(`${label}: applied ${m.file}`);
     });
 
   addIndexPathOptions(db.command('status'))
@@ -32,7 +32,8 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .addOption(jsonOption())
     .addOption(outOption())
     .action(async (options: DbOptions) => {
-      const migrations = readMigrationStatus(await indexPath(options, context));
+      const file = await indexPath(options, context);
+      const migrations: MigrationStatus[] = isPostgresUrl(file) ? await onPgDatabase(file, (sql) => migrationStatusPg(sql)) : readMigrationStatus(file);
       await withOutput(options, context, async (out) => {
         for (const m of migrations) {
           const version = String(m.version).padStart(3, '0');
@@ -52,14 +53,43 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .addOption(jsonOption())
     .addOption(outOption())
     .action(async (options: DbOptions) => {
-      const store = new SqliteStore({ path: await indexPath(options, context), readOnly: true });
-      const stats = await store.stats();
-      await store.close();
+      const file = await indexPath(options, context);
+      const stats = isPostgresUrl(file) ? await readPgStats(file) : await readFileStats(file);
       const lines = isJsonOutput(options) ? [JSON.stringify(stats)] : formatStats(stats);
       await withOutput(options, context, async (out) => {
         for (const line of lines) await out.writeLine(line);
       });
     });
+}
+
+async function migrateFile(file: string, context: CliContext): Promise<readonly Migration[]> {
+  const store = new SqliteStore({ path: file });
+  const notice = lockTakeoverNotice(file, store);
+  if (notice !== undefined) await context.err.writeLine(notice);
+  const applied = store.appliedMigrations;
+  await store.close();
+  return applied;
+}
+
+/** Apply migrations/postgresql/ (the database itself must exist: creating one is its administrator's). */
+function migratePostgres(url: string): Promise<readonly Migration[]> {
+  return onPgDatabase(url, (sql) => migratePg(sql, Date.now));
+}
+
+async function readFileStats(file: string): Promise<StoreStats> {
+  const store = new SqliteStore({ path: file, readOnly: true });
+  const stats = await store.stats();
+  await store.close();
+  return stats;
+}
+
+async function readPgStats(url: string): Promise<StoreStats> {
+  const reader = await openReader(url);
+  try {
+    return await reader.stats();
+  } finally {
+    await reader.close();
+  }
 }
 
 function formatStats(stats: StoreStats): string[] {

@@ -9,7 +9,7 @@ import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOu
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { toJsonLine } from '../json-line.js';
-import { openStore } from '../open-store.js';
+import { openReadOnlyIndex } from '../open-store.js';
 
 const LABEL_WIDTH = 10;
 
@@ -39,7 +39,7 @@ export function addExplainCommand(program: Command, context: CliContext): void {
     .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (url: string, options: ExplainCommandOptions) => {
-      const store = openStore(await indexPath(options, context), { readOnly: true });
+      const store = await openReadOnlyIndex(await indexPath(options, context));
       let explanation: Explanation;
       try {
         explanation = await explain(store, url);

@@ -2,9 +2,9 @@
 
 import type { Command } from 'commander';
 import { exportGraph, GRAPH_FORMATS, type GraphFormat } from '../../report/index.js';
-import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { openReader } from '../open-store.js';
 import { formatOption, jsonOption, outOption, outputFormat, writeOutputFile, type OutputOptions, type OutputOptionsSpec } from '../output-options.js';
 
 const HELP = `
@@ -46,7 +46,7 @@ export function addGraphCommand(program: Command, context: CliContext): void {
       const format = outputFormat(options, OUTPUT);
       // Mandatory, but --json stands for it: checked here rather than by commander.
       if (format === undefined) return command.error("error: required option '--format <format>' not specified");
-      const reader = openIndexReader(await indexPath(options, context));
+      const reader = await openReader(await indexPath(options, context));
       try {
         const exportOptions = { format, collapseAliases: options.collapseAliases === true };
         if (options.out === undefined) await exportGraph(reader, context.io.stdout, exportOptions);

@@ -2,9 +2,9 @@
 
 import { Option, type Command } from 'commander';
 import { audit, writeHtmlReport, type AuditFinding } from '../../report/index.js';
-import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { indexLabel, openReader } from '../open-store.js';
 import { refuseNoCrawl } from '../no-crawl.js';
 import { formatOption, outOption, writeOutputFile, type OutputOptions, type OutputOptionsSpec } from '../output-options.js';
 
@@ -41,9 +41,9 @@ export function addReportCommand(program: Command, context: CliContext): void {
       const target = options.out ?? options.html;
       if (target === undefined) return command.error("error: required option '--out <file>' (or --html <file>) not specified");
       const file = await indexPath(options, context);
-      const reader = openIndexReader(file);
+      const reader = await openReader(file);
       try {
-        if (await refuseNoCrawl(reader, file, context)) return;
+        if (await refuseNoCrawl(reader, indexLabel(file), context)) return;
         // The page holds every finding, and counts them at its top: they are gathered first.
         const findings: AuditFinding[] = [];
         for await (const finding of audit(reader)) findings.push(finding);

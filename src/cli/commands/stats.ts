@@ -2,10 +2,10 @@
 
 import type { Command } from 'commander';
 import { collectStats, FETCHES_SAVED_DEFINITION, formatStats, LINKS_NOT_FETCHED_DEFINITION } from '../../report/index.js';
-import { openIndexReader } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { indexLabel, openReader } from '../open-store.js';
 import { toJsonLine } from '../json-line.js';
 import { refuseNoCrawl } from '../no-crawl.js';
 
@@ -38,10 +38,10 @@ export function addStatsCommand(program: Command, context: CliContext): void {
     .addHelpText('after', HELP)
     .action(async (options: StatsCommandOptions) => {
       const file = await indexPath(options, context);
-      const reader = openIndexReader(file);
+      const reader = await openReader(file);
       let lines: string[];
       try {
-        if (await refuseNoCrawl(reader, file, context)) return;
+        if (await refuseNoCrawl(reader, indexLabel(file), context)) return;
         const stats = await collectStats(reader);
         const definitions = { fetchesSaved: FETCHES_SAVED_DEFINITION, linksNotFetched: LINKS_NOT_FETCHED_DEFINITION };
         lines = isJsonOutput(options) ? [toJsonLine({ ...stats, definitions })] : formatStats(stats);

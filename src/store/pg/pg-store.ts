@@ -8,15 +8,12 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { StoreError } from '../../errors.js';
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
-import { ALIAS_EVIDENCE, ladderForms, type AliasEvidence } from '../../ladder/index.js';
+import { ladderForms } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { asCorruption, isObject, parseStoredJson } from '../index-corruption.js';
 import type { Migration } from '../migrations.js';
 import { ALIAS_COLUMNS, URL_COLUMNS, jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../sqlite-rows.js';
 import {
-  MATCH_RUNGS,
-  URL_STATES,
-  zeroCounts,
   type AdmitEntry,
   type AdmitResult,
   type AliasRecord,
@@ -26,19 +23,19 @@ import {
   type CrawlRunStart,
   type FetchRecord,
   type FindingIdentity,
+  type IndexReader,
   type IndexWriter,
-  type MatchRung,
   type SharedFrontier,
   type SitemapRecord,
   type StoreStats,
   type UrlHistory,
   type UrlRecord,
-  type UrlState,
 } from '../types.js';
 import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
 import { checkUpToDate, connect, migratePg, openFailure, redactUrl, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
-import { PG_FETCH_COLUMNS } from './pg-rows.js';
+import { PgIndexReader } from './pg-reader.js';
+import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
 
 export interface PgStoreOptions {
@@ -141,6 +138,11 @@ export class PgStore implements IndexWriter {
   /** The frontier shared by cooperating workers (pg-frontier.ts). */
   get shared(): SharedFrontier {
     return this.#core.frontier;
+  }
+
+  /** Reports on this index, over the store's pool (closing the reader leaves the pool open). */
+  reader(): IndexReader {
+    return new PgIndexReader(this.#core.sql);
   }
 
   async admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
@@ -410,38 +412,4 @@ function asStoreError(error: unknown, url: string, code: 'ERR_STORE_WRITE_FAILED
 // Admission inside a transaction: each batch in a savepoint, so that a batch that lost a race is retried alone.
 function savepointExecutor(tx: { savepoint<T>(work: (sp: Executor) => Promise<T>): Promise<T> }): Executor {
   return tx as unknown as Executor;
-}
-
-/** The index's counts, as readStats gives them for SQLite. */
-export async function readPgStats(db: Executor): Promise<StoreStats> {
-  const urlsByState = zeroCounts(URL_STATES);
-  for (const row of await db`SELECT state, count(*)::integer AS n FROM url GROUP BY state`) urlsByState[row.state as UrlState] = row.n as number;
-  const linksByRung = zeroCounts(MATCH_RUNGS);
-  let links = 0;
-  let linksWithoutTarget = 0;
-  for (const row of await db`SELECT rung, sum(links)::bigint AS n FROM link_tally GROUP BY rung`) {
-    const n = row.n as number;
-    links += n;
-    if (row.rung === 'none') linksWithoutTarget += n;
-    else linksByRung[row.rung as MatchRung] = n;
-  }
-  const aliasesByEvidence = zeroCounts(ALIAS_EVIDENCE);
-  for (const row of await db`SELECT evidence, count(*)::integer AS n FROM alias GROUP BY evidence`) aliasesByEvidence[row.evidence as AliasEvidence] = row.n as number;
-  const [fetches] = await db`SELECT count(*)::integer AS n FROM "fetch"`;
-  return { urlsByState, links, linksByRung, linksWithoutTarget, aliasesByEvidence, fetches: fetches!.n as number };
-}
-
-/** Every crawl run, oldest first. */
-export async function readPgRuns(db: Executor): Promise<CrawlRunRow[]> {
-  const rows = await db`SELECT id, started_at, seeds, settings, ended_at, stopped_by, outcome, counts FROM crawl_run ORDER BY id`;
-  return rows.map((row) => ({
-    id: row.id as number,
-    startedAt: row.started_at as number,
-    seeds: JSON.parse(row.seeds as string) as string[],
-    settings: JSON.parse(row.settings as string) as Record<string, unknown>,
-    endedAt: (row.ended_at as number | null) ?? undefined,
-    stoppedBy: (row.stopped_by as CrawlRunRow['stoppedBy'] | null) ?? undefined,
-    outcome: (row.outcome as string | null) ?? undefined,
-    counts: row.counts === null ? undefined : (JSON.parse(row.counts as string) as Record<string, unknown>),
-  }));
 }

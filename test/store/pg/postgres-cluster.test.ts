@@ -1,9 +1,15 @@
 // The throwaway PostgreSQL server the PostgreSQL store tests run on
 // (test/support/postgres-cluster.ts): it starts on loopback, gives fresh databases,
-// and leaves nothing behind — no folder, no open port.
+// and leaves nothing behind — no folder, no open port — even when its test process
+// exits without stopping it or is killed.
 
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresCluster } from '../../support/postgres-cluster.js';
 import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
@@ -18,6 +24,46 @@ function tryConnect(host: string, port: number): Promise<string> {
     });
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
+}
+
+/** Poll until `port` refuses connections; the last answer. */
+async function closedWithin(port: number, ms: number): Promise<string> {
+  const deadline = Date.now() + ms;
+  let answer = await tryConnect('127.0.0.1', port);
+  while (answer !== 'ECONNREFUSED' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    answer = await tryConnect('127.0.0.1', port);
+  }
+  return answer;
+}
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'linkladder-pg-cluster-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * A separate Node process that starts a cluster, prints `{ port, dir }` and then
+ * `ending` says what it does: wait forever (to be killed) or exit without stop().
+ */
+async function clusterInAnotherProcess(ending: 'wait' | 'exit'): Promise<{ child: ReturnType<typeof spawn>; port: number; dir: string }> {
+  const bundle = path.join(scratch, 'postgres-cluster.mjs');
+  if (!existsSync(bundle)) {
+    const source = fileURLToPath(new URL('../../support/postgres-cluster.ts', import.meta.url));
+    buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'warning' });
+  }
+  const script = `
+    const { startPostgres } = await import(${JSON.stringify(bundle)});
+    const cluster = await startPostgres();
+    if (typeof cluster === 'string') throw new Error(cluster);
+    console.log(JSON.stringify({ port: cluster.port, dir: cluster.dir }));
+    ${ending === 'wait' ? 'setInterval(() => {}, 1000);' : 'process.exit(0);'}`;
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  for await (const chunk of child.stdout) {
+    output += String(chunk);
+    if (output.includes('\n')) break;
+  }
+  const { port, dir } = JSON.parse(output) as { port: number; dir: string };
+  return { child, port, dir };
 }
 
 let cluster: PostgresCluster | string;
@@ -79,5 +125,28 @@ describe('a throwaway PostgreSQL cluster', () => {
     expect(existsSync(other.dir)).toBe(false);
     expect(await tryConnect('127.0.0.1', other.port)).toBe('ECONNREFUSED');
     await other.stop(); // twice is harmless
+  });
+
+  it('a test process killed (SIGKILL) takes its server down; the next start removes its folder', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL cluster tests', cluster));
+    const { child, port, dir } = await clusterInAnotherProcess('wait');
+    expect(await tryConnect('127.0.0.1', port)).toBe('connected');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    expect(await closedWithin(port, 10_000)).toBe('ECONNREFUSED');
+    const next = await startPostgres();
+    if (typeof next === 'string') throw new Error(next);
+    await next.stop();
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('a test process that exits without stop() leaves no server and no folder', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL cluster tests', cluster));
+    const { child, port, dir } = await clusterInAnotherProcess('exit');
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    expect(child.exitCode).toBe(0);
+    expect(await closedWithin(port, 10_000)).toBe('ECONNREFUSED');
+    expect(existsSync(dir)).toBe(false);
   });
 });

@@ -1,0 +1,356 @@
+// Reading a crawl's index on PostgreSQL for reports (issue 12): the rows, and the
+// order, of the SQLite reader (sqlite-reader.ts). Every list is a server-side cursor
+// read a page of rows at a time, so `graph` and `audit` stay in bounded memory on a
+// large index; every single read is one query. Text is ordered as SQLite orders it,
+// by bytes (COLLATE "C"), and NULLs first, whatever the database's own collation.
+
+import { AliasEnds } from '../../ladder/index.js';
+import { asCorruption, corruptIndex, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
+import { decodeLink, type EncodedLink } from '../link-codec.js';
+import { ALIAS_COLUMNS, URL_COLUMNS, toAliasRow, toFetchRow, toFirstLink, type AliasColumns, type FetchColumns, type UrlColumns } from '../sqlite-rows.js';
+import type {
+  AliasRow,
+  CrawlRunRow,
+  EdgeOptions,
+  EdgeRow,
+  FetchRow,
+  FindingIdentity,
+  FormRow,
+  Funnel,
+  IndexReader,
+  LinkRow,
+  SitemapEntryRow,
+  SitemapFindingRecord,
+  SitemapRow,
+  StoreStats,
+  UrlRow,
+} from '../types.js';
+import { checkUpToDate, connect, openFailure, redactUrl, type Sql } from './pg-database.js';
+import { PG_FETCH_COLUMNS, readPgRunFindings, readPgRuns, readPgStats } from './pg-rows.js';
+
+/** Rows a cursor fetches per round trip: one page is read in one go, then handed out row by row. */
+export const PG_CURSOR_ROWS = 500;
+
+/**
+ * Connections of a reader's pool. A pass holds one connection from its first row to
+ * its last, and reports read a few passes at once (the graph's URLs with their forms).
+ */
+const READER_CONNECTIONS = 8;
+
+/** A URL (alias `u`) and its last fetch as one JSON object (`last_fetch`, NULL for none). */
+const URL_ROW_QUERY = `SELECT ${URL_COLUMNS}, to_jsonb(lf) AS last_fetch
+  FROM url AS u
+  LEFT JOIN LATERAL (SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.url_id = u.id ORDER BY f.id DESC LIMIT 1) AS lf ON true`;
+
+interface UrlRowColumns extends UrlColumns {
+  last_fetch: FetchColumns | null;
+}
+
+export class PgIndexReader implements IndexReader {
+  readonly #sql: Sql;
+  readonly #onClose: (() => void | Promise<void>) | undefined;
+  /** The database as messages name it (no password). */
+  readonly #label: string;
+
+  /**
+   * A reader over the pool `sql`. `onClose` runs when the reader is closed (the pool
+   * of a reader opened on its own is ended then; a store's reader leaves it open).
+   */
+  constructor(sql: Sql, onClose?: () => void | Promise<void>) {
+    this.#sql = sql;
+    this.#onClose = onClose;
+    this.#label = labelOf(sql);
+  }
+
+  // Stored values that do not parse become ERR_STORE_CORRUPT naming the database.
+  async #read<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      throw asPgCorruption(error, this.#label);
+    }
+  }
+
+  async *#iterate<T>(rows: () => AsyncIterable<T>): AsyncGenerator<T> {
+    try {
+      yield* rows();
+    } catch (error) {
+      throw asPgCorruption(error, this.#label);
+    }
+  }
+
+  /** The rows of `query`, through a server-side cursor; ending the pass early closes it. */
+  async *#cursor<T>(query: string, parameters: readonly unknown[] = []): AsyncGenerator<T> {
+    const pending = this.#sql.unsafe(query, parameters as never[], { prepare: true });
+    for await (const rows of pending.cursor(PG_CURSOR_ROWS)) yield* rows as unknown as T[];
+  }
+
+  async #all<T>(query: string, parameters: readonly unknown[] = []): Promise<T[]> {
+    return (await this.#sql.unsafe(query, parameters as never[], { prepare: true })) as unknown as T[];
+  }
+
+  stats(): Promise<StoreStats> {
+    return this.#read(() => readPgStats(this.#sql));
+  }
+
+  funnel(): Promise<Funnel> {
+    return this.#read(() => this.#funnel());
+  }
+
+  async #funnel(): Promise<Funnel> {
+    const [[tally], aliases] = await Promise.all([
+      this.#all<Omit<Funnel, 'afterAliases'>>(
+        `SELECT coalesce(sum(links) FILTER (WHERE rung <> 'none'), 0)::bigint AS "rawLinks",
+                coalesce(sum(links) FILTER (WHERE ladder_rung IN ('new', 'syntax', 'scheme')), 0)::bigint AS "distinctStrings",
+                coalesce(sum(links) FILTER (WHERE ladder_rung IN ('new', 'scheme')), 0)::bigint AS "distinctSyntax",
+                coalesce(sum(links) FILTER (WHERE ladder_rung = 'new'), 0)::bigint AS "distinctScheme",
+                coalesce(sum(links) FILTER (WHERE rung = 'none'), 0)::bigint AS unresolved
+         FROM link_tally`,
+      ),
+      this.#aliasEnds(),
+    ]);
+    // §6.2.4: the distinct URLs that the links' own URLs stand for, each alias counted
+    // as the end of its chain (a page answering as its negotiated variant is that variant).
+    const [row] = await this.#all<{ n: number }>(
+      `WITH ends AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS e (id, target))
+       SELECT count(DISTINCT coalesce(e.target, u.id)) AS n
+       FROM url AS u LEFT JOIN ends AS e ON e.id = u.id
+       WHERE u.first_from IS NOT NULL`,
+      aliases,
+    );
+    const { rawLinks, distinctStrings, distinctSyntax, distinctScheme, unresolved } = tally!;
+    return { rawLinks, distinctStrings, distinctSyntax, distinctScheme, afterAliases: row!.n, unresolved };
+  }
+
+  urls(): AsyncGenerator<UrlRow> {
+    return this.#iterate(() => this.#urls());
+  }
+
+  async *#urls(): AsyncGenerator<UrlRow> {
+    for await (const row of this.#cursor<UrlRowColumns>(`${URL_ROW_QUERY} ORDER BY u.id`)) yield toUrlRow(row);
+  }
+
+  url(id: number): Promise<UrlRow | undefined> {
+    return this.#read(async () => {
+      const [row] = await this.#all<UrlRowColumns>(`${URL_ROW_QUERY} WHERE u.id = $1`, [id]);
+      return row === undefined ? undefined : toUrlRow(row);
+    });
+  }
+
+  forms(): AsyncGenerator<FormRow> {
+    return this.#iterate(() => this.#forms());
+  }
+
+  async *#forms(): AsyncGenerator<FormRow> {
+    const rows = this.#cursor<{ url_id: number; text: string; rung: FormRow['rung'] }>('SELECT url_id, text, rung FROM form ORDER BY url_id, seq');
+    for await (const { url_id: urlId, text, rung } of rows) yield { urlId, text, rung };
+  }
+
+  links(): AsyncGenerator<LinkRow> {
+    return this.#iterate(() => this.#links());
+  }
+
+  async *#links(): AsyncGenerator<LinkRow> {
+    const pages = this.#cursor<{ from_url: number; first_position: number; links: string }>(
+      'SELECT from_url, first_position, links FROM page_link ORDER BY from_url, first_position',
+    );
+    for await (const { from_url: fromUrlId, first_position: firstPosition, links: json } of pages) {
+      const links = parseStoredJson(json, 'page_link.links', isArrayOfArrays) as EncodedLink[];
+      for (let i = 0; i < links.length; i++) yield decodeLink(fromUrlId, firstPosition + i, links[i]!);
+    }
+  }
+
+  edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
+    return this.#iterate(() => this.#edges(options));
+  }
+
+  async *#edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
+    let from = 'l.from_url';
+    let to = 'l.met_url';
+    let ends = '';
+    let joins = '';
+    let parameters: readonly unknown[] = [];
+    if (options?.collapseAliases === true) {
+      parameters = await this.#aliasEnds();
+      ends = 'WITH ends AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS e (id, target))';
+      from = 'coalesce(af.target, l.from_url)';
+      to = 'coalesce(at.target, l.met_url)';
+      joins = 'LEFT JOIN ends AS af ON af.id = l.from_url LEFT JOIN ends AS at ON at.id = l.met_url';
+    }
+    const rows = this.#cursor<{ from_url: number; to_url: number; element: string | null; attribute: string | null; n: number }>(
+      `${ends}
+       SELECT from_url, to_url, element, attribute, count(*) AS n
+       FROM (SELECT ${from} AS from_url, ${to} AS to_url, l.element, l.attribute FROM link AS l ${joins} WHERE l.met_url IS NOT NULL) AS e
+       GROUP BY from_url, to_url, element, attribute
+       ORDER BY from_url, to_url, element COLLATE "C" NULLS FIRST, attribute COLLATE "C" NULLS FIRST`,
+      parameters,
+    );
+    for await (const { from_url: fromUrlId, to_url: toUrlId, element, attribute, n: count } of rows) {
+      yield { fromUrlId, toUrlId, element: element ?? undefined, attribute: attribute ?? undefined, count };
+    }
+  }
+
+  fetches(): AsyncGenerator<FetchRow> {
+    return this.#iterate(() => this.#fetches());
+  }
+
+  async *#fetches(): AsyncGenerator<FetchRow> {
+    for await (const row of this.#cursor<FetchColumns>(`SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f ORDER BY f.id`)) yield toFetchRow(row);
+  }
+
+  aliases(): AsyncGenerator<AliasRow> {
+    return this.#iterate(() => this.#aliases());
+  }
+
+  async *#aliases(): AsyncGenerator<AliasRow> {
+    const rows = this.#cursor<AliasColumns>(`SELECT ${ALIAS_COLUMNS} FROM alias AS a ORDER BY a.created_at, a.from_id, a.evidence COLLATE "C"`);
+    for await (const row of rows) yield toAliasRow(row);
+  }
+
+  errorsByCode(): Promise<Readonly<Record<string, number>>> {
+    return this.#read(async () => {
+      const rows = await this.#all<{ code: string; n: number }>(
+        `SELECT code, count(*) AS n
+         FROM (SELECT coalesce(error_code, 'HTTP_' || status) AS code
+               FROM (SELECT DISTINCT ON (url_id) error_code, status FROM "fetch" ORDER BY url_id, id DESC) AS last
+               WHERE error_code IS NOT NULL OR status >= 400) AS f
+         GROUP BY code ORDER BY n DESC, code COLLATE "C"`,
+      );
+      return Object.fromEntries(rows.map((row) => [row.code, row.n]));
+    });
+  }
+
+  runs(): Promise<readonly CrawlRunRow[]> {
+    return this.#read(() => readPgRuns(this.#sql));
+  }
+
+  sitemaps(): AsyncGenerator<SitemapRow> {
+    return this.#iterate(() => this.#sitemaps());
+  }
+
+  async *#sitemaps(): AsyncGenerator<SitemapRow> {
+    const rows = this.#cursor<SitemapColumns>('SELECT id, run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings FROM sitemap ORDER BY id');
+    for await (const row of rows) {
+      yield {
+        id: row.id,
+        runId: row.run_id ?? undefined,
+        url: row.url,
+        source: row.source,
+        parentId: row.parent_id ?? undefined,
+        fetchedAt: row.fetched_at,
+        status: row.status ?? undefined,
+        errorCode: row.error_code ?? undefined,
+        kind: row.kind ?? undefined,
+        findings: row.findings === null ? [] : (parseStoredJson(row.findings, 'sitemap.findings', Array.isArray) as SitemapFindingRecord[]),
+      };
+    }
+  }
+
+  sitemapEntries(): AsyncGenerator<SitemapEntryRow> {
+    return this.#iterate(() => this.#sitemapEntries());
+  }
+
+  async *#sitemapEntries(): AsyncGenerator<SitemapEntryRow> {
+    const rows = this.#cursor<{ sitemap_id: number; sitemap_url: string; position: number; url_id: number | null; loc: string; lastmod: string | null; line: number | null }>(
+      `SELECT e.sitemap_id, s.url AS sitemap_url, e.position, e.url_id, e.loc, e.lastmod, e.line
+       FROM sitemap_entry AS e JOIN sitemap AS s ON s.id = e.sitemap_id ORDER BY e.sitemap_id, e.position`,
+    );
+    for await (const row of rows) {
+      yield {
+        sitemapId: row.sitemap_id,
+        sitemapUrl: row.sitemap_url,
+        position: row.position,
+        urlId: row.url_id ?? undefined,
+        loc: row.loc,
+        lastmod: row.lastmod ?? undefined,
+        line: row.line ?? undefined,
+      };
+    }
+  }
+
+  runFindings(runId: number): Promise<readonly FindingIdentity[] | undefined> {
+    return this.#read(() => readPgRunFindings(this.#sql, runId));
+  }
+
+  async close(): Promise<void> {
+    await this.#onClose?.();
+  }
+
+  /**
+   * RFC 3986 §6.2.4: where each alias chain ends, by the one rule of walkAliases (a
+   * cycle ends at its least id), as the admitter has it: the aliases' ids and their
+   * ends, as two arrays for `unnest`. Walked here, not in a recursive SQL query, so
+   * that there is one cycle rule to read.
+   */
+  async #aliasEnds(): Promise<[number[], number[]]> {
+    const next = new Map<number, number>();
+    for (const row of await this.#all<{ id: number; alias_of: number }>(`SELECT id, alias_of FROM url WHERE state = 'alias' AND alias_of IS NOT NULL`)) {
+      next.set(row.id, row.alias_of);
+    }
+    const ends = new AliasEnds<number>((id) => next.get(id));
+    const ids = [...next.keys()];
+    return [ids, ids.map((id) => ends.endOf(id))];
+  }
+}
+
+/**
+ * Open the index at `url` to read it: it must be an up-to-date index (nothing is
+ * written or migrated). Closing the reader ends its pool.
+ */
+export async function openPgIndexReader(url: string): Promise<IndexReader> {
+  const sql = connect(url, { max: READER_CONNECTIONS });
+  try {
+    await checkUpToDate(sql, url);
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw isStoreError(error) ? error : openFailure(error, url);
+  }
+  return new PgIndexReader(sql, () => sql.end({ timeout: 5 }));
+}
+
+interface SitemapColumns {
+  id: number;
+  run_id: number | null;
+  url: string;
+  source: SitemapRow['source'];
+  parent_id: number | null;
+  fetched_at: number;
+  status: number | null;
+  error_code: string | null;
+  kind: SitemapRow['kind'] | null;
+  findings: string | null;
+}
+
+function toUrlRow(row: UrlRowColumns): UrlRow {
+  return {
+    id: row.id,
+    key: row.key,
+    state: row.state,
+    depth: row.depth,
+    aliasOf: row.alias_of ?? undefined,
+    role: row.role ?? 'page',
+    firstLink: toFirstLink(row),
+    lastFetch: row.last_fetch === null ? undefined : toFetchRow(row.last_fetch),
+  };
+}
+
+/** The database a pool reads, as messages name it: postgres://user@host:port/database, never the password. */
+function labelOf(sql: Sql): string {
+  const options = sql.options as { user?: string; host?: readonly string[]; port?: readonly number[]; database?: string };
+  const host = options.host?.[0] ?? 'localhost';
+  const port = options.port?.[0];
+  const user = options.user === undefined || options.user === '' ? '' : `${options.user}@`;
+  return redactUrl(`postgres://${user}${host}${port === undefined ? '' : `:${port}`}/${options.database ?? ''}`);
+}
+
+/** JSON that PostgreSQL itself cannot parse (the `link` view reads page_link.links as jsonb): a damaged index. */
+function asPgCorruption(error: unknown, label: string): unknown {
+  if (error instanceof Error && 'code' in error && (error.code === '22P02' || error.code === '22032') && /json/i.test(error.message)) {
+    return corruptIndex(label, `page_link.links holds text that is not JSON (${error.message})`, error);
+  }
+  return asCorruption(error, label);
+}
+
+function isStoreError(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('ERR_STORE_');
+}
