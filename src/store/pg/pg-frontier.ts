@@ -45,8 +45,11 @@ export interface PgFrontierOptions {
   readonly now: () => number;
 }
 
-/** Politeness before `setPoliteness`: one request at a time per host, no delay (the crawl's defaults). */
-const DEFAULT_POLITENESS: SharedPoliteness = { perHostConcurrency: 1, perHostDelayMs: 0 };
+/**
+ * Politeness before `setPoliteness` (a crawl sets it first): none, so that the store
+ * claims as the other stores do, shallowest first whatever the host.
+ */
+const DEFAULT_POLITENESS: SharedPoliteness = { perHostConcurrency: 2 ** 31 - 1, perHostDelayMs: 0 };
 
 /**
  * Candidates read per claim: the claim may take only a few of them (hosts busy or

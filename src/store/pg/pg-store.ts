@@ -70,6 +70,8 @@ interface PgCore {
   /** Claims, leases and politeness across workers; started unless the store is read-only. */
   readonly frontier: PgFrontier;
   readonly isReadOnly: boolean;
+  /** close() was called: a second one does nothing. */
+  isClosed: boolean;
 }
 
 export class PgStore implements IndexWriter {
@@ -114,6 +116,7 @@ export class PgStore implements IndexWriter {
       url: options.url,
       frontier: new PgFrontier(sql, { workerId, leaseMs, now }),
       isReadOnly: options.readOnly === true,
+      isClosed: false,
     };
     if (!core.isReadOnly) {
       try {
@@ -344,7 +347,8 @@ export class PgStore implements IndexWriter {
   }
 
   async close(): Promise<void> {
-    if (this.#isInTransaction) return;
+    if (this.#isInTransaction || this.#core.isClosed) return;
+    this.#core.isClosed = true;
     // This worker's claims not settled go back to the frontier; its row says it ended.
     try {
       if (!this.#core.isReadOnly) await this.#writing(() => this.#core.frontier.stop());
