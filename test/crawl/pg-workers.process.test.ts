@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/store/pg/pg-database.js';
-import { ensureBuilt } from '../cli/built-cli.js';
+import { ensureBuilt, spawnCli } from '../cli/built-cli.js';
 import { killAll, startWorker, type WorkerConfig, type WorkerExit, type WorkerProcess } from '../support/crawl-workers.js';
 import { serveMultiHostSite, type MultiHostSite } from '../support/multi-host-site.js';
 import { startPostgres } from '../support/postgres-cluster.js';
@@ -138,9 +138,20 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     const recordedByVictim = await sql`SELECT count(*)::integer AS n FROM "fetch" AS f JOIN url AS u ON u.id = f.url_id
       WHERE f.worker = ${victim.workerId} AND u.key = ANY(${twice})`;
     expect(recordedByVictim[0]!.n).toBe(0);
-    // Its row says it never ended; the others did.
+    // Its row says it never ended; the others did. `stats` shows it silent.
     const rows = await sql`SELECT id, ended_at FROM crawl_worker ORDER BY id`;
     expect(rows.map((r) => [r.id, r.ended_at === null])).toEqual([['w0', true], ['w1', false], ['w2', false]]);
+    const stats = await spawnCli(['stats', '--db', db], running).exit;
+    expect(stats.code).toBe(0);
+    const lines = stats.stdout.split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^workers +3: 0 running, 2 ended, 1 silent/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +frontier +0 queued, 0 claimed$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +w0 +\S+ pid \d+, silent since \S+Z; requests \d+, fetched \d+, failed 0, links \d+; 0 claims$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +w1 +\S+ pid \d+, ended \S+Z; requests \d+, fetched \d+, failed 0, links \d+; 0 claims$/));
+    const json = JSON.parse((await spawnCli(['stats', '--db', db, '--json'], running).exit).stdout) as { workers: { workers: { id: string; isSilent: boolean; counts: { fetched: number } }[] } };
+    expect(json.workers.workers.map((w) => [w.id, w.isSilent])).toEqual([['w0', true], ['w1', false], ['w2', false]]);
+    const fetchedByOthers = json.workers.workers.slice(1).reduce((sum, w) => sum + w.counts.fetched, 0);
+    expect(fetchedByOthers).toBeGreaterThan(0);
   }, 180_000);
 
   it('per-host concurrency holds across workers: never more than perHostConcurrency in flight on a host', async () => {

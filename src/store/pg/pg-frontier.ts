@@ -98,10 +98,10 @@ export class PgFrontier implements SharedFrontier {
   async start(): Promise<void> {
     const now = this.#now();
     await this.#sql`
-      INSERT INTO crawl_worker (id, host, pid, started_at, heartbeat_at)
-      VALUES (${this.workerId}, ${hostname()}, ${process.pid}, ${now}, ${now})
+      INSERT INTO crawl_worker (id, host, pid, started_at, heartbeat_at, lease_ms)
+      VALUES (${this.workerId}, ${hostname()}, ${process.pid}, ${now}, ${now}, ${this.#leaseMs})
       ON CONFLICT (id) DO UPDATE SET host = EXCLUDED.host, pid = EXCLUDED.pid, started_at = EXCLUDED.started_at,
-        heartbeat_at = EXCLUDED.heartbeat_at, ended_at = NULL, counts = NULL`;
+        heartbeat_at = EXCLUDED.heartbeat_at, lease_ms = EXCLUDED.lease_ms, ended_at = NULL, counts = NULL`;
     this.#timer ??= setInterval(() => {
       this.#renewing ??= this.renew()
         .catch(() => {
