@@ -98,6 +98,10 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     expect(fetched.filter((n) => n > 0).length).toBeGreaterThanOrEqual(3);
     const [byWorker] = await sql`SELECT count(DISTINCT worker)::integer AS n FROM "fetch"`;
     expect(byWorker!.n).toBeGreaterThanOrEqual(3);
+    // Every worker admitted the links it read, the same URLs at the same time: one row
+    // each, and one link says `new` for each URL a link found (all but the 8 seeds).
+    const [tally] = await sql`SELECT sum(links)::integer AS n FROM link_tally WHERE rung = 'new'`;
+    expect(tally!.n).toBe(site.resources.length - 8);
   }, 180_000);
 
   it('SIGKILL of one worker mid-crawl: the others take its claims when the lease runs out, and finish with nothing lost', async () => {
@@ -111,7 +115,6 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     while (byVictim().filter((url) => !isSiteFile(url)).length < 15) await new Promise((resolve) => setTimeout(resolve, 10));
     victim.child.kill('SIGKILL');
     const killedAt = performance.now();
-    const victimRequests = new Set(byVictim());
     const victimExit = await victim.exit;
     expect(victimExit.signal).toBe('SIGKILL');
     const exits = await Promise.all(started.slice(1).map((w) => w.exit));
@@ -129,6 +132,8 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     expect(urls).toEqual({ n: site.resources.length, done: site.resources.length });
     // Requested twice: only URLs the killed worker had requested and not yet recorded
     // when it died (in flight, at most its concurrency), taken again once its lease ran out.
+    // (What the victim sent before it died, as the servers logged it: some only after the kill.)
+    const victimRequests = new Set(byVictim());
     const twice = site.resources.filter((url) => counts.get(url)! > 1);
     for (const url of twice) {
       expect(counts.get(url)).toBe(2);
@@ -146,7 +151,8 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     const lines = stats.stdout.split('\n');
     expect(lines).toContainEqual(expect.stringMatching(/^workers +3: 0 running, 2 ended, 1 silent/));
     expect(lines).toContainEqual(expect.stringMatching(/^ +frontier +0 queued, 0 claimed$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^ +w0 +\S+ pid \d+, silent since \S+Z; requests \d+, fetched \d+, failed 0, links \d+; 0 claims$/));
+    // (Killed within its first second, it had reported nothing.)
+    expect(lines).toContainEqual(expect.stringMatching(/^ +w0 +\S+ pid \d+, silent since \S+Z; (requests \d+, fetched \d+, failed 0, links \d+|no progress reported); 0 claims$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ +w1 +\S+ pid \d+, ended \S+Z; requests \d+, fetched \d+, failed 0, links \d+; 0 claims$/));
     const json = JSON.parse((await spawnCli(['stats', '--db', db, '--json'], running).exit).stdout) as { workers: { workers: { id: string; isSilent: boolean; counts: { fetched: number } }[] } };
     expect(json.workers.workers.map((w) => [w.id, w.isSilent])).toEqual([['w0', true], ['w1', false], ['w2', false]]);
