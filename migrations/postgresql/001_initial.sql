@@ -162,6 +162,9 @@ CREATE TABLE crawl_worker (
   started_at   bigint NOT NULL,
   heartbeat_at bigint NOT NULL,
   ended_at     bigint,
+  -- How long its claims hold without renewal (it renews every lease_ms / 3): a
+  -- worker whose heartbeat is older than that stopped (killed, machine lost).
+  lease_ms     integer,
   -- JSON object: what it has done (requests, pages, links admitted …).
   counts       text
 );

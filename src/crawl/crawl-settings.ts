@@ -205,7 +205,8 @@ export const crawlOptionsSchema = z.object({
     }),
   /**
    * Stop after this many URLs were requested (retries of one URL count once); the
-   * rest stays queued for the next run. `Infinity` or `null`: no limit.
+   * rest stays queued for the next run. `Infinity` or `null`: no limit. On an index
+   * shared by cooperating workers (PostgreSQL), each worker counts its own requests.
    * @default Infinity
    */
   maxPages: limit()

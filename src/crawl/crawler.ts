@@ -1,7 +1,10 @@
 // The crawl loop (DESIGN.md §1): admit the seeds, claim URLs from the index as
 // host slots free up, hand each to the URL pipeline, and stop when the frontier
 // is empty (or `maxPages`, a signal, a fatal error). Every state lives in the
-// index, so a second crawl() on it resumes.
+// index, so a second crawl() on it resumes. On an index shared by cooperating
+// workers (`store.shared`, issue 12), the frontier is empty only when no other
+// worker holds a claim; a claim that gave nothing is tried again when a host's
+// slot opens.
 
 import type { IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
@@ -16,6 +19,7 @@ import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
 import { ScopeTest } from './scope.js';
 import { seedFromSitemaps } from './sitemap-seeds.js';
 import { UrlPipeline, type Job } from './url-pipeline.js';
+import { CLAIM_POLL_MS, WorkerCooperation } from './worker-cooperation.js';
 
 /**
  * Crawl from the seeds until the frontier is empty (or `maxPages`, or `signal`),
@@ -45,6 +49,8 @@ class Crawler {
   readonly #pipeline: UrlPipeline;
   readonly #outages: RobotsOutages;
   readonly #scope: ScopeTest;
+  /** Present when the index is shared by cooperating workers. */
+  readonly #cooperation: WorkerCooperation | undefined;
   /** Aborts requests in flight when the crawl stops (at once on a fatal error, after STOP_GRACE_MS on its signal). */
   readonly #abort = new AbortController();
   /** Ends the grace period early (the crawl is over). */
@@ -63,6 +69,19 @@ class Crawler {
     this.#o = options;
     this.#store = options.store;
     this.#tally = new CrawlTally({ onEvent: options.onEvent, onEventError: (error) => this.#fail(error), now: options.now });
+    const shared = options.store.shared;
+    this.#cooperation =
+      shared === undefined
+        ? undefined
+        : new WorkerCooperation({
+            shared,
+            tally: this.#tally,
+            perHostConcurrency: options.perHostConcurrency,
+            perHostDelayMs: options.perHostDelayMs,
+            maxHostDelayMs: MAX_HOST_DELAY_MS,
+            now: options.now,
+            fail: (error) => this.#fail(error),
+          });
     this.#scheduler = new HostScheduler<Job>({
       concurrency: options.concurrency,
       perHostConcurrency: options.perHostConcurrency,
@@ -79,6 +98,8 @@ class Crawler {
         if (result.kind === 'refund' && job.attempt === 1) this.#committed--;
         // After the task left the in-flight set: the counts are those of a settled URL.
         if (result.kind !== 'retry') this.#tally.progress(this.#claims.inFlight.size);
+        // robots.txt may have been read for this URL: its Crawl-delay holds for every worker.
+        if (options.robots !== undefined) this.#cooperation?.crawlDelayLearned(job.claimed.host ?? '', options.robots.crawlDelayMs(job.claimed.key));
         this.#wakeUp();
       },
       onRetry: (job) => ({ claimed: job.claimed, attempt: job.attempt + 1 }),
@@ -114,8 +135,11 @@ class Crawler {
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
       // Sitemaps are read until a run of the index has ended, and by a re-check; not by a
       // crawl resumed after an ended run. Entries already known cost no second fetch.
-      if (this.#o.sitemap && (!isSitemapRead || this.#o.recheck) && signal?.aborted !== true) {
-        await seedFromSitemaps({ options: this.#o, scope: this.#scope, tally: this.#tally, runId, signal: this.#abort.signal });
+      // Of workers sharing the index, each reads those of the seeds it was the first to admit.
+      const sitemapSeeds = this.#cooperation === undefined ? this.#o.seeds : this.#o.seeds.filter((_, i) => seeds[i]?.isQueued === true);
+      if (this.#o.sitemap && sitemapSeeds.length > 0 && (!isSitemapRead || this.#o.recheck) && signal?.aborted !== true) {
+        const options = { ...this.#o, seeds: sitemapSeeds };
+        await seedFromSitemaps({ options, scope: this.#scope, tally: this.#tally, runId, signal: this.#abort.signal });
       }
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
       if (signal?.aborted === true) this.#stopGracefully();
@@ -133,6 +157,7 @@ class Crawler {
     let index: StoreStats | undefined;
     let seeds: SeedOutcome[] = [];
     try {
+      if (this.#fatal === undefined) await this.#cooperation?.finalReport();
       await this.#store.flush();
       index = await this.#store.stats();
       seeds = await seedOutcomes(this.#store, this.#o.seeds);
@@ -164,31 +189,57 @@ class Crawler {
 
   async #loop(): Promise<void> {
     for (;;) {
-      if (!this.#isStopping) await this.#refill();
+      const claim = this.#isStopping ? undefined : await this.#refill();
       const wait = this.#isStopping ? undefined : this.#scheduler.pump();
-      if (this.#scheduler.inFlight === 0 && (this.#isStopping || this.#scheduler.pending === 0)) return;
-      await this.#sleep(wait);
+      const isIdle = this.#scheduler.inFlight === 0 && (this.#isStopping || this.#scheduler.pending === 0);
+      const cooperation = this.#cooperation;
+      if (cooperation === undefined || this.#isStopping || this.#isBudgetSpent) {
+        if (isIdle) return;
+        await this.#sleep(wait);
+        continue;
+      }
+      cooperation.maybeReport(this.#scheduler.inFlight);
+      // A shared frontier that gave less than asked (hosts busy, or waiting on a delay) is
+      // asked again soon, even while this worker's requests are in flight. With nothing
+      // in flight: over when no worker holds a claim, else asked again when a host's slot opens.
+      let retry = claim === undefined ? undefined : CLAIM_POLL_MS;
+      if (isIdle) {
+        const idle = await cooperation.whenIdle();
+        if (idle.isOver) return;
+        retry = idle.retryInMs;
+      }
+      await this.#sleep(wait === undefined ? retry : Math.min(wait, retry ?? wait));
     }
   }
 
   // Claim enough to keep every slot busy, never past the maxPages budget: a URL is
   // claimed only when it will be requested (or found settled), so a crawl stopped
   // by maxPages leaves nothing in `fetching`. Claims come in batches of at least
-  // `concurrency`, not one for each settled URL.
-  async #refill(): Promise<void> {
-    const room = this.#o.concurrency * 2 - this.#claims.waiting.size;
-    if (room < this.#o.concurrency) return;
+  // `concurrency`, not one for each settled URL. On a shared frontier a claim holds a
+  // host slot for every worker: only what can start now is claimed, so that URLs
+  // waiting here do not keep the other workers from their hosts. Resolves with how a
+  // claim made went: `empty`, `short` (less than asked), or `undefined` (all asked, or
+  // none made). `maxPages` is this worker's own budget on a shared index.
+  async #refill(): Promise<'empty' | 'short' | undefined> {
+    const isShared = this.#cooperation !== undefined;
+    const room = isShared
+      ? this.#o.concurrency - this.#scheduler.inFlight - this.#scheduler.pending
+      : this.#o.concurrency * 2 - this.#claims.waiting.size;
+    if (room < (isShared ? 1 : this.#o.concurrency)) return undefined;
     const budget = this.#o.maxPages - this.#committed;
     if (budget <= 0) {
       this.#isBudgetSpent = true;
-      return;
+      return undefined;
     }
-    for (const claimed of await this.#store.claim(Math.min(room, budget))) {
+    const asked = Math.min(room, budget);
+    const claims = await this.#store.claim(asked);
+    for (const claimed of claims) {
       this.#claims.waiting.add(claimed.id);
       this.#committed++;
       this.#tally.frontier--;
       this.#scheduler.push(claimed.host ?? '', { claimed, attempt: 1 });
     }
+    return claims.length === 0 ? 'empty' : claims.length < asked ? 'short' : undefined;
   }
 
   async #sleep(wait: number | undefined): Promise<void> {

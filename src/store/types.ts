@@ -592,7 +592,30 @@ export interface IndexReader {
   sitemapEntries?(): AsyncIterable<SitemapEntryRow>;
   /** The finding identities kept for run `runId` (`undefined`: none were kept). Optional. */
   runFindings?(runId: number): Promise<readonly FindingIdentity[] | undefined>;
+  /** The workers of a crawl shared by cooperating workers (issue 12), by id. Optional: a store with one writer has none. */
+  workers?(): Promise<readonly WorkerRow[]>;
   close(): Promise<void>;
+}
+
+/** One worker of a shared crawl as the index has it now (`crawl_worker`, and its claims). */
+export interface WorkerRow {
+  readonly id: string;
+  /** The machine it runs on, and its process. */
+  readonly host: string;
+  readonly pid: number;
+  readonly startedAt: number;
+  /** When it last renewed its leases. */
+  readonly heartbeatAt: number;
+  /** `undefined` while it runs, or when it died (no heartbeat since). */
+  readonly endedAt: number | undefined;
+  /** Not ended, and no heartbeat for longer than its lease: it stopped without ending (killed, machine lost). */
+  readonly isSilent: boolean;
+  /** What it reported last (`SharedFrontier.reportProgress`): requests, fetched, failed, links, queued, fetchesSaved, inFlight. */
+  readonly counts: Readonly<Record<string, number>>;
+  /** URLs it holds in `fetching` whose lease is live. */
+  readonly claims: number;
+  /** URLs it held whose lease ran out (it died, or stalled): another worker's to take. */
+  readonly lapsedClaims: number;
 }
 
 /** A zero count for each of `keys`, to be filled in. */

@@ -21,8 +21,14 @@ requests          every HTTP request the runs sent: fetches, retries,
 broken            URLs whose answer was a 4xx, a 5xx, or none
 links unfetched   links with a target minus fetches: what a crawler without any
                   deduplication would have added
+workers           on a PostgreSQL index crawled by workers at the same time
+                  (or by one still running, or killed): the frontier they
+                  share (queued, claimed, lapsed claims), then each worker:
+                  running, ended, or silent (no heartbeat for longer than its
+                  lease: killed), what it reported, its claims
 --json writes one object: {"funnel","folded","fetchesSaved","linksNotFetched",
-"requests","fetches","urls","aliasesByEvidence","errorsByCode","broken","definitions"}.
+"requests","fetches","urls","aliasesByEvidence","errorsByCode","broken","definitions"},
+and "workers" on a shared index.
 An index that holds no crawl: one stderr line, exit 4.`;
 
 interface StatsCommandOptions extends IndexPathOptions, OutputOptions {

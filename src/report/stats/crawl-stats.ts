@@ -2,7 +2,7 @@
 
 import { brokenCounts, type BrokenKind, type RequestCounts } from '../../crawl/index.js';
 import type { AliasEvidence } from '../../ladder/index.js';
-import type { CrawlRunRow, Funnel, IndexReader } from '../../store/index.js';
+import type { CrawlRunRow, Funnel, IndexReader, UrlState, WorkerRow } from '../../store/index.js';
 
 /** How many distinct targets each rung of the ladder folded into a URL already known. */
 export interface FoldedByRung {
@@ -45,6 +45,17 @@ export interface CrawlStats {
   readonly errorsByCode: Readonly<Record<string, number>>;
   /** Broken links among them: 4xx, 5xx, no response (`brokenCounts`, as the crawl's summary counts them). */
   readonly broken: Readonly<Record<BrokenKind, number>>;
+  /**
+   * The workers of a crawl shared on PostgreSQL, and the frontier they share; absent
+   * for an index with one writer at a time (SQLite, or runs one after another that ended).
+   */
+  readonly workers?: WorkersState;
+}
+
+/** Cooperating workers (issue 12): each one, and the frontier's state. */
+export interface WorkersState {
+  readonly workers: readonly WorkerRow[];
+  readonly urlsByState: Readonly<Record<UrlState, number>>;
 }
 
 export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
@@ -66,7 +77,22 @@ export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
     aliasesByEvidence: stats.aliasesByEvidence,
     errorsByCode,
     broken: brokenCounts(errorsByCode),
+    ...(await workersState(reader, stats.urlsByState)),
   };
+}
+
+// Shown when there is more to say than of an index with one writer at a time: workers
+// that ran at the same time, or one that has not ended (running, or killed).
+async function workersState(reader: IndexReader, urlsByState: Readonly<Record<UrlState, number>>): Promise<{ workers?: WorkersState }> {
+  const workers = (await reader.workers?.()) ?? [];
+  if (workers.some((worker) => worker.endedAt === undefined)) return { workers: { workers, urlsByState } };
+  const byStart = [...workers].sort((a, b) => a.startedAt - b.startedAt);
+  let endedBefore = -Infinity;
+  for (const worker of byStart) {
+    if (worker.startedAt < endedBefore) return { workers: { workers, urlsByState } };
+    endedBefore = Math.max(endedBefore, worker.endedAt!);
+  }
+  return {};
 }
 
 /** The counts the crawl runs recorded, summed: requests and fetches saved (runs without counts, killed ones, add nothing). */

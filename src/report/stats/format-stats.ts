@@ -1,6 +1,7 @@
 // `linkladder stats` as a person reads it: aligned labels, the funnel as a ladder.
 
 import { FETCHES_SAVED_DEFINITION, LINKS_NOT_FETCHED_DEFINITION, type CrawlStats } from './crawl-stats.js';
+import { workerRows } from './format-workers.js';
 
 const LABEL_WIDTH = 16;
 
@@ -27,6 +28,7 @@ export function formatStats(stats: CrawlStats): string[] {
     ['errors', `${total(stats.errorsByCode)}${total(stats.errorsByCode) === 0 ? '' : `  by code: ${list(stats.errorsByCode)}`}`],
     ['broken', `${total(stats.broken)}  4xx ${stats.broken['client-error']}, 5xx ${stats.broken['server-error']}, no response ${stats.broken.failed}`],
   ];
+  if (stats.workers !== undefined) rows.push(...workerRows(stats.workers));
   return rows.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
 }
 

@@ -6,5 +6,6 @@ export {
   LINKS_NOT_FETCHED_DEFINITION,
   type CrawlStats,
   type FoldedByRung,
+  type WorkersState,
 } from './crawl-stats.js';
 export { formatStats } from './format-stats.js';

@@ -269,7 +269,10 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
     try {
       const admitter = new Admitter(backend, { now: options.now });
       const results = entries.map((entry) => admitter.admit(entry));
-      await writeBatch(db, backend.writes, options.shard);
+      // In a transaction a failed statement aborts it: the write takes a savepoint, so that a lost race is retried.
+      const savepoint = (db as unknown as { savepoint?: <T>(work: (sp: Executor) => Promise<T>) => Promise<T> }).savepoint;
+      if (savepoint === undefined) await writeBatch(db, backend.writes, options.shard);
+      else await savepoint.call(db, (sp) => writeBatch(sp, backend.writes, options.shard));
       isWritten = true;
       return results;
     } catch (error) {

@@ -24,9 +24,11 @@ import type {
   SitemapRow,
   StoreStats,
   UrlRow,
+  WorkerRow,
 } from '../types.js';
 import { checkUpToDate, connect, openFailure, redactUrl, type Sql } from './pg-database.js';
 import { PG_FETCH_COLUMNS, readPgRunFindings, readPgRuns, readPgStats } from './pg-rows.js';
+import { readWorkers } from './pg-workers.js';
 
 /** Rows a cursor fetches per round trip: one page is read in one go, then handed out row by row. */
 export const PG_CURSOR_ROWS = 500;
@@ -321,6 +323,10 @@ export class PgIndexReader implements IndexReader {
 
   runFindings(runId: number): Promise<readonly FindingIdentity[] | undefined> {
     return this.#read(() => readPgRunFindings(this.#sql, runId));
+  }
+
+  workers(): Promise<readonly WorkerRow[]> {
+    return this.#read(() => readWorkers(this.#sql, Date.now()));
   }
 
   async close(): Promise<void> {

@@ -25,14 +25,15 @@ import {
   type FindingIdentity,
   type IndexReader,
   type IndexWriter,
+  type SharedFrontier,
   type SitemapRecord,
   type StoreStats,
   type UrlHistory,
   type UrlRecord,
-  type UrlRole,
 } from '../types.js';
 import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
 import { checkUpToDate, connect, migratePg, openFailure, redactUrl, type Sql } from './pg-database.js';
+import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
 import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
@@ -66,6 +67,11 @@ interface PgCore {
   readonly shard: number;
   readonly ids: UrlIdPool;
   readonly url: string;
+  /** Claims, leases and politeness across workers; started unless the store is read-only. */
+  readonly frontier: PgFrontier;
+  readonly isReadOnly: boolean;
+  /** close() was called: a second one does nothing. */
+  isClosed: boolean;
 }
 
 export class PgStore implements IndexWriter {
@@ -98,15 +104,28 @@ export class PgStore implements IndexWriter {
       if (error instanceof StoreError) throw error;
       throw openFailure(error, options.url);
     }
+    const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    const leaseMs = options.leaseMs ?? 30_000;
     const core: PgCore = {
       sql,
       now,
-      workerId: options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
-      leaseMs: options.leaseMs ?? 30_000,
+      workerId,
+      leaseMs,
       shard: randomBytes(2).readUInt16BE() % TALLY_SHARDS,
       ids: new UrlIdPool(),
       url: options.url,
+      frontier: new PgFrontier(sql, { workerId, leaseMs, now }),
+      isReadOnly: options.readOnly === true,
+      isClosed: false,
     };
+    if (!core.isReadOnly) {
+      try {
+        await core.frontier.start();
+      } catch (error) {
+        await sql.end({ timeout: 1 });
+        throw openFailure(error, options.url);
+      }
+    }
     return new PgStore(core, sql, false, applied);
   }
 
@@ -117,6 +136,11 @@ export class PgStore implements IndexWriter {
 
   get workerId(): string {
     return this.#core.workerId;
+  }
+
+  /** The frontier shared by cooperating workers (pg-frontier.ts). */
+  get shared(): SharedFrontier {
+    return this.#core.frontier;
   }
 
   /** Reports on this index, over the store's pool (closing the reader leaves the pool open). */
@@ -132,26 +156,10 @@ export class PgStore implements IndexWriter {
     return this.#writing(() => admitBatch(savepointExecutor(tx), batch, options));
   }
 
-  // Shallowest first; SKIP LOCKED so that two workers never take one URL; a claim
-  // whose lease ran out (a dead worker's) is taken again.
+  // Shallowest first, on hosts with a free slot; SKIP LOCKED so that two workers never
+  // take one URL; a claim whose lease ran out (a dead worker's) is taken again (pg-frontier.ts).
   async claim(limit: number): Promise<ClaimedUrl[]> {
-    const now = this.#core.now();
-    const rows = await this.#writing(
-      () => this.#db`
-        UPDATE url SET state = 'fetching', claimed_by = ${this.#core.workerId}, lease_until = ${now + this.#core.leaseMs}
-        FROM (
-          SELECT site, id FROM url
-          WHERE state = 'queued' OR (state = 'fetching' AND lease_until < ${now})
-          ORDER BY depth, id
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED
-        ) AS c
-        WHERE url.site = c.site AND url.id = c.id
-        RETURNING url.id, url.key, url.depth, url.host, url.role`,
-    );
-    return rows
-      .map((r) => ({ id: r.id as number, key: r.key as string, depth: r.depth as number, host: (r.host as string | null) ?? undefined, role: ((r.role as UrlRole | null) ?? 'page') }))
-      .sort((a, b) => a.depth - b.depth || a.id - b.id);
+    return this.#writing(() => this.#core.frontier.claim(limit));
   }
 
   async recordFetch(record: FetchRecord): Promise<void> {
@@ -339,8 +347,14 @@ export class PgStore implements IndexWriter {
   }
 
   async close(): Promise<void> {
-    if (this.#isInTransaction) return;
-    await this.#core.sql.end({ timeout: 5 });
+    if (this.#isInTransaction || this.#core.isClosed) return;
+    this.#core.isClosed = true;
+    // This worker's claims not settled go back to the frontier; its row says it ended.
+    try {
+      if (!this.#core.isReadOnly) await this.#writing(() => this.#core.frontier.stop());
+    } finally {
+      await this.#core.sql.end({ timeout: 5 });
+    }
   }
 
   // RFC 9309 §2.4: robots.txt answers shared by every worker (read back as untrusted input).

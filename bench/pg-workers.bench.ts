@@ -1,0 +1,100 @@
+// Issue 12: cooperating crawl workers on one PostgreSQL index. A generated site over
+// 8 loopback hosts (127.0.0.2–127.0.0.9) whose servers answer each request after 50 ms
+// (the real web is latency-bound): pages/s with 1, 2 and 4 workers, each a process of
+// its own (test/support/crawl-worker.mjs: the library's crawl() into a PgStore), and
+// one process on a SQLite index on the same site (the price of the network store).
+// Every run must request every resource exactly once. Pages/s counts the site's
+// resources over the time from the first request the servers saw to the last answer
+// (the workers start crawling together once all are open: start-up is left out); robots.txt is read (once per origin and worker),
+// sitemaps are not. A throwaway PostgreSQL cluster is started on a loopback port (and
+// removed); without PostgreSQL the bench says why and stops.
+//
+//   npx tsc -p tsconfig.json && node dist/bench/pg-workers.bench.js
+//   LINKLADDER_BENCH_PAGES=40 node dist/bench/pg-workers.bench.js     (quick: pages per host)
+
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startWorker } from '../test/support/crawl-workers.js';
+import { serveMultiHostSite } from '../test/support/multi-host-site.js';
+import { startPostgres } from '../test/support/postgres-cluster.js';
+import { printEnvironment } from './support/measure.js';
+
+const PAGES_PER_HOST = Number(process.env['LINKLADDER_BENCH_PAGES'] ?? 150);
+const LATENCY_MS = Number(process.env['LINKLADDER_BENCH_LATENCY_MS'] ?? 50);
+/** Requests in flight per worker. */
+const CONCURRENCY = Number(process.env['LINKLADDER_BENCH_CONCURRENCY'] ?? 4);
+/** 8 hosts × this: room for twice 4 workers' requests in flight. */
+const PER_HOST_CONCURRENCY = CONCURRENCY;
+
+interface RunOutcome {
+  readonly pagesPerSecond: number;
+  readonly seconds: number;
+  readonly resources: number;
+  readonly isExactlyOnce: boolean;
+  readonly robots: number;
+  readonly byWorker: readonly number[];
+  /** CPU of the workers, start-up included. */
+  readonly cpuSeconds: number;
+}
+
+async function crawlWith(db: string, workers: number): Promise<RunOutcome> {
+  const site = await serveMultiHostSite({ pagesPerHost: PAGES_PER_HOST, latencyMs: LATENCY_MS });
+  const running = new Set<ChildProcess>();
+  try {
+    const options = { allowPrivate: true, concurrency: CONCURRENCY, perHostConcurrency: PER_HOST_CONCURRENCY, sitemap: false };
+    const started = Array.from({ length: workers }, (_, i) => startWorker({ db, seeds: site.seeds, workerId: `w${i}`, options, waitForGo: true }, running));
+    await Promise.all(started.map((w) => w.opened));
+    for (const worker of started) worker.go();
+    const exits = await Promise.all(started.map((w) => w.exit));
+    for (const exit of exits) if (exit.code !== 0) throw new Error(`a worker failed (${exit.code ?? exit.signal}): ${exit.stderr}`);
+    const lastAnswer = performance.now();
+    const first = site.requests[0]!.at;
+    const last = Math.max(...site.requests.map((r) => r.at)) + LATENCY_MS;
+    const seconds = (Math.min(last, lastAnswer) - first) / 1000;
+    const counts = site.counts();
+    const isExactlyOnce = site.resources.every((url) => counts.get(url) === 1) && [...counts.keys()].every((url) => site.resources.includes(url) || url.endsWith('/robots.txt'));
+    const robots = [...counts].filter(([url]) => url.endsWith('/robots.txt')).reduce((sum, [, n]) => sum + n, 0);
+    const byWorker = exits.map((e) => Number((e.lines.at(-1) as { pagesFetched?: number } | undefined)?.pagesFetched ?? 0));
+    const cpuSeconds = exits.reduce((sum, e) => sum + Number((e.lines.at(-1) as { cpuMs?: number } | undefined)?.cpuMs ?? 0), 0) / 1000;
+    return { pagesPerSecond: site.resources.length / seconds, seconds, resources: site.resources.length, isExactlyOnce, robots, byWorker, cpuSeconds };
+  } finally {
+    for (const child of running) child.kill('SIGKILL');
+    await site.close();
+  }
+}
+
+function line(name: string, o: RunOutcome, base?: RunOutcome): string {
+  const ratio = base === undefined ? '' : `  ${(o.pagesPerSecond / base.pagesPerSecond).toFixed(2)}×`;
+  return `  ${name.padEnd(26)} ${o.pagesPerSecond.toFixed(0).padStart(6)} pages/s ${o.seconds.toFixed(2).padStart(7)} s  ${o.resources} resources, each once: ${o.isExactlyOnce ? 'yes' : 'NO'}  robots.txt ${o.robots}  by worker ${o.byWorker.join('/')}  worker cpu ${o.cpuSeconds.toFixed(1)} s${ratio}`;
+}
+
+async function main(): Promise<void> {
+  printEnvironment();
+  const cluster = await startPostgres({ settings: { shared_buffers: '256MB' } });
+  if (typeof cluster === 'string') {
+    console.log(`SKIPPED: no PostgreSQL here (${cluster})`);
+    return;
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-pg-workers-'));
+  try {
+    console.log(`\nsite: 8 hosts × (${PAGES_PER_HOST} pages + 4 images), every answer after ${LATENCY_MS} ms; each worker: concurrency ${CONCURRENCY}, perHostConcurrency ${PER_HOST_CONCURRENCY}`);
+    const results = new Map<string, RunOutcome>();
+    for (const workers of [1, 2, 4]) {
+      const outcome = await crawlWith(await cluster.createDatabase(), workers);
+      results.set(`pg:${workers}`, outcome);
+      console.log(line(`PostgreSQL, ${workers} worker${workers === 1 ? '' : 's'}`, outcome, workers === 1 ? undefined : results.get('pg:1')));
+    }
+    const sqlite = await crawlWith(path.join(dir, 'index.db'), 1);
+    console.log(line('SQLite, 1 process', sqlite));
+    const one = results.get('pg:1')!;
+    console.log(`\n4 workers over 1: ${(results.get('pg:4')!.pagesPerSecond / one.pagesPerSecond).toFixed(2)}× (target >= 3.5×)`);
+    console.log(`1 PostgreSQL worker against 1 SQLite process: ${(one.pagesPerSecond / sqlite.pagesPerSecond).toFixed(2)}× the pages/s`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await cluster.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,273 @@
+// The frontier of cooperating workers on PostgreSQL (issue 12): claims taken with
+// `FOR UPDATE SKIP LOCKED`, shallowest first, each with a lease this worker renews
+// while it lives; per-host politeness held for the whole crawl by a crawl_host row
+// per host, locked and advanced in the statement that claims.
+//
+// One claim is one statement (one round trip). Its steps, as CTEs:
+// 1. candidates: the first queued URLs by (depth, id), and claims whose lease ran out
+//    (a dead worker's), as many of each as the window;
+// 2. their hosts' crawl_host rows, created when missing (usable from the next claim:
+//    rows a statement inserts are not in its own snapshot);
+// 3. the open hosts: next_at passed, fewer live claims on it than perHostConcurrency,
+//    row locked with SKIP LOCKED (another worker claiming on it now keeps it);
+// 4. each open host's shallowest candidates, as many as its free slots, the shallowest
+//    of them all up to `limit`, each row locked with SKIP LOCKED and moved to
+//    `fetching` with this worker's lease;
+// 5. next_at of each host claimed on: now + delay per URL claimed.
+//
+// A host with a delay is crawled one request at a time by all workers together, and
+// is open only once its last request (the latest fetch row of its site) started at
+// least the delay ago. A delay counted from the claim alone would not hold: a request
+// starts some time after its claim (the claim's round trip, robots.txt, a loaded
+// worker: hundreds of ms, measured), and a late start shortens the gap to the next
+// worker's; the start recorded in the fetch row is the request's own.
+//
+// Why a host row changed since the statement's snapshot is skipped: the live claims on
+// a host are counted in that snapshot, and a claim by another worker that committed
+// after it is not in the count. Every claim updates its hosts' rows, so a row whose
+// version (xmin) is not the one the snapshot saw may have claims the count missed;
+// `FOR UPDATE` re-reads a row updated meanwhile (READ COMMITTED), and the version test
+// then fails on it. The host is left to the next claim.
+
+import { hostname } from 'node:os';
+import type { ClaimedUrl, FrontierIdle, SharedFrontier, SharedPoliteness, UrlRole } from '../types.js';
+import type { Sql } from './pg-database.js';
+
+export interface PgFrontierOptions {
+  /** This worker's id, unique among the crawl's workers (recorded as url.claimed_by and crawl_worker.id). */
+  readonly workerId: string;
+  /**
+   * How long a claim holds without renewal: a worker that stops renewing (it died)
+   * loses its claims this long after its last renewal. Renewed every leaseMs / 3.
+   */
+  readonly leaseMs: number;
+  /** The clock (Unix ms). Every worker's clock must agree: leases and host slots compare them. */
+  readonly now: () => number;
+}
+
+/**
+ * Politeness before `setPoliteness` (a crawl sets it first): none, so that the store
+ * claims as the other stores do, shallowest first whatever the host.
+ */
+const DEFAULT_POLITENESS: SharedPoliteness = { perHostConcurrency: 2 ** 31 - 1, perHostDelayMs: 0 };
+
+/**
+ * Candidates read per claim: the claim may take only a few of them (hosts busy or
+ * waiting on a delay), so it looks further than `limit`.
+ */
+const WINDOW_FACTOR = 8;
+const WINDOW_MIN = 64;
+const WINDOW_MAX = 2048;
+
+/** How long whenIdle() tells a worker to wait before claiming again: until the next host's slot, within these bounds. */
+const RETRY_MIN_MS = 25;
+const RETRY_MAX_MS = 500;
+/** …and when no host waits on a delay (they are at their concurrency): a slot frees when a request ends. */
+const RETRY_BUSY_MS = 50;
+
+interface ClaimRow {
+  readonly id: number | null;
+  readonly key: string | null;
+  readonly depth: number | null;
+  readonly host: string | null;
+  readonly role: UrlRole | null;
+  /** Set on the one row that counts the crawl_host rows the statement created. */
+  readonly created: number | null;
+}
+
+export class PgFrontier implements SharedFrontier {
+  readonly workerId: string;
+  readonly #sql: Sql;
+  readonly #leaseMs: number;
+  readonly #now: () => number;
+  #politeness: SharedPoliteness = DEFAULT_POLITENESS;
+  #timer: NodeJS.Timeout | undefined;
+  /** The renewal in progress, awaited by stop(). */
+  #renewing: Promise<void> | undefined;
+
+  constructor(sql: Sql, options: PgFrontierOptions) {
+    if (options.workerId === '') throw new TypeError('Expected `workerId` to be a non-empty string');
+    if (!Number.isInteger(options.leaseMs) || options.leaseMs < 3) throw new TypeError(`Expected \`leaseMs\` to be an integer >= 3, got \`${String(options.leaseMs)}\``);
+    this.#sql = sql;
+    this.workerId = options.workerId;
+    this.#leaseMs = options.leaseMs;
+    this.#now = options.now;
+  }
+
+  /** Record this worker (crawl_worker) and renew its leases and heartbeat every leaseMs / 3 until stop(). */
+  async start(): Promise<void> {
+    const now = this.#now();
+    await this.#sql`
+      INSERT INTO crawl_worker (id, host, pid, started_at, heartbeat_at, lease_ms)
+      VALUES (${this.workerId}, ${hostname()}, ${process.pid}, ${now}, ${now}, ${this.#leaseMs})
+      ON CONFLICT (id) DO UPDATE SET host = EXCLUDED.host, pid = EXCLUDED.pid, started_at = EXCLUDED.started_at,
+        heartbeat_at = EXCLUDED.heartbeat_at, lease_ms = EXCLUDED.lease_ms, ended_at = NULL, counts = NULL`;
+    this.#timer ??= setInterval(() => {
+      this.#renewing ??= this.renew()
+        .catch(() => {
+          // A renewal that failed (the server away for a moment) is tried again at the next tick;
+          // the leases outlive two missed renewals.
+        })
+        .finally(() => {
+          this.#renewing = undefined;
+        });
+    }, Math.floor(this.#leaseMs / 3));
+    this.#timer.unref();
+  }
+
+  /** Extend the lease of every claim this worker holds, and its heartbeat. */
+  async renew(): Promise<void> {
+    const now = this.#now();
+    await this.#sql`
+      WITH renewed AS (
+        UPDATE url SET lease_until = ${now + this.#leaseMs}::bigint
+        WHERE state = 'fetching' AND claimed_by = ${this.workerId}
+      )
+      UPDATE crawl_worker SET heartbeat_at = ${now} WHERE id = ${this.workerId}`;
+  }
+
+  /** Stop renewing; this worker's claims not settled go back to the frontier, and its row says it ended. */
+  async stop(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#renewing;
+    const now = this.#now();
+    await this.#sql`
+      WITH released AS (
+        UPDATE url SET state = 'queued', claimed_by = NULL, lease_until = NULL
+        WHERE state = 'fetching' AND claimed_by = ${this.workerId}
+      )
+      UPDATE crawl_worker SET ended_at = ${now}, heartbeat_at = ${now} WHERE id = ${this.workerId}`;
+  }
+
+  setPoliteness(politeness: SharedPoliteness): void {
+    this.#politeness = { ...politeness };
+  }
+
+  /** A host's least delay between starts, for every worker: raised, never lowered (robots.txt Crawl-delay). */
+  async setHostDelay(host: string, delayMs: number): Promise<void> {
+    await this.#sql`
+      INSERT INTO crawl_host (host, next_at, delay_ms) VALUES (${host}, 0, ${Math.round(delayMs)})
+      ON CONFLICT (host) DO UPDATE SET delay_ms = EXCLUDED.delay_ms
+      WHERE crawl_host.delay_ms < EXCLUDED.delay_ms`;
+  }
+
+  /**
+   * Up to `limit` URLs for this worker, shallowest first, each leased until now +
+   * leaseMs: queued ones, and claims whose lease ran out; only on hosts with a free
+   * slot now (see the file's comment).
+   */
+  async claim(limit: number): Promise<ClaimedUrl[]> {
+    if (limit <= 0) return [];
+    const claimed: ClaimedUrl[] = [];
+    // A first claim on new hosts creates their rows and claims nothing there: once more.
+    for (let round = 0; round < 2 && claimed.length < limit; round++) {
+      const { urls, created } = await this.#claimOnce(limit - claimed.length);
+      claimed.push(...urls);
+      if (created === 0) break;
+    }
+    return claimed;
+  }
+
+  async #claimOnce(limit: number): Promise<{ urls: ClaimedUrl[]; created: number }> {
+    const now = this.#now();
+    const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, limit * WINDOW_FACTOR));
+    const { perHostConcurrency, perHostDelayMs } = this.#politeness;
+    const rows = (await this.#sql`
+      WITH
+      candidate AS (
+        (SELECT site, id, coalesce(host, '') AS host, depth FROM url
+          WHERE state = 'queued' ORDER BY depth, id LIMIT ${window})
+        UNION ALL
+        (SELECT site, id, coalesce(host, '') AS host, depth FROM url
+          WHERE state = 'fetching' AND (lease_until IS NULL OR lease_until < ${now}::bigint) ORDER BY depth, id LIMIT ${window})
+      ),
+      new_host AS (
+        INSERT INTO crawl_host (host, next_at, delay_ms)
+        SELECT DISTINCT c.host, 0, ${perHostDelayMs}::integer FROM candidate AS c
+        WHERE NOT EXISTS (SELECT 1 FROM crawl_host AS h WHERE h.host = c.host)
+        ON CONFLICT (host) DO NOTHING
+        RETURNING host
+      ),
+      seen AS (
+        SELECT h.host, h.xmin AS version, c.site FROM crawl_host AS h
+        JOIN (SELECT host, min(site) AS site FROM candidate GROUP BY host) AS c ON c.host = h.host
+      ),
+      busy AS (
+        SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM url
+        WHERE state = 'fetching' AND lease_until >= ${now}::bigint GROUP BY 1
+      ),
+      open_host AS (
+        SELECT h.host, greatest(h.delay_ms, ${perHostDelayMs}::integer) AS delay_ms,
+               ${perHostConcurrency}::integer - coalesce(b.n, 0) AS free
+        FROM crawl_host AS h
+        JOIN seen AS s ON s.host = h.host AND s.version = h.xmin
+        LEFT JOIN busy AS b ON b.host = h.host
+        WHERE h.next_at <= ${now}::bigint
+          AND coalesce(b.n, 0) < CASE WHEN greatest(h.delay_ms, ${perHostDelayMs}::integer) > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
+          AND (greatest(h.delay_ms, ${perHostDelayMs}::integer) = 0
+            OR coalesce((SELECT f.started_at FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1), 0)
+               <= ${now}::bigint - greatest(h.delay_ms, ${perHostDelayMs}::integer))
+        FOR UPDATE OF h SKIP LOCKED
+      ),
+      ranked AS (
+        SELECT c.site, c.id, c.depth, o.delay_ms, o.free,
+               row_number() OVER (PARTITION BY c.host ORDER BY c.depth, c.id) AS nth
+        FROM candidate AS c JOIN open_host AS o ON o.host = c.host
+      ),
+      chosen AS (
+        SELECT site, id FROM ranked
+        WHERE nth <= CASE WHEN delay_ms > 0 THEN 1 ELSE free END
+        ORDER BY depth, id LIMIT ${limit}
+      ),
+      locked AS (
+        SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id
+        WHERE u.state = 'queued' OR (u.state = 'fetching' AND (u.lease_until IS NULL OR u.lease_until < ${now}::bigint))
+        FOR UPDATE OF u SKIP LOCKED
+      ),
+      claimed AS (
+        UPDATE url AS u SET state = 'fetching', claimed_by = ${this.workerId}, lease_until = ${now + this.#leaseMs}::bigint
+        FROM locked AS l WHERE u.site = l.site AND u.id = l.id
+        RETURNING u.id, u.key, u.depth, u.host, u.role
+      ),
+      advanced AS (
+        UPDATE crawl_host AS h SET next_at = ${now}::bigint + o.delay_ms * k.n
+        FROM (SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM claimed GROUP BY 1) AS k
+        JOIN open_host AS o ON o.host = k.host
+        WHERE h.host = k.host
+      )
+      SELECT id, key, depth, host, role, NULL::integer AS created FROM claimed
+      UNION ALL
+      SELECT NULL, NULL, NULL, NULL, NULL, count(*)::integer FROM new_host`) as unknown as ClaimRow[];
+    let created = 0;
+    const urls: ClaimedUrl[] = [];
+    for (const row of rows) {
+      if (row.created !== null) created = row.created;
+      else urls.push({ id: row.id!, key: row.key!, depth: row.depth!, host: row.host ?? undefined, role: row.role ?? 'page' });
+    }
+    urls.sort((a, b) => a.depth - b.depth || a.id - b.id);
+    return { urls, created };
+  }
+
+  /**
+   * Over when nothing is queued, no claim's lease ran out, and no other worker holds a
+   * live claim (its fetch may queue more); else retry when the next host's slot opens
+   * (bounded to 25..500 ms), or in 50 ms when none waits on a delay.
+   */
+  async whenIdle(): Promise<FrontierIdle> {
+    const now = this.#now();
+    const [row] = (await this.#sql`
+      SELECT
+        EXISTS (SELECT 1 FROM url WHERE state = 'queued') AS queued,
+        EXISTS (SELECT 1 FROM url WHERE state = 'fetching'
+                AND (claimed_by IS DISTINCT FROM ${this.workerId} OR lease_until IS NULL OR lease_until < ${now}::bigint)) AS claimed,
+        (SELECT min(next_at) FROM crawl_host WHERE next_at > ${now}::bigint) AS next_at`) as unknown as [{ queued: boolean; claimed: boolean; next_at: number | null }];
+    if (!row.queued && !row.claimed) return { isOver: true, retryInMs: 0 };
+    const untilNext = row.next_at === null ? RETRY_BUSY_MS : row.next_at - now;
+    return { isOver: false, retryInMs: Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, untilNext)) };
+  }
+
+  async reportProgress(counts: Readonly<Record<string, number>>): Promise<void> {
+    await this.#sql`UPDATE crawl_worker SET counts = ${JSON.stringify(counts)} WHERE id = ${this.workerId}`;
+  }
+}

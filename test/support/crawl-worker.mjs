@@ -1,0 +1,25 @@
+// One worker of a crawl shared on PostgreSQL (issue 12), as a child process of the
+// cooperating-workers tests (test/crawl/pg-workers.*.test.ts) and the bench
+// (bench/pg-workers.bench.ts): the library's crawl() into a PgStore. Uses the build.
+// argv[2]: JSON { db, seeds, workerId, leaseMs, waitForGo, options } (options: crawl()'s
+// data options; waitForGo: crawl after a line on stdin); a `db` that is not a postgres:// URL is a SQLite index file, which crawl()
+// opens itself (the bench's comparison). Writes one JSON line when the store is open,
+// one with the summary at the end.
+import { crawl } from '../../dist/src/index.js';
+import { PgStore } from '../../dist/src/store/index.js';
+
+const config = JSON.parse(process.argv[2]);
+const isPostgres = /^postgres(ql)?:\/\//i.test(config.db);
+const store = isPostgres ? await PgStore.open({ url: config.db, workerId: config.workerId, leaseMs: config.leaseMs }) : undefined;
+process.stdout.write(`${JSON.stringify({ type: 'open', workerId: config.workerId, at: Date.now() })}\n`);
+// The bench starts every worker's crawl at once, once all are open (start-up is not what it measures).
+if (config.waitForGo === true) await new Promise((resolve) => process.stdin.once('data', resolve));
+try {
+  const where = store === undefined ? { db: config.db } : { store };
+  const summary = await crawl(config.seeds, { ...config.options, ...where, userAgent: `linkladder-worker/${config.workerId}` });
+  const { stoppedBy, requests, pagesFetched, pagesFailed, durationMs } = summary;
+  const cpu = process.cpuUsage();
+  process.stdout.write(`${JSON.stringify({ type: 'summary', stoppedBy, requests, pagesFetched, pagesFailed, durationMs, cpuMs: Math.round((cpu.user + cpu.system) / 1000) })}\n`);
+} finally {
+  await store?.close();
+}
