@@ -19,7 +19,7 @@ import { siteOf } from './site-hash.js';
 /** Runs a query: the pool, or the transaction a unit runs in. */
 export type Executor = Sql;
 
-/** How many times a batch is admitted again after another worker won a race for one of its keys. */
+/** How many times a batch is admitted again after another worker won a race for one of its keys (or a deadlock). */
 const MAX_RACES = 8;
 
 interface KnownUrl {
@@ -276,8 +276,10 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
       isWritten = true;
       return results;
     } catch (error) {
-      // 23505: another worker wrote one of these keys since the snapshot was read.
-      if ((error as { code?: string }).code !== '23505' || race >= MAX_RACES) throw error;
+      // 23505: another worker wrote one of these keys since the snapshot was read; 40P01:
+      // two workers' batches waited on each other's rows and the server chose this one.
+      const code = (error as { code?: string }).code;
+      if ((code !== '23505' && code !== '40P01') || race >= MAX_RACES) throw error;
     } finally {
       options.ids.giveBack(isWritten ? ids.slice(backend.writes.urls.length) : ids);
     }
@@ -319,13 +321,19 @@ async function snapshot(db: Executor, sites: number[], texts: string[], fromIds:
   return { backend, ids };
 }
 
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Promise<void> {
-  const urls = writes.urls;
-  const forms = [...writes.newForms.values()];
-  const changes = [...writes.changes];
+  // Rows in one order (by key) in every worker: concurrent batches then lock them in the same order.
+  const urls = [...writes.urls].sort((a, b) => a.site - b.site || compareText(a.key, b.key));
+  const forms = [...writes.newForms.values()].sort((a, b) => a.site - b.site || compareText(a.text, b.text));
+  const seenForms = [...writes.seenForms].sort((a, b) => a.site - b.site || compareText(a.text, b.text));
+  const changes = [...writes.changes].sort((a, b) => a[0] - b[0]);
   const pages = [...writes.links];
   const tally = [...writes.tally].map(([pair, links]) => [...pair.split('\t'), links] as [string, string, number]);
-  if (urls.length + forms.length + writes.seenForms.length + changes.length + pages.length === 0) return;
+  if (urls.length + forms.length + seenForms.length + changes.length + pages.length === 0) return;
   await db`
     WITH new_url AS (
       INSERT INTO url (site, id, key, scheme, host, state, role, depth, first_seen, first_from, first_href)
@@ -342,7 +350,7 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Pro
       RETURNING 1
     ), seen_form AS (
       UPDATE form SET rung = 'string'
-      FROM unnest(${writes.seenForms.map((f) => f.site)}::integer[], ${writes.seenForms.map((f) => f.text)}::text[]) AS x (site, text)
+      FROM unnest(${seenForms.map((f) => f.site)}::integer[], ${seenForms.map((f) => f.text)}::text[]) AS x (site, text)
       WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'
       RETURNING 1
     ), changed AS (
