@@ -183,9 +183,11 @@ export class PgFrontier implements SharedFrontier {
           WHERE state = 'fetching' AND (lease_until IS NULL OR lease_until < ${now}::bigint) ORDER BY depth, id LIMIT ${window})
       ),
       new_host AS (
+        -- In the order of the key: two claims inserting the same new hosts wait on each other, never in a cycle.
         INSERT INTO crawl_host (host, next_at, delay_ms)
-        SELECT DISTINCT c.host, 0, ${perHostDelayMs}::integer FROM candidate AS c
-        WHERE NOT EXISTS (SELECT 1 FROM crawl_host AS h WHERE h.host = c.host)
+        SELECT h.host, 0, ${perHostDelayMs}::integer
+        FROM (SELECT DISTINCT c.host FROM candidate AS c WHERE NOT EXISTS (SELECT 1 FROM crawl_host AS x WHERE x.host = c.host)) AS h
+        ORDER BY h.host
         ON CONFLICT (host) DO NOTHING
         RETURNING host
       ),
