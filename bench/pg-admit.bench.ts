@@ -2,7 +2,7 @@
 // SQLite index in the same run, on the stream of store-admit.bench.ts (10M links
 // over 1M URLs by default; about 90% of links repeat a known target, spelled at
 // every rung). Each writer is a process of its own; with N writers, writer w admits
-// every Nth page of the stream, from a page of its own. A throwaway PostgreSQL
+// every Nth page of the stream, each from a page of its own (made before the clock starts). A throwaway PostgreSQL
 // cluster is started on a loopback port (and removed); without PostgreSQL the bench
 // says why and stops.
 //
@@ -27,15 +27,24 @@ interface WriterOutcome {
   readonly seconds: number;
 }
 
-/** One writer: every `writers`th page of the stream from `writer`, each page one admit. */
+/** One writer: every `writers`th page of the stream from `writer`, each page one admit, from a page of its own. */
 async function runWriter(store: IndexWriter, shape: StreamShape, writer: number, writers: number): Promise<WriterOutcome> {
-  const page = (await store.admit([{ rawHref: `${seedUrl()}writer-${writer}`, target: `${seedUrl()}writer-${writer}` }]))[0]!.urlId!;
+  // The pages the links are on (as a crawl admits each page's links once), made before the clock starts.
+  const pageCount = Math.ceil(shape.links / 100 / writers) + 1;
+  const pages: number[] = [];
+  for (let first = 0; first < pageCount; first += 1000) {
+    const seeds = Array.from({ length: Math.min(1000, pageCount - first) }, (_, i) => `${seedUrl()}writer-${writer}/page-${first + i}`);
+    for (const result of await store.admit(seeds.map((uri) => ({ rawHref: uri, target: uri })))) pages.push(result.urlId!);
+  }
+  await store.flush();
   const start = performance.now();
   let links = 0;
   let index = 0;
+  let page = 0;
   for (const batch of linkBatches(shape)) {
     if (index++ % writers !== writer) continue;
-    const entries: AdmitEntry[] = batch.map((l) => ({ fromUrlId: page, rawHref: l.target, target: l.target, element: 'a', attribute: 'href', baseLevel: 'retrieval', depth: 1 }));
+    const from = pages[page++]!;
+    const entries: AdmitEntry[] = batch.map((l) => ({ fromUrlId: from, rawHref: l.target, target: l.target, element: 'a', attribute: 'href', baseLevel: 'retrieval', depth: 1 }));
     await store.admit(entries);
     links += batch.length;
   }
