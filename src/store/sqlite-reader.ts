@@ -10,7 +10,7 @@ import {
   URL_COLUMNS,
   toAliasRow,
   toFetchRow,
-  toFirstLink,
+  toUrlRow,
   readRuns,
   readRunFindings,
   readSitemapEntries,
@@ -224,17 +224,7 @@ export class SqliteIndexReader implements IndexReader {
   }
 
   #urlRow(row: UrlColumns, lastFetch: Statement): UrlRow {
-    const fetched = lastFetch.get(row.id) as FetchColumns | undefined;
-    return {
-      id: row.id,
-      key: row.key,
-      state: row.state,
-      depth: row.depth,
-      aliasOf: row.alias_of ?? undefined,
-      role: row.role ?? 'page',
-      firstLink: toFirstLink(row),
-      lastFetch: fetched === undefined ? undefined : toFetchRow(fetched),
-    };
+    return toUrlRow(row, lastFetch.get(row.id) as FetchColumns | undefined);
   }
 
   // RFC 3986 §6.2.4: where each alias chain ends, by the one rule of walkAliases

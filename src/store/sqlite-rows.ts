@@ -3,7 +3,7 @@
 import { currentFindingCodes } from '../findings.js';
 import { isArrayOfArrays, isStringList, parseStoredJson } from './index-corruption.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { AliasRow, CrawlRunRow, FetchMethod, FetchRow, FindingIdentity, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlRole, UrlState } from './types.js';
+import type { AliasRow, CrawlRunRow, FetchMethod, FetchRow, FindingIdentity, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlRole, UrlRow, UrlState } from './types.js';
 
 /** Every crawl run, oldest first (an index older than migration 005 has no such table: none). */
 export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
@@ -139,34 +139,54 @@ export function toFirstLink(row: UrlColumns): FirstLink | undefined {
   return { fromUrlId: row.first_from ?? undefined, fromKey: row.first_from_key ?? undefined, rawHref: row.first_href };
 }
 
+/** The columns of a `sitemap` row. */
+export interface SitemapColumns {
+  id: number;
+  run_id: number | null;
+  url: string;
+  source: SitemapRow['source'];
+  parent_id: number | null;
+  fetched_at: number;
+  status: number | null;
+  error_code: string | null;
+  kind: SitemapRow['kind'] | null;
+  findings: string | null;
+}
+
+export const SITEMAP_COLUMNS = 'id, run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings';
+
+export function toSitemapRow(row: SitemapColumns): SitemapRow {
+  return {
+    id: row.id,
+    runId: row.run_id ?? undefined,
+    url: row.url,
+    source: row.source,
+    parentId: row.parent_id ?? undefined,
+    fetchedAt: row.fetched_at,
+    status: row.status ?? undefined,
+    errorCode: row.error_code ?? undefined,
+    kind: row.kind ?? undefined,
+    findings: row.findings === null ? [] : (parseStoredJson(row.findings, 'sitemap.findings', Array.isArray) as SitemapFindingRecord[]),
+  };
+}
+
+/** A URL row as reports read it, with its last fetch. */
+export function toUrlRow(row: UrlColumns, lastFetch: FetchColumns | undefined): UrlRow {
+  return {
+    id: row.id,
+    key: row.key,
+    state: row.state,
+    depth: row.depth,
+    aliasOf: row.alias_of ?? undefined,
+    role: row.role ?? 'page',
+    firstLink: toFirstLink(row),
+    lastFetch: lastFetch === undefined ? undefined : toFetchRow(lastFetch),
+  };
+}
+
 /** The sitemaps read, in the order recorded (migration 007). */
 export function* readSitemaps(db: import('better-sqlite3').Database): Generator<SitemapRow> {
-  const rows = db.prepare('SELECT id, run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings FROM sitemap ORDER BY id').iterate() as Iterable<{
-    id: number;
-    run_id: number | null;
-    url: string;
-    source: SitemapRow['source'];
-    parent_id: number | null;
-    fetched_at: number;
-    status: number | null;
-    error_code: string | null;
-    kind: SitemapRow['kind'] | null;
-    findings: string | null;
-  }>;
-  for (const row of rows) {
-    yield {
-      id: row.id,
-      runId: row.run_id ?? undefined,
-      url: row.url,
-      source: row.source,
-      parentId: row.parent_id ?? undefined,
-      fetchedAt: row.fetched_at,
-      status: row.status ?? undefined,
-      errorCode: row.error_code ?? undefined,
-      kind: row.kind ?? undefined,
-      findings: row.findings === null ? [] : (parseStoredJson(row.findings, 'sitemap.findings', Array.isArray) as SitemapFindingRecord[]),
-    };
-  }
+  for (const row of db.prepare(`SELECT ${SITEMAP_COLUMNS} FROM sitemap ORDER BY id`).iterate() as Iterable<SitemapColumns>) yield toSitemapRow(row);
 }
 
 /** Every sitemap entry, by sitemap then position. */

@@ -286,5 +286,7 @@ describe('the readers of every store', () => {
         { numRuns },
       );
     },
+    // Each run on PostgreSQL makes a database and migrates it (a second or more on a busy machine).
+    180_000,
   );
 });

@@ -7,7 +7,7 @@
 import { AliasEnds } from '../../ladder/index.js';
 import { asCorruption, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
 import { decodeLink, type EncodedLink } from '../link-codec.js';
-import { ALIAS_COLUMNS, URL_COLUMNS, toAliasRow, toFetchRow, toFirstLink, type AliasColumns, type FetchColumns, type UrlColumns } from '../sqlite-rows.js';
+import { ALIAS_COLUMNS, SITEMAP_COLUMNS, URL_COLUMNS, toAliasRow, toFetchRow, toSitemapRow, toUrlRow, type AliasColumns, type FetchColumns, type SitemapColumns, type UrlColumns } from '../sqlite-rows.js';
 import type {
   AliasRow,
   CrawlRunRow,
@@ -20,7 +20,6 @@ import type {
   IndexReader,
   LinkRow,
   SitemapEntryRow,
-  SitemapFindingRecord,
   SitemapRow,
   StoreStats,
   UrlRow,
@@ -282,21 +281,7 @@ export class PgIndexReader implements IndexReader {
   }
 
   async *#sitemaps(): AsyncGenerator<SitemapRow> {
-    const rows = this.#cursor<SitemapColumns>('SELECT id, run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings FROM sitemap ORDER BY id');
-    for await (const row of rows) {
-      yield {
-        id: row.id,
-        runId: row.run_id ?? undefined,
-        url: row.url,
-        source: row.source,
-        parentId: row.parent_id ?? undefined,
-        fetchedAt: row.fetched_at,
-        status: row.status ?? undefined,
-        errorCode: row.error_code ?? undefined,
-        kind: row.kind ?? undefined,
-        findings: row.findings === null ? [] : (parseStoredJson(row.findings, 'sitemap.findings', Array.isArray) as SitemapFindingRecord[]),
-      };
-    }
+    for await (const row of this.#cursor<SitemapColumns>(`SELECT ${SITEMAP_COLUMNS} FROM sitemap ORDER BY id`)) yield toSitemapRow(row);
   }
 
   sitemapEntries(): AsyncGenerator<SitemapEntryRow> {
@@ -365,31 +350,7 @@ export async function openPgIndexReader(url: string): Promise<IndexReader> {
   return new PgIndexReader(sql, () => sql.end({ timeout: 5 }));
 }
 
-interface SitemapColumns {
-  id: number;
-  run_id: number | null;
-  url: string;
-  source: SitemapRow['source'];
-  parent_id: number | null;
-  fetched_at: number;
-  status: number | null;
-  error_code: string | null;
-  kind: SitemapRow['kind'] | null;
-  findings: string | null;
-}
 
-function toUrlRow(row: UrlColumns, lastFetch: FetchColumns | undefined): UrlRow {
-  return {
-    id: row.id,
-    key: row.key,
-    state: row.state,
-    depth: row.depth,
-    aliasOf: row.alias_of ?? undefined,
-    role: row.role ?? 'page',
-    firstLink: toFirstLink(row),
-    lastFetch: lastFetch === undefined ? undefined : toFetchRow(lastFetch),
-  };
-}
 
 /** One page's edges, ordered by target, element, attribute: absent first, text by code points (SQLite's BINARY order of UTF-8). */
 function sortedEdges(edges: ReadonlyMap<string, EdgeRow>): EdgeRow[] {
