@@ -15,7 +15,8 @@ export function workerRows(state: WorkersState): [string, string][] {
     ['workers', `${workers.length}: ${workers.length - ended - silent} running, ${ended} ended, ${silent} silent (stopped without ending)`],
     ['  frontier', `${urlsByState.queued} queued, ${urlsByState.fetching} claimed${lapsed === 0 ? '' : ` (${lapsed} of them lapsed: their worker stopped renewing)`}`],
   ];
-  for (const worker of workers) rows.push([`  ${worker.id}`, workerText(worker)]);
+  // A worker's id (host:pid:suffix by default) is longer than a label: it leads the text.
+  for (const worker of workers) rows.push(['  worker', workerText(worker)]);
   return rows;
 }
 
@@ -31,7 +32,7 @@ function workerText(worker: WorkerRow): string {
     .filter((name) => typeof c[name] === 'number')
     .map((name) => `${name} ${c[name]}`)
     .join(', ');
-  return `${worker.host} pid ${worker.pid}, ${state}; ${done === '' ? 'no progress reported' : done}; ${worker.claims} claims`;
+  return `${worker.id} (host ${worker.host}, pid ${worker.pid}), ${state}; ${done === '' ? 'no progress reported' : done}; ${worker.claims} claims`;
 }
 
 function iso(ms: number): string {

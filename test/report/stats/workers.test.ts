@@ -38,9 +38,9 @@ describe('stats: the workers section', () => {
     expect(lines.slice(-5)).toEqual([
       'workers         3: 0 running, 2 ended, 1 silent (stopped without ending)',
       '  frontier      1 queued, 1 claimed (1 of them lapsed: their worker stopped renewing)',
-      '  w0            box pid 7, ended 2026-01-02T03:04:05.050Z; requests 12, fetched 10, failed 1, links 40; 0 claims',
-      '  w1            box pid 7, ended 2026-01-02T03:04:05.060Z; requests 12, fetched 10, failed 1, links 40; 0 claims',
-      '  w2            box pid 7, silent since 2026-01-02T03:04:05.030Z (1 claims lapsed); requests 12, fetched 10, failed 1, links 40; 0 claims',
+      '  worker        w0 (host box, pid 7), ended 2026-01-02T03:04:05.050Z; requests 12, fetched 10, failed 1, links 40; 0 claims',
+      '  worker        w1 (host box, pid 7), ended 2026-01-02T03:04:05.060Z; requests 12, fetched 10, failed 1, links 40; 0 claims',
+      '  worker        w2 (host box, pid 7), silent since 2026-01-02T03:04:05.030Z (1 claims lapsed); requests 12, fetched 10, failed 1, links 40; 0 claims',
     ]);
     expect(stats.workers?.urlsByState.fetching).toBe(1);
   });
@@ -50,7 +50,7 @@ describe('stats: the workers section', () => {
     expect(lines.slice(-3)).toEqual([
       'workers         1: 1 running, 0 ended, 0 silent (stopped without ending)',
       '  frontier      1 queued, 1 claimed',
-      '  w0            box pid 7, running, heartbeat 2026-01-02T03:04:05.005Z; no progress reported; 1 claims',
+      '  worker        w0 (host box, pid 7), running, heartbeat 2026-01-02T03:04:05.005Z; no progress reported; 1 claims',
     ]);
   });
 
