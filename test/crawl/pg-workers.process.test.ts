@@ -152,8 +152,8 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     expect(lines).toContainEqual(expect.stringMatching(/^workers +3: 0 running, 2 ended, 1 silent/));
     expect(lines).toContainEqual(expect.stringMatching(/^ +frontier +0 queued, 0 claimed$/));
     // (Killed within its first second, it had reported nothing.)
-    expect(lines).toContainEqual(expect.stringMatching(/^ +w0 +\S+ pid \d+, silent since \S+Z; (requests \d+, fetched \d+, failed 0, links \d+|no progress reported); 0 claims$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^ +w1 +\S+ pid \d+, ended \S+Z; requests \d+, fetched \d+, failed 0, links \d+; 0 claims$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +worker +w0 \(host \S+, pid \d+\), silent since \S+Z; (requests \d+, fetched \d+, failed 0, links \d+|no progress reported); 0 claims$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +worker +w1 \(host \S+, pid \d+\), ended \S+Z; requests \d+, fetched \d+, failed 0, links \d+; 0 claims$/));
     const json = JSON.parse((await spawnCli(['stats', '--db', db, '--json'], running).exit).stdout) as { workers: { workers: { id: string; isSilent: boolean; counts: { fetched: number } }[] } };
     expect(json.workers.workers.map((w) => [w.id, w.isSilent])).toEqual([['w0', true], ['w1', false], ['w2', false]]);
     const fetchedByOthers = json.workers.workers.slice(1).reduce((sum, w) => sum + w.counts.fetched, 0);
