@@ -326,9 +326,11 @@ function compareText(a: string, b: string): number {
 }
 
 async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Promise<void> {
-  // Rows in one order (by key) in every worker: concurrent batches then lock them in the same order.
+  // Rows in one order (by key) in every worker: concurrent batches then lock them in the same
+  // order. New spellings keep the order they were met in (form.seq records it; a deadlock
+  // between two batches inserting one spelling is retried).
   const urls = [...writes.urls].sort((a, b) => a.site - b.site || compareText(a.key, b.key));
-  const forms = [...writes.newForms.values()].sort((a, b) => a.site - b.site || compareText(a.text, b.text));
+  const forms = [...writes.newForms.values()];
   const seenForms = [...writes.seenForms].sort((a, b) => a.site - b.site || compareText(a.text, b.text));
   const changes = [...writes.changes].sort((a, b) => a[0] - b[0]);
   const pages = [...writes.links];
