@@ -149,11 +149,9 @@ export class PgStore implements IndexWriter {
   }
 
   async admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
+    // In a transaction the batch's write takes a savepoint (pg-admission.ts), so that a lost race is retried.
     const options = { now: this.#core.now, shard: this.#core.shard, ids: this.#core.ids };
-    if (!this.#isInTransaction) return this.#writing(() => admitBatch(this.#db, batch, options));
-    // Inside a transaction a failed statement aborts it: a lost race is retried from a savepoint.
-    const tx = this.#db as unknown as { savepoint<T>(work: (sp: Executor) => Promise<T>): Promise<T> };
-    return this.#writing(() => admitBatch(savepointExecutor(tx), batch, options));
+    return this.#writing(() => admitBatch(this.#db, batch, options));
   }
 
   // Shallowest first, on hosts with a free slot; SKIP LOCKED so that two workers never
@@ -413,7 +411,3 @@ function asStoreError(error: unknown, url: string, code: 'ERR_STORE_WRITE_FAILED
   return new StoreError(code, `the index at ${redactUrl(url)}: ${message}`, { cause: error });
 }
 
-// Admission inside a transaction: each batch in a savepoint, so that a batch that lost a race is retried alone.
-function savepointExecutor(tx: { savepoint<T>(work: (sp: Executor) => Promise<T>): Promise<T> }): Executor {
-  return tx as unknown as Executor;
-}
