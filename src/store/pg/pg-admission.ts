@@ -286,21 +286,27 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
   }
 }
 
+// Each text is looked up on its own (LATERAL … LIMIT 1): a join of the batch's few
+// hundred texts with the table made the planner scan the whole table once it had some
+// ten thousand rows (measured: 12 ms a batch at 22k URLs, against under 2 ms of probes).
 async function snapshot(db: Executor, sites: number[], texts: string[], fromIds: number[], pool: UrlIdPool): Promise<{ backend: SnapshotBackend; ids: number[] }> {
   const rows = await db`
     WITH RECURSIVE t AS (
       SELECT DISTINCT site, text FROM unnest(${sites}::integer[], ${texts}::text[]) AS t (site, text)
     ), hit_form AS (
-      SELECT f.text, f.url_id, f.rung FROM form AS f JOIN t ON f.site = t.site AND f.text = t.text
+      SELECT f.text, f.url_id, f.rung FROM t
+      CROSS JOIN LATERAL (SELECT text, url_id, rung FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
     ), hit AS (
-      SELECT u.id FROM url AS u JOIN t ON u.site = t.site AND u.key = t.text
+      SELECT u.id FROM t CROSS JOIN LATERAL (SELECT id FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
       UNION SELECT url_id FROM hit_form
       UNION SELECT unnest(${fromIds}::bigint[])
     ), chain (id) AS (
       SELECT id FROM hit
-      UNION SELECT u.alias_of FROM url AS u JOIN chain AS c ON u.id = c.id WHERE u.state = 'alias' AND u.alias_of IS NOT NULL
+      UNION SELECT a.alias_of FROM chain AS c
+      CROSS JOIN LATERAL (SELECT alias_of FROM url WHERE url.id = c.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
     )
-    SELECT 'u' AS kind, u.id, u.site, u.key AS text, u.state, u.role, u.alias_of FROM url AS u JOIN chain AS c ON u.id = c.id
+    SELECT 'u' AS kind, u.id, u.site, u.key AS text, u.state, u.role, u.alias_of FROM chain AS c
+    CROSS JOIN LATERAL (SELECT id, site, key, state, role, alias_of FROM url WHERE url.id = c.id LIMIT 1) AS u
     UNION ALL
     SELECT 'f', f.url_id, NULL, f.text, f.rung, NULL, NULL FROM hit_form AS f`;
   const ids: number[] = [];
