@@ -61,7 +61,8 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at INTEGER NOT NULL
 ) STRICT`;
 
-interface AppliedRow {
+/** A `schema_migrations` row. */
+export interface AppliedRow {
   version: number;
   name: string;
   sha256: string;
@@ -73,20 +74,20 @@ function appliedRows(db: Database): AppliedRow[] {
   return db.prepare('SELECT version, name, sha256, applied_at FROM schema_migrations ORDER BY version').all() as AppliedRow[];
 }
 
-/** Refuse a database that has a migration we do not know, or whose file changed since. */
-function checkApplied(applied: readonly AppliedRow[], migrations: readonly Migration[]): void {
+/** Refuse a database that has a migration we do not know, or whose file changed since (`folder` names the migrations' folder). */
+export function checkApplied(applied: readonly AppliedRow[], migrations: readonly Migration[], folder = 'migrations/'): void {
   for (const row of applied) {
     const migration = migrations[row.version - 1];
     if (migration === undefined || migration.name !== row.name) {
       throw new StoreError(
         'ERR_STORE_MIGRATION_UNKNOWN',
-        `the database has migration ${String(row.version).padStart(3, '0')}_${row.name}, which migrations/ does not have`,
+        `the database has migration ${String(row.version).padStart(3, '0')}_${row.name}, which ${folder} does not have`,
       );
     }
     if (migration.sha256 !== row.sha256) {
       throw new StoreError(
         'ERR_STORE_MIGRATION_ALTERED',
-        `migrations/${migration.file} was changed after it was applied (sha256 ${migration.sha256}, applied ${row.sha256}); add a new migration instead`,
+        `${folder}${migration.file} was changed after it was applied (sha256 ${migration.sha256}, applied ${row.sha256}); add a new migration instead`,
       );
     }
   }

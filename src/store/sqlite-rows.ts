@@ -189,25 +189,36 @@ export function* readSitemaps(db: import('better-sqlite3').Database): Generator<
   for (const row of db.prepare(`SELECT ${SITEMAP_COLUMNS} FROM sitemap ORDER BY id`).iterate() as Iterable<SitemapColumns>) yield toSitemapRow(row);
 }
 
+/** Every sitemap entry with its sitemap's URL, by sitemap then position (both stores' query). */
+export const SITEMAP_ENTRIES_QUERY = `SELECT e.sitemap_id, s.url AS sitemap_url, e.position, e.url_id, e.loc, e.lastmod, e.line
+  FROM sitemap_entry AS e JOIN sitemap AS s ON s.id = e.sitemap_id ORDER BY e.sitemap_id, e.position`;
+
+/** The columns of SITEMAP_ENTRIES_QUERY. */
+export interface SitemapEntryColumns {
+  sitemap_id: number;
+  sitemap_url: string;
+  position: number;
+  url_id: number | null;
+  loc: string;
+  lastmod: string | null;
+  line: number | null;
+}
+
+export function toSitemapEntryRow(row: SitemapEntryColumns): SitemapEntryRow {
+  return {
+    sitemapId: row.sitemap_id,
+    sitemapUrl: row.sitemap_url,
+    position: row.position,
+    urlId: row.url_id ?? undefined,
+    loc: row.loc,
+    lastmod: row.lastmod ?? undefined,
+    line: row.line ?? undefined,
+  };
+}
+
 /** Every sitemap entry, by sitemap then position. */
 export function* readSitemapEntries(db: import('better-sqlite3').Database): Generator<SitemapEntryRow> {
-  const rows = db
-    .prepare(
-      `SELECT e.sitemap_id, s.url AS sitemap_url, e.position, e.url_id, e.loc, e.lastmod, e.line
-       FROM sitemap_entry AS e JOIN sitemap AS s ON s.id = e.sitemap_id ORDER BY e.sitemap_id, e.position`,
-    )
-    .iterate() as Iterable<{ sitemap_id: number; sitemap_url: string; position: number; url_id: number | null; loc: string; lastmod: string | null; line: number | null }>;
-  for (const row of rows) {
-    yield {
-      sitemapId: row.sitemap_id,
-      sitemapUrl: row.sitemap_url,
-      position: row.position,
-      urlId: row.url_id ?? undefined,
-      loc: row.loc,
-      lastmod: row.lastmod ?? undefined,
-      line: row.line ?? undefined,
-    };
-  }
+  for (const row of db.prepare(SITEMAP_ENTRIES_QUERY).iterate() as Iterable<SitemapEntryColumns>) yield toSitemapEntryRow(row);
 }
 
 /** The finding identities kept for a run; `undefined` when none were. */

@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { StoreError } from '../../errors.js';
-import { defaultMigrationsDir, loadMigrations, type Migration, type MigrationStatus } from '../migrations.js';
+import { checkApplied, defaultMigrationsDir, loadMigrations, type AppliedRow, type Migration, type MigrationStatus } from '../migrations.js';
+
+const PG_FOLDER = 'migrations/postgresql/';
 
 /** The client: a pool of connections that runs tagged-template queries. */
 export type Sql = postgres.Sql<{ bigint: number }>;
@@ -56,12 +58,6 @@ export function redactUrl(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
 }
 
-interface AppliedRow {
-  readonly version: number;
-  readonly name: string;
-  readonly sha256: string;
-  readonly applied_at: number;
-}
 
 async function appliedRows(sql: Sql, create: boolean): Promise<AppliedRow[] | undefined> {
   if (create) {
@@ -74,23 +70,6 @@ async function appliedRows(sql: Sql, create: boolean): Promise<AppliedRow[] | un
   return (await sql`SELECT version, name, sha256, applied_at FROM schema_migrations ORDER BY version`) as unknown as AppliedRow[];
 }
 
-function checkApplied(applied: readonly AppliedRow[], migrations: readonly Migration[]): void {
-  for (const row of applied) {
-    const migration = migrations[row.version - 1];
-    if (migration === undefined || migration.name !== row.name) {
-      throw new StoreError(
-        'ERR_STORE_MIGRATION_UNKNOWN',
-        `the database has migration ${String(row.version).padStart(3, '0')}_${row.name}, which migrations/postgresql/ does not have`,
-      );
-    }
-    if (migration.sha256 !== row.sha256) {
-      throw new StoreError(
-        'ERR_STORE_MIGRATION_ALTERED',
-        `migrations/postgresql/${migration.file} was changed after it was applied (sha256 ${migration.sha256}, applied ${row.sha256}); add a new migration instead`,
-      );
-    }
-  }
-}
 
 /** Apply every pending migration, each in its own transaction; one process at a time. Returns the ones applied. */
 export async function migratePg(sql: Sql, now: () => number, dir = defaultPgMigrationsDir()): Promise<Migration[]> {
@@ -98,7 +77,7 @@ export async function migratePg(sql: Sql, now: () => number, dir = defaultPgMigr
   return sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     const applied = (await appliedRows(tx as unknown as Sql, true))!;
-    checkApplied(applied, migrations);
+    checkApplied(applied, migrations, PG_FOLDER);
     const pending = migrations.slice(applied.length);
     for (const migration of pending) {
       try {
@@ -116,7 +95,7 @@ export async function migratePg(sql: Sql, now: () => number, dir = defaultPgMigr
 export async function migrationStatusPg(sql: Sql, dir = defaultPgMigrationsDir()): Promise<MigrationStatus[]> {
   const migrations = loadMigrations(dir);
   const applied = (await appliedRows(sql, false)) ?? [];
-  checkApplied(applied, migrations);
+  checkApplied(applied, migrations, PG_FOLDER);
   return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: applied[m.version - 1]?.applied_at }));
 }
 
@@ -125,7 +104,7 @@ export async function checkUpToDate(sql: Sql, url: string, dir = defaultPgMigrat
   const migrations = loadMigrations(dir);
   const applied = await appliedRows(sql, false);
   if (applied === undefined) throw new StoreError('ERR_STORE_NOT_INDEX', `${redactUrl(url)} is not a linkladder index (no schema_migrations table): run linkladder db migrate --db ${redactUrl(url)}`);
-  checkApplied(applied, migrations);
+  checkApplied(applied, migrations, PG_FOLDER);
   if (applied.length < migrations.length) {
     throw new StoreError('ERR_STORE_OUTDATED', `the index at ${redactUrl(url)} lacks migrations ${migrations.slice(applied.length).map((m) => m.file).join(', ')}: run linkladder db migrate`);
   }

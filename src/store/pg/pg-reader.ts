@@ -7,7 +7,22 @@
 import { AliasEnds } from '../../ladder/index.js';
 import { asCorruption, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
 import { decodeLink, type EncodedLink } from '../link-codec.js';
-import { ALIAS_COLUMNS, SITEMAP_COLUMNS, URL_COLUMNS, toAliasRow, toFetchRow, toSitemapRow, toUrlRow, type AliasColumns, type FetchColumns, type SitemapColumns, type UrlColumns } from '../sqlite-rows.js';
+import {
+  ALIAS_COLUMNS,
+  SITEMAP_COLUMNS,
+  SITEMAP_ENTRIES_QUERY,
+  URL_COLUMNS,
+  toAliasRow,
+  toFetchRow,
+  toSitemapEntryRow,
+  toSitemapRow,
+  toUrlRow,
+  type AliasColumns,
+  type FetchColumns,
+  type SitemapColumns,
+  type SitemapEntryColumns,
+  type UrlColumns,
+} from '../sqlite-rows.js';
 import type {
   AliasRow,
   CrawlRunRow,
@@ -289,21 +304,7 @@ export class PgIndexReader implements IndexReader {
   }
 
   async *#sitemapEntries(): AsyncGenerator<SitemapEntryRow> {
-    const rows = this.#cursor<{ sitemap_id: number; sitemap_url: string; position: number; url_id: number | null; loc: string; lastmod: string | null; line: number | null }>(
-      `SELECT e.sitemap_id, s.url AS sitemap_url, e.position, e.url_id, e.loc, e.lastmod, e.line
-       FROM sitemap_entry AS e JOIN sitemap AS s ON s.id = e.sitemap_id ORDER BY e.sitemap_id, e.position`,
-    );
-    for await (const row of rows) {
-      yield {
-        sitemapId: row.sitemap_id,
-        sitemapUrl: row.sitemap_url,
-        position: row.position,
-        urlId: row.url_id ?? undefined,
-        loc: row.loc,
-        lastmod: row.lastmod ?? undefined,
-        line: row.line ?? undefined,
-      };
-    }
+    for await (const row of this.#cursor<SitemapEntryColumns>(SITEMAP_ENTRIES_QUERY)) yield toSitemapEntryRow(row);
   }
 
   runFindings(runId: number): Promise<readonly FindingIdentity[] | undefined> {
