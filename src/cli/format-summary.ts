@@ -1,6 +1,7 @@
 // The end-of-crawl summary of `crawl` and `demo`: one screen of plain lines, or one JSON object.
 
 import type { BrokenKind, CrawlSummary, StopReason } from '../crawl/index.js';
+import { splitByEvidence } from '../ladder/index.js';
 import type { MatchRung } from '../store/index.js';
 import type { InterruptSignal } from './cli-context.js';
 import { toJsonLine } from './json-line.js';
@@ -50,8 +51,11 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   if (!sameCounts(summary.linksByRung, index.linksByRung)) {
     lines.push(['', `whole index: ${knownText(index.linksByRung)}`]);
   }
+  const { protocol, content } = splitByEvidence(summary.aliasesLearned);
+  lines.push(['merged', `${sum(Object.values(protocol) as number[])} URLs found to stand for another (${counts(protocol)}); evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`]);
+  // Beyond RFC 3986, heuristic (DESIGN.md §9): apart from what servers proved.
+  if (sum(Object.values(content) as number[]) > 0) lines.push(['content', `${sum(Object.values(content) as number[])} URLs joined by content evidence, heuristic (${counts(content)})`]);
   lines.push(
-    ['merged', `${sum(Object.values(summary.aliasesLearned))} URLs found to stand for another (${counts(summary.aliasesLearned)}); evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`],
     ['errors', errorsText(summary.errorsByCode)],
     ...summary.robotsOutages.map((outage): [string, string] => ['robots', robotsOutageLine(outage)]),
     ['hrefs', `browser-style fixes: ${counts(byName(summary.hrefFindings), 'none')}`],

@@ -3,9 +3,9 @@
 // for this run, who claimed to be what and a fingerprint of each response, and
 // says when a claim contradicts an earlier one (or the URL's own response).
 
-import { createHash } from 'node:crypto';
 import type { FetchedResponse } from '../fetch/index.js';
 import type { FetchRecord } from '../store/index.js';
+import { bodyDigest } from './fetch-record.js';
 
 /** A response that claimed to be another URL's representation. */
 export interface Claim {
@@ -38,7 +38,7 @@ export const FINGERPRINT_MEMORY = 100_000;
  * never invent one between equal bodies). Never the ETag (DESIGN.md §4).
  */
 export function fingerprintOf(response: FetchedResponse): string {
-  if (response.body !== undefined) return createHash('sha256').update(response.body).digest('base64url');
+  if (response.body !== undefined) return bodyDigest(response.body);
   return `${response.contentType ?? ''};${response.bytes}`;
 }
 

@@ -1,5 +1,6 @@
 // A response as the index records it: the one place a FetchedResponse becomes a FetchRecord.
 
+import { createHash } from 'node:crypto';
 import type { FetchedResponse } from '../fetch/index.js';
 import type { FetchRecord } from '../store/index.js';
 import { validatorsOf } from './recheck.js';
@@ -28,6 +29,7 @@ export function fetchRecordOf(
     errorCode: request?.errorCode ?? response.errorCode,
     finalUrl: response.finalUrl,
     representsUrlId: urlId,
+    ...(isSuccess(response.status) && response.body !== undefined ? { digest: bodyDigest(response.body) } : {}),
   };
   if (request === undefined) return record;
   return {
@@ -38,4 +40,16 @@ export function fetchRecordOf(
     // RFC 9110 §8.8: what a re-check sends back (recheck.ts).
     ...validatorsOf(response),
   };
+}
+
+/**
+ * SHA-256 (base64url) of a body as the crawl read it (decoded text): equal digests
+ * are equal bodies, whatever URLs they came from (DESIGN.md §9).
+ */
+export function bodyDigest(body: string): string {
+  return createHash('sha256').update(body).digest('base64url');
+}
+
+function isSuccess(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
 }

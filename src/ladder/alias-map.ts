@@ -4,10 +4,29 @@
 
 import { walkAliases } from './alias-walk.js';
 
-/** What proved an alias. */
-export type AliasEvidence = 'redirect' | 'content-location' | 'canonical';
+/**
+ * What proved an alias. `redirect`, `content-location` and `canonical` are what a
+ * server says (RFC 3986 §6.2.4); `digest` and `rule` are content evidence, beyond
+ * RFC 3986 and heuristic (DESIGN.md §9, only with `--content-evidence`): a body
+ * byte-identical to a fetched page's, and a learned rewrite rule's prediction.
+ */
+export type AliasEvidence = 'redirect' | 'content-location' | 'canonical' | 'digest' | 'rule';
 
-export const ALIAS_EVIDENCE: readonly AliasEvidence[] = ['redirect', 'content-location', 'canonical'];
+export const ALIAS_EVIDENCE: readonly AliasEvidence[] = ['redirect', 'content-location', 'canonical', 'digest', 'rule'];
+
+/** The kinds of evidence that are content evidence (heuristic), not a server's word. */
+export const CONTENT_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(['digest', 'rule']);
+
+/** Counts by evidence, split into a server's word (RFC 3986 §6.2.4) and content evidence, to be shown apart. */
+export function splitByEvidence(counts: Readonly<Record<AliasEvidence, number>>): {
+  readonly protocol: Partial<Record<AliasEvidence, number>>;
+  readonly content: Partial<Record<AliasEvidence, number>>;
+} {
+  const protocol: Partial<Record<AliasEvidence, number>> = {};
+  const content: Partial<Record<AliasEvidence, number>> = {};
+  for (const evidence of ALIAS_EVIDENCE) (CONTENT_EVIDENCE.has(evidence) ? content : protocol)[evidence] = counts[evidence];
+  return { protocol, content };
+}
 
 export interface AliasEdge {
   readonly from: string;

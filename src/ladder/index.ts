@@ -21,6 +21,8 @@ export { compareReferences, tryCompare, type Comparison, type CompareOptions } f
 export {
   AliasMap,
   ALIAS_EVIDENCE,
+  CONTENT_EVIDENCE,
+  splitByEvidence,
   type AliasEdge,
   type AliasEvidence,
   type AliasMapOptions,

@@ -169,6 +169,12 @@ export interface FetchRecord {
    * @default false
    */
   readonly isNotModified?: boolean | undefined;
+  /**
+   * SHA-256 (base64url) of the body the crawl read, for a 2xx response that had one
+   * (HTML and CSS): byte-identical representations under URLs the ladder did not
+   * join are reported by it (DUPLICATE_REPRESENTATION, DESIGN.md §9).
+   */
+  readonly digest?: string | undefined;
 }
 
 /** A sitemap file as a crawl read it (migration 007 `sitemap`). */
@@ -308,7 +314,8 @@ export interface IndexWriter {
   /**
    * Record that `fromId` is `toId` (DESIGN.md §2, rung 4). `redirect` and
    * `content-location` make `fromId` an alias (links to it then name `toId`);
-   * `canonical` is only recorded.
+   * `canonical` is only recorded. `digest` and `rule` (content evidence, DESIGN.md
+   * §9, heuristic) make an alias too.
    */
   addAlias(record: AliasRecord): Promise<void>;
   /** Undo an alias of `fromId` (contradicting evidence) and queue it again. */
@@ -432,6 +439,8 @@ export interface FetchRow {
   readonly isNotModified?: boolean | undefined;
   /** `GET` or `HEAD`; `undefined` when no request was made, and in rows written before migration 006. */
   readonly method: FetchMethod | undefined;
+  /** `FetchRecord.digest`; absent in rows written before migration 009. */
+  readonly digest?: string | undefined;
 }
 
 export interface AliasRow {

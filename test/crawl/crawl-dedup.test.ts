@@ -80,7 +80,7 @@ describe.each(stores)('every resource fetched exactly once (%s)', (_name, open) 
     expect(fetcher.requestCount(`${S}/doc/page.html.en`)).toBe(0);
     expect(summary.stoppedBy).toBe('frontier-empty');
     expect(summary.representationsReused).toBe(2); // /dir/ and /doc/page.html.en
-    expect(summary.aliasesLearned).toEqual({ redirect: 2, 'content-location': 1, canonical: 0 });
+    expect(summary.aliasesLearned).toEqual({ redirect: 2, 'content-location': 1, canonical: 0, digest: 0, rule: 0 });
     expect(summary.index.urlsByState.queued).toBe(0);
     expect(summary.index.urlsByState.fetching).toBe(0);
     await store.close();
@@ -304,7 +304,7 @@ describe('lying evidence (DESIGN.md §4)', () => {
       'https://site.test/go': { body: page('/x') },
     });
     const summary = await crawl({ seeds: `${S}/`, store, fetcher, scope: 'host' });
-    expect(summary.aliasesLearned).toEqual({ redirect: 0, 'content-location': 0, canonical: 0 });
+    expect(summary.aliasesLearned).toEqual({ redirect: 0, 'content-location': 0, canonical: 0, digest: 0, rule: 0 });
     expect(summary.evidenceRejected).toBe(2);
     // https://site.test/go is in scope (host): its representation came with /go, so it is not fetched again,
     // and its links were read.

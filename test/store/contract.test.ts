@@ -184,7 +184,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
       [b!.urlId, 'protocol', false],
       [b!.urlId, 'string', false],
     ]);
-    expect((await store.stats()).aliasesByEvidence).toEqual({ redirect: 1, 'content-location': 0, canonical: 0 });
+    expect((await store.stats()).aliasesByEvidence).toEqual({ redirect: 1, 'content-location': 0, canonical: 0, digest: 0, rule: 0 });
   });
 
   it('follows alias chains and is safe in a loop', async () => {
@@ -209,7 +209,7 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     await store.revokeAlias(a!.urlId!);
     expect(await store.getUrl(a!.urlId!)).toMatchObject({ state: 'queued', aliasOf: undefined });
     expect((await store.admit([link(page, 'http://host/p?utm=1')]))[0]).toMatchObject({ urlId: a!.urlId, rung: 'string' });
-    expect((await store.stats()).aliasesByEvidence).toEqual({ redirect: 0, 'content-location': 0, canonical: 1 });
+    expect((await store.stats()).aliasesByEvidence).toEqual({ redirect: 0, 'content-location': 0, canonical: 1, digest: 0, rule: 0 });
   });
 
   it('finds a URL by any spelling of it', async () => {

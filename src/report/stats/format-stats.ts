@@ -1,5 +1,6 @@
 // `linkladder stats` as a person reads it: aligned labels, the funnel as a ladder.
 
+import { splitByEvidence } from '../../ladder/index.js';
 import { FETCHES_SAVED_DEFINITION, LINKS_NOT_FETCHED_DEFINITION, type CrawlStats } from './crawl-stats.js';
 import { workerRows } from './format-workers.js';
 
@@ -10,6 +11,7 @@ export function formatStats(stats: CrawlStats): string[] {
   const { funnel, folded } = stats;
   const width = String(Math.max(funnel.rawLinks, funnel.distinctStrings, 1)).length;
   const count = (n: number): string => String(n).padStart(width);
+  const { protocol, content } = splitByEvidence(stats.aliasesByEvidence);
   const rows: [string, string][] = [
     // The distinct counts come from what each link added to the index: a seed's own URL,
     // known before any link, is not among them (a link naming it meets a known string).
@@ -24,10 +26,12 @@ export function formatStats(stats: CrawlStats): string[] {
     ['requests', requestsText(stats.requests)],
     ['links unfetched', `${stats.linksNotFetched}  (${LINKS_NOT_FETCHED_DEFINITION}; ${stats.fetches} fetches)`],
     ['urls', String(stats.urls)],
-    ['aliases', `${total(stats.aliasesByEvidence)}  by evidence: ${list(stats.aliasesByEvidence)}`],
+    ['aliases', `${total(protocol)}  by evidence: ${list(protocol)}`],
     ['errors', `${total(stats.errorsByCode)}${total(stats.errorsByCode) === 0 ? '' : `  by code: ${list(stats.errorsByCode)}`}`],
     ['broken', `${total(stats.broken)}  4xx ${stats.broken['client-error']}, 5xx ${stats.broken['server-error']}, no response ${stats.broken.failed}`],
   ];
+  // Content evidence is heuristic, beyond RFC 3986 (DESIGN.md §9): shown apart, when there is any.
+  if (total(content) > 0) rows.splice(rows.findIndex(([label]) => label === 'aliases') + 1, 0, ['content aliases', `${total(content)}  heuristic, by --content-evidence: ${list(content)}`]);
   if (stats.workers !== undefined) rows.push(...workerRows(stats.workers));
   return rows.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
 }
@@ -38,11 +42,11 @@ function requestsText(requests: CrawlStats['requests']): string {
   return `${fetches + retries + redirects + robots}  ${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt`;
 }
 
-function total(counts: Readonly<Record<string, number>>): number {
-  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+function total(counts: Readonly<Partial<Record<string, number>>>): number {
+  return Object.values(counts).reduce((sum: number, n) => sum + (n ?? 0), 0);
 }
 
-function list(counts: Readonly<Record<string, number>>): string {
+function list(counts: Readonly<Partial<Record<string, number>>>): string {
   return Object.entries(counts)
     .map(([name, n]) => `${name} ${n}`)
     .join(', ');

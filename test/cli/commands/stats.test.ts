@@ -39,7 +39,7 @@ describe('linkladder stats', () => {
       fetchesSaved: 2, // as the crawl run recorded it
       linksNotFetched: 5,
       fetches: 1,
-      aliasesByEvidence: { redirect: 1, 'content-location': 0, canonical: 0 },
+      aliasesByEvidence: { redirect: 1, 'content-location': 0, canonical: 0, digest: 0, rule: 0 },
       errorsByCode: {},
     });
     expect(stats.definitions).toMatchObject({ fetchesSaved: expect.stringMatching(/^requests avoided: /) });

@@ -54,7 +54,7 @@ describe('collectStats', () => {
       linksNotFetched: 96,
       fetches: 24,
       urls: 30,
-      aliasesByEvidence: { redirect: 3, 'content-location': 1, canonical: 2 },
+      aliasesByEvidence: { redirect: 3, 'content-location': 1, canonical: 2, digest: 0, rule: 0 },
       errorsByCode: { ERR_FETCH_REDIRECT_LOOP: 1, HTTP_404: 2 },
       broken: { 'client-error': 2, 'server-error': 0, failed: 1 },
     });

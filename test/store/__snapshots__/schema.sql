@@ -78,9 +78,9 @@ SELECT u.id                AS url_id,
 FROM url AS u
 JOIN fetch AS f ON f.id = (SELECT max(l.id) FROM fetch AS l WHERE l.url_id = u.id);
 
-CREATE TABLE alias (
+CREATE TABLE "alias" (
   from_id    INTEGER NOT NULL REFERENCES url (id),
-  evidence   TEXT    NOT NULL CHECK (evidence IN ('redirect', 'content-location', 'canonical')),
+  evidence   TEXT    NOT NULL CHECK (evidence IN ('redirect', 'content-location', 'canonical', 'digest', 'rule')),
   to_id      INTEGER NOT NULL REFERENCES url (id),
   detail     TEXT,
   created_at INTEGER NOT NULL,
@@ -113,7 +113,7 @@ CREATE TABLE fetch (
   bytes        INTEGER,
   error_code   TEXT,
   final_url    TEXT
-, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id), method TEXT CHECK (method IN ('GET', 'HEAD')), etag TEXT, last_modified TEXT, not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1))) STRICT;
+, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id), method TEXT CHECK (method IN ('GET', 'HEAD')), etag TEXT, last_modified TEXT, not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1)), digest TEXT) STRICT;
 
 CREATE TABLE "form" (
   id     INTEGER PRIMARY KEY,
@@ -218,6 +218,8 @@ CREATE TABLE writer_lock (
   process_start TEXT,
   acquired_at   INTEGER NOT NULL
 ) STRICT;
+
+CREATE INDEX fetch_digest ON fetch (digest) WHERE digest IS NOT NULL;
 
 CREATE INDEX fetch_url ON fetch (url_id);
 
