@@ -54,7 +54,12 @@ export interface ManualRequest {
 export interface NegotiatedManual {
   /** `http://127.0.0.1:port` */
   readonly origin: string;
-  /** Where a crawl starts: the first language's index, `${origin}/manual/${languages[0]}/index.html` (the name its pages link it by). */
+  /**
+   * Where a crawl starts: the first language's index, `${origin}/manual/${languages[0]}/index.html`
+   * (the name its pages link it by). The language trees are siblings: crawl with the
+   * origin scope (the server serves nothing outside /manual/); a prefix scope from
+   * this seed covers the first language's tree only.
+   */
   readonly seed: string;
   /** The page paths inside a language tree (`index.html`, `p1.html`, `mod/p2.html` …). */
   readonly pages: readonly string[];
