@@ -20,7 +20,9 @@
 #   NEGOTIATED_MANUAL_PORT   the port Apache listens on (default: a free one)
 #   NEGOTIATED_MANUAL_FLAGS  more flags for both linkladder crawls
 #   NEGOTIATED_MANUAL_KEEP   a directory: each crawl's access-log slice, file lists,
-#                            times, and linkladder's summary and index are copied there
+#                            times, and linkladder's summary and index are copied there,
+#                            with url-files.tsv (each URL fetched → the file it served:
+#                            two URLs are duplicates exactly when their files are one)
 #
 # The linkladder crawls run with `--scope prefix --allow-private --no-check-external
 # --check-resources`: confined to the entry's prefix as wget -np is, allowed on
@@ -190,6 +192,8 @@ if [ -n "$keep" ]; then
     [ ! -f "$work/$name/summary" ] || cp "$work/$name/summary" "$work/$name/index.db" "$keep/$name/"
   done
   cp "$work/tree.files" "$keep/"
+  # The truth for checking joins: each URL a crawl fetched (2xx), and the file it resolved to.
+  cat "$work"/*/hits | awk -F'\t' -v dir="$dir/" '$1 >= 200 && $1 < 300 { sub("^" dir, "", $3); print $2 "\t" $3 }' | sort -u >"$keep/url-files.tsv"
   echo "kept: $keep"
 fi
 exit "$status"

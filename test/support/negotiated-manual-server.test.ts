@@ -161,6 +161,10 @@ describe('startNegotiatedManual: fallback mode', () => {
       { method: 'HEAD', path: '/manual/en/p3.html', status: 200, file: 'p3.html.en' },
     ]);
     expect(manual.files()).toEqual(new Set(['mod/p1.html.en', 'p3.html.de', 'p3.html.en']));
+    for (const request of manual.requests) expect(manual.fileFor(request.path)).toBe(request.file);
+    expect(manual.fileFor('/manual/fr/mod/p1.html')).toBe('mod/p1.html.en');
+    expect(manual.fileFor('/manual/de')).toBeUndefined();
+    expect(manual.requests).toHaveLength(6);
   });
 
   it('costs a URL-only crawl from the seed one request per page per language: about three requests per file', async () => {

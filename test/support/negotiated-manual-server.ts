@@ -71,6 +71,12 @@ export interface NegotiatedManual {
   readonly requests: ManualRequest[];
   /** The distinct files served (2xx) so far. */
   files(): Set<string>;
+  /**
+   * The file a GET of `path` (under the origin, no query) would resolve to, without
+   * requesting it: the truth a test checks joins against (two URLs are duplicates
+   * exactly when they resolve to one file). Undefined for a 3xx or 404.
+   */
+  fileFor(path: string): string | undefined;
   /** The body of a file of `treeFiles` (what a request that resolves to it answers). */
   body(file: string): string | undefined;
   close(): Promise<void>;
@@ -266,6 +272,10 @@ export async function startNegotiatedManual(options: NegotiatedManualOptions = {
     brokenPaths: [...brokenBy.values()],
     requests,
     files: () => new Set(requests.flatMap((request) => (request.file === undefined ? [] : [request.file]))),
+    fileFor: (path) => {
+      const answer = respond(path, undefined);
+      return answer.status >= 200 && answer.status < 300 ? answer.file : undefined;
+    },
     body: (name) => bodies.get(name),
     close: async () => {
       server.closeAllConnections();
