@@ -54,7 +54,11 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   const { protocol, content } = splitByEvidence(summary.aliasesLearned);
   lines.push(['merged', `${sum(Object.values(protocol) as number[])} URLs found to stand for another (${counts(protocol)}); evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`]);
   // Beyond RFC 3986, heuristic (DESIGN.md §9): apart from what servers proved.
-  if (sum(Object.values(content) as number[]) > 0) lines.push(['content', `${sum(Object.values(content) as number[])} URLs joined by content evidence, heuristic (${counts(content)})`]);
+  const held = summary.contentEvidence;
+  if (held !== undefined || sum(Object.values(content) as number[]) > 0) {
+    const rules = held === undefined ? '' : `; ${held.deferred} predicted duplicates held back (${held.joined} joined without a request, ${held.released} fetched), ${held.rules.length} rules learned`;
+    lines.push(['content', `${sum(Object.values(content) as number[])} URLs joined by content evidence, heuristic (${counts(content)})${rules}`]);
+  }
   lines.push(
     ['errors', errorsText(summary.errorsByCode)],
     ...summary.robotsOutages.map((outage): [string, string] => ['robots', robotsOutageLine(outage)]),

@@ -8,10 +8,12 @@ export class ClaimBook {
   readonly waiting = new Set<number>();
   /** Being requested. */
   readonly inFlight = new Set<number>();
+  /** Held back as predicted duplicates, to be fetched last (content-evidence.ts). */
+  readonly held = new Set<number>();
 
   /** Whether a URL in this state has not been (and is not being) fetched, so another response may stand for it. */
   isUnfetched(id: number, state: UrlState): boolean {
-    return state === 'queued' || state === 'skipped' || (state === 'fetching' && this.waiting.has(id));
+    return state === 'queued' || state === 'skipped' || (state === 'fetching' && (this.waiting.has(id) || this.held.has(id)));
   }
 
   /** Whether a URL in this state is being requested by this crawl now. */

@@ -77,6 +77,7 @@ export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
     externalBroken: summary.externalBroken,
     headFallbacks: summary.headFallbacks,
     notCheckedByRobots: summary.notCheckedByRobots,
+    ...(summary.contentEvidence === undefined ? {} : { contentEvidence: summary.contentEvidence }),
   };
 }
 

@@ -348,6 +348,20 @@ export const crawlOptionsSchema = z.object({
     .default(50_000)
     .register(SETTING_META, { argument: 'N', description: 'entries read at most from one sitemap file (`SITEMAP_TOO_MANY_URLS` past it)' }),
   /**
+   * Content evidence, beyond RFC 3986 and heuristic (DESIGN.md §9): a page whose body
+   * is byte-identical to a page fetched before becomes its alias (evidence `digest`);
+   * from those pairs the crawl learns rewrite rules between URL prefixes
+   * (`/manual/de/` ↔ `/manual/en/`) and fetches the URLs a rule predicts to be
+   * duplicates last. At the end such a URL is joined without a request (evidence
+   * `rule`) only when the rule was never contradicted, the URL it maps to was fetched,
+   * and no page declared it as an alternate (`hreflang`); otherwise it is fetched.
+   * @default false
+   */
+  contentEvidence: isOn.default(false).register(SETTING_META, {
+    description:
+      'heuristic, beyond RFC 3986: byte-identical pages become aliases, and learned prefix rules (`/de/` ↔ `/en/`) defer predicted duplicates, joined only when proved',
+  }),
+  /**
    * Re-check an index crawled before: every URL fetched is requested again, with
    * `If-None-Match` / `If-Modified-Since` from its last response's validators. A 304
    * keeps the page as recorded; a changed page is parsed again (its links replaced)

@@ -2,6 +2,7 @@
 
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
+import type { ContentEvidenceSummary } from './content-evidence.js';
 import type { MatchRung, StoreStats, UrlRole } from '../store/index.js';
 import type { BrokenKind } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
@@ -81,6 +82,8 @@ export interface CrawlSummary extends CheckCounts {
    * fetched meanwhile), with the URLs left queued for the next run.
    */
   readonly robotsOutages: readonly RobotsOutage[];
+  /** With `contentEvidence` only: predicted duplicates held back, joined and fetched, and the rules learned (heuristic, DESIGN.md §9). */
+  readonly contentEvidence?: ContentEvidenceSummary | undefined;
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
   readonly index: StoreStats;
   readonly durationMs: number;

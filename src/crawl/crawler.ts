@@ -6,8 +6,9 @@
 // worker holds a claim; a claim that gave nothing is tried again when a host's
 // slot opens.
 
-import type { IndexWriter, StoreStats } from '../store/index.js';
+import type { ClaimedUrl, IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
+import { ContentEvidence } from './content-evidence.js';
 import { runCountsOf, runOutcomeOf, runSettingsOf, seedOutcomes, type SeedOutcome } from './crawl-run.js';
 import { CrawlError } from './crawl-error.js';
 import { validateCrawlOptions, type CrawlOptions, type ValidCrawlOptions } from './crawl-options.js';
@@ -51,6 +52,8 @@ class Crawler {
   readonly #scope: ScopeTest;
   /** Present when the index is shared by cooperating workers. */
   readonly #cooperation: WorkerCooperation | undefined;
+  /** Present with `contentEvidence`: holds predicted duplicates back until the end. */
+  readonly #content: ContentEvidence | undefined;
   /** Aborts requests in flight when the crawl stops (at once on a fatal error, after STOP_GRACE_MS on its signal). */
   readonly #abort = new AbortController();
   /** Ends the grace period early (the crawl is over). */
@@ -107,7 +110,11 @@ class Crawler {
     });
     this.#outages = new RobotsOutages(options.retries);
     this.#scope = new ScopeTest(options);
+    this.#content = options.contentEvidence
+      ? new ContentEvidence({ tally: this.#tally, claims: this.#claims, release: (claims) => this.#fetchHeld(claims) })
+      : undefined;
     this.#pipeline = new UrlPipeline({
+      content: this.#content,
       outages: this.#outages,
       options,
       scope: this.#scope,
@@ -169,7 +176,11 @@ class Crawler {
     let stopReason = this.#stopReason(index);
     // Nothing was crawled: no seed got a usable response (issue 10, item 6).
     if (stopReason === 'frontier-empty' && seeds.length > 0 && seeds.every((seed) => !seed.isFetched)) stopReason = 'seeds-failed';
-    const summary: CrawlSummary = { ...this.#tally.summary(stopReason, index, seeds), robotsOutages: outages };
+    const summary: CrawlSummary = {
+      ...this.#tally.summary(stopReason, index, seeds),
+      robotsOutages: outages,
+      ...(this.#content === undefined ? {} : { contentEvidence: this.#content.summary() }),
+    };
     if (runId !== undefined && this.#fatal === undefined) {
       try {
         await this.#store.endRun(runId, { endedAt: this.#o.now(), stoppedBy: summary.stoppedBy, outcome: runOutcomeOf(summary), counts: { ...runCountsOf(summary), unchanged: this.#tally.unchanged } });
@@ -192,6 +203,12 @@ class Crawler {
       const claim = this.#isStopping ? undefined : await this.#refill();
       const wait = this.#isStopping ? undefined : this.#scheduler.pump();
       const isIdle = this.#scheduler.inFlight === 0 && (this.#isStopping || this.#scheduler.pending === 0);
+      // Nothing left but the predicted duplicates held back (content evidence): claim
+      // until the frontier is empty, then join what is proved and fetch the rest.
+      if (isIdle && !this.#isStopping && !this.#isBudgetSpent && (this.#content?.heldCount ?? 0) > 0) {
+        if (claim === 'empty') while (this.#content!.heldCount > 0 && (await this.#content!.settle(this.#store)) === 0);
+        continue;
+      }
       const cooperation = this.#cooperation;
       if (cooperation === undefined || this.#isStopping || this.#isBudgetSpent) {
         if (isIdle) return;
@@ -234,9 +251,10 @@ class Crawler {
     const asked = Math.min(room, budget);
     const claims = await this.#store.claim(asked);
     for (const claimed of claims) {
+      this.#tally.frontier--;
+      if (this.#content?.hold(claimed) === true) continue;
       this.#claims.waiting.add(claimed.id);
       this.#committed++;
-      this.#tally.frontier--;
       this.#scheduler.push(claimed.host ?? '', { claimed, attempt: 1 });
     }
     return claims.length === 0 ? 'empty' : claims.length < asked ? 'short' : undefined;
@@ -283,12 +301,27 @@ class Crawler {
     }
   }
 
-  /** Release what waits in the scheduler (the crawl stops). */
+  /** Release what waits in the scheduler, and what content evidence held back (the crawl stops). */
   async #release(): Promise<void> {
     for (const job of this.#scheduler.drain()) {
       this.#claims.waiting.delete(job.claimed.id);
       await this.#requeue(job.claimed.id);
     }
+    for (const claimed of this.#content?.drain() ?? []) await this.#requeue(claimed.id);
+  }
+
+  /** Claims content evidence held back, to be fetched now (within the `maxPages` budget; past it, back to the frontier). */
+  #fetchHeld(claims: readonly ClaimedUrl[]): void {
+    for (const claimed of claims) {
+      if (this.#isStopping || this.#committed >= this.#o.maxPages) {
+        void this.#requeue(claimed.id);
+        continue;
+      }
+      this.#claims.waiting.add(claimed.id);
+      this.#committed++;
+      this.#scheduler.push(claimed.host ?? '', { claimed, attempt: 1 });
+    }
+    this.#wakeUp();
   }
 
   #stop(): void {

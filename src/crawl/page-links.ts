@@ -126,7 +126,7 @@ function isHtml(response: FetchedResponse): boolean {
 /**
  * One page's references once extracted: its base chain and findings at once, its
  * admit entries one at a time (`entries()`), so that a caller can admit a big
- * page in chunks. `hrefFindings` and `canonicalIndex` are complete once
+ * page in chunks. `hrefFindings`, `canonicalIndex` and `alternates` are complete once
  * `entries()` has run to its end.
  */
 export class PageLinkReader {
@@ -134,6 +134,8 @@ export class PageLinkReader {
   readonly hrefFindings: HrefFindingReport[] = [];
   /** Index among the entries of the page's canonical link. */
   canonicalIndex: number | undefined;
+  /** The keys of the links with an `hreflang`: the language variants the page declares exist (DESIGN.md §9). */
+  readonly alternates: string[] = [];
   /** The references the page holds, those past the cap included. */
   readonly linksFound: number;
   /** How many entries `entries()` gives: `linksFound` up to the cap. */
@@ -186,11 +188,13 @@ export class PageLinkReader {
       isFollowed: boolean,
       use: LinkUse,
       valueOffset?: number,
+      hreflang?: string,
     ): AdmitEntry => {
       count++;
       const link = links.resolve(raw);
       if (link.hrefCodes.length > 0) this.hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
       const resolved = link.resolved;
+      if (hreflang !== undefined && resolved !== undefined) this.alternates.push(resolved.key);
       let follow: boolean | undefined;
       let role: LinkDecision['role'] | undefined;
       if (resolved !== undefined && page.decide !== undefined) {
@@ -235,7 +239,7 @@ export class PageLinkReader {
           this.canonicalIndex = count;
         }
         const use = linkUseOf(reference.kind, reference.isFollowed, reference.rel);
-        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed, use, reference.valueOffset);
+        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed, use, reference.valueOffset, reference.hreflang);
       }
     }
     if (this.#headerLinks.length > 0) {

@@ -6,6 +6,7 @@
 import { isBodyCut, type FetchedResponse, type HttpMethod, type RobotsFileState, type SentRequest, type Validators } from '../fetch/index.js';
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
+import type { ContentEvidence } from './content-evidence.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
@@ -16,7 +17,7 @@ import { isStylesheet } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
 import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
 import { PageAdmission, type AdmittedLinks } from './page-admission.js';
-import type { PageLinks } from './page-links.js';
+import { keyOf, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
 import { ProtocolEvidence } from './protocol-evidence.js';
 import type { RobotsOutages } from './robots-outages.js';
@@ -47,6 +48,8 @@ export interface UrlPipelineOptions {
   readonly fail: (error: unknown) => void;
   /** Hosts whose robots.txt is unreachable, and their URLs held for the next run. */
   readonly outages: RobotsOutages;
+  /** With `contentEvidence`: what fetched bodies teach (content-evidence.ts). */
+  readonly content: ContentEvidence | undefined;
 }
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
@@ -302,6 +305,7 @@ export class UrlPipeline {
         await this.#evidence.contentLocation(tx, page, response, details.chain.contentLocation, fingerprint);
         links = await this.#admission.links(tx, page, reader);
         for (const report of reader.hrefFindings) for (const code of report.codes) this.#tally.countHrefFinding(code);
+        if (this.#p.content !== undefined && response.body !== undefined) await this.#bodyEvidence(tx, page.id, page.url, fingerprint, reader.alternates);
         if (links.isQueueCapped) details = { ...details, pageFindings: [...details.pageFindings, 'PAGE_QUEUE_CAPPED'] };
       }
     }
@@ -339,6 +343,14 @@ export class UrlPipeline {
       role: claimed.role,
       method: record.method,
     });
+  }
+
+  /** Content evidence (DESIGN.md §9): the page's body, as the URL its representation stands for after aliases. */
+  async #bodyEvidence(tx: IndexWriter, pageId: number, url: string, digest: string, alternates: readonly string[]): Promise<void> {
+    const key = keyOf(url);
+    if (key === undefined) return;
+    const row = await tx.getUrl(pageId);
+    await this.#p.content!.pageFetched(tx, { id: row?.aliasOf ?? pageId, key }, digest, alternates);
   }
 
   /**

@@ -54,6 +54,12 @@ export interface LinkReference {
   readonly cssKind?: CssReferenceKind;
   /** The element's `rel` tokens, lower-cased: only on a, area and link elements that have a `rel`. */
   readonly rel?: readonly string[];
+  /**
+   * The element's `hreflang` as written (HTML §4.6.2: the language of the linked
+   * resource): only on a, area and link elements that have one. Such a link declares
+   * a language variant that exists (content evidence, DESIGN.md §9).
+   */
+  readonly hreflang?: string;
 }
 
 /** A URL the page states about itself: its `<base href>` or its canonical link. */
@@ -156,6 +162,7 @@ const READ_ATTRIBUTES = new NameTable([
   'http-equiv',
   'content',
   'rel',
+  'hreflang',
   'style',
   ...[...URL_ATTRIBUTES.values()].flatMap((attributes) => [...attributes.keys()]),
 ]);
@@ -295,6 +302,7 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
     }
     const relValue = REL_ELEMENTS.has(name) ? attributes.get('rel') : undefined;
     const rel = relValue === undefined ? undefined : splitTokens(relValue);
+    const hreflang = REL_ELEMENTS.has(name) ? attributes.get('hreflang') : undefined;
     if (name === 'link' && rel?.includes('canonical') === true) this.#onCanonical(attributes, offset);
     // Attributes in source order; of duplicates, the first was kept, as HTML keeps it.
     let index = -1;
@@ -310,10 +318,10 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
       if (spec.isSrcset) {
         const isVerbatim = !values.hasCharacterReference(index);
         for (const candidate of parseSrcset(value)) {
-          this.#add(name, attribute, candidate.url, spec.kind, offset, isVerbatim ? valueOffset + candidate.offset : valueOffset, rel);
+          this.#add(name, attribute, candidate.url, spec.kind, offset, isVerbatim ? valueOffset + candidate.offset : valueOffset, rel, hreflang);
         }
       } else {
-        this.#add(name, attribute, value, spec.kind, offset, valueOffset, rel);
+        this.#add(name, attribute, value, spec.kind, offset, valueOffset, rel, hreflang);
       }
     }
   }
@@ -340,7 +348,7 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
       css,
       this.#config.maxCssReferences,
       (reference: CssReference) =>
-        this.#add(element, attribute, reference.url, 'resource', offset, isVerbatim ? cssOffset + reference.offset : cssOffset, undefined, reference.kind),
+        this.#add(element, attribute, reference.url, 'resource', offset, isVerbatim ? cssOffset + reference.offset : cssOffset, undefined, undefined, reference.kind),
       (finding: CssFinding) => this.#findings.push({ code: finding.code, offset }),
     );
   }
@@ -385,12 +393,15 @@ class PageLinkExtractor implements LinkExtractor, TagHandler {
     offset: number,
     valueOffset: number,
     rel: readonly string[] | undefined,
+    hreflang?: string,
     cssKind?: CssReferenceKind,
   ): void {
     if (this.#referenceCount++ >= this.#config.maxReferences) return;
     const isFollowed = this.#config.follow.has(kind);
     const reference: LinkReference =
-      rel !== undefined
+      hreflang !== undefined
+        ? { element, attribute, raw, kind, isFollowed, offset, valueOffset, ...(rel === undefined ? {} : { rel }), hreflang }
+        : rel !== undefined
         ? { element, attribute, raw, kind, isFollowed, offset, valueOffset, rel }
         : cssKind !== undefined
           ? { element, attribute, raw, kind, isFollowed, offset, valueOffset, cssKind }

@@ -42,6 +42,7 @@ describe('the settings schema', () => {
       sitemap: true,
       maxSitemaps: 50,
       maxSitemapEntries: 50_000,
+      contentEvidence: false,
       recheck: false,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
       userAgent: FETCHER_DEFAULTS.userAgent,
@@ -75,6 +76,7 @@ describe('the settings schema', () => {
       ['sitemap', '--sitemap', 'LINKLADDER_SITEMAP', 'switch'],
       ['maxSitemaps', '--max-sitemaps', 'LINKLADDER_MAX_SITEMAPS', 'integer'],
       ['maxSitemapEntries', '--max-sitemap-entries', 'LINKLADDER_MAX_SITEMAP_ENTRIES', 'integer'],
+      ['contentEvidence', '--content-evidence', 'LINKLADDER_CONTENT_EVIDENCE', 'switch'],
       ['recheck', '--recheck', 'LINKLADDER_RECHECK', 'switch'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
@@ -123,6 +125,7 @@ describe('the settings schema', () => {
       | 'sitemap'
       | 'maxSitemaps'
       | 'maxSitemapEntries'
+      | 'contentEvidence'
       | 'recheck'
       | 'allowPrivate'
       | 'userAgent'

@@ -1,0 +1,219 @@
+// Content evidence, opt-in (`contentEvidence`, DESIGN.md §9): beyond RFC 3986, and
+// heuristic. What the ladder and the protocol rung cannot show — a manual served
+// under several language prefixes whose missing translations fall back to one
+// file — shows in the bodies:
+// - a page whose body is byte-identical to a page fetched before becomes its alias
+//   (evidence `digest`), and the pair teaches a rewrite rule between their
+//   prefixes (rewrite-rules.ts);
+// - a URL that a trusted rule maps onto another, and that no page declared as a
+//   language variant (`hreflang`), is a predicted duplicate: its claim is held
+//   back and fetched last;
+// - when nothing else is left, a held URL is joined without a request (evidence
+//   `rule`) only if its rule was never contradicted and the URL it maps to was
+//   fetched; every other is fetched. A contradiction later revokes the rule's joins
+//   (their URLs go back to the frontier) and releases what it held.
+// Nothing held is lost: a crawl that stops puts it back on the frontier.
+
+import type { ClaimedUrl, IndexWriter } from '../store/index.js';
+import type { ClaimBook } from './claim-book.js';
+import type { CrawlTally } from './crawl-tally.js';
+import { describeRule, differingPrefixes, isTrusted, RuleBook, type RewriteRule } from './rewrite-rules.js';
+
+/** What the crawl learned from bodies, for its summary and its run's record. */
+export interface ContentEvidenceSummary {
+  /** Claims held back as predicted duplicates. */
+  readonly deferred: number;
+  /** Of those, joined by a rule without a request. */
+  readonly joined: number;
+  /** Of those, fetched in the end (declared later, no proof, or their rule contradicted). */
+  readonly released: number;
+  /** The rules learned, most supported first. */
+  readonly rules: readonly {
+    readonly prefixes: readonly [string, string];
+    readonly support: number;
+    readonly contradictions: number;
+    readonly provedBy: string;
+  }[];
+}
+
+export interface ContentEvidenceOptions {
+  readonly tally: CrawlTally;
+  /** Where held claims are marked, so that another URL's response may stand for them. */
+  readonly claims: ClaimBook;
+  /** Hand held claims back to the crawl loop, to be fetched now. */
+  readonly release: (claims: readonly ClaimedUrl[]) => void;
+}
+
+/** A page fetched with a 2xx body. */
+interface FetchedBody {
+  /** The URL it stands for in the index (after aliases). */
+  readonly id: number;
+  readonly digest: string;
+}
+
+/** How many fetched bodies are remembered (oldest forgotten first): bounded memory on a big crawl. */
+export const BODY_MEMORY = 500_000;
+
+export class ContentEvidence {
+  readonly #tally: CrawlTally;
+  readonly #claims: ClaimBook;
+  readonly #release: (claims: readonly ClaimedUrl[]) => void;
+  readonly #rules = new RuleBook();
+  /** The first URL fetched with each body. */
+  readonly #firstByDigest = new Map<string, string>();
+  /** Pages fetched with a 2xx body, by URL key. */
+  readonly #fetched = new Map<string, FetchedBody>();
+  /** URLs some page declared as a language variant (`hreflang`): they exist in their own right. */
+  readonly #declared = new Set<string>();
+  /** Claims held back, by URL key. */
+  readonly #held = new Map<string, ClaimedUrl>();
+  /** The URLs each rule joined, to revoke if it is contradicted. */
+  readonly #joined = new Map<RewriteRule, number[]>();
+  #deferred = 0;
+  #joinedCount = 0;
+  #released = 0;
+
+  constructor(options: ContentEvidenceOptions) {
+    this.#tally = options.tally;
+    this.#claims = options.claims;
+    this.#release = options.release;
+  }
+
+  /** Whether a claim is held back: a page a trusted rule predicts a duplicate, that no page declared. */
+  hold(claimed: ClaimedUrl): boolean {
+    if (claimed.role !== 'page' || this.#declared.has(claimed.key)) return false;
+    if (!this.#rules.mappings(claimed.key).some((mapping) => isTrusted(mapping.rule))) return false;
+    this.#held.set(claimed.key, claimed);
+    this.#claims.held.add(claimed.id);
+    this.#deferred++;
+    return true;
+  }
+
+  get heldCount(): number {
+    return this.#held.size;
+  }
+
+  /**
+   * A page was fetched with a 2xx body (`key`, its URL after redirects; `id`, the URL
+   * its representation stands for, after aliases): test the rules that map it onto a
+   * fetched page, and make it an alias of the first page fetched with the same body.
+   */
+  async pageFetched(tx: IndexWriter, page: { readonly id: number; readonly key: string }, digest: string, alternates: readonly string[]): Promise<void> {
+    for (const alternate of alternates) this.#declared.add(alternate);
+    this.#remember(page.key, { id: page.id, digest });
+    for (const { rule, to } of this.#rules.mappings(page.key)) {
+      const other = this.#fetched.get(to);
+      // Two variants both declared exist in their own right: a rule predicts only the others.
+      if (other === undefined || (this.#declared.has(page.key) && this.#declared.has(to))) continue;
+      if (other.digest === digest) rule.support++;
+      else await this.#contradict(tx, rule, `${page.key} ≠ ${to}`);
+    }
+    const first = this.#firstByDigest.get(digest);
+    const firstBody = first === undefined ? undefined : this.#fetched.get(first);
+    if (first === undefined || firstBody === undefined || firstBody.digest !== digest) {
+      this.#firstByDigest.set(digest, page.key);
+      return;
+    }
+    if (first === page.key) return;
+    const prefixes = differingPrefixes(page.key, first);
+    // Another origin: evidence stays scoped to its origin.
+    if (prefixes === undefined) return;
+    if (firstBody.id !== page.id) {
+      const detail = `its body is byte-identical to ${first}'s (SHA-256 ${digest})`;
+      await tx.addAlias({ fromId: page.id, toId: firstBody.id, evidence: 'digest', detail });
+      this.#tally.learned('digest', page.key, first, detail);
+    }
+    const { rule, isNew } = this.#rules.learn(prefixes, `${page.key} = ${first}`);
+    if (isNew) rule.support++;
+  }
+
+  /**
+   * The frontier is empty but for what is held: join each held URL that a trusted
+   * rule maps onto a fetched page, release the others (one of two held URLs that
+   * map onto each other waits for the other's fate). Returns how many were released.
+   */
+  async settle(store: IndexWriter): Promise<number> {
+    const release: ClaimedUrl[] = [];
+    // Who waits for whom is decided on what was held when the round began.
+    const wasHeld = new Map(this.#held);
+    await store.transact(async (tx) => {
+      for (const held of wasHeld.values()) {
+        const row = await tx.getUrl(held.id);
+        // Settled meanwhile by another URL's response.
+        if (row?.state !== 'fetching') {
+          this.#unhold(held);
+          continue;
+        }
+        const trusted = this.#declared.has(held.key) ? [] : this.#rules.mappings(held.key).filter((mapping) => isTrusted(mapping.rule));
+        const proof = trusted.find((mapping) => this.#fetched.has(mapping.to));
+        if (proof !== undefined) {
+          this.#unhold(held);
+          await this.#join(tx, held, proof.rule, proof.to);
+        } else if (!trusted.some((mapping) => (wasHeld.get(mapping.to)?.id ?? Infinity) < held.id)) {
+          this.#unhold(held);
+          release.push(held);
+        }
+      }
+    });
+    this.#released += release.length;
+    if (release.length > 0) this.#release(release);
+    return release.length;
+  }
+
+  /** Everything held, given back (the crawl stops: it goes back to the frontier). */
+  drain(): ClaimedUrl[] {
+    const held = [...this.#held.values()];
+    for (const each of held) this.#unhold(each);
+    return held;
+  }
+
+  summary(): ContentEvidenceSummary {
+    const rules = this.#rules
+      .rules()
+      .sort((a, b) => b.support - a.support || a.contradictions - b.contradictions)
+      .map(({ prefixes, support, contradictions, provedBy }) => ({ prefixes, support, contradictions, provedBy }));
+    return { deferred: this.#deferred, joined: this.#joinedCount, released: this.#released, rules };
+  }
+
+  async #join(tx: IndexWriter, held: ClaimedUrl, rule: RewriteRule, to: string): Promise<void> {
+    const target = this.#fetched.get(to)!;
+    const detail = `predicted by the rule ${describeRule(rule)}, first proved by ${rule.provedBy}: ${to} was fetched, and no page declared ${held.key} a language variant (hreflang)`;
+    await tx.addAlias({ fromId: held.id, toId: target.id, evidence: 'rule', detail });
+    this.#tally.learned('rule', held.key, to, detail);
+    this.#tally.saveFetch();
+    this.#joinedCount++;
+    const joined = this.#joined.get(rule);
+    if (joined === undefined) this.#joined.set(rule, [held.id]);
+    else joined.push(held.id);
+  }
+
+  /** A pair the rule maps onto each other differs: its joins are revoked, and what it alone held is released. */
+  async #contradict(tx: IndexWriter, rule: RewriteRule, pair: string): Promise<void> {
+    rule.contradictions++;
+    if (rule.contradictions > 1) return;
+    const reason = `the rule ${describeRule(rule)} was contradicted: ${pair} differ`;
+    for (const id of this.#joined.get(rule) ?? []) {
+      // The store puts a revoked alias back on the frontier.
+      await tx.revokeAlias(id);
+      this.#tally.frontier++;
+      const row = await tx.getUrl(id);
+      this.#tally.revokedEvidence('rule', row?.key ?? String(id), rule.prefixes.join(' ↔ '), reason);
+    }
+    this.#joined.delete(rule);
+    const release = [...this.#held.values()].filter((held) => !this.#rules.mappings(held.key).some((mapping) => isTrusted(mapping.rule)));
+    for (const held of release) this.#unhold(held);
+    this.#released += release.length;
+    if (release.length > 0) this.#release(release);
+  }
+
+  #unhold(held: ClaimedUrl): void {
+    this.#held.delete(held.key);
+    this.#claims.held.delete(held.id);
+  }
+
+  #remember(key: string, body: FetchedBody): void {
+    this.#fetched.delete(key);
+    this.#fetched.set(key, body);
+    if (this.#fetched.size > BODY_MEMORY) this.#fetched.delete(this.#fetched.keys().next().value!);
+  }
+}

@@ -1,0 +1,109 @@
+// Learned rewrite rules between URL prefixes (DESIGN.md §9, beyond RFC 3986): the
+// DUST idea (Bar-Yossef, Keidar, Schonfeld, "Do not crawl in the DUST", WWW 2007)
+// in its simplest form, a substitution of one segment-aligned prefix for another
+// (`http://h/manual/de/` ↔ `http://h/manual/en/`), learned from pairs of fetched
+// pages whose bodies are byte-identical. A rule only predicts: it is tested by every
+// pair of fetched URLs it maps onto each other, and one pair with different bodies
+// (a contradiction) takes away its standing for good.
+
+/** A substitution between two prefixes, either way, with how the pairs it maps went. */
+export interface RewriteRule {
+  /** The two prefixes, each ending with "/", in code-unit order. */
+  readonly prefixes: readonly [string, string];
+  /** Pairs of fetched URLs it maps onto each other whose bodies were byte-identical. */
+  support: number;
+  /** Pairs whose bodies differed. */
+  contradictions: number;
+  /** The first pair that proved it: `url = url`. */
+  readonly provedBy: string;
+}
+
+/** A URL the rule maps `url` to, and the rule. */
+export interface RuleMapping {
+  readonly rule: RewriteRule;
+  readonly to: string;
+}
+
+/** How many byte-identical pairs a rule needs, and no contradiction, before its predictions count. */
+export const RULE_MIN_SUPPORT = 3;
+
+/** Whether a rule's predictions count: enough support, never contradicted. */
+export function isTrusted(rule: RewriteRule): boolean {
+  return rule.contradictions === 0 && rule.support >= RULE_MIN_SUPPORT;
+}
+
+/**
+ * The segment-aligned prefixes in which two URLs differ, with the rest equal: for
+ * `http://h/manual/de/mod/x.html` and `http://h/manual/mod/x.html`,
+ * `['http://h/manual/de/', 'http://h/manual/']`. `undefined` when the URLs are equal,
+ * or differ before their path (another origin: evidence stays scoped to its origin).
+ */
+export function differingPrefixes(a: string, b: string): [string, string] | undefined {
+  if (a === b) return undefined;
+  let end = 0;
+  // The longest common tail that starts just after a "/".
+  while (end < a.length && end < b.length && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
+  let tail = end;
+  while (tail > 0 && (a.charCodeAt(a.length - tail - 1) !== SLASH || b.charCodeAt(b.length - tail - 1) !== SLASH)) tail--;
+  const prefixA = a.slice(0, a.length - tail);
+  const prefixB = b.slice(0, b.length - tail);
+  if (!prefixA.endsWith('/') || !prefixB.endsWith('/')) return undefined;
+  const origin = originEnd(a);
+  if (origin === undefined || origin !== originEnd(b) || a.slice(0, origin) !== b.slice(0, origin)) return undefined;
+  if (prefixA.length < origin + 1 || prefixB.length < origin + 1) return undefined;
+  return [prefixA, prefixB];
+}
+
+const SLASH = 0x2f;
+
+/** The length of `scheme://authority` of an absolute http(s) URL key, or `undefined`. */
+function originEnd(url: string): number | undefined {
+  const start = url.indexOf('://');
+  if (start < 0) return undefined;
+  const slash = url.indexOf('/', start + 3);
+  return slash < 0 ? undefined : slash;
+}
+
+/** The rules learned in one crawl, looked up by prefix. */
+export class RuleBook {
+  readonly #byPair = new Map<string, RewriteRule>();
+  readonly #byPrefix = new Map<string, RewriteRule[]>();
+
+  /** The rule that substitutes these prefixes, learned now if it is new (its first pair proves it). */
+  learn(prefixes: [string, string], provedBy: string): { readonly rule: RewriteRule; readonly isNew: boolean } {
+    const sorted: [string, string] = prefixes[0] < prefixes[1] ? prefixes : [prefixes[1], prefixes[0]];
+    const pair = `${sorted[0]} ${sorted[1]}`;
+    const known = this.#byPair.get(pair);
+    if (known !== undefined) return { rule: known, isNew: false };
+    const rule: RewriteRule = { prefixes: sorted, support: 0, contradictions: 0, provedBy };
+    this.#byPair.set(pair, rule);
+    for (const prefix of sorted) {
+      const list = this.#byPrefix.get(prefix);
+      if (list === undefined) this.#byPrefix.set(prefix, [rule]);
+      else list.push(rule);
+    }
+    return { rule, isNew: true };
+  }
+
+  /** Every URL the rules map `url` to (the longest prefix of `url` first). */
+  mappings(url: string): RuleMapping[] {
+    const mappings: RuleMapping[] = [];
+    for (let slash = url.lastIndexOf('/'); slash > 0; slash = url.lastIndexOf('/', slash - 1)) {
+      const prefix = url.slice(0, slash + 1);
+      for (const rule of this.#byPrefix.get(prefix) ?? []) {
+        const other = rule.prefixes[0] === prefix ? rule.prefixes[1] : rule.prefixes[0];
+        mappings.push({ rule, to: other + url.slice(prefix.length) });
+      }
+    }
+    return mappings;
+  }
+
+  rules(): RewriteRule[] {
+    return [...this.#byPair.values()];
+  }
+}
+
+/** A rule as `explain` and the summary name it. */
+export function describeRule(rule: RewriteRule): string {
+  return `${rule.prefixes[0]} ↔ ${rule.prefixes[1]} (support ${rule.support}, contradictions ${rule.contradictions})`;
+}
