@@ -9,9 +9,11 @@
 //   language variant (`hreflang`), is a predicted duplicate: its claim is held
 //   back and fetched last;
 // - when nothing else is left, a held URL is joined without a request (evidence
-//   `rule`) only if its rule was never contradicted and the URL it maps to was
-//   fetched; every other is fetched. A contradiction later revokes the rule's joins
-//   (their URLs go back to the frontier) and releases what it held.
+//   `rule`) only if its rule was never contradicted, the URL it maps to was fetched
+//   and declares its language variants, and no page declared the held URL one: a
+//   rule never joins by itself. Every other held URL is fetched. A contradiction
+//   later revokes the rule's joins (their URLs go back to the frontier) and
+//   releases what it held.
 // Nothing held is lost: a crawl that stops puts it back on the frontier.
 
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
@@ -49,6 +51,8 @@ interface FetchedBody {
   /** The URL it stands for in the index (after aliases). */
   readonly id: number;
   readonly digest: string;
+  /** Whether it declared its language variants (`hreflang` links): then a variant it does not name does not exist. */
+  readonly declaresVariants: boolean;
 }
 
 /** How many fetched bodies are remembered (oldest forgotten first): bounded memory on a big crawl. */
@@ -100,7 +104,7 @@ export class ContentEvidence {
    */
   async pageFetched(tx: IndexWriter, page: { readonly id: number; readonly key: string }, digest: string, alternates: readonly string[]): Promise<void> {
     for (const alternate of alternates) this.#declared.add(alternate);
-    this.#remember(page.key, { id: page.id, digest });
+    this.#remember(page.key, { id: page.id, digest, declaresVariants: alternates.length > 0 });
     for (const { rule, to } of this.#rules.mappings(page.key)) {
       const other = this.#fetched.get(to);
       // Two variants both declared exist in their own right: a rule predicts only the others.
@@ -145,7 +149,8 @@ export class ContentEvidence {
           continue;
         }
         const trusted = this.#declared.has(held.key) ? [] : this.#rules.mappings(held.key).filter((mapping) => isTrusted(mapping.rule));
-        const proof = trusted.find((mapping) => this.#fetched.has(mapping.to));
+        // A rule never joins by itself: the page it maps onto must also say which variants exist.
+        const proof = trusted.find((mapping) => this.#fetched.get(mapping.to)?.declaresVariants === true);
         if (proof !== undefined) {
           this.#unhold(held);
           await this.#join(tx, held, proof.rule, proof.to);
@@ -177,7 +182,7 @@ export class ContentEvidence {
 
   async #join(tx: IndexWriter, held: ClaimedUrl, rule: RewriteRule, to: string): Promise<void> {
     const target = this.#fetched.get(to)!;
-    const detail = `predicted by the rule ${describeRule(rule)}, first proved by ${rule.provedBy}: ${to} was fetched, and no page declared ${held.key} a language variant (hreflang)`;
+    const detail = `predicted by the rule ${describeRule(rule)}, first proved by ${rule.provedBy}: ${to} was fetched and declares its language variants (hreflang), and no page declared ${held.key} one`;
     await tx.addAlias({ fromId: held.id, toId: target.id, evidence: 'rule', detail });
     this.#tally.learned('rule', held.key, to, detail);
     this.#tally.saveFetch();

@@ -3,45 +3,122 @@
 // predicted duplicates back, and nothing is lost or falsely joined.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { crawl, type CrawlOptions, type CrawlSummary } from '../../src/crawl/index.js';
 import { createFetcher } from '../../src/fetch/index.js';
 import { MemoryStore, SqliteStore, type IndexWriter } from '../../src/store/index.js';
-import { startNegotiatedManual, type NegotiatedManual } from '../support/negotiated-manual-server.js';
+import { startNegotiatedManual, type NegotiatedManual, type NegotiatedManualOptions } from '../support/negotiated-manual-server.js';
 
-let manual: NegotiatedManual | undefined;
+const open: NegotiatedManual[] = [];
 afterEach(async () => {
-  await manual?.close();
-  manual = undefined;
+  for (const manual of open.splice(0)) await manual.close();
 });
 
-async function crawlManual(store: IndexWriter, contentEvidence: boolean, options: Parameters<typeof startNegotiatedManual>[0] = {}) {
-  manual = await startNegotiatedManual(options);
-  const summary = await crawl({ seeds: manual.seed, store, fetcher: createFetcher(), sitemap: false, allowPrivate: true, contentEvidence });
-  const pageRequests = manual.requests.filter((request) => request.path.startsWith('/manual/'));
-  const files = manual.files();
-  const broken = new Set(manual.requests.filter((request) => request.status >= 400).map((request) => request.path));
-  return { manual, summary, requests: pageRequests.length, files, broken };
+interface ManualCrawl {
+  readonly manual: NegotiatedManual;
+  readonly summary: CrawlSummary;
+  /** Requests under /manual/ (robots.txt and sitemaps are off). */
+  readonly requests: number;
+  readonly files: Set<string>;
+  /** Distinct paths that answered 4xx. */
+  readonly broken: number;
 }
 
-describe('--content-evidence on a negotiated manual', () => {
-  it('fetches each file about once, misses none, and joins only byte-identical URLs', async () => {
-    const off = await crawlManual(new MemoryStore(), false, { pages: 60 });
-    const offFiles = off.files;
-    const offRequests = off.requests;
-    const offBroken = off.broken.size;
-    await manual!.close();
-    manual = undefined;
+async function crawlManual(store: IndexWriter, options: Partial<CrawlOptions>, site: NegotiatedManualOptions = {}, manual?: NegotiatedManual): Promise<ManualCrawl> {
+  manual ??= await startNegotiatedManual(site);
+  if (!open.includes(manual)) open.push(manual);
+  const summary = await crawl({ seeds: manual.seed, store, fetcher: createFetcher(), sitemap: false, allowPrivate: true, ...options });
+  const requests = manual.requests.filter((request) => request.path.startsWith('/manual/')).length;
+  const broken = new Set(manual.requests.filter((request) => request.status >= 400).map((request) => request.path)).size;
+  return { manual, summary, requests, files: manual.files(), broken };
+}
+
+/** Every content alias of the index joins two URLs that the server resolves to one file. */
+async function falseJoins(store: IndexWriter & { reader(): { aliases(): AsyncIterable<{ evidence: string; fromKey: string; toKey: string }> } }, manual: NegotiatedManual): Promise<string[]> {
+  const wrong: string[] = [];
+  const file = (key: string): string | undefined => manual.fileFor(new URL(key).pathname);
+  for await (const alias of store.reader().aliases()) {
+    if (alias.evidence !== 'digest' && alias.evidence !== 'rule') continue;
+    if (file(alias.fromKey) === undefined || file(alias.fromKey) !== file(alias.toKey)) wrong.push(`${alias.evidence}: ${alias.fromKey} → ${alias.toKey}`);
+  }
+  return wrong;
+}
+
+describe('--content-evidence on a manual served under language prefixes with fallback', () => {
+  it('requests at most 1.15x the files served plus broken targets, misses no file, and joins only byte-identical URLs', async () => {
+    const off = await crawlManual(new MemoryStore(), {}, { pages: 60 });
     const store = new SqliteStore({ path: ':memory:' });
-    const on = await crawlManual(store, true, { pages: 60 });
-    console.log({ offRequests, offFiles: offFiles.size, offBroken, on: on.requests, onFiles: on.files.size, onBroken: on.broken.size, content: JSON.stringify(on.summary.contentEvidence), aliases: on.summary.aliasesLearned });
-    expect([...offFiles].filter((file) => !on.files.has(file))).toEqual([]);
-    // Every join is between URLs that resolve to one file.
-    const reader = store.reader();
-    for await (const alias of reader.aliases()) {
-      if (alias.evidence !== 'digest' && alias.evidence !== 'rule') continue;
-      const path = (key: string) => new URL(key).pathname;
-      expect(on.manual.fileFor(path(alias.fromKey)), `${alias.fromKey} → ${alias.toKey}`).toBe(on.manual.fileFor(path(alias.toKey)));
+    const on = await crawlManual(store, { contentEvidence: true }, { pages: 60 });
+    expect([...off.files].filter((file) => !on.files.has(file))).toEqual([]);
+    expect(await falseJoins(store, on.manual)).toEqual([]);
+    // Without the option every fallback is fetched again under each prefix: ~1.8x.
+    expect(off.requests).toBeGreaterThan(1.5 * (off.files.size + off.broken));
+    expect(on.requests).toBeLessThanOrEqual(1.15 * (on.files.size + on.broken));
+    const content = on.summary.contentEvidence!;
+    expect(content.joined).toBeGreaterThan(0);
+    expect(content.rules.every((rule) => rule.contradictions === 0)).toBe(true);
+    expect(on.summary.aliasesLearned.rule).toBe(content.joined);
+    // The option off: no content evidence at all.
+    expect(off.summary.contentEvidence).toBeUndefined();
+    expect(off.summary.aliasesLearned).toMatchObject({ digest: 0, rule: 0 });
+    // The run records it, for `stats`.
+    const run = (await store.runs()).at(-1)!;
+    expect(run.settings.contentEvidence).toBe(true);
+    expect(run.counts?.contentEvidence).toMatchObject({ joined: content.joined });
+    await store.close();
+  });
+
+  it('costs no request and joins nothing on a manual without duplicates', async () => {
+    const off = await crawlManual(new MemoryStore(), {}, { mode: 'unique', pages: 40 });
+    const on = await crawlManual(new MemoryStore(), { contentEvidence: true }, { mode: 'unique', pages: 40 });
+    expect(on.requests).toBe(off.requests);
+    expect(on.files).toEqual(off.files);
+    expect(on.summary.aliasesLearned).toMatchObject({ digest: 0, rule: 0 });
+    expect(on.summary.contentEvidence).toMatchObject({ deferred: 0, joined: 0, rules: [] });
+  });
+
+  it('without hreflang, a rule only orders: what it held is fetched in the end, nothing lost, nothing joined falsely', async () => {
+    const site: NegotiatedManualOptions = { pages: 60, hreflang: false, translated: (page, language) => page === 0 || (language === 'de' && page % 7 === 0) };
+    const off = await crawlManual(new MemoryStore(), {}, site);
+    const store = new SqliteStore({ path: ':memory:' });
+    const on = await crawlManual(store, { contentEvidence: true }, site);
+    expect([...off.files].filter((file) => !on.files.has(file))).toEqual([]);
+    expect(await falseJoins(store, on.manual)).toEqual([]);
+    expect(on.summary.contentEvidence!.joined).toBe(0);
+    // Byte-identical pages still become digest aliases.
+    expect(on.summary.aliasesLearned.digest).toBeGreaterThan(0);
+    await store.close();
+  });
+
+  it('stopped while it holds predicted duplicates, puts them back on the frontier; the resumed crawl misses nothing', async () => {
+    const path = `${process.env.TMPDIR ?? '/tmp'}/linkladder-content-evidence-${process.pid}.db`;
+    const site: NegotiatedManualOptions = { pages: 60 };
+    const all = await crawlManual(new MemoryStore(), {}, site);
+    const manual = await startNegotiatedManual(site);
+    open.push(manual);
+    const stop = new AbortController();
+    let pages = 0;
+    const onEvent = (event: { type: string }): void => {
+      if (event.type === 'page' && ++pages === 70) stop.abort();
+    };
+    const first = new SqliteStore({ path });
+    try {
+      const stopped = await crawlManual(first, { contentEvidence: true, signal: stop.signal, onEvent }, site, manual);
+      expect(stopped.summary.stoppedBy).toBe('signal');
+      expect(stopped.summary.contentEvidence!.deferred).toBeGreaterThan(0);
+      expect((await first.stats()).urlsByState.fetching).toBe(0);
+    } finally {
+      await first.close();
     }
-    expect(on.requests).toBeLessThanOrEqual(Math.ceil(1.15 * (on.files.size + on.broken.size)));
+    const second = new SqliteStore({ path });
+    try {
+      const resumed = await crawlManual(second, { contentEvidence: true }, site, manual);
+      expect(resumed.summary.stoppedBy).toBe('frontier-empty');
+      expect([...all.files].filter((file) => !manual.files().has(file))).toEqual([]);
+      expect(await falseJoins(second, manual)).toEqual([]);
+    } finally {
+      await second.close();
+      const { rmSync } = await import('node:fs');
+      for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    }
   });
 });

@@ -39,6 +39,12 @@ export interface NegotiatedManualOptions {
   readonly brokenLinks?: number;
   /** `fallback`: negotiated, duplicates under every prefix; `unique`: one plain tree per language. @default 'fallback' */
   readonly mode?: 'fallback' | 'unique';
+  /**
+   * Whether pages declare their variants with `hreflang` (`<link rel=alternate hreflang>`
+   * and the language links); without it the language links are plain `<a href>`.
+   * @default true
+   */
+  readonly hreflang?: boolean;
 }
 
 /** One request as the server saw it. */
@@ -116,6 +122,7 @@ interface ManualShape {
   readonly variants: readonly (readonly string[])[];
   /** Page index → the missing page it links to. */
   readonly brokenBy: ReadonlyMap<number, string>;
+  readonly hreflang: boolean;
 }
 
 /** The HTML of page `page` in `language`: what its variant file holds. */
@@ -126,9 +133,10 @@ function pageHtml(shape: ManualShape, page: number, language: string): string {
   const available = shape.variants[page]!;
   // Alternates are written as absolute paths so that they lead to the language
   // trees from the unprefixed tree (/manual/x.html) as well.
-  const alternates = available.map((other) => `<link rel="alternate" hreflang="${other}" href="/manual/${other}/${path}">`);
+  const alternates = shape.hreflang ? available.map((other) => `<link rel="alternate" hreflang="${other}" href="/manual/${other}/${path}">`) : [];
+  const declares = (other: string): string => (shape.hreflang ? ` hreflang="${other}" rel="alternate"` : '');
   const languageLinks = available.map((other) =>
-    other === language ? `<span>${other}</span>` : `<a href="/manual/${other}/${path}" hreflang="${other}" rel="alternate" title="${other}">${other}</a>`,
+    other === language ? `<span>${other}</span>` : `<a href="/manual/${other}/${path}"${declares(other)} title="${other}">${other}</a>`,
   );
   const navigation = [0, 1, 2, 3, 4, 5].filter((target) => target < count && target !== page).map((target) => `<li><a href="${href(target)}">page ${target}</a></li>`);
   const neighbours: string[] = [];
@@ -186,7 +194,7 @@ export async function startNegotiatedManual(options: NegotiatedManualOptions = {
   const variants = pages.map((_, page) => (mode === 'unique' ? [...languages] : languages.filter((language) => language === fallback || translated(page, language))));
   const brokenBy = new Map<number, string>();
   for (let k = 1; k <= brokenLinks; k++) brokenBy.set(Math.floor((k * count) / (brokenLinks + 1)), `${SECTIONS[k % SECTIONS.length]}removed-${k}.html`);
-  const shape: ManualShape = { pages, variants, brokenBy };
+  const shape: ManualShape = { pages, variants, brokenBy, hreflang: options.hreflang ?? true };
 
   const bodies = new Map<string, string>();
   for (const [page, path] of pages.entries()) for (const language of variants[page]!) bodies.set(`${path}.${language}`, pageHtml(shape, page, language));
