@@ -191,6 +191,10 @@ function describeFetched(fetches: readonly FetchRow[], role: UrlRecord['role']):
 
 function describeMerged(fetches: readonly FetchRow[], resource: UrlRecord | undefined, proof: AliasRow | undefined): string {
   const target = resource?.key ?? 'another URL';
+  // Beyond RFC 3986 (DESIGN.md §9): said to be heuristic, with what proved it.
+  if (proof?.evidence === 'digest' || proof?.evidence === 'rule') {
+    return `joined to ${target} by content evidence (heuristic, --content-evidence): ${proof.detail ?? proof.evidence}; links to it name ${target} and fetch nothing`;
+  }
   const own = fetches.filter(isOwnRequest);
   const because =
     proof === undefined

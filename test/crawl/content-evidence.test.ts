@@ -122,3 +122,23 @@ describe('--content-evidence on a manual served under language prefixes with fal
     }
   });
 });
+
+describe('explain on content evidence', () => {
+  it('names the evidence as heuristic, the rule, its support and the page that proved it', async () => {
+    const { explain } = await import('../../src/crawl/index.js');
+    const store = new MemoryStore();
+    const on = await crawlManual(store, { contentEvidence: true }, { pages: 60 });
+    const byRule: string[] = [];
+    const byDigest: string[] = [];
+    for await (const alias of store.reader().aliases()) {
+      if (alias.evidence === 'rule') byRule.push(alias.fromKey);
+      if (alias.evidence === 'digest') byDigest.push(alias.fromKey);
+    }
+    const ruled = await explain(store, byRule[0]!);
+    expect(ruled.verdict).toBe('merged');
+    expect(ruled.reason).toMatch(/^joined to http:\/\/127\.0\.0\.1:\d+\/manual\/\S+ by content evidence \(heuristic, --content-evidence\): predicted by the rule http:\/\/\S+\/ ↔ http:\/\/\S+\/ \(support \d+, contradictions 0\), first proved by \S+ = \S+: \S+ was fetched and declares its language variants \(hreflang\), and no page declared \S+ one; links to it name \S+ and fetch nothing$/);
+    const digested = await explain(store, byDigest[0]!);
+    expect(digested.reason).toMatch(/by content evidence \(heuristic, --content-evidence\): its body is byte-identical to \S+'s \(SHA-256 [\w-]+\)/);
+    expect(on.summary.contentEvidence!.joined).toBe(byRule.length);
+  });
+});
