@@ -12,7 +12,8 @@
 # and requests / (distinct files + broken): 1.00 fetches every file once. Then how
 # many files the manual tree has, how many each crawl reached, and the files missed
 # by (c): those (a) or (b) reached and (c) did not (the issue's target is 0, with
-# (c)'s ratio <= 1.15).
+# (c)'s ratio <= 1.15), and the false joins of (c): content aliases whose two URLs
+# answer different bytes when requested again (bench/support/check-content-joins.mjs).
 #
 #   npx tsc -p tsconfig.json && bash bench/negotiated-manual.sh
 #
@@ -177,8 +178,12 @@ if [ "$supports_content_evidence" -eq 1 ]; then
   missed="$(wc -l <"$work/missed")"
   read -r _ _ _ ratio _ _ <<<"$(figures evidence)"
   echo "files missed by (c) (reached by (a) or (b), not by (c)): $missed$(head -5 "$work/missed" | sed "s#^$root##" | tr '\n' ' ' | sed 's/^./ (&/; s/ $/)/')"
-  verdict="$(awk -v r="$ratio" -v m="$missed" 'BEGIN { print (r <= 1.15 && m == 0) ? "met" : "not met" }')"
-  echo "target (c): requests / (files + broken) <= 1.15 with 0 files missed: $verdict ($ratio, $missed missed)"
+  # 0 false joins: both URLs of every content alias answer the same bytes (requested after the crawl).
+  joins="$(node "$repo/bench/support/check-content-joins.mjs" "$work/evidence/index.db")" || status=1
+  echo "$joins"
+  false_joins="$(sed -n 's/^joins [0-9]* checked.*, \([0-9]*\) false$/\1/p' <<<"$joins" | head -1)"
+  verdict="$(awk -v r="$ratio" -v m="$missed" -v f="${false_joins:-1}" 'BEGIN { print (r <= 1.15 && m == 0 && f == 0) ? "met" : "not met" }')"
+  echo "target (c): requests / (files + broken) <= 1.15 with 0 files missed and 0 false joins: $verdict ($ratio, $missed missed, ${false_joins:-?} false joins)"
   [ "$verdict" = met ] || status=1
 else
   echo "(c) skipped: \`linkladder crawl --help\` has no --content-evidence yet"

@@ -19,7 +19,9 @@
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { ClaimBook } from './claim-book.js';
 import type { CrawlTally } from './crawl-tally.js';
-import { describeRule, differingPrefixes, isTrusted, RuleBook, type RewriteRule } from './rewrite-rules.js';
+import type { DeclaredVariant } from './page-links.js';
+import { originKey } from './origin-key.js';
+import { describeRule, differingPrefixes, isTrusted, RULE_MIN_SUPPORT, RuleBook, type RewriteRule, type RuleMapping } from './rewrite-rules.js';
 
 /** What the crawl learned from bodies, for its summary and its run's record. */
 export interface ContentEvidenceSummary {
@@ -27,8 +29,10 @@ export interface ContentEvidenceSummary {
   readonly deferred: number;
   /** Of those, joined by a rule without a request. */
   readonly joined: number;
-  /** Of those, fetched in the end (declared later, no proof, or their rule contradicted). */
+  /** Of those, fetched in the end (declared later, no proof, or their rule contradicted), samples included. */
   readonly released: number;
+  /** Of those released, fetched as samples to test a rule that lacked support. */
+  readonly sampled: number;
   /** The rules learned, most supported first. */
   readonly rules: readonly {
     readonly prefixes: readonly [string, string];
@@ -53,6 +57,8 @@ interface FetchedBody {
   readonly digest: string;
   /** Whether it declared its language variants (`hreflang` links): then a variant it does not name does not exist. */
   readonly declaresVariants: boolean;
+  /** The languages it declared variants in (`hreflang`, lower-cased). */
+  readonly languages: ReadonlySet<string>;
 }
 
 /** How many fetched bodies are remembered (oldest forgotten first): bounded memory on a big crawl. */
@@ -69,6 +75,8 @@ export class ContentEvidence {
   readonly #fetched = new Map<string, FetchedBody>();
   /** URLs some page declared as a language variant (`hreflang`): they exist in their own right. */
   readonly #declared = new Set<string>();
+  /** Origins whose pages declare their language variants. */
+  readonly #declaringOrigins = new Set<string>();
   /** Claims held back, by URL key. */
   readonly #held = new Map<string, ClaimedUrl>();
   /** The URLs each rule joined, to revoke if it is contradicted. */
@@ -76,6 +84,7 @@ export class ContentEvidence {
   #deferred = 0;
   #joinedCount = 0;
   #released = 0;
+  #sampled = 0;
 
   constructor(options: ContentEvidenceOptions) {
     this.#tally = options.tally;
@@ -83,10 +92,14 @@ export class ContentEvidence {
     this.#release = options.release;
   }
 
-  /** Whether a claim is held back: a page a trusted rule predicts a duplicate, that no page declared. */
+  /**
+   * Whether a claim is held back: a page that a rule never contradicted maps onto
+   * another, and that no page declared. Holding only delays: what is not proved at
+   * the end is fetched.
+   */
   hold(claimed: ClaimedUrl): boolean {
-    if (claimed.role !== 'page' || this.#declared.has(claimed.key)) return false;
-    if (!this.#rules.mappings(claimed.key).some((mapping) => isTrusted(mapping.rule))) return false;
+    if (claimed.role !== 'page') return false;
+    if (!this.#rules.mappings(claimed.key).some((mapping) => mapping.rule.contradictions === 0 && !this.#isDeclared(claimed.key, mapping))) return false;
     this.#held.set(claimed.key, claimed);
     this.#claims.held.add(claimed.id);
     this.#deferred++;
@@ -102,13 +115,16 @@ export class ContentEvidence {
    * its representation stands for, after aliases): test the rules that map it onto a
    * fetched page, and make it an alias of the first page fetched with the same body.
    */
-  async pageFetched(tx: IndexWriter, page: { readonly id: number; readonly key: string }, digest: string, alternates: readonly string[]): Promise<void> {
-    for (const alternate of alternates) this.#declared.add(alternate);
-    this.#remember(page.key, { id: page.id, digest, declaresVariants: alternates.length > 0 });
-    for (const { rule, to } of this.#rules.mappings(page.key)) {
+  async pageFetched(tx: IndexWriter, page: { readonly id: number; readonly key: string }, digest: string, alternates: readonly DeclaredVariant[]): Promise<void> {
+    for (const alternate of alternates) if (alternate.key !== undefined) this.#declared.add(alternate.key);
+    const languages = new Set(alternates.map((alternate) => alternate.language));
+    this.#remember(page.key, { id: page.id, digest, declaresVariants: alternates.length > 0, languages });
+    if (alternates.length > 0) this.#declaringOrigins.add(originKey(page.key) ?? page.key);
+    for (const mapping of this.#rules.mappings(page.key)) {
+      const { rule, to } = mapping;
       const other = this.#fetched.get(to);
       // Two variants both declared exist in their own right: a rule predicts only the others.
-      if (other === undefined || (this.#declared.has(page.key) && this.#declared.has(to))) continue;
+      if (other === undefined || (this.#isDeclared(page.key, mapping) && this.#isDeclared(to, reverse(mapping, page.key)))) continue;
       if (other.digest === digest) rule.support++;
       else await this.#contradict(tx, rule, `${page.key} ≠ ${to}`);
     }
@@ -132,14 +148,19 @@ export class ContentEvidence {
   }
 
   /**
-   * The frontier is empty but for what is held: join each held URL that a trusted
-   * rule maps onto a fetched page, release the others (one of two held URLs that
-   * map onto each other waits for the other's fate). Returns how many were released.
+   * The frontier is empty but for what is held. Each held URL is joined when a
+   * trusted rule maps it onto a page that proves it (`#proves`); else, where a rule
+   * still lacks support and the URL it maps onto was fetched, a few held URLs are
+   * fetched as samples to test it; the others wait for those samples, or for a held
+   * URL they map onto that goes first (`#goesFirst`), and the rest are fetched.
+   * Returns how many were released to be fetched.
    */
   async settle(store: IndexWriter): Promise<number> {
     const release: ClaimedUrl[] = [];
     // Who waits for whom is decided on what was held when the round began.
     const wasHeld = new Map(this.#held);
+    const samples = new Map<RewriteRule, number>();
+    const undecided: { readonly held: ClaimedUrl; readonly mappings: readonly RuleMapping[] }[] = [];
     await store.transact(async (tx) => {
       for (const held of wasHeld.values()) {
         const row = await tx.getUrl(held.id);
@@ -148,21 +169,69 @@ export class ContentEvidence {
           this.#unhold(held);
           continue;
         }
-        const trusted = this.#declared.has(held.key) ? [] : this.#rules.mappings(held.key).filter((mapping) => isTrusted(mapping.rule));
-        // A rule never joins by itself: the page it maps onto must also say which variants exist.
-        const proof = trusted.find((mapping) => this.#fetched.get(mapping.to)?.declaresVariants === true);
+        const mappings = this.#rules.mappings(held.key).filter((mapping) => mapping.rule.contradictions === 0 && !this.#isDeclared(held.key, mapping));
+        const proof = mappings.find((mapping) => isTrusted(mapping.rule) && this.#proves(mapping.to));
+        const untested = mappings.find(
+          (mapping) => !isTrusted(mapping.rule) && this.#fetched.has(mapping.to) && (samples.get(mapping.rule) ?? 0) < RULE_MIN_SUPPORT - mapping.rule.support,
+        );
         if (proof !== undefined) {
           this.#unhold(held);
           await this.#join(tx, held, proof.rule, proof.to);
-        } else if (!trusted.some((mapping) => (wasHeld.get(mapping.to)?.id ?? Infinity) < held.id)) {
+        } else if (untested !== undefined) {
+          samples.set(untested.rule, (samples.get(untested.rule) ?? 0) + 1);
           this.#unhold(held);
           release.push(held);
-        }
+          this.#sampled++;
+        } else undecided.push({ held, mappings });
       }
     });
+    for (const { held, mappings } of undecided) {
+      const waits = mappings.some(
+        (mapping) => (samples.has(mapping.rule) && this.#fetched.has(mapping.to)) || this.#goesFirst(wasHeld.get(mapping.to), mapping, held),
+      );
+      if (waits) continue;
+      this.#unhold(held);
+      release.push(held);
+    }
     this.#released += release.length;
     if (release.length > 0) this.#release(release);
     return release.length;
+  }
+
+  /**
+   * Whether `url` is a variant some page declared: its URL named with an `hreflang`,
+   * or its prefix's language (the segment the rule substitutes, `pt-br` in
+   * `/manual/pt-br/`) declared by the page the rule maps it onto, whatever URL that
+   * page's link names (sites ship broken language links).
+   */
+  #isDeclared(url: string, mapping: RuleMapping): boolean {
+    if (this.#declared.has(url)) return true;
+    const languages = this.#fetched.get(mapping.to)?.languages;
+    return languages !== undefined && languages.has(lastSegment(mapping.from));
+  }
+
+  /**
+   * Whether a fetched page proves what a trusted rule predicts of a URL no page
+   * declared: it declares its language variants (`hreflang`), or, declaring none,
+   * its origin does so on other pages — a site that names its variants where they
+   * exist has none for a page that names none.
+   */
+  #proves(to: string): boolean {
+    const page = this.#fetched.get(to);
+    return page !== undefined && (page.declaresVariants || this.#declaringOrigins.has(originKey(to) ?? to));
+  }
+
+  /**
+   * Of two held URLs a rule maps onto each other, whether `other` is fetched first:
+   * the one under the prefix more rules share (the language the others fall back
+   * to), then the one claimed first.
+   */
+  #goesFirst(other: ClaimedUrl | undefined, mapping: RuleMapping, held: ClaimedUrl): boolean {
+    if (other === undefined) return false;
+    const heldPrefix = mapping.from;
+    const otherPrefix = reverse(mapping, held.key).from;
+    const share = this.#rules.sharing(otherPrefix) - this.#rules.sharing(heldPrefix);
+    return share > 0 || (share === 0 && other.id < held.id);
   }
 
   /** Everything held, given back (the crawl stops: it goes back to the frontier). */
@@ -177,12 +246,13 @@ export class ContentEvidence {
       .rules()
       .sort((a, b) => b.support - a.support || a.contradictions - b.contradictions)
       .map(({ prefixes, support, contradictions, provedBy }) => ({ prefixes, support, contradictions, provedBy }));
-    return { deferred: this.#deferred, joined: this.#joinedCount, released: this.#released, rules };
+    return { deferred: this.#deferred, joined: this.#joinedCount, released: this.#released, sampled: this.#sampled, rules };
   }
 
   async #join(tx: IndexWriter, held: ClaimedUrl, rule: RewriteRule, to: string): Promise<void> {
     const target = this.#fetched.get(to)!;
-    const detail = `predicted by the rule ${describeRule(rule)}, first proved by ${rule.provedBy}: ${to} was fetched and declares its language variants (hreflang), and no page declared ${held.key} one`;
+    const declares = this.#fetched.get(to)?.declaresVariants === true ? 'declares its language variants (hreflang)' : 'declares none, as its site does where they exist (hreflang)';
+    const detail = `predicted by the rule ${describeRule(rule)}, first proved by ${rule.provedBy}: ${to} was fetched and ${declares}, and no page declared ${held.key} one`;
     await tx.addAlias({ fromId: held.id, toId: target.id, evidence: 'rule', detail });
     this.#tally.learned('rule', held.key, to, detail);
     this.#tally.saveFetch();
@@ -221,4 +291,16 @@ export class ContentEvidence {
     this.#fetched.set(key, body);
     if (this.#fetched.size > BODY_MEMORY) this.#fetched.delete(this.#fetched.keys().next().value!);
   }
+}
+
+/** The mapping seen from the other side: `to` mapped back onto `url`. */
+function reverse(mapping: RuleMapping, url: string): RuleMapping {
+  const [a, b] = mapping.rule.prefixes;
+  return { rule: mapping.rule, from: mapping.from === a ? b : a, to: url };
+}
+
+/** The last segment of a prefix that ends with "/" (`pt-br` of `http://h/manual/pt-br/`), lower-cased. */
+function lastSegment(prefix: string): string {
+  const end = prefix.length - 1;
+  return prefix.slice(prefix.lastIndexOf('/', end - 1) + 1, end).toLowerCase();
 }

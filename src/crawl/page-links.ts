@@ -80,6 +80,14 @@ export interface PageLinks {
   readonly linksFound: number;
 }
 
+/** A language variant a page declares (`<link rel=alternate hreflang>`, `<a hreflang>`). */
+export interface DeclaredVariant {
+  /** Its URL's key; `undefined` when the href did not resolve. */
+  readonly key: string | undefined;
+  /** The `hreflang`, trimmed and lower-cased (BCP 47 tags compare without case). */
+  readonly language: string;
+}
+
 /** Element and attribute recorded for a reference from the HTTP `Link` header (RFC 8288). */
 export const LINK_HEADER_ELEMENT = 'http';
 export const LINK_HEADER_ATTRIBUTE = 'link';
@@ -134,8 +142,8 @@ export class PageLinkReader {
   readonly hrefFindings: HrefFindingReport[] = [];
   /** Index among the entries of the page's canonical link. */
   canonicalIndex: number | undefined;
-  /** The keys of the links with an `hreflang`: the language variants the page declares exist (DESIGN.md §9). */
-  readonly alternates: string[] = [];
+  /** The links with an `hreflang`: the language variants the page declares exist (DESIGN.md §9). */
+  readonly alternates: DeclaredVariant[] = [];
   /** The references the page holds, those past the cap included. */
   readonly linksFound: number;
   /** How many entries `entries()` gives: `linksFound` up to the cap. */
@@ -194,7 +202,7 @@ export class PageLinkReader {
       const link = links.resolve(raw);
       if (link.hrefCodes.length > 0) this.hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
       const resolved = link.resolved;
-      if (hreflang !== undefined && resolved !== undefined) this.alternates.push(resolved.key);
+      if (hreflang !== undefined) this.alternates.push({ key: resolved?.key, language: hreflang.trim().toLowerCase() });
       let follow: boolean | undefined;
       let role: LinkDecision['role'] | undefined;
       if (resolved !== undefined && page.decide !== undefined) {

@@ -21,6 +21,8 @@ export interface RewriteRule {
 /** A URL the rule maps `url` to, and the rule. */
 export interface RuleMapping {
   readonly rule: RewriteRule;
+  /** The prefix of the rule that `url` starts with (the other starts `to`). */
+  readonly from: string;
   readonly to: string;
 }
 
@@ -92,10 +94,15 @@ export class RuleBook {
       const prefix = url.slice(0, slash + 1);
       for (const rule of this.#byPrefix.get(prefix) ?? []) {
         const other = rule.prefixes[0] === prefix ? rule.prefixes[1] : rule.prefixes[0];
-        mappings.push({ rule, to: other + url.slice(prefix.length) });
+        mappings.push({ rule, from: prefix, to: other + url.slice(prefix.length) });
       }
     }
     return mappings;
+  }
+
+  /** How many rules substitute `prefix`. */
+  sharing(prefix: string): number {
+    return this.#byPrefix.get(prefix)?.length ?? 0;
   }
 
   rules(): RewriteRule[] {

@@ -17,7 +17,7 @@ import { isStylesheet } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
 import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
 import { PageAdmission, type AdmittedLinks } from './page-admission.js';
-import { keyOf, type PageLinks } from './page-links.js';
+import { keyOf, type DeclaredVariant, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
 import { ProtocolEvidence } from './protocol-evidence.js';
 import type { RobotsOutages } from './robots-outages.js';
@@ -292,7 +292,8 @@ export class UrlPipeline {
     if (page.isFresh) {
       // A re-check: the links recorded from the page's former representation make way for this one's.
       if (this.#o.recheck) await tx.dropLinks(page.id);
-      const fingerprint = fingerprintOf(response);
+      // A 2xx body was hashed once already, for its fetch row.
+      const fingerprint = record.digest ?? fingerprintOf(response);
       await this.#evidence.ownResponse(tx, page.id, fingerprint);
       const isOk = status >= 200 && status < 300;
       if (isOk && this.#o.checkResources && isStylesheet(response)) {
@@ -346,7 +347,7 @@ export class UrlPipeline {
   }
 
   /** Content evidence (DESIGN.md §9): the page's body, as the URL its representation stands for after aliases. */
-  async #bodyEvidence(tx: IndexWriter, pageId: number, url: string, digest: string, alternates: readonly string[]): Promise<void> {
+  async #bodyEvidence(tx: IndexWriter, pageId: number, url: string, digest: string, alternates: readonly DeclaredVariant[]): Promise<void> {
     const key = keyOf(url);
     if (key === undefined) return;
     const row = await tx.getUrl(pageId);
