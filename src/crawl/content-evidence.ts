@@ -46,6 +46,8 @@ export interface ContentEvidenceOptions {
   readonly tally: CrawlTally;
   /** Where held claims are marked, so that another URL's response may stand for them. */
   readonly claims: ClaimBook;
+  /** Whether claims may be held back (not on a frontier shared by workers, whose host slots a held claim would keep). */
+  readonly mayHold: boolean;
   /** Hand held claims back to the crawl loop, to be fetched now. */
   readonly release: (claims: readonly ClaimedUrl[]) => void;
 }
@@ -67,6 +69,7 @@ export const BODY_MEMORY = 500_000;
 export class ContentEvidence {
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;
+  readonly #mayHold: boolean;
   readonly #release: (claims: readonly ClaimedUrl[]) => void;
   readonly #rules = new RuleBook();
   /** The first URL fetched with each body. */
@@ -89,6 +92,7 @@ export class ContentEvidence {
   constructor(options: ContentEvidenceOptions) {
     this.#tally = options.tally;
     this.#claims = options.claims;
+    this.#mayHold = options.mayHold;
     this.#release = options.release;
   }
 
@@ -98,7 +102,7 @@ export class ContentEvidence {
    * the end is fetched.
    */
   hold(claimed: ClaimedUrl): boolean {
-    if (claimed.role !== 'page') return false;
+    if (!this.#mayHold || claimed.role !== 'page') return false;
     if (!this.#rules.mappings(claimed.key).some((mapping) => mapping.rule.contradictions === 0 && !this.#isDeclared(claimed.key, mapping))) return false;
     this.#held.set(claimed.key, claimed);
     this.#claims.held.add(claimed.id);

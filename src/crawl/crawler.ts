@@ -110,8 +110,10 @@ class Crawler {
     });
     this.#outages = new RobotsOutages(options.retries);
     this.#scope = new ScopeTest(options);
+    // On a shared frontier a held claim would keep its host's slots from the other
+    // workers: there content evidence makes digest aliases and rules, and holds nothing.
     this.#content = options.contentEvidence
-      ? new ContentEvidence({ tally: this.#tally, claims: this.#claims, release: (claims) => this.#fetchHeld(claims) })
+      ? new ContentEvidence({ tally: this.#tally, claims: this.#claims, mayHold: shared === undefined, release: (claims) => this.#fetchHeld(claims) })
       : undefined;
     this.#pipeline = new UrlPipeline({
       content: this.#content,
