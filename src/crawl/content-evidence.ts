@@ -293,7 +293,10 @@ export class ContentEvidence {
   #remember(key: string, body: FetchedBody): void {
     this.#fetched.delete(key);
     this.#fetched.set(key, body);
-    if (this.#fetched.size > BODY_MEMORY) this.#fetched.delete(this.#fetched.keys().next().value!);
+    if (this.#fetched.size <= BODY_MEMORY) return;
+    const [oldest, forgotten] = this.#fetched.entries().next().value!;
+    this.#fetched.delete(oldest);
+    if (this.#firstByDigest.get(forgotten.digest) === oldest) this.#firstByDigest.delete(forgotten.digest);
   }
 }
 
