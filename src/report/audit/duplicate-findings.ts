@@ -3,26 +3,10 @@
 // them, one finding per URL of a group but its first (by key), which it names as
 // its target, with the segment-aligned prefixes the two URLs differ in.
 
-import { urlDifference } from '../../ladder/index.js';
 import type { DuplicateBodyRow, IndexReader } from '../../store/index.js';
+import { differenceFromFirst, duplicateGroups } from '../duplicate-groups.js';
 import { finding, type AuditFinding } from './finding.js';
 import { redactPassword } from '../redact.js';
-
-/** A group of URLs with one body, as `IndexReader.duplicateBodies` gives it (first URL first). */
-export type DuplicateGroup = readonly DuplicateBodyRow[];
-
-/** The groups of `reader`'s duplicate bodies, one at a time. */
-export async function* duplicateGroups(reader: IndexReader): AsyncGenerator<DuplicateGroup> {
-  let group: DuplicateBodyRow[] = [];
-  for await (const row of reader.duplicateBodies()) {
-    if (group.length > 0 && group[0]!.digest !== row.digest) {
-      yield group;
-      group = [];
-    }
-    group.push(row);
-  }
-  if (group.length > 0) yield group;
-}
 
 /** One finding per duplicate URL, with the id of the URL it is about. */
 export async function* duplicateFindings(reader: IndexReader): AsyncGenerator<{ readonly urlId: number; readonly finding: AuditFinding }> {
@@ -36,7 +20,7 @@ export async function* duplicateFindings(reader: IndexReader): AsyncGenerator<{ 
 export function duplicateFinding(row: DuplicateBodyRow, first: DuplicateBodyRow, size: number): AuditFinding {
   const page = redactPassword(row.key);
   const target = redactPassword(first.key);
-  const difference = urlDifference(page, target) ?? { from: page, to: target, suffix: '' };
+  const difference = differenceFromFirst(row, first);
   const detail: Record<string, string | number> = {
     from: difference.from,
     to: difference.to,
