@@ -415,6 +415,14 @@ export const FINDINGS = {
     recordedOn: 'index',
     subject: 'link',
   },
+  // Content evidence (DESIGN.md §9): beyond RFC 3986, heuristic; always reported, it changes no crawl decision.
+  DUPLICATE_REPRESENTATION: {
+    severity: 'info',
+    summary:
+      'the URL\'s body is byte-identical to that of another URL (given) that the comparison ladder did not join: the same document served twice, e.g. a language fallback (the prefixes they differ in are given)',
+    recordedOn: 'index',
+    subject: 'url',
+  },
 } as const satisfies Record<string, FindingSpec>;
 
 export type FindingCode = keyof typeof FINDINGS;

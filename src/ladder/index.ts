@@ -28,4 +28,5 @@ export {
   type AliasMapOptions,
   type AliasResolution,
 } from './alias-map.js';
+export { urlDifference, type UrlDifference } from './url-difference.js';
 export { walkAliases, AliasEnds, type AliasNode, type AliasWalk } from './alias-walk.js';

@@ -16,7 +16,16 @@ export {
   type GraphWriter,
   type ReadGraphOptions,
 } from './graph/index.js';
-export { collectStats, formatStats, FETCHES_SAVED_DEFINITION, LINKS_NOT_FETCHED_DEFINITION, type CrawlStats, type FoldedByRung } from './stats/index.js';
+export {
+  collectStats,
+  formatStats,
+  FETCHES_SAVED_DEFINITION,
+  LINKS_NOT_FETCHED_DEFINITION,
+  type CrawlStats,
+  type DuplicateStats,
+  type FoldedByRung,
+  type PrefixPair,
+} from './stats/index.js';
 export { writeHtmlReport, type HtmlReportOptions, type HtmlReportSummary } from './html/index.js';
 // --- end of graph, statistics and HTML report --------------------------------
 

@@ -41,6 +41,7 @@ export type {
   SitemapRow,
   SitemapEntryRow,
   WorkerRow,
+  DuplicateBodyRow,
 } from './types.js';
 export { MATCH_RUNGS, URL_ROLES, URL_STATES, roleRank, zeroCounts } from './types.js';
 export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, type SqliteStoreOptions } from './sqlite-store.js';

@@ -4,9 +4,11 @@
 import { currentFindingCodes } from '../findings.js';
 import { AliasEnds } from '../ladder/index.js';
 import { decodeLink, type EncodedLink } from './link-codec.js';
+import { isRepresentationFetch, RepresentationEnds, withContentEvidence, type DuplicateMember } from './duplicate-bodies.js';
 import type {
   AliasRow,
   CrawlRunRow,
+  DuplicateBodyRow,
   EdgeOptions,
   EdgeRow,
   FetchRow,
@@ -175,6 +177,37 @@ export class MemoryIndexReader implements IndexReader {
       if (code !== undefined) counts.set(code, (counts.get(code) ?? 0) + 1);
     }
     return Object.fromEntries([...counts].sort(([a, m], [b, n]) => n - m || compareText(a, b)));
+  }
+
+  async *duplicateBodies(): AsyncGenerator<DuplicateBodyRow> {
+    const ends = new RepresentationEnds(this.#view.aliases);
+    // Each URL's current representation: its latest fetch that counts (fetches are in id order).
+    const current = new Map<number, FetchRow>();
+    for (const f of this.#view.fetches) if (isRepresentationFetch(f)) current.set(ends.endOf(f.representsUrlId ?? f.urlId), f);
+    const byDigest = new Map<string, DuplicateMember[]>();
+    for (const [urlId, f] of current) {
+      if (f.digest === undefined || f.errorCode !== undefined) continue;
+      const member: DuplicateMember = {
+        digest: f.digest,
+        urlId,
+        key: this.#view.urls[urlId - 1]!.key,
+        fetchId: f.id,
+        fetchedUrlId: f.urlId,
+        fetchedKey: this.#view.urls[f.urlId - 1]!.key,
+      };
+      const group = byDigest.get(f.digest);
+      if (group === undefined) byDigest.set(f.digest, [member]);
+      else group.push(member);
+    }
+    const groups = [...byDigest.values()].filter((group) => group.length > 1);
+    for (const group of groups) group.sort((a, b) => compareText(a.key, b.key));
+    groups.sort((a, b) => compareText(a[0]!.key, b[0]!.key) || compareText(a[0]!.digest, b[0]!.digest));
+    yield* withContentEvidence(
+      (async function* () {
+        for (const group of groups) yield* group;
+      })(),
+      ends,
+    );
   }
 
   async close(): Promise<void> {}

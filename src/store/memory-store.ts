@@ -332,6 +332,7 @@ export class MemoryStore extends UnitStore {
       lastModified: record.lastModified,
       isNotModified: record.isNotModified === true,
       method: record.method,
+      digest: record.digest,
     });
     this.#undo.push(() => {
       this.#fetches.pop();
@@ -358,7 +359,8 @@ export class MemoryStore extends UnitStore {
 
   #revokeAlias(fromId: number): void {
     const row = this.#require(fromId);
-    for (const evidence of ['redirect', 'content-location'] as const) this.#setAlias(`${fromId} ${evidence}`, undefined);
+    // Every alias that made it one (content evidence too, as SQLite and PostgreSQL do); a canonical claim stays.
+    for (const evidence of ALIAS_EVIDENCE) if (evidence !== 'canonical') this.#setAlias(`${fromId} ${evidence}`, undefined);
     if (row.state === 'alias') this.#setRow(row, 'queued', undefined);
   }
 

@@ -21,12 +21,14 @@ import {
 } from './sqlite-rows.js';
 import { isArrayOfArrays, iteratingIndex, parseStoredJson, readingIndex } from './index-corruption.js';
 import { decodeLink, type EncodedLink } from './link-codec.js';
+import { DUPLICATE_ALIAS_EVIDENCE, RepresentationEnds, withContentEvidence, type DuplicateMember } from './duplicate-bodies.js';
 import {
   MATCH_RUNGS,
   URL_STATES,
   zeroCounts,
   type AliasRow,
   type CrawlRunRow,
+  type DuplicateBodyRow,
   type EdgeOptions,
   type EdgeRow,
   type FetchRow,
@@ -213,6 +215,59 @@ export class SqliteIndexReader implements IndexReader {
 
   runFindings(runId: number): Promise<readonly FindingIdentity[] | undefined> {
     return this.#read(() => readRunFindings(this.#db, runId));
+  }
+
+  duplicateBodies(): AsyncGenerator<DuplicateBodyRow> {
+    return this.#iterate(() => this.#duplicateBodies());
+  }
+
+  async *#duplicateBodies(): AsyncGenerator<DuplicateBodyRow> {
+    // The digest index alone says whether any body was read twice; most sites' answer ends here.
+    const isShared = this.#db.prepare('SELECT 1 FROM fetch WHERE digest IS NOT NULL GROUP BY digest HAVING count(*) > 1 LIMIT 1').get() !== undefined;
+    if (!isShared) return;
+    const ends = this.#representationEnds();
+    const rows = this.#db
+      .prepare(
+        `WITH latest AS (
+           SELECT coalesce(e.target, coalesce(f.represents_url_id, f.url_id)) AS url_id, max(f.id) AS fetch_id
+           FROM fetch AS f LEFT JOIN temp.linkladder_representation_end AS e ON e.id = coalesce(f.represents_url_id, f.url_id)
+           WHERE f.not_modified = 0 AND (f.method IS NOT NULL OR f.status IS NOT NULL)
+             AND (f.status IS NULL OR f.status NOT BETWEEN 300 AND 399)
+           GROUP BY 1
+         ), member AS (
+           SELECT f.digest, l.url_id, u.key, f.id AS fetch_id, f.url_id AS fetched_url_id, fu.key AS fetched_key,
+                  count(*) OVER byDigest AS members, min(u.key) OVER byDigest AS first_key
+           FROM latest AS l JOIN fetch AS f ON f.id = l.fetch_id JOIN url AS u ON u.id = l.url_id JOIN url AS fu ON fu.id = f.url_id
+           WHERE f.digest IS NOT NULL AND f.error_code IS NULL
+           WINDOW byDigest AS (PARTITION BY f.digest)
+         )
+         SELECT digest, url_id, key, fetch_id, fetched_url_id, fetched_key FROM member WHERE members > 1
+         ORDER BY first_key, digest, key`,
+      )
+      .raw(true)
+      .iterate() as Iterator<[string, number, string, number, number, string]>;
+    async function* members(): AsyncGenerator<DuplicateMember> {
+      for await (const [digest, urlId, key, fetchId, fetchedUrlId, fetchedKey] of cursor(rows)) yield { digest, urlId, key, fetchId, fetchedUrlId, fetchedKey };
+    }
+    yield* withContentEvidence(members(), ends);
+  }
+
+  // RFC 3986 §6.2.4: the URL each alias of a redirect or Content-Location stands for
+  // (duplicate-bodies.ts), in a temporary table the query joins.
+  #representationEnds(): RepresentationEnds {
+    const evidence = DUPLICATE_ALIAS_EVIDENCE.map((e) => `'${e}'`).join(', ');
+    const aliases = this.#db.prepare(`SELECT from_id, to_id, evidence FROM alias WHERE evidence IN (${evidence}) ORDER BY from_id, evidence`).raw(true);
+    const ends = new RepresentationEnds(
+      (function* () {
+        for (const [fromId, toId, evidence] of aliases.iterate() as Iterable<[number, number, AliasEvidence]>) yield { fromId, toId, evidence };
+      })(),
+    );
+    this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS linkladder_representation_end (id INTEGER PRIMARY KEY, target INTEGER NOT NULL)');
+    this.#db.exec('DELETE FROM temp.linkladder_representation_end');
+    const insert = this.#db.prepare('INSERT INTO temp.linkladder_representation_end (id, target) VALUES (?, ?)');
+    const [ids, targets] = ends.ends();
+    ids.forEach((id, i) => insert.run(id, targets[i]!));
+    return ends;
   }
 
   async close(): Promise<void> {

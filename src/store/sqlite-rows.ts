@@ -33,7 +33,7 @@ export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified, f.method,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified, f.method, f.digest,
   (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
    FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
 
@@ -55,6 +55,7 @@ export interface FetchColumns {
   last_modified: string | null;
   not_modified: number;
   method: FetchMethod | null;
+  digest: string | null;
   redirects: string;
 }
 
@@ -80,6 +81,7 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     lastModified: row.last_modified ?? undefined,
     isNotModified: row.not_modified === 1,
     method: row.method ?? undefined,
+    digest: row.digest ?? undefined,
   };
 }
 

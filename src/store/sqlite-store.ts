@@ -264,6 +264,7 @@ export class SqliteStore extends UnitStore {
           lastModified: record.lastModified ?? null,
           notModified: record.isNotModified === true ? 1 : 0,
           method: record.method ?? null,
+          digest: record.digest ?? null,
         }).lastInsertRowid,
       );
       (record.redirects ?? []).forEach((hop, index) =>

@@ -603,7 +603,47 @@ export interface IndexReader {
   runFindings?(runId: number): Promise<readonly FindingIdentity[] | undefined>;
   /** The workers of a crawl shared by cooperating workers (issue 12), by id. Optional: a store with one writer has none. */
   workers?(): Promise<readonly WorkerRow[]>;
+  /**
+   * Byte-identical representations under URLs the ladder did not join (DESIGN.md §9,
+   * DUPLICATE_REPRESENTATION): one row per URL of each group, the rows of a group
+   * together; groups in the order of their first URL's key, a group's URLs by key.
+   * See `DuplicateBodyRow` for which fetches count. Streams: the grouping is the
+   * store's (SQL), only the alias chains are walked in memory.
+   */
+  duplicateBodies(): AsyncIterable<DuplicateBodyRow>;
   close(): Promise<void>;
+}
+
+/**
+ * One URL of a group of byte-identical representations that the ladder did not join
+ * (DESIGN.md §9). A group is the URLs whose current representation has one digest:
+ * - each fetch stands for the URL `representsUrlId` names, followed through the
+ *   aliases of redirects and Content-Location (RFC 3986 §6.2.4: what those join is one
+ *   resource, never a duplicate of itself) — the row's `urlId`;
+ * - a URL's current representation is its latest fetch made with a request of its
+ *   own or derived from another URL's response (a 304 revalidation, and a row
+ *   written without any response, are no new representation of it);
+ * - it counts when it has a digest (a 2xx body read) and no error code.
+ * URLs that content evidence (`digest`, `rule`; heuristic) joined are still listed,
+ * marked by `contentEvidence`.
+ */
+export interface DuplicateBodyRow {
+  /** SHA-256 (base64url) of the body the group shares (`FetchRow.digest`). */
+  readonly digest: string;
+  /** The URL whose representation it is: the end of its redirect and Content-Location aliases. */
+  readonly urlId: number;
+  readonly key: string;
+  /** The fetch that carried it (the URL's current representation). */
+  readonly fetchId: number;
+  /** The URL that fetch was recorded for: `urlId`, or one whose redirects or Content-Location lead to it. */
+  readonly fetchedUrlId: number;
+  readonly fetchedKey: string;
+  /**
+   * The content evidence (`digest` or `rule`, written by `--content-evidence`,
+   * heuristic) that joined this URL to another URL of its group; `undefined` when
+   * none did.
+   */
+  readonly contentEvidence: AliasEvidence | undefined;
 }
 
 /** One worker of a shared crawl as the index has it now (`crawl_worker`, and its claims). */

@@ -70,7 +70,7 @@ describe('crawl with recheck', () => {
 
     // The home page changes (new link, the broken one gone); /a.html does not.
     pages.set('/', '<a href="a.html">a</a> <a href="new.html">n</a>');
-    pages.set('/new.html', '<a href="./">home</a>');
+    pages.set('/new.html', '<a href="./">home</a> (new)');
     seen.length = 0;
     const summary = await crawl(`${origin}/`, { ...options, recheck: true });
     const byPath = new Map(seen.map((s) => [s.path, s.headers]));

@@ -172,6 +172,16 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     expect((await store.history(page))?.fetches.map((f) => f.representsUrlId)).toEqual([undefined]);
   });
 
+  it('keeps the digest of a body read (migration 009), and none where none was given', async () => {
+    const store = await open();
+    const page = await seed(store);
+    const [other] = await store.admit([link(page, 'http://host/other')]);
+    await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200, method: 'GET', digest: 'n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg' });
+    await store.recordFetch({ urlId: other!.urlId!, outcome: 'done', startedAt: 2, status: 404, method: 'GET' });
+    expect((await store.history(page))?.fetches.map((f) => f.digest)).toEqual(['n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg']);
+    expect((await store.history(other!.urlId!))?.fetches.map((f) => f.digest)).toEqual([undefined]);
+  });
+
   it('applies aliases: a later link to an aliased URL names its target and queues nothing', async () => {
     const store = await open();
     const page = await seed(store);

@@ -88,6 +88,61 @@ async function richCrawl(store: IndexWriter) {
   return { ...ids, x: x!, y: y!, z: z!, utm: utm!, c: c! };
 }
 
+const D1 = 'D1-body-of-x-html-en';
+const D2 = 'D2-body-of-y-html';
+
+/**
+ * Byte-identical bodies as a negotiated manual gives them (DESIGN.md §9): /manual/x.html
+ * and /manual/de/x.html each answer with their own folder's x.html.en (Content-Location,
+ * so each page and its variant are one resource), /manual/fr/x.html with the same body
+ * and no Content-Location (joined by content evidence, heuristic); and the rows that do
+ * not count: a redirect stopped at a known URL, a 304, a body cut short, a later 404, a
+ * body that changed.
+ */
+async function duplicateCrawl(store: IndexWriter) {
+  const [home] = await store.admit([{ rawHref: 'http://site/manual/', target: 'http://site/manual/' }]);
+  const homeId = home!.urlId!;
+  const paths = ['x.html', 'x.html.en', 'de/x.html', 'de/x.html.en', 'fr/x.html', 'old-x', 'y.html', 'z.html', 'cut.html', 'gone.html', 'robots.html'];
+  const ids = (await store.admit(paths.map((p) => link(homeId, p, `http://site/manual/${p}`)))).map((r) => r.urlId!);
+  const [x, xEn, deX, deXEn, frX, oldX, y, z, cut, gone, robots] = ids as [number, number, number, number, number, number, number, number, number, number, number];
+  const own = { outcome: 'done' as const, status: 200, method: 'GET' as const, durationMs: 1, contentType: 'text/html' };
+  const derived = { outcome: 'done' as const, status: 200, contentType: 'text/html' };
+  await store.recordFetch({ urlId: homeId, startedAt: 1, ...own, digest: 'home' });
+  // Content-Location: the page's own fetch, an alias, and its variant fetched from that response.
+  for (const [page, variant] of [[x, xEn], [deX, deXEn]] as const) {
+    await store.recordFetch({ urlId: page, startedAt: 2, ...own, representsUrlId: page, digest: D1 });
+    await store.addAlias({ fromId: page, toId: variant, evidence: 'content-location', detail: 'x.html.en' });
+    await store.recordFetch({ urlId: variant, startedAt: 2, ...derived, representsUrlId: variant, digest: D1 });
+  }
+  await store.recordFetch({ urlId: frX, startedAt: 3, ...own, representsUrlId: frX, digest: D1 });
+  await store.addAlias({ fromId: frX, toId: xEn, evidence: 'digest', detail: 'http://site/manual/x.html.en' });
+  // A redirect stopped at a URL fetched already stands for it, with none of its body.
+  await store.recordFetch({
+    urlId: oldX,
+    startedAt: 4,
+    outcome: 'done',
+    status: 301,
+    method: 'GET',
+    finalUrl: 'http://site/manual/old-x',
+    redirects: [{ from: 'http://site/manual/old-x', to: 'http://site/manual/x.html.en', status: 301 }],
+    representsUrlId: xEn,
+  });
+  await store.addAlias({ fromId: oldX, toId: xEn, evidence: 'redirect', detail: '301' });
+  // A re-check: 304 keeps the representation revalidated.
+  await store.recordFetch({ urlId: xEn, startedAt: 5, outcome: 'done', status: 200, isNotModified: true, representsUrlId: xEn });
+  await store.recordFetch({ urlId: y, startedAt: 6, ...own, digest: D1 });
+  await store.recordFetch({ urlId: y, startedAt: 7, ...own, digest: D2 });
+  await store.recordFetch({ urlId: z, startedAt: 8, ...own, digest: D2 });
+  await store.recordFetch({ urlId: cut, startedAt: 9, ...own, outcome: 'failed', errorCode: 'ERR_FETCH_BODY_CUT', digest: D1 });
+  await store.recordFetch({ urlId: gone, startedAt: 10, ...own, digest: D1 });
+  await store.recordFetch({ urlId: gone, startedAt: 11, ...own, status: 404 });
+  await store.recordFetch({ urlId: robots, startedAt: 12, ...own, digest: D2 });
+  // No request at all (robots.txt refused it on a later run): the body read before stays current.
+  await store.recordFetch({ urlId: robots, startedAt: 13, outcome: 'failed', errorCode: 'ERR_CRAWL_ROBOTS_DISALLOWED' });
+  await store.flush();
+  return { homeId, x, xEn, deX, deXEn, frX, oldX, y, z, cut, gone, robots };
+}
+
 /** Everything a reader says, each list read to its end. */
 async function readAll(reader: IndexReader) {
   return {
@@ -102,6 +157,7 @@ async function readAll(reader: IndexReader) {
     fetches: await collect(reader.fetches()),
     aliases: await collect(reader.aliases()),
     errorsByCode: await reader.errorsByCode(),
+    duplicateBodies: await collect(reader.duplicateBodies()),
   };
 }
 
@@ -194,6 +250,35 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
     ]);
   });
 
+  it('lists byte-identical bodies under URLs the ladder did not join, by group and key (DUPLICATE_REPRESENTATION)', async () => {
+    const store = await open();
+    const ids = await duplicateCrawl(store);
+    const rows = await collect(store.reader().duplicateBodies());
+    const fetches = await collect(store.reader().fetches());
+    const fetchesOf = (id: number) => fetches.filter((f) => f.urlId === id);
+    const lastOf = (id: number) => fetchesOf(id).filter((f) => f.isNotModified !== true).at(-1)!.id;
+    expect(rows).toEqual([
+      { digest: D1, urlId: ids.deXEn, key: 'http://site/manual/de/x.html.en', fetchId: lastOf(ids.deXEn), fetchedUrlId: ids.deXEn, fetchedKey: 'http://site/manual/de/x.html.en', contentEvidence: undefined },
+      { digest: D1, urlId: ids.frX, key: 'http://site/manual/fr/x.html', fetchId: lastOf(ids.frX), fetchedUrlId: ids.frX, fetchedKey: 'http://site/manual/fr/x.html', contentEvidence: 'digest' },
+      { digest: D1, urlId: ids.xEn, key: 'http://site/manual/x.html.en', fetchId: lastOf(ids.xEn), fetchedUrlId: ids.xEn, fetchedKey: 'http://site/manual/x.html.en', contentEvidence: 'digest' },
+      { digest: D2, urlId: ids.robots, key: 'http://site/manual/robots.html', fetchId: fetchesOf(ids.robots)[0]!.id, fetchedUrlId: ids.robots, fetchedKey: 'http://site/manual/robots.html', contentEvidence: undefined },
+      { digest: D2, urlId: ids.y, key: 'http://site/manual/y.html', fetchId: lastOf(ids.y), fetchedUrlId: ids.y, fetchedKey: 'http://site/manual/y.html', contentEvidence: undefined },
+      { digest: D2, urlId: ids.z, key: 'http://site/manual/z.html', fetchId: lastOf(ids.z), fetchedUrlId: ids.z, fetchedKey: 'http://site/manual/z.html', contentEvidence: undefined },
+    ]);
+  });
+
+  it('lists no duplicates where no body was read twice, nor where only a Content-Location variant repeats its page', async () => {
+    const store = await open();
+    const { homeId } = await smallCrawl(store);
+    expect(await collect(store.reader().duplicateBodies())).toEqual([]);
+    const [page, variant] = (await store.admit([link(homeId, 'p', 'http://site/p'), link(homeId, 'p.en', 'http://site/p.en')])).map((r) => r.urlId!);
+    await store.recordFetch({ urlId: page!, outcome: 'done', startedAt: 1, status: 200, method: 'GET', digest: 'same' });
+    await store.addAlias({ fromId: page!, toId: variant!, evidence: 'content-location' });
+    await store.recordFetch({ urlId: variant!, outcome: 'done', startedAt: 1, status: 200, digest: 'same' });
+    await store.flush();
+    expect(await collect(store.reader().duplicateBodies())).toEqual([]);
+  });
+
   it('lets a pass stop early and starts each pass anew', async () => {
     const store = await open();
     await richCrawl(store);
@@ -219,12 +304,23 @@ describe('the readers of every store', () => {
     expect(fromSqlite.links.length).toBeGreaterThan(15);
   });
 
+  it('read back the same duplicate bodies, in the same order, for the same writes', async () => {
+    const [sqlite, ...others] = await openAll();
+    await duplicateCrawl(sqlite!);
+    const fromSqlite = await readAll(sqlite!.reader());
+    for (const other of others) {
+      await duplicateCrawl(other);
+      expect(await readAll(other.reader())).toStrictEqual(fromSqlite);
+    }
+    expect(fromSqlite.duplicateBodies).toHaveLength(6);
+  });
+
   /** One write, by indexes into what exists (so that any sequence is valid on both stores). */
   type Step =
     | { op: 'admit'; page: number; links: { path: number; spelling: number; element: number; follow: boolean }[] }
-    | { op: 'alias'; from: number; to: number; evidence: 'redirect' | 'content-location' | 'canonical' }
+    | { op: 'alias'; from: number; to: number; evidence: 'redirect' | 'content-location' | 'canonical' | 'digest' }
     | { op: 'revoke'; url: number }
-    | { op: 'fetch'; url: number; status: number | undefined };
+    | { op: 'fetch'; url: number; status: number | undefined; body: number };
 
   const PATHS = ['/', '/a', '/b', '/c/', '/d?q'];
   const SPELLINGS = [(p: string) => `http://h${p}`, (p: string) => `HTTP://H:80${p}`, (p: string) => `http://h${p}#f`, (p: string) => `http://h:${p.replace('/', '/%7e/..')}`];
@@ -239,9 +335,9 @@ describe('the readers of every store', () => {
         { maxLength: 6 },
       ),
     }),
-    fc.record({ op: fc.constant('alias' as const), from: fc.nat(), to: fc.nat(), evidence: fc.constantFrom('redirect' as const, 'content-location' as const, 'canonical' as const) }),
+    fc.record({ op: fc.constant('alias' as const), from: fc.nat(), to: fc.nat(), evidence: fc.constantFrom('redirect' as const, 'content-location' as const, 'canonical' as const, 'digest' as const) }),
     fc.record({ op: fc.constant('revoke' as const), url: fc.nat() }),
-    fc.record({ op: fc.constant('fetch' as const), url: fc.nat(), status: fc.option(fc.constantFrom(200, 301, 404, 500), { nil: undefined }) }),
+    fc.record({ op: fc.constant('fetch' as const), url: fc.nat(), status: fc.option(fc.constantFrom(200, 301, 404, 500), { nil: undefined }), body: fc.nat(2) }),
   );
 
   async function play(store: IndexWriter, steps: readonly Step[]): Promise<void> {
@@ -263,7 +359,9 @@ describe('the readers of every store', () => {
         await store.revokeAlias(pick(s.url));
       } else {
         const status = s.status;
-        await store.recordFetch({ urlId: pick(s.url), outcome: status === undefined ? 'failed' : 'done', startedAt: 1, status, errorCode: status === undefined ? 'ERR_FETCH_TIMEOUT' : undefined });
+        // One of two bodies (or none) for a 2xx: duplicate bodies to group.
+        const digest = status === 200 && s.body > 0 ? `body-${s.body}` : undefined;
+        await store.recordFetch({ urlId: pick(s.url), outcome: status === undefined ? 'failed' : 'done', startedAt: 1, status, errorCode: status === undefined ? 'ERR_FETCH_TIMEOUT' : undefined, digest });
       }
     }
     await store.flush();

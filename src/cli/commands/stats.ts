@@ -21,13 +21,18 @@ requests          every HTTP request the runs sent: fetches, retries,
 broken            URLs whose answer was a 4xx, a 5xx, or none
 links unfetched   links with a target minus fetches: what a crawler without any
                   deduplication would have added
+duplicates        groups of URLs whose bodies are byte-identical though the
+                  ladder did not join them (DUPLICATE_REPRESENTATION; content
+                  evidence, heuristic, beyond RFC 3986), the URLs in them, and
+                  the prefixes they differ in, the most frequent first
 workers           on a PostgreSQL index crawled by workers at the same time
                   (or by one still running, or killed): the frontier they
                   share (queued, claimed, lapsed claims), then each worker:
                   running, ended, or silent (no heartbeat for longer than its
                   lease: killed), what it reported, its claims
 --json writes one object: {"funnel","folded","fetchesSaved","linksNotFetched",
-"requests","fetches","urls","aliasesByEvidence","errorsByCode","broken","definitions"},
+"requests","fetches","urls","aliasesByEvidence","errorsByCode","broken","duplicates",
+"definitions"} ("duplicates": {"groups","urls","joinedByContent","prefixPairs"}),
 and "workers" on a shared index.
 An index that holds no crawl: one stderr line, exit 4.`;
 

@@ -13,6 +13,7 @@ import { AUDIT_CODE_LIST, AUDIT_CODES, SEVERITY_RANK, type AuditCode } from './c
 import { SEVERITIES, finding, type AuditFinding, type Severity } from './finding.js';
 import { redactPassword } from '../redact.js';
 import { sitemapFindings } from './sitemap-findings.js';
+import { duplicateFindings } from './duplicate-findings.js';
 
 export interface AuditOptions {
   /**
@@ -139,6 +140,8 @@ class IndexFacts {
   /** Ends of classes one of whose URLs was fetched as HTML with a 2xx status. */
   readonly #htmlEnds = new Set<number>();
   readonly #ends = new AliasEnds<number>((id) => this.#nextOf(id));
+  /** DUPLICATE_REPRESENTATION findings, by the URL each is about (duplicate-findings.ts). */
+  readonly #duplicates = new Map<number, AuditFinding[]>();
   #hasAnchors = false;
 
   /** The facts of the index behind `reader`: one pass over its URLs, one over its fetches. */
@@ -146,7 +149,16 @@ class IndexFacts {
     const facts = new IndexFacts();
     await facts.#readUrls(reader);
     await facts.#readFetches(reader);
+    await facts.#readDuplicates(reader);
     return facts;
+  }
+
+  async #readDuplicates(reader: IndexReader): Promise<void> {
+    for await (const { urlId, finding } of duplicateFindings(reader)) {
+      const list = this.#duplicates.get(urlId);
+      if (list === undefined) this.#duplicates.set(urlId, [finding]);
+      else list.push(finding);
+    }
   }
 
   private constructor() {}
@@ -208,6 +220,7 @@ class IndexFacts {
       if (codes !== undefined) {
         for (const code of PAGE_CODES) if (codes.has(code)) add(id, finding(code, page, undefined, undefined, AUDIT_CODES[code].summary));
       }
+      for (const duplicate of this.#duplicates.get(id) ?? []) add(id, duplicate);
       const f = url.last;
       // A response whose body was cut short, as the crawl last fetched it.
       if (f?.status !== undefined && f.isOwnRequest && isBodyCut(f.errorCode)) {

@@ -21,6 +21,8 @@ export interface ReportPageFacts {
   readonly counts: readonly (readonly [id: string, label: string, count: number])[];
   /** The broken-links table (static HTML). */
   readonly brokenHtml: string;
+  /** The duplicates tab: byte-identical bodies the ladder did not join (static HTML; content evidence, heuristic). */
+  readonly duplicatesHtml: string;
   /** The runs with their seeds and settings (static HTML). */
   readonly runsHtml: string;
   readonly funnelSvg: string;
@@ -54,6 +56,7 @@ const TABS: readonly (readonly [id: string, label: string])[] = [
   ['external', 'External links'],
   ['findings', 'Findings'],
   ['aliases', 'Redirects and aliases'],
+  ['duplicates', 'Duplicates'],
   ['graph', 'Link graph'],
   ['crawl', 'Crawl runs and ladder'],
 ];
@@ -166,6 +169,10 @@ ${NEEDS_SCRIPT}
 <thead><tr><th scope="col">URL</th><th scope="col"><span class="visually-hidden">is</span></th><th scope="col">stands for</th><th scope="col">evidence</th><th scope="col">detail</th></tr></thead>
 <tbody id="alias-rows"></tbody>
 </table></div>
+</section>
+<section id="duplicates" class="tab-panel" aria-labelledby="duplicates-title">
+<h2 id="duplicates-title">Duplicate representations (content evidence, heuristic)</h2>
+${facts.duplicatesHtml}
 </section>
 <section id="graph" class="tab-panel" aria-labelledby="graph-title">
 <h2 id="graph-title">Link graph</h2>

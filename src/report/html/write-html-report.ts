@@ -15,6 +15,7 @@ import { StreamWriter } from '../graph/stream-writer.js';
 import { collectStats, FETCHES_SAVED_DEFINITION, type CrawlStats } from '../stats/crawl-stats.js';
 import { brokenTargets, sourceLine } from './broken-targets.js';
 import { brokenTableHtml } from './broken-table.js';
+import { duplicatesTableHtml, readDuplicateGroups } from './duplicates-table.js';
 import { funnelChart } from './funnel-chart.js';
 import { scriptJson } from './html-escape.js';
 import { pageEnd, pageStart } from './report-page.js';
@@ -113,6 +114,7 @@ export async function writeHtmlReport(
         ['errors', 'fetch errors', counts.errors],
       ],
       brokenHtml: brokenTableHtml(broken, idOfKey),
+      duplicatesHtml: duplicatesTableHtml(await readDuplicateGroups(reader), stats.duplicates),
       runsHtml: runsHtml(runs),
       funnelSvg: funnelChart(stats.funnel),
       savedText: savedText(stats),

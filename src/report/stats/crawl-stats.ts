@@ -3,6 +3,7 @@
 import { brokenCounts, type BrokenKind, type RequestCounts } from '../../crawl/index.js';
 import type { AliasEvidence } from '../../ladder/index.js';
 import type { CrawlRunRow, Funnel, IndexReader, UrlState, WorkerRow } from '../../store/index.js';
+import { collectDuplicateStats, type DuplicateStats } from './duplicate-stats.js';
 
 /** How many distinct targets each rung of the ladder folded into a URL already known. */
 export interface FoldedByRung {
@@ -46,6 +47,12 @@ export interface CrawlStats {
   /** Broken links among them: 4xx, 5xx, no response (`brokenCounts`, as the crawl's summary counts them). */
   readonly broken: Readonly<Record<BrokenKind, number>>;
   /**
+   * Byte-identical representations under URLs the ladder did not join (DESIGN.md §9,
+   * DUPLICATE_REPRESENTATION; content evidence, heuristic): always counted, whether or
+   * not the crawl used `--content-evidence`.
+   */
+  readonly duplicates: DuplicateStats;
+  /**
    * The workers of a crawl shared on PostgreSQL, and the frontier they share; absent
    * for an index with one writer at a time (SQLite, or runs one after another that ended).
    */
@@ -77,6 +84,7 @@ export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
     aliasesByEvidence: stats.aliasesByEvidence,
     errorsByCode,
     broken: brokenCounts(errorsByCode),
+    duplicates: await collectDuplicateStats(reader),
     ...(await workersState(reader, stats.urlsByState)),
   };
 }

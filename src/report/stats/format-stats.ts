@@ -29,11 +29,25 @@ export function formatStats(stats: CrawlStats): string[] {
     ['aliases', `${total(protocol)}  by evidence: ${list(protocol)}`],
     ['errors', `${total(stats.errorsByCode)}${total(stats.errorsByCode) === 0 ? '' : `  by code: ${list(stats.errorsByCode)}`}`],
     ['broken', `${total(stats.broken)}  4xx ${stats.broken['client-error']}, 5xx ${stats.broken['server-error']}, no response ${stats.broken.failed}`],
+    ['duplicates', duplicatesText(stats.duplicates)],
   ];
   // Content evidence is heuristic, beyond RFC 3986 (DESIGN.md §9): shown apart, when there is any.
   if (total(content) > 0) rows.splice(rows.findIndex(([label]) => label === 'aliases') + 1, 0, ['content aliases', `${total(content)}  heuristic, by --content-evidence: ${list(content)}`]);
   if (stats.workers !== undefined) rows.push(...workerRows(stats.workers));
   return rows.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
+}
+
+/** Pairs shown on the line; `--json` has `DUPLICATE_PAIRS_KEPT`. */
+const PAIRS_SHOWN = 3;
+
+// Content evidence, beyond RFC 3986 (DESIGN.md §9): said so on the line.
+function duplicatesText(duplicates: CrawlStats['duplicates']): string {
+  const { groups, urls, joinedByContent, prefixPairs } = duplicates;
+  let text = `${groups} group${groups === 1 ? '' : 's'}, ${urls} URLs byte-identical, not joined by the ladder (content evidence, heuristic)`;
+  if (joinedByContent > 0) text += `, ${joinedByContent} of them joined by --content-evidence`;
+  if (prefixPairs.length === 0) return text;
+  const shown = prefixPairs.slice(0, PAIRS_SHOWN).map((pair) => `${pair.from} ↔ ${pair.to} ${pair.count}`);
+  return `${text}: ${shown.join(', ')}${prefixPairs.length > PAIRS_SHOWN ? ', …' : ''}`;
 }
 
 function requestsText(requests: CrawlStats['requests']): string {

@@ -9,3 +9,4 @@ export {
   type WorkersState,
 } from './crawl-stats.js';
 export { formatStats } from './format-stats.js';
+export { collectDuplicateStats, DUPLICATE_PAIRS_KEPT, type DuplicateStats, type PrefixPair } from './duplicate-stats.js';

@@ -4,7 +4,8 @@
 // large index; every single read is one query. Text is ordered as SQLite orders it,
 // by bytes (COLLATE "C"), and NULLs first, whatever the database's own collation.
 
-import { AliasEnds } from '../../ladder/index.js';
+import { AliasEnds, type AliasEvidence } from '../../ladder/index.js';
+import { DUPLICATE_ALIAS_EVIDENCE, RepresentationEnds, withContentEvidence, type DuplicateMember } from '../duplicate-bodies.js';
 import { asCorruption, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
 import { decodeLink, type EncodedLink } from '../link-codec.js';
 import {
@@ -26,6 +27,7 @@ import {
 import type {
   AliasRow,
   CrawlRunRow,
+  DuplicateBodyRow,
   EdgeOptions,
   EdgeRow,
   FetchRow,
@@ -72,6 +74,7 @@ const FETCH_COLUMN_NAMES = [
   'last_modified',
   'not_modified',
   'method',
+  'digest',
   'redirects',
 ] as const satisfies readonly (keyof FetchColumns)[];
 
@@ -313,6 +316,47 @@ export class PgIndexReader implements IndexReader {
 
   workers(): Promise<readonly WorkerRow[]> {
     return this.#read(() => readWorkers(this.#sql, Date.now()));
+  }
+
+  duplicateBodies(): AsyncGenerator<DuplicateBodyRow> {
+    return this.#iterate(() => this.#duplicateBodies());
+  }
+
+  // The query of the SQLite reader (sqlite-reader.ts), the ends passed as arrays.
+  async *#duplicateBodies(): AsyncGenerator<DuplicateBodyRow> {
+    // The digest index alone says whether any body was read twice; most sites' answer ends here.
+    const shared = await this.#all(`SELECT 1 FROM "fetch" WHERE digest IS NOT NULL GROUP BY digest HAVING count(*) > 1 LIMIT 1`);
+    if (shared.length === 0) return;
+    const aliases = await this.#all<{ from_id: number; to_id: number; evidence: AliasEvidence }>(
+      `SELECT from_id, to_id, evidence FROM alias WHERE evidence = ANY($1::text[]) ORDER BY from_id, evidence COLLATE "C"`,
+      [DUPLICATE_ALIAS_EVIDENCE],
+    );
+    const ends = new RepresentationEnds(aliases.map((a) => ({ fromId: a.from_id, toId: a.to_id, evidence: a.evidence })));
+    const rows = this.#cursor<{ digest: string; url_id: number; key: string; fetch_id: number; fetched_url_id: number; fetched_key: string }>(
+      `WITH ends AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS e (id, target)),
+       latest AS (
+         SELECT coalesce(e.target, coalesce(f.represents_url_id, f.url_id)) AS url_id, max(f.id) AS fetch_id
+         FROM "fetch" AS f LEFT JOIN ends AS e ON e.id = coalesce(f.represents_url_id, f.url_id)
+         WHERE NOT f.not_modified AND (f.method IS NOT NULL OR f.status IS NOT NULL)
+           AND (f.status IS NULL OR f.status NOT BETWEEN 300 AND 399)
+         GROUP BY 1
+       ), member AS (
+         SELECT f.digest, l.url_id, u.key, f.id AS fetch_id, f.url_id AS fetched_url_id, fu.key AS fetched_key,
+                count(*) OVER by_digest AS members, min(u.key COLLATE "C") OVER by_digest AS first_key
+         FROM latest AS l JOIN "fetch" AS f ON f.id = l.fetch_id JOIN url AS u ON u.id = l.url_id JOIN url AS fu ON fu.id = f.url_id
+         WHERE f.digest IS NOT NULL AND f.error_code IS NULL
+         WINDOW by_digest AS (PARTITION BY f.digest)
+       )
+       SELECT digest, url_id, key, fetch_id, fetched_url_id, fetched_key FROM member WHERE members > 1
+       ORDER BY first_key COLLATE "C", digest COLLATE "C", key COLLATE "C"`,
+      ends.ends(),
+    );
+    async function* members(): AsyncGenerator<DuplicateMember> {
+      for await (const row of rows) {
+        yield { digest: row.digest, urlId: row.url_id, key: row.key, fetchId: row.fetch_id, fetchedUrlId: row.fetched_url_id, fetchedKey: row.fetched_key };
+      }
+    }
+    yield* withContentEvidence(members(), ends);
   }
 
   async close(): Promise<void> {

@@ -46,7 +46,7 @@ beforeAll(async () => {
   await crawl('--db', db);
   await crawl('--db', before);
   // The site changes: missing.html now exists, and the home page links to gone.html, which does not.
-  pages.set('/missing.html', '<a href="./">home</a>');
+  pages.set('/missing.html', '<a href="./">home</a> (back again)');
   pages.set('/', '<a href="a.html">a</a>\n<a href="missing.html">m</a>\n<a href="gone.html">g</a>');
   // Run 2.
   await crawl('--db', db, '--recheck');

@@ -130,6 +130,19 @@ describe('what the findings say', () => {
     ]);
   });
 
+  it('DUPLICATE_REPRESENTATION: the variants of two language prefixes, not a page against its own variant', async () => {
+    const { findings, origin } = await crawlAndAudit(fixture('duplicate-representation'), 'rfc3986');
+    expect(strip(findings, origin)).toEqual([
+      expect.objectContaining({
+        code: 'DUPLICATE_REPRESENTATION',
+        severity: 'info',
+        page: 'O/manual/x.html.en',
+        target: 'O/manual/de/x.html.en',
+        detail: expect.objectContaining({ from: '/manual/', to: '/manual/de/', suffix: 'x.html.en', urls: 2 }),
+      }),
+    ]);
+  });
+
   it('LINK_COULD_BE_RELATIVE: the relative reference, and not for the canonical link', async () => {
     const { findings, origin } = await crawlAndAudit(fixture('link-could-be-relative'), 'rfc3986');
     expect(strip(findings, origin)).toEqual([expect.objectContaining({ rawHref: 'O/a.html', detail: { relative: '/a.html' } })]);

@@ -112,6 +112,7 @@ describe('readGraph', () => {
       edges: (options) => real.edges(options),
       fetches: () => real.fetches(),
       aliases: () => real.aliases(),
+      duplicateBodies: () => real.duplicateBodies(),
       forms: () => toAsync<FormRow>([{ urlId: 2, text: 'HTTP://h/2', rung: 'string' }, { urlId: 1, text: 'HTTP://h/1', rung: 'string' }]),
     };
     await expect(collect(readGraph(reader).nodes())).rejects.toThrow(/URL id order/);

@@ -90,7 +90,7 @@ describe('the HTML report in Chromium', () => {
       const plain = await noScript.newPage();
       await plain.goto(pathToFileURL(artifactPath('sample-report.html')).href);
       expect(await plain.locator('#broken-table tbody.broken-target tr').count()).toBe(3);
-      expect(await visiblePanels(plain)).toEqual(['broken', 'links', 'external', 'findings', 'aliases', 'graph', 'crawl']);
+      expect(await visiblePanels(plain)).toEqual(['broken', 'links', 'external', 'findings', 'aliases', 'duplicates', 'graph', 'crawl']);
       expect(await plain.locator('#links noscript').count()).toBe(1);
       expect(await textOf(plain, '#crawl')).toContain('frontier-empty');
       await plain.screenshot({ path: artifactPath('sample-report-no-script.png'), fullPage: true });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { writeHtmlReport, type HtmlReportOptions } from '../../../src/report/index.js';
 import type { AuditFinding } from '../../../src/report/audit/finding.js';
 import type { IndexReader } from '../../../src/store/index.js';
+import { readerOf } from '../support/memory-index.js';
 import { FINDINGS, HOSTILE, HOSTILE_URL, reportReader } from './sample-report.js';
 
 async function reportText(reader: IndexReader, findings: readonly AuditFinding[], options?: HtmlReportOptions): Promise<{ html: string; summary: Awaited<ReturnType<typeof writeHtmlReport>> }> {
@@ -82,6 +83,32 @@ describe('writeHtmlReport', () => {
   it('says so when nothing is broken', async () => {
     const { html } = await reportText(await reportReader(), FINDINGS.slice(2));
     expect(html).toContain('<p id="broken-none">No broken links');
+  });
+
+  it('lists the duplicate representations in a tab of their own, as static HTML labelled content evidence, apart from the aliases', async () => {
+    const M = 'http://site.test/manual';
+    const reader = await readerOf({
+      urls: [
+        { id: 1, key: `${M}/`, fetches: [{ digest: 'index' }] },
+        { id: 2, key: `${M}/de/x.html`, from: 1, fetches: [{ digest: 'X' }] },
+        { id: 3, key: `${M}/x.html`, from: 1, fetches: [{ digest: 'X' }] },
+        { id: 4, key: `${M}/fr/x.html`, from: 1, aliasOf: 3, evidence: 'digest', fetches: [{ digest: 'X' }] },
+        { id: 5, key: `${M}/a&b.html`, from: 1, fetches: [{ digest: 'B' }] },
+        { id: 6, key: `${M}/de/a&b.html`, from: 1, fetches: [{ digest: 'B' }] },
+      ],
+    });
+    const page = withoutScripts((await reportText(reader, [])).html);
+    expect(page).toContain('<a href="#duplicates" id="tab-duplicates" data-tab="duplicates">Duplicates</a>');
+    const tab = page.slice(page.indexOf('<section id="duplicates"'), page.indexOf('</section>', page.indexOf('<section id="duplicates"')));
+    expect(tab).toContain('Duplicate representations (content evidence, heuristic)');
+    expect(tab).toContain('beyond RFC 3986 (heuristic)');
+    expect(tab).toContain('2 groups, 5 URLs');
+    expect(tab).toContain('<li><code>/manual/fr/</code> ↔ <code>/manual/de/</code> <span class="muted">1</span></li>');
+    expect(tab).toContain(`<tr><td><span class="url">${M}/fr/x.html</span></td><td><code>/manual/fr/</code> ↔ <code>/manual/de/</code></td><td>digest (heuristic)</td></tr>`);
+    expect(tab).toContain(`${M}/de/a&amp;b.html`);
+    expect(tab).not.toContain('a&b');
+    const none = withoutScripts((await reportText(await reportReader(), FINDINGS)).html);
+    expect(none).toContain('<p id="duplicates-none">');
   });
 
   it('embeds the data once as JSON in which no "<" can end the script element', async () => {

@@ -6,7 +6,8 @@ import { MemoryStore, type AdmitEntry, type IndexReader } from '../../../src/sto
  * A crawl written through a MemoryStore: a seed linking 29 new URLs (4 of them not
  * followed), 9 spellings met at the syntax rung, 2 at the scheme rung, 80 repeats
  * and 3 hrefs that did not resolve; 24 fetches; 4 aliases (3 redirects, 1
- * Content-Location) and 2 canonical claims.
+ * Content-Location) and 2 canonical claims; /p5, /p6 and /p7 serve one body, /p8 and
+ * /p9 another (byte-identical, not joined by the ladder).
  */
 async function reader(): Promise<IndexReader> {
   const store = new MemoryStore({ now: () => 0 });
@@ -30,8 +31,9 @@ async function reader(): Promise<IndexReader> {
   await store.admit(followed.slice(9, 11).map((id) => link(`http://h:/p${id}`)));
   await store.admit(Array.from({ length: 80 }, (_, i) => link(key(followed[i % followed.length]!))));
   await store.admit([link(undefined), link(undefined), link(undefined)]);
-  const fetch = (urlId: number, outcome: 'done' | 'failed', more: { status?: number; errorCode?: string } = {}) => store.recordFetch({ urlId, outcome, startedAt: 0, ...more });
-  for (let id = 1; id <= 18; id++) await fetch(id, 'done', { status: 200 });
+  const fetch = (urlId: number, outcome: 'done' | 'failed', more: { status?: number; errorCode?: string; digest?: string } = {}) => store.recordFetch({ urlId, outcome, startedAt: 0, ...more });
+  const digests: Record<number, string> = { 5: 'A', 6: 'A', 7: 'A', 8: 'B', 9: 'B' };
+  for (let id = 1; id <= 18; id++) await fetch(id, 'done', { status: 200, ...(digests[id] === undefined ? {} : { digest: digests[id] }) });
   await fetch(19, 'done', { status: 200 });
   await fetch(20, 'done', { status: 200 });
   await fetch(21, 'failed', { errorCode: 'ERR_FETCH_REDIRECT_LOOP' });
@@ -57,6 +59,16 @@ describe('collectStats', () => {
       aliasesByEvidence: { redirect: 3, 'content-location': 1, canonical: 2, digest: 0, rule: 0 },
       errorsByCode: { ERR_FETCH_REDIRECT_LOOP: 1, HTTP_404: 2 },
       broken: { 'client-error': 2, 'server-error': 0, failed: 1 },
+      duplicates: {
+        groups: 2,
+        urls: 5,
+        joinedByContent: 0,
+        prefixPairs: [
+          { from: '/p6', to: '/p5', count: 1 },
+          { from: '/p7', to: '/p5', count: 1 },
+          { from: '/p9', to: '/p8', count: 1 },
+        ],
+      },
     });
   });
 
@@ -65,7 +77,12 @@ describe('collectStats', () => {
     expect(stats.fetchesSaved).toBeUndefined();
     expect(stats.linksNotFetched).toBe(0);
     expect(stats.folded).toEqual({ syntax: 0, scheme: 0, protocol: 0 });
-    expect(formatStats(stats).slice(-2)).toEqual(['errors          0', 'broken          0  4xx 0, 5xx 0, no response 0']);
+    expect(stats.duplicates).toEqual({ groups: 0, urls: 0, joinedByContent: 0, prefixPairs: [] });
+    expect(formatStats(stats).slice(-3)).toEqual([
+      'errors          0',
+      'broken          0  4xx 0, 5xx 0, no response 0',
+      'duplicates      0 groups, 0 URLs byte-identical, not joined by the ladder (content evidence, heuristic)',
+    ]);
   });
 });
 
@@ -86,6 +103,27 @@ describe('formatStats', () => {
       'aliases         6  by evidence: redirect 3, content-location 1, canonical 2',
       'errors          3  by code: HTTP_404 2, ERR_FETCH_REDIRECT_LOOP 1', // the most frequent first
       'broken          3  4xx 2, 5xx 0, no response 1',
+      'duplicates      2 groups, 5 URLs byte-identical, not joined by the ladder (content evidence, heuristic): /p6 ↔ /p5 1, /p7 ↔ /p5 1, /p9 ↔ /p8 1',
     ]);
+  });
+
+  it('the duplicates line: the most frequent prefix pairs first, and the URLs content evidence joined', async () => {
+    const line = formatStats({
+      ...(await collectStats(new MemoryStore().reader())),
+      duplicates: {
+        groups: 120,
+        urls: 260,
+        joinedByContent: 4,
+        prefixPairs: [
+          { from: '/manual/de/', to: '/manual/', count: 110 },
+          { from: '/manual/fr/', to: '/manual/', count: 20 },
+          { from: '/manual/ja/', to: '/manual/', count: 8 },
+          { from: '/manual/ko/', to: '/manual/', count: 2 },
+        ],
+      },
+    }).at(-1);
+    expect(line).toBe(
+      'duplicates      120 groups, 260 URLs byte-identical, not joined by the ladder (content evidence, heuristic), 4 of them joined by --content-evidence: /manual/de/ ↔ /manual/ 110, /manual/fr/ ↔ /manual/ 20, /manual/ja/ ↔ /manual/ 8, …',
+    );
   });
 });

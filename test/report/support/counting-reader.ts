@@ -38,5 +38,6 @@ export function countingReader(reader: IndexReader): CountingReader {
     edges: (options) => watch('edges', reader.edges(options)),
     fetches: () => watch('fetches', reader.fetches()),
     aliases: () => watch('aliases', reader.aliases()),
+    duplicateBodies: () => reader.duplicateBodies(),
   };
 }
