@@ -56,6 +56,9 @@ export function notModifiedRecord(claimed: ClaimedUrl, response: FetchedResponse
     etag: response.headers['etag'] ?? previous.etag,
     lastModified: response.headers['last-modified'] ?? previous.lastModified,
     isNotModified: true,
+    method: response.method ?? 'GET',
+    // RFC 9110 §15.4.5: the representation revalidated, so its body's digest too.
+    ...(previous.digest === undefined ? {} : { digest: previous.digest }),
   };
 }
 

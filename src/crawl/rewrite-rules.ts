@@ -6,6 +6,8 @@
 // pair of fetched URLs it maps onto each other, and one pair with different bodies
 // (a contradiction) takes away its standing for good.
 
+import { urlDifference } from '../ladder/index.js';
+
 /** A substitution between two prefixes, either way, with how the pairs it maps went. */
 export interface RewriteRule {
   /** The two prefixes, each ending with "/", in code-unit order. */
@@ -35,35 +37,19 @@ export function isTrusted(rule: RewriteRule): boolean {
 }
 
 /**
- * The segment-aligned prefixes in which two URLs differ, with the rest equal: for
- * `http://h/manual/de/mod/x.html` and `http://h/manual/mod/x.html`,
+ * The prefixes of a rule two URLs teach: where they differ as whole segments
+ * (`urlDifference`), each prefix with the origin and ending with "/", the rest equal:
+ * for `http://h/manual/de/mod/x.html` and `http://h/manual/mod/x.html`,
  * `['http://h/manual/de/', 'http://h/manual/']`. `undefined` when the URLs are equal,
- * or differ before their path (another origin: evidence stays scoped to its origin).
+ * differ in their last segment or query, or are of two origins (evidence stays scoped
+ * to its origin).
  */
 export function differingPrefixes(a: string, b: string): [string, string] | undefined {
-  if (a === b) return undefined;
-  let end = 0;
-  // The longest common tail that starts just after a "/".
-  while (end < a.length && end < b.length && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
-  let tail = end;
-  while (tail > 0 && (a.charCodeAt(a.length - tail - 1) !== SLASH || b.charCodeAt(b.length - tail - 1) !== SLASH)) tail--;
-  const prefixA = a.slice(0, a.length - tail);
-  const prefixB = b.slice(0, b.length - tail);
-  if (!prefixA.endsWith('/') || !prefixB.endsWith('/')) return undefined;
-  const origin = originEnd(a);
-  if (origin === undefined || origin !== originEnd(b) || a.slice(0, origin) !== b.slice(0, origin)) return undefined;
-  if (prefixA.length < origin + 1 || prefixB.length < origin + 1) return undefined;
-  return [prefixA, prefixB];
-}
-
-const SLASH = 0x2f;
-
-/** The length of `scheme://authority` of an absolute http(s) URL key, or `undefined`. */
-function originEnd(url: string): number | undefined {
-  const start = url.indexOf('://');
-  if (start < 0) return undefined;
-  const slash = url.indexOf('/', start + 3);
-  return slash < 0 ? undefined : slash;
+  const difference = urlDifference(a, b);
+  if (difference === undefined || !difference.from.startsWith('/') || !difference.to.startsWith('/')) return undefined;
+  if (!difference.from.endsWith('/') || !difference.to.endsWith('/')) return undefined;
+  const origin = a.slice(0, a.length - difference.from.length - difference.suffix.length);
+  return [origin + difference.from, origin + difference.to];
 }
 
 /** The rules learned in one crawl, looked up by prefix. */

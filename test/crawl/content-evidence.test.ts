@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl, type CrawlOptions, type CrawlSummary } from '../../src/crawl/index.js';
 import { createFetcher } from '../../src/fetch/index.js';
+import { collectStats, formatStats } from '../../src/report/index.js';
 import { MemoryStore, SqliteStore, type IndexWriter } from '../../src/store/index.js';
 import { startNegotiatedManual, type NegotiatedManual, type NegotiatedManualOptions } from '../support/negotiated-manual-server.js';
 
@@ -140,5 +141,11 @@ describe('explain on content evidence', () => {
     const digested = await explain(store, byDigest[0]!);
     expect(digested.reason).toMatch(/by content evidence \(heuristic, --content-evidence\): its body is byte-identical to \S+'s \(SHA-256 [\w-]+\)/);
     expect(on.summary.contentEvidence!.joined).toBe(byRule.length);
+    // `stats` says what the run did, apart and labelled heuristic.
+    const stats = await collectStats(store.reader());
+    expect(stats.contentEvidence).toMatchObject({ runId: 1, joined: byRule.length });
+    const lines = formatStats(stats);
+    expect(lines.find((line) => line.startsWith('content aliases'))).toMatch(/^content aliases \d+ {2}heuristic, by --content-evidence: digest \d+, rule \d+$/);
+    expect(lines.find((line) => line.startsWith('content rules'))).toMatch(/^content rules {3}\d+ learned by run 1 \(heuristic\): \S+ ↔ \S+ support \d+/);
   });
 });

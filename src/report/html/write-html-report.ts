@@ -7,6 +7,7 @@
 
 import type { Writable } from 'node:stream';
 import { describeValue, OptionError } from '../../errors.js';
+import { splitByEvidence } from '../../ladder/index.js';
 import type { IndexReader } from '../../store/index.js';
 import type { AuditFinding } from '../audit/finding.js';
 import { FormCursor } from '../graph/read-graph.js';
@@ -51,7 +52,10 @@ export interface HtmlReportSummary {
   readonly links: number;
   readonly fetches: number;
   readonly findings: number;
+  /** Aliases a server proved (RFC 3986 §6.2.4). */
   readonly aliases: number;
+  /** Aliases by content evidence (`digest`, `rule`: heuristic, DESIGN.md §9). */
+  readonly contentAliases: number;
   readonly errors: number;
   /** Links (findings `LINK_BROKEN`) to targets that answered 4xx/5xx or could not be fetched. */
   readonly brokenLinks: number;
@@ -94,7 +98,9 @@ export async function writeHtmlReport(
     links: (await reader.stats()).links,
     fetches: stats.fetches,
     findings: findings.length,
-    aliases: sum(stats.aliasesByEvidence),
+    // What servers proved (RFC 3986 §6.2.4); content evidence is counted apart (DESIGN.md §9).
+    aliases: sum(splitByEvidence(stats.aliasesByEvidence).protocol),
+    contentAliases: sum(splitByEvidence(stats.aliasesByEvidence).content),
     errors: sum(stats.errorsByCode),
   };
   await out.write(
@@ -111,6 +117,7 @@ export async function writeHtmlReport(
         ['fetches', 'fetches', counts.fetches],
         ['findings', 'findings', counts.findings],
         ['aliases', 'aliases', counts.aliases],
+        ...(counts.contentAliases > 0 ? [['content-aliases', 'content aliases (heuristic)', counts.contentAliases] as const] : []),
         ['errors', 'fetch errors', counts.errors],
       ],
       brokenHtml: brokenTableHtml(broken, idOfKey),
@@ -406,6 +413,6 @@ function savedText(stats: CrawlStats): string {
   return `${saved}. Distinct targets folded by rung: syntax ${folded.syntax}, scheme ${folded.scheme}, protocol ${folded.protocol}.`;
 }
 
-function sum(counts: Readonly<Record<string, number>>): number {
-  return Object.values(counts).reduce((total, n) => total + n, 0);
+function sum(counts: Readonly<Partial<Record<string, number>>>): number {
+  return Object.values(counts).reduce((total: number, n) => total + (n ?? 0), 0);
 }

@@ -1,6 +1,6 @@
 // The statistics of a crawl: the ladder funnel, what it saved, aliases and errors.
 
-import { brokenCounts, type BrokenKind, type RequestCounts } from '../../crawl/index.js';
+import { brokenCounts, type BrokenKind, type ContentEvidenceSummary, type RequestCounts } from '../../crawl/index.js';
 import type { AliasEvidence } from '../../ladder/index.js';
 import type { CrawlRunRow, Funnel, IndexReader, UrlState, WorkerRow } from '../../store/index.js';
 import { collectDuplicateStats, type DuplicateStats } from './duplicate-stats.js';
@@ -53,6 +53,11 @@ export interface CrawlStats {
    */
   readonly duplicates: DuplicateStats;
   /**
+   * What `--content-evidence` did in the last run that used it (heuristic, DESIGN.md
+   * §9): URLs held back, joined, fetched, and the rules learned; absent when no run did.
+   */
+  readonly contentEvidence?: { readonly runId: number } & ContentEvidenceSummary;
+  /**
    * The workers of a crawl shared on PostgreSQL, and the frontier they share; absent
    * for an index with one writer at a time (SQLite, or runs one after another that ended).
    */
@@ -85,6 +90,7 @@ export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
     errorsByCode,
     broken: brokenCounts(errorsByCode),
     duplicates: await collectDuplicateStats(reader),
+    ...contentEvidenceOf(await reader.runs()),
     ...(await workersState(reader, stats.urlsByState)),
   };
 }
@@ -101,6 +107,13 @@ async function workersState(reader: IndexReader, urlsByState: Readonly<Record<Ur
     endedBefore = Math.max(endedBefore, worker.endedAt!);
   }
   return {};
+}
+
+/** What the last run with `--content-evidence` recorded of it (crawl-run.ts `runCountsOf`). */
+function contentEvidenceOf(runs: readonly CrawlRunRow[]): Pick<CrawlStats, 'contentEvidence'> {
+  const run = runs.findLast((each) => each.counts?.contentEvidence !== undefined);
+  if (run === undefined) return {};
+  return { contentEvidence: { runId: run.id, ...(run.counts!.contentEvidence as ContentEvidenceSummary) } };
 }
 
 /** The counts the crawl runs recorded, summed: requests and fetches saved (runs without counts, killed ones, add nothing). */

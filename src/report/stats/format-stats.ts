@@ -33,6 +33,7 @@ export function formatStats(stats: CrawlStats): string[] {
   ];
   // Content evidence is heuristic, beyond RFC 3986 (DESIGN.md §9): shown apart, when there is any.
   if (total(content) > 0) rows.splice(rows.findIndex(([label]) => label === 'aliases') + 1, 0, ['content aliases', `${total(content)}  heuristic, by --content-evidence: ${list(content)}`]);
+  if (stats.contentEvidence !== undefined) rows.push(['content rules', contentRulesText(stats.contentEvidence)]);
   if (stats.workers !== undefined) rows.push(...workerRows(stats.workers));
   return rows.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
 }
@@ -48,6 +49,14 @@ function duplicatesText(duplicates: CrawlStats['duplicates']): string {
   if (prefixPairs.length === 0) return text;
   const shown = prefixPairs.slice(0, PAIRS_SHOWN).map((pair) => `${pair.from} ↔ ${pair.to} ${pair.count}`);
   return `${text}: ${shown.join(', ')}${prefixPairs.length > PAIRS_SHOWN ? ', …' : ''}`;
+}
+
+/** What `--content-evidence` did in its last run: the held URLs' fate and the rules, most supported first. */
+function contentRulesText(content: NonNullable<CrawlStats['contentEvidence']>): string {
+  const { runId, rules, deferred, joined, released } = content;
+  const shown = rules.slice(0, PAIRS_SHOWN).map((rule) => `${rule.prefixes[0]} ↔ ${rule.prefixes[1]} support ${rule.support}${rule.contradictions > 0 ? `, contradicted ${rule.contradictions}` : ''}`);
+  const more = rules.length > PAIRS_SHOWN ? ', …' : '';
+  return `${rules.length} learned by run ${runId} (heuristic)${shown.length > 0 ? `: ${shown.join('; ')}${more}` : ''}; ${deferred} URLs held back: ${joined} joined without a request, ${released} fetched`;
 }
 
 function requestsText(requests: CrawlStats['requests']): string {

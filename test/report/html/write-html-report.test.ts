@@ -159,6 +159,7 @@ describe('writeHtmlReport', () => {
       fetches: 3,
       findings: 5,
       aliases: 1,
+      contentAliases: 0,
       errors: 1,
       brokenLinks: 2,
       brokenTargets: 1,
