@@ -43,7 +43,10 @@ export function connect(url: string, options: PgConnectOptions = {}): Sql {
     types: {
       bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (text: string) => Number(text) },
     },
-    connection: { application_name: 'linkladder' },
+    // No JIT: admission's statements are many and short, and a generic plan's estimate
+    // (unnest of a parameter counts as 10 rows, a recursive CTE multiplies it) crossed
+    // jit_above_cost: each batch then spent some 100 ms compiling a 1 ms query.
+    connection: { application_name: 'linkladder', jit: 'off' },
   }) as unknown as Sql;
 }
 
