@@ -71,6 +71,9 @@ export class KnownUrls {
   readonly #keys: Generations<string, number>;
   readonly #forms: Generations<string, number>;
   readonly #urls: Generations<number, KnownUrl>;
+  // Guesses: after a wrong one, this many batches are read first (doubling while they stay wrong).
+  #readFirst = 0;
+  #backoff = 0;
 
   /** `capacity`: entries of each kind (keys, spellings, URLs) in a generation. */
   constructor(capacity = 500_000) {
@@ -98,6 +101,23 @@ export class KnownUrls {
     for (const [text, id] of facts.forms) this.#forms.set(text, id);
     for (const [id, url] of facts.urls) this.#urls.set(id, url);
     for (const id of facts.forget) this.#urls.delete(id);
+  }
+
+  /**
+   * Whether a batch should be admitted on what is remembered alone, taking the texts it
+   * does not know to be new (its write checks that). No, for a while, after a wrong guess:
+   * what this worker remembers is then not all there is (other workers, a new process).
+   */
+  shouldGuess(): boolean {
+    if (this.#readFirst === 0) return true;
+    this.#readFirst--;
+    return false;
+  }
+
+  /** How the last guess went. */
+  guessed(isRight: boolean): void {
+    if (isRight) this.#backoff = 0;
+    else this.#readFirst = this.#backoff = Math.min(Math.max(1, this.#backoff * 2), 256);
   }
 
   /** Entries held (keys, spellings and URLs; each at most twice its capacity). */

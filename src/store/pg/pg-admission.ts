@@ -305,6 +305,10 @@ interface BatchQuestions {
   readonly remembered: number[];
   /** URLs named by id that are not remembered (pages the links are on): read whole. */
   readonly ids: number[];
+  /** Of `texts`, those not remembered: a guess takes them to be new. */
+  readonly unknown: { readonly sites: number[]; readonly texts: string[] };
+  /** Whether the batch may be admitted on what is remembered alone (every URL it names by a remembered text or id is). */
+  readonly canGuess: boolean;
 }
 
 /** Admit `batch` as one unit on `db` (the pool, or a transaction: then inside a savepoint). */
@@ -330,17 +334,35 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
     textSites.set(forms.string, site).set(forms.syntax, site).set(forms.key, site);
     keys.add(forms.key);
   }
-  const questions: BatchQuestions = { sites: [...textSites.values()], texts: [...textSites.keys()], keys: [...keys], remembered: [...remembered], ids: [...ids] };
+  const unknown = { sites: [] as number[], texts: [] as string[] };
+  let canGuess = ids.size === 0;
+  for (const [text, site] of textSites) {
+    const id = known.urlByKey(text) ?? known.urlBySpelling(text);
+    if (id === undefined) {
+      unknown.sites.push(site);
+      unknown.texts.push(text);
+    } else if (known.url(id) === undefined) canGuess = false;
+    else remembered.add(id);
+  }
+  const questions: BatchQuestions = { sites: [...textSites.values()], texts: [...textSites.keys()], keys: [...keys], remembered: [...remembered], ids: [...ids], unknown, canGuess };
   for (let race = 0; ; race++) {
-    const { backend, ids } = await snapshot(db, questions, options);
+    // A batch whose pages are remembered is first admitted on what is remembered alone,
+    // the texts it does not know taken to be new; its write checks that (`guess`), and
+    // writes nothing when one is not: then it is admitted again over a snapshot.
+    const guess = race === 0 && questions.canGuess && known.shouldGuess() ? questions : undefined;
+    const { backend, ids } = guess === undefined ? await snapshot(db, questions, options) : await blank(db, questions, options);
     let isWritten = false;
     try {
       const admitter = new Admitter(backend, { now: options.now });
       const results = entries.map((entry) => admitter.admit(entry));
       // In a transaction a failed statement aborts it: the write takes a savepoint, so that a lost race is retried.
-      const savepoint = (db as unknown as { savepoint?: (work: (sp: Executor) => Promise<string[]>) => Promise<string[]> }).savepoint;
+      const savepoint = (db as unknown as { savepoint?: (work: (sp: Executor) => Promise<string[] | undefined>) => Promise<string[] | undefined> }).savepoint;
       const written =
-        savepoint === undefined ? await writeBatch(db, backend.writes, options.shard) : await savepoint.call(db, (sp: Executor) => writeBatch(sp, backend.writes, options.shard));
+        savepoint === undefined
+          ? await writeBatch(db, backend.writes, options.shard, guess)
+          : await savepoint.call(db, (sp: Executor) => writeBatch(sp, backend.writes, options.shard, guess));
+      if (guess !== undefined) known.guessed(written !== undefined);
+      if (written === undefined) continue;
       isWritten = true;
       options.learn(backend.learned(written));
       return results;
@@ -415,6 +437,18 @@ async function snapshot(db: Executor, questions: BatchQuestions, options: PgAdmi
   return { backend, ids };
 }
 
+// A backend that knows only what is remembered, with an id for each key of a target not met before.
+async function blank(db: Executor, questions: BatchQuestions, options: PgAdmissionOptions): Promise<{ backend: SnapshotBackend; ids: number[] }> {
+  const ids = await options.ids.take(db, questions.keys.length);
+  let used = 0;
+  const backend = new SnapshotBackend(options.known, () => {
+    const id = ids[used++];
+    if (id === undefined) throw new Error('a batch made more URLs than its keys (a bug)');
+    return id;
+  });
+  return { backend, ids };
+}
+
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -425,8 +459,11 @@ type Fragment = ReturnType<Executor>;
  * One statement for the batch, of the parts it needs (each set of parts is a statement
  * of its own, prepared once a connection). Returns the spellings it inserted at the
  * `string` rung (a spelling another worker inserted first stays as that one wrote it).
+ * With `guess` (the batch was admitted on what is remembered alone), it writes only if
+ * none of the texts it took to be new is in the index and none of the remembered URLs
+ * is an alias, and returns undefined when it wrote nothing.
  */
-async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Promise<string[]> {
+async function writeBatch(db: Executor, writes: BatchWrites, shard: number, guess: BatchQuestions | undefined): Promise<string[] | undefined> {
   // Rows in one order (by key) in every worker: concurrent batches then lock them in the same
   // order. New spellings keep the order they were met in (form.seq records it; a deadlock
   // between two batches inserting one spelling is retried).
@@ -437,19 +474,33 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Pro
   const pages = [...writes.links];
   const tally = [...writes.tally].map(([pair, links]) => [...pair.split('\t'), links] as [string, string, number]);
   const parts: Fragment[] = [];
+  const unless = guess === undefined ? db`` : db` WHERE NOT EXISTS (SELECT 1 FROM wrong)`;
+  if (guess !== undefined) {
+    // Probes (LATERAL … LIMIT 1), as the snapshot's: an EXISTS here was planned as a scan of the table.
+    parts.push(db`wrong AS (
+      SELECT 1 FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
+      UNION ALL
+      SELECT 1 FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)
+      CROSS JOIN LATERAL (SELECT 1 FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
+      UNION ALL
+      SELECT 1 FROM unnest(${guess.remembered}::bigint[]) AS r (id)
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
+      LIMIT 1)`);
+  }
   if (urls.length > 0) {
     parts.push(db`new_url AS (
       INSERT INTO url (site, id, key, scheme, host, state, role, depth, first_seen, first_from, first_href)
       SELECT * FROM unnest(${urls.map((u) => u.site)}::integer[], ${urls.map((u) => u.id)}::bigint[], ${urls.map((u) => u.key)}::text[],
         ${urls.map((u) => u.scheme)}::text[], ${urls.map((u) => u.host) as string[]}::text[], ${urls.map((u) => u.state)}::text[],
         ${urls.map((u) => u.role)}::text[], ${urls.map((u) => u.depth)}::integer[], ${urls.map((u) => u.firstSeen)}::bigint[],
-        ${urls.map((u) => u.firstFrom) as number[]}::bigint[], ${urls.map((u) => u.firstHref)}::text[]))`);
+        ${urls.map((u) => u.firstFrom) as number[]}::bigint[], ${urls.map((u) => u.firstHref)}::text[])${unless})`);
   }
   if (forms.length > 0) {
     parts.push(db`new_form AS (
       INSERT INTO form (site, text, url_id, rung)
       SELECT * FROM unnest(${forms.map((f) => f.site)}::integer[], ${forms.map((f) => f.text)}::text[],
-        ${forms.map((f) => f.urlId)}::bigint[], ${forms.map((f) => f.rung)}::text[])
+        ${forms.map((f) => f.urlId)}::bigint[], ${forms.map((f) => f.rung)}::text[])${unless}
       ON CONFLICT (site, text) DO NOTHING
       RETURNING text, rung)`);
   }
@@ -457,7 +508,7 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Pro
     parts.push(db`seen_form AS (
       UPDATE form SET rung = 'string'
       FROM unnest(${seenForms.map((f) => f.site)}::integer[], ${seenForms.map((f) => f.text)}::text[]) AS x (site, text)
-      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax')`);
+      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
   }
   if (changes.length > 0) {
     // A role is raised only on a URL still queued, and only upwards (roleRank): the batch may not have read its state.
@@ -470,7 +521,7 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Pro
           ELSE url.role END
       FROM unnest(${changes.map(([id]) => id)}::bigint[], ${changes.map(([, c]) => (c.isFollowed ? 1 : 0))}::integer[],
         ${changes.map(([, c]) => c.depth)}::integer[], ${changes.map(([, c]) => c.role)}::text[]) AS x (id, followed, depth, role)
-      WHERE url.id = x.id)`);
+      WHERE url.id = x.id${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
   }
   if (pages.length > 0) {
     parts.push(db`new_links AS (
@@ -478,19 +529,21 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Pro
       SELECT x.site, x.from_url,
         coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.from_url = x.from_url), 0), x.count, x.links
       FROM unnest(${pages.map(([, p]) => p.site)}::integer[], ${pages.map(([id]) => id)}::bigint[],
-        ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links))`);
+        ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links)${unless})`);
   }
   if (tally.length > 0) {
     parts.push(db`tallied AS (
       INSERT INTO link_tally (shard, rung, ladder_rung, links)
-      SELECT ${shard}, * FROM unnest(${tally.map((t) => t[0])}::text[], ${tally.map((t) => t[1])}::text[], ${tally.map((t) => t[2])}::bigint[])
+      SELECT ${shard}, * FROM unnest(${tally.map((t) => t[0])}::text[], ${tally.map((t) => t[1])}::text[], ${tally.map((t) => t[2])}::bigint[])${unless}
       ON CONFLICT (shard, rung, ladder_rung) DO UPDATE SET links = link_tally.links + excluded.links)`);
   }
-  if (parts.length === 0) return [];
+  if (parts.length === (guess === undefined ? 0 : 1)) return [];
   const list = parts.reduce((all, part) => db`${all}, ${part}`);
   // Every part runs whether or not the last SELECT reads it (PostgreSQL runs each data-modifying WITH once).
-  const rows = forms.length > 0 ? await db`WITH ${list} SELECT text FROM new_form WHERE rung = 'string'` : await db`WITH ${list} SELECT 1`;
-  return forms.length > 0 ? rows.map((row) => row.text as string) : [];
+  const [row] = await db`WITH ${list} SELECT ${guess === undefined ? db`true` : db`NOT EXISTS (SELECT 1 FROM wrong)`} AS written,
+    ${forms.length > 0 ? db`(SELECT array_agg(text) FROM new_form WHERE rung = 'string')` : db`NULL::text[]`} AS forms`;
+  if (row?.written !== true) return undefined;
+  return (row.forms as string[] | null) ?? [];
 }
 
 /** Roles from lowest to highest (roleRank). */

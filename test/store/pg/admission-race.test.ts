@@ -111,4 +111,26 @@ describe.skipIf(typeof cluster === 'string')('PgStore admission across workers',
       await store.close();
     }
   });
+
+  it('meets what another worker made at the rung a fresh read gives, though it took those targets to be new', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
+    try {
+      const [page] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }]);
+      const links = (spell: (t: string) => string): AdmitEntry[] =>
+        ['http://h/a', 'http://h/b'].map((t) => ({ fromUrlId: page!.urlId!, rawHref: spell(t), target: spell(t), depth: 1 }));
+      const made = await a.admit(links((t) => t));
+      // b remembers the page (it met it), not the targets: its first guess is wrong, and it reads them.
+      expect(await b.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }])).toMatchObject([{ urlId: page!.urlId, rung: 'string' }]);
+      expect(await b.admit(links((t) => t.replace('http://h/', 'HTTP://h/')))).toMatchObject(made.map((r) => ({ urlId: r.urlId, rung: 'syntax', isQueued: false })));
+      expect(await b.admit(links((t) => t))).toMatchObject(made.map((r) => ({ urlId: r.urlId, rung: 'string', isQueued: false })));
+      const [rows] = await a.sql`SELECT count(*)::integer AS n FROM url`;
+      expect(rows).toEqual({ n: 3 });
+      expect((await a.stats()).links).toBe(6);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });
