@@ -99,7 +99,7 @@ export class PgStore implements IndexWriter {
   /** Connect, migrate (unless `readOnly`: then the index must be up to date), and open as a worker. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const now = options.now ?? Date.now;
-    const sql = connect(options.url, options.maxConnections === undefined ? {} : { max: options.maxConnections });
+    const sql = connect(options.url, { ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }), isGenericPlans: options.readOnly !== true });
     let applied: Migration[] = [];
     try {
       if (options.readOnly === true) await checkUpToDate(sql, options.url, options.migrationsDir);
