@@ -38,6 +38,7 @@ async function runWriter(store: IndexWriter, shape: StreamShape, writer: number,
   }
   await store.flush();
   const start = performance.now();
+  const progress = process.env['LINKLADDER_BENCH_PROGRESS'] === '1';
   let links = 0;
   let index = 0;
   let page = 0;
@@ -47,6 +48,7 @@ async function runWriter(store: IndexWriter, shape: StreamShape, writer: number,
     const entries: AdmitEntry[] = batch.map((l) => ({ fromUrlId: from, rawHref: l.target, target: l.target, element: 'a', attribute: 'href', baseLevel: 'retrieval', depth: 1 }));
     await store.admit(entries);
     links += batch.length;
+    if (progress && page % 1000 === 0) process.stderr.write(`writer ${writer}: ${links} links, ${((performance.now() - start) / 1000).toFixed(1)} s\n`);
   }
   await store.flush();
   return { links, seconds: (performance.now() - start) / 1000 };

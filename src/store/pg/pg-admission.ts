@@ -2,7 +2,10 @@
 // store's, so the same rung attribution (RFC 3986 §6.2 climbed cheapest-first), run
 // over a snapshot of what the batch can meet. Per batch: one query reads every URL
 // and spelling the batch's texts name (with their alias chains, §6.2.4); the
-// Admitter runs in memory; one statement writes what it decided. Two workers that
+// Admitter runs in memory; one statement writes what it decided. What no worker can
+// undo (a key's URL, a spelling seen as written, a URL that is followed) is remembered
+// between batches (known-urls.ts): a target met before is not read again, only whether
+// its URL has become an alias since. Two workers that
 // admit the same new URL at once: one statement fails on the key's unique index and
 // that batch is admitted again over a new snapshot, so there is one row and the
 // second batch's links meet it at the rung SQLite would give.
@@ -14,6 +17,7 @@ import { Admitter, type FormHit, type IndexBackend, type NewLink, type NewUrl, t
 import { encodeLink, type EncodedLink } from '../link-codec.js';
 import { roleRank, type AdmitEntry, type AdmitResult, type UrlRole, type UrlState } from '../types.js';
 import type { Sql } from './pg-database.js';
+import { noFacts, type KnownUrls, type LearnedFacts } from './known-urls.js';
 import { siteOf } from './site-hash.js';
 
 /** Runs a query: the pool, or the transaction a unit runs in. */
@@ -22,10 +26,11 @@ export type Executor = Sql;
 /** How many times a batch is admitted again after another worker won a race for one of its keys (or a deadlock). */
 const MAX_RACES = 8;
 
-interface KnownUrl {
+/** A URL the batch meets: read by the snapshot (its state), or remembered (state undefined: followed, and no alias now). */
+interface BatchUrl {
   readonly id: number;
   readonly site: number;
-  state: UrlState;
+  state: UrlState | undefined;
   role: UrlRole;
   readonly aliasOf: number | undefined;
 }
@@ -83,29 +88,40 @@ interface SnapshotUrlRow {
 class SnapshotBackend implements IndexBackend {
   readonly #keys = new Map<string, number>();
   readonly #forms = new Map<string, FormHit>();
-  readonly #urls = new Map<number, KnownUrl>();
+  readonly #urls = new Map<number, BatchUrl>();
+  readonly #known: KnownUrls;
   readonly #takeId: () => number;
   writes = new BatchWrites();
+  /** What the batch read, to be remembered once its write is committed. */
+  readonly #read = noFacts();
 
-  constructor(takeId: () => number) {
+  constructor(known: KnownUrls, takeId: () => number) {
+    this.#known = known;
     this.#takeId = takeId;
   }
 
   addUrl(row: SnapshotUrlRow): void {
+    const role = row.role ?? 'page';
     this.#keys.set(row.text, row.id);
-    this.#urls.set(row.id, { id: row.id, site: row.site, state: row.state, role: row.role ?? 'page', aliasOf: row.alias_of ?? undefined });
+    this.#urls.set(row.id, { id: row.id, site: row.site, state: row.state, role, aliasOf: row.alias_of ?? undefined });
+    this.#read.keys.push([row.text, row.id]);
+    if (row.state !== 'skipped') this.#read.urls.push([row.id, { site: row.site, role }]);
   }
 
   addForm(text: string, urlId: number, rung: 'string' | 'syntax'): void {
     this.#forms.set(text, { urlId, rung });
+    if (rung === 'string') this.#read.forms.push([text, urlId]);
   }
 
   findForm(text: string): FormHit | undefined {
-    return this.#forms.get(text);
+    const form = this.#forms.get(text);
+    if (form !== undefined) return form;
+    const urlId = this.#known.urlBySpelling(text);
+    return urlId === undefined ? undefined : { urlId, rung: 'string' };
   }
 
   putForm(text: string, urlId: number, rung: 'string' | 'syntax'): void {
-    const existing = this.#forms.get(text);
+    const existing = this.findForm(text);
     if (existing !== undefined) {
       if (rung === 'string' && existing.rung === 'syntax') {
         this.#forms.set(text, { urlId: existing.urlId, rung });
@@ -120,11 +136,11 @@ class SnapshotBackend implements IndexBackend {
   }
 
   findUrlByKey(key: string): number | undefined {
-    return this.#keys.get(key);
+    return this.#keys.get(key) ?? this.#known.urlByKey(key);
   }
 
   standing(id: number): Standing | undefined {
-    const url = this.#urls.get(id);
+    const url = this.#url(id);
     return url === undefined ? undefined : { isSkipped: url.state === 'skipped', role: url.role };
   }
 
@@ -150,7 +166,7 @@ class SnapshotBackend implements IndexBackend {
   }
 
   followSkipped(id: number, depth: number, role: UrlRole): boolean {
-    const url = this.#urls.get(id);
+    const url = this.#url(id);
     if (url === undefined || url.state !== 'skipped') return false;
     url.state = 'queued';
     url.role = role;
@@ -166,9 +182,10 @@ class SnapshotBackend implements IndexBackend {
     return true;
   }
 
+  // A remembered URL's state is not read: the write raises it only if it is still queued then.
   raiseRole(id: number, role: UrlRole): void {
-    const url = this.#urls.get(id);
-    if (url === undefined || url.state !== 'queued' || roleRank(role) <= roleRank(url.role)) return;
+    const url = this.#url(id);
+    if (url === undefined || (url.state !== 'queued' && url.state !== undefined) || roleRank(role) <= roleRank(url.role)) return;
     url.role = role;
     const pending = this.#pendingUrl(id);
     if (pending !== undefined) pending.role = role;
@@ -191,8 +208,39 @@ class SnapshotBackend implements IndexBackend {
     return url?.state === 'alias' ? url.aliasOf : undefined;
   }
 
+  /** What the batch read and wrote that no worker can undo (known-urls.ts), once its write is committed. */
+  learned(written: readonly string[]): LearnedFacts {
+    const facts = this.#read;
+    const changed = new Set(this.writes.changes.keys());
+    // A URL this batch followed or raised is read again next time: the change may have met another worker's.
+    const urls = facts.urls.filter(([id]) => !changed.has(id));
+    for (const url of this.writes.urls) {
+      facts.keys.push([url.key, url.id]);
+      if (url.state !== 'skipped') urls.push([url.id, { site: url.site, role: url.role }]);
+    }
+    // Spellings: those this batch inserted at the `string` rung (`written`: another worker's row wins a conflict) and those it raised to it.
+    const isWritten = new Set(written);
+    for (const form of this.writes.newForms.values()) if (form.rung === 'string' && isWritten.has(form.text)) facts.forms.push([form.text, form.urlId]);
+    for (const form of this.writes.seenForms) {
+      const urlId = this.#forms.get(form.text)?.urlId;
+      if (urlId !== undefined) facts.forms.push([form.text, urlId]);
+    }
+    return { keys: facts.keys, forms: facts.forms, urls, forget: [...changed] };
+  }
+
+  // Read by this batch, or remembered (followed, and not an alias: the snapshot reads every remembered URL that is one).
+  #url(id: number): BatchUrl | undefined {
+    const url = this.#urls.get(id);
+    if (url !== undefined) return url;
+    const known = this.#known.url(id);
+    if (known === undefined) return undefined;
+    const batchUrl: BatchUrl = { id, site: known.site, state: undefined, role: known.role, aliasOf: undefined };
+    this.#urls.set(id, batchUrl);
+    return batchUrl;
+  }
+
   #siteOf(urlId: number): number {
-    const url = this.#urls.get(urlId);
+    const url = this.#url(urlId);
     if (url === undefined) throw new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${urlId} in the index`);
     return url.site;
   }
@@ -241,39 +289,82 @@ export interface PgAdmissionOptions {
   /** This writer's rows of link_tally. */
   readonly shard: number;
   readonly ids: UrlIdPool;
+  /** What this worker remembers of the index (known-urls.ts). */
+  readonly known: KnownUrls;
+  /** Called with what a batch learned once its write succeeded (remembered when that is committed). */
+  readonly learn: (facts: LearnedFacts) => void;
+}
+
+/** What a batch asks of the index: texts it has not met before, and URLs it remembers. */
+interface BatchQuestions {
+  readonly sites: number[];
+  readonly texts: string[];
+  /** Keys of the targets met for the first time: a new URL each, at most. */
+  readonly keys: string[];
+  /** Remembered URLs the batch meets: which of them is an alias now. */
+  readonly remembered: number[];
+  /** URLs named by id that are not remembered (pages the links are on): read whole. */
+  readonly ids: number[];
+  /** Of `texts`, those not remembered: a guess takes them to be new. */
+  readonly unknown: { readonly sites: number[]; readonly texts: string[] };
+  /** Whether the batch may be admitted on what is remembered alone (every URL it names by a remembered text or id is). */
+  readonly canGuess: boolean;
 }
 
 /** Admit `batch` as one unit on `db` (the pool, or a transaction: then inside a savepoint). */
 export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], options: PgAdmissionOptions): Promise<AdmitResult[]> {
   if (batch.length === 0) return [];
-  // Each entry's forms once, for the snapshot's texts and for the Admitter (which then parses nothing).
+  const known = options.known;
+  // Each new target's forms once, for the snapshot's texts and for the Admitter (which then parses nothing).
+  // A target met before (its text is a key or a spelling remembered) needs neither.
   const entries: AdmitEntry[] = [];
-  const sites: number[] = [];
-  const texts: string[] = [];
-  const fromIds = new Set<number>();
+  const textSites = new Map<string, number>();
+  const keys = new Set<string>();
+  const remembered = new Set<number>();
+  const ids = new Set<number>();
   for (const entry of batch) {
-    const forms = formsOf(entry);
-    if (entry.fromUrlId !== undefined) fromIds.add(entry.fromUrlId);
+    if (entry.fromUrlId !== undefined && known.url(entry.fromUrlId) === undefined) ids.add(entry.fromUrlId);
+    const forms = formsOfNew(entry, known, remembered, ids);
     if (forms === undefined || typeof forms === 'string') {
       entries.push(entry);
       continue;
     }
     entries.push(forms === entry.forms ? entry : { ...entry, forms });
     const site = siteOf(forms.host);
-    sites.push(site, site, site);
-    texts.push(forms.string, forms.syntax, forms.key);
+    textSites.set(forms.string, site).set(forms.syntax, site).set(forms.key, site);
+    keys.add(forms.key);
   }
+  const unknown = { sites: [] as number[], texts: [] as string[] };
+  let canGuess = ids.size === 0;
+  for (const [text, site] of textSites) {
+    const id = known.urlByKey(text) ?? known.urlBySpelling(text);
+    if (id === undefined) {
+      unknown.sites.push(site);
+      unknown.texts.push(text);
+    } else if (known.url(id) === undefined) canGuess = false;
+    else remembered.add(id);
+  }
+  const questions: BatchQuestions = { sites: [...textSites.values()], texts: [...textSites.keys()], keys: [...keys], remembered: [...remembered], ids: [...ids], unknown, canGuess };
   for (let race = 0; ; race++) {
-    const { backend, ids } = await snapshot(db, sites, texts, [...fromIds], options.ids);
+    // A batch whose pages are remembered is first admitted on what is remembered alone,
+    // the texts it does not know taken to be new; its write checks that (`guess`), and
+    // writes nothing when one is not: then it is admitted again over a snapshot.
+    const guess = race === 0 && questions.canGuess && known.shouldGuess() ? questions : undefined;
+    const { backend, ids } = guess === undefined ? await snapshot(db, questions, options) : await blank(db, questions, options);
     let isWritten = false;
     try {
       const admitter = new Admitter(backend, { now: options.now });
       const results = entries.map((entry) => admitter.admit(entry));
       // In a transaction a failed statement aborts it: the write takes a savepoint, so that a lost race is retried.
-      const savepoint = (db as unknown as { savepoint?: <T>(work: (sp: Executor) => Promise<T>) => Promise<T> }).savepoint;
-      if (savepoint === undefined) await writeBatch(db, backend.writes, options.shard);
-      else await savepoint.call(db, (sp) => writeBatch(sp, backend.writes, options.shard));
+      const savepoint = (db as unknown as { savepoint?: (work: (sp: Executor) => Promise<string[] | undefined>) => Promise<string[] | undefined> }).savepoint;
+      const written =
+        savepoint === undefined
+          ? await writeBatch(db, backend.writes, options.shard, guess)
+          : await savepoint.call(db, (sp: Executor) => writeBatch(sp, backend.writes, options.shard, guess));
+      if (guess !== undefined) known.guessed(written !== undefined);
+      if (written === undefined) continue;
       isWritten = true;
+      options.learn(backend.learned(written));
       return results;
     } catch (error) {
       // 23505: another worker wrote one of these keys since the snapshot was read; 40P01:
@@ -286,20 +377,39 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
   }
 }
 
+// The forms of a target met for the first time; for one met before (its text a key or a
+// spelling remembered), its URL goes to `remembered` (or, when the URL itself is not, to `ids`).
+function formsOfNew(entry: AdmitEntry, known: KnownUrls, remembered: Set<number>, ids: Set<number>): LadderForms | string | undefined {
+  if (entry.target === undefined) return undefined;
+  const hash = entry.target.indexOf('#');
+  const resource = hash === -1 ? entry.target : entry.target.slice(0, hash);
+  const urlId = known.urlByKey(resource) ?? known.urlBySpelling(resource);
+  if (urlId !== undefined) {
+    if (known.url(urlId) === undefined) ids.add(urlId);
+    else remembered.add(urlId);
+    return undefined;
+  }
+  return formsOf(entry);
+}
+
 // Each text is looked up on its own (LATERAL … LIMIT 1): a join of the batch's few
 // hundred texts with the table made the planner scan the whole table once it had some
 // ten thousand rows (measured: 12 ms a batch at 22k URLs, against under 2 ms of probes).
-async function snapshot(db: Executor, sites: number[], texts: string[], fromIds: number[], pool: UrlIdPool): Promise<{ backend: SnapshotBackend; ids: number[] }> {
+// Remembered URLs are looked up in the small index of aliases only: whether one has
+// become an alias is all a batch must read of them.
+async function snapshot(db: Executor, questions: BatchQuestions, options: PgAdmissionOptions): Promise<{ backend: SnapshotBackend; ids: number[] }> {
   const rows = await db`
     WITH RECURSIVE t AS (
-      SELECT DISTINCT site, text FROM unnest(${sites}::integer[], ${texts}::text[]) AS t (site, text)
+      SELECT * FROM unnest(${questions.sites}::integer[], ${questions.texts}::text[]) AS t (site, text)
     ), hit_form AS (
       SELECT f.text, f.url_id, f.rung FROM t
       CROSS JOIN LATERAL (SELECT text, url_id, rung FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
     ), hit AS (
       SELECT u.id FROM t CROSS JOIN LATERAL (SELECT id FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
       UNION SELECT url_id FROM hit_form
-      UNION SELECT unnest(${fromIds}::bigint[])
+      UNION SELECT unnest(${questions.ids}::bigint[])
+      UNION SELECT a.id FROM unnest(${questions.remembered}::bigint[]) AS r (id)
+      CROSS JOIN LATERAL (SELECT id FROM url WHERE url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
     ), chain (id) AS (
       SELECT id FROM hit
       UNION SELECT a.alias_of FROM chain AS c
@@ -311,7 +421,7 @@ async function snapshot(db: Executor, sites: number[], texts: string[], fromIds:
     SELECT 'f', f.url_id, NULL, f.text, f.rung, NULL, NULL FROM hit_form AS f`;
   const ids: number[] = [];
   let used = 0;
-  const backend = new SnapshotBackend(() => {
+  const backend = new SnapshotBackend(options.known, () => {
     const id = ids[used++];
     if (id === undefined) throw new Error('a batch made more URLs than its keys (a bug)');
     return id;
@@ -321,9 +431,21 @@ async function snapshot(db: Executor, sites: number[], texts: string[], fromIds:
     else backend.addForm(row.text as string, row.id as number, row.state as 'string' | 'syntax');
   }
   // A new URL for each key the snapshot does not hold, at most.
-  const unknownKeys = new Set<string>();
-  for (let i = 2; i < texts.length; i += 3) if (backend.findUrlByKey(texts[i]!) === undefined) unknownKeys.add(texts[i]!);
-  ids.push(...(await pool.take(db, unknownKeys.size)));
+  let unknownKeys = 0;
+  for (const key of questions.keys) if (backend.findUrlByKey(key) === undefined) unknownKeys++;
+  ids.push(...(await options.ids.take(db, unknownKeys)));
+  return { backend, ids };
+}
+
+// A backend that knows only what is remembered, with an id for each key of a target not met before.
+async function blank(db: Executor, questions: BatchQuestions, options: PgAdmissionOptions): Promise<{ backend: SnapshotBackend; ids: number[] }> {
+  const ids = await options.ids.take(db, questions.keys.length);
+  let used = 0;
+  const backend = new SnapshotBackend(options.known, () => {
+    const id = ids[used++];
+    if (id === undefined) throw new Error('a batch made more URLs than its keys (a bug)');
+    return id;
+  });
   return { backend, ids };
 }
 
@@ -331,7 +453,17 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Promise<void> {
+type Fragment = ReturnType<Executor>;
+
+/**
+ * One statement for the batch, of the parts it needs (each set of parts is a statement
+ * of its own, prepared once a connection). Returns the spellings it inserted at the
+ * `string` rung (a spelling another worker inserted first stays as that one wrote it).
+ * With `guess` (the batch was admitted on what is remembered alone), it writes only if
+ * none of the texts it took to be new is in the index and none of the remembered URLs
+ * is an alias, and returns undefined when it wrote nothing.
+ */
+async function writeBatch(db: Executor, writes: BatchWrites, shard: number, guess: BatchQuestions | undefined): Promise<string[] | undefined> {
   // Rows in one order (by key) in every worker: concurrent batches then lock them in the same
   // order. New spellings keep the order they were met in (form.seq records it; a deadlock
   // between two batches inserting one spelling is retried).
@@ -341,48 +473,78 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number): Pro
   const changes = [...writes.changes].sort((a, b) => a[0] - b[0]);
   const pages = [...writes.links];
   const tally = [...writes.tally].map(([pair, links]) => [...pair.split('\t'), links] as [string, string, number]);
-  if (urls.length + forms.length + seenForms.length + changes.length + pages.length === 0) return;
-  await db`
-    WITH new_url AS (
+  const parts: Fragment[] = [];
+  const unless = guess === undefined ? db`` : db` WHERE NOT EXISTS (SELECT 1 FROM wrong)`;
+  if (guess !== undefined) {
+    // Probes (LATERAL … LIMIT 1), as the snapshot's: an EXISTS here was planned as a scan of the table.
+    parts.push(db`wrong AS (
+      SELECT 1 FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
+      UNION ALL
+      SELECT 1 FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)
+      CROSS JOIN LATERAL (SELECT 1 FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
+      UNION ALL
+      SELECT 1 FROM unnest(${guess.remembered}::bigint[]) AS r (id)
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
+      LIMIT 1)`);
+  }
+  if (urls.length > 0) {
+    parts.push(db`new_url AS (
       INSERT INTO url (site, id, key, scheme, host, state, role, depth, first_seen, first_from, first_href)
       SELECT * FROM unnest(${urls.map((u) => u.site)}::integer[], ${urls.map((u) => u.id)}::bigint[], ${urls.map((u) => u.key)}::text[],
         ${urls.map((u) => u.scheme)}::text[], ${urls.map((u) => u.host) as string[]}::text[], ${urls.map((u) => u.state)}::text[],
         ${urls.map((u) => u.role)}::text[], ${urls.map((u) => u.depth)}::integer[], ${urls.map((u) => u.firstSeen)}::bigint[],
-        ${urls.map((u) => u.firstFrom) as number[]}::bigint[], ${urls.map((u) => u.firstHref)}::text[])
-      RETURNING 1
-    ), new_form AS (
+        ${urls.map((u) => u.firstFrom) as number[]}::bigint[], ${urls.map((u) => u.firstHref)}::text[])${unless})`);
+  }
+  if (forms.length > 0) {
+    parts.push(db`new_form AS (
       INSERT INTO form (site, text, url_id, rung)
       SELECT * FROM unnest(${forms.map((f) => f.site)}::integer[], ${forms.map((f) => f.text)}::text[],
-        ${forms.map((f) => f.urlId)}::bigint[], ${forms.map((f) => f.rung)}::text[])
+        ${forms.map((f) => f.urlId)}::bigint[], ${forms.map((f) => f.rung)}::text[])${unless}
       ON CONFLICT (site, text) DO NOTHING
-      RETURNING 1
-    ), seen_form AS (
+      RETURNING text, rung)`);
+  }
+  if (seenForms.length > 0) {
+    parts.push(db`seen_form AS (
       UPDATE form SET rung = 'string'
       FROM unnest(${seenForms.map((f) => f.site)}::integer[], ${seenForms.map((f) => f.text)}::text[]) AS x (site, text)
-      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'
-      RETURNING 1
-    ), changed AS (
+      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
+  }
+  if (changes.length > 0) {
+    // A role is raised only on a URL still queued, and only upwards (roleRank): the batch may not have read its state.
+    parts.push(db`changed AS (
       UPDATE url SET
         state = CASE WHEN x.followed = 1 AND url.state = 'skipped' THEN 'queued' ELSE url.state END,
         depth = CASE WHEN x.followed = 1 AND url.state = 'skipped' THEN least(url.depth, x.depth) ELSE url.depth END,
-        role = CASE WHEN (x.followed = 1 AND url.state = 'skipped') OR url.state = 'queued' THEN x.role ELSE url.role END
+        role = CASE WHEN x.followed = 1 AND url.state = 'skipped' THEN x.role
+          WHEN url.state = 'queued' AND array_position(${ROLE_RANKS}::text[], x.role) > array_position(${ROLE_RANKS}::text[], coalesce(url.role, 'page')) THEN x.role
+          ELSE url.role END
       FROM unnest(${changes.map(([id]) => id)}::bigint[], ${changes.map(([, c]) => (c.isFollowed ? 1 : 0))}::integer[],
         ${changes.map(([, c]) => c.depth)}::integer[], ${changes.map(([, c]) => c.role)}::text[]) AS x (id, followed, depth, role)
-      WHERE url.id = x.id
-      RETURNING 1
-    ), new_links AS (
+      WHERE url.id = x.id${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
+  }
+  if (pages.length > 0) {
+    parts.push(db`new_links AS (
       INSERT INTO page_link (site, from_url, first_position, count, links)
       SELECT x.site, x.from_url,
         coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.from_url = x.from_url), 0), x.count, x.links
       FROM unnest(${pages.map(([, p]) => p.site)}::integer[], ${pages.map(([id]) => id)}::bigint[],
-        ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links)
-      RETURNING 1
-    ), tallied AS (
+        ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links)${unless})`);
+  }
+  if (tally.length > 0) {
+    parts.push(db`tallied AS (
       INSERT INTO link_tally (shard, rung, ladder_rung, links)
-      SELECT ${shard}, * FROM unnest(${tally.map((t) => t[0])}::text[], ${tally.map((t) => t[1])}::text[], ${tally.map((t) => t[2])}::bigint[])
-      ON CONFLICT (shard, rung, ladder_rung) DO UPDATE SET links = link_tally.links + excluded.links
-      RETURNING 1
-    )
-    SELECT (SELECT count(*) FROM new_url) + (SELECT count(*) FROM new_form) + (SELECT count(*) FROM seen_form)
-      + (SELECT count(*) FROM changed) + (SELECT count(*) FROM new_links) + (SELECT count(*) FROM tallied) AS n`;
+      SELECT ${shard}, * FROM unnest(${tally.map((t) => t[0])}::text[], ${tally.map((t) => t[1])}::text[], ${tally.map((t) => t[2])}::bigint[])${unless}
+      ON CONFLICT (shard, rung, ladder_rung) DO UPDATE SET links = link_tally.links + excluded.links)`);
+  }
+  if (parts.length === (guess === undefined ? 0 : 1)) return [];
+  const list = parts.reduce((all, part) => db`${all}, ${part}`);
+  // Every part runs whether or not the last SELECT reads it (PostgreSQL runs each data-modifying WITH once).
+  const [row] = await db`WITH ${list} SELECT ${guess === undefined ? db`true` : db`NOT EXISTS (SELECT 1 FROM wrong)`} AS written,
+    ${forms.length > 0 ? db`(SELECT array_agg(text) FROM new_form WHERE rung = 'string')` : db`NULL::text[]`} AS forms`;
+  if (row?.written !== true) return undefined;
+  return (row.forms as string[] | null) ?? [];
 }
+
+/** Roles from lowest to highest (roleRank). */
+const ROLE_RANKS = ['external', 'resource', 'page'];

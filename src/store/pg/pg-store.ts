@@ -31,6 +31,7 @@ import {
   type UrlHistory,
   type UrlRecord,
 } from '../types.js';
+import { KnownUrls, type LearnedFacts } from './known-urls.js';
 import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
 import { checkUpToDate, connect, migratePg, openFailure, redactUrl, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
@@ -66,6 +67,8 @@ interface PgCore {
   readonly leaseMs: number;
   readonly shard: number;
   readonly ids: UrlIdPool;
+  /** What this worker remembers of the index between batches (known-urls.ts). */
+  readonly known: KnownUrls;
   readonly url: string;
   /** Claims, leases and politeness across workers; started unless the store is read-only. */
   readonly frontier: PgFrontier;
@@ -79,6 +82,8 @@ export class PgStore implements IndexWriter {
   readonly #db: Executor;
   /** Whether this view runs inside a transaction (`transact`): admission then takes a savepoint. */
   readonly #isInTransaction: boolean;
+  /** In a transaction: what its batches learned, remembered when it commits (known-urls.ts). */
+  readonly #learned: LearnedFacts[] = [];
   readonly robotsCache: RobotsCache;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
@@ -94,7 +99,7 @@ export class PgStore implements IndexWriter {
   /** Connect, migrate (unless `readOnly`: then the index must be up to date), and open as a worker. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const now = options.now ?? Date.now;
-    const sql = connect(options.url, options.maxConnections === undefined ? {} : { max: options.maxConnections });
+    const sql = connect(options.url, { ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }), isGenericPlans: options.readOnly !== true });
     let applied: Migration[] = [];
     try {
       if (options.readOnly === true) await checkUpToDate(sql, options.url, options.migrationsDir);
@@ -113,6 +118,7 @@ export class PgStore implements IndexWriter {
       leaseMs,
       shard: randomBytes(2).readUInt16BE() % TALLY_SHARDS,
       ids: new UrlIdPool(),
+      known: new KnownUrls(),
       url: options.url,
       frontier: new PgFrontier(sql, { workerId, leaseMs, now }),
       isReadOnly: options.readOnly === true,
@@ -150,7 +156,9 @@ export class PgStore implements IndexWriter {
 
   async admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]> {
     // In a transaction the batch's write takes a savepoint (pg-admission.ts), so that a lost race is retried.
-    const options = { now: this.#core.now, shard: this.#core.shard, ids: this.#core.ids };
+    const core = this.#core;
+    const learn = this.#isInTransaction ? (facts: LearnedFacts) => this.#learned.push(facts) : (facts: LearnedFacts) => core.known.learn(facts);
+    const options = { now: core.now, shard: core.shard, ids: core.ids, known: core.known, learn };
     return this.#writing(() => admitBatch(this.#db, batch, options));
   }
 
@@ -236,12 +244,20 @@ export class PgStore implements IndexWriter {
     return row === undefined ? undefined : toUrlRecord(row as unknown as UrlColumns);
   }
 
+  // What the admissions of a transaction learned is remembered when it commits (of a
+  // savepoint: passed to the enclosing transaction when the savepoint is released).
   async transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
     if (this.#isInTransaction) {
       const tx = this.#db as unknown as { savepoint<R>(work: (sp: Executor) => Promise<R>): Promise<R> };
-      return tx.savepoint((sp) => work(new PgStore(this.#core, sp, true, [])));
+      let inner: PgStore | undefined;
+      const result = await tx.savepoint((sp) => work((inner = new PgStore(this.#core, sp, true, []))));
+      if (inner !== undefined) this.#learned.push(...inner.#learned);
+      return result;
     }
-    return this.#writing(() => this.#core.sql.begin((tx) => work(new PgStore(this.#core, tx as unknown as Executor, true, []))) as Promise<T>);
+    let inner: PgStore | undefined;
+    const result = await this.#writing(() => this.#core.sql.begin((tx) => work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [])))) as Promise<T>);
+    if (inner !== undefined) for (const facts of inner.#learned) this.#core.known.learn(facts);
+    return result;
   }
 
   /** Every call is committed when it resolves: nothing waits. */

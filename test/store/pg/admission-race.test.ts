@@ -1,6 +1,8 @@
 // Two workers admitting the same new URLs at the same moment (issue 12): one row
 // each, and between them exactly one link says `new` for each target, as one
-// SQLite writer would say.
+// SQLite writer would say. A worker remembers what it met (known-urls.ts): what
+// another worker changed since (an alias, a raised role) still counts, and nothing of
+// a transaction that rolled back is remembered.
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { PgStore, type AdmitEntry, type AdmitResult } from '../../../src/store/index.js';
@@ -44,6 +46,88 @@ describe.skipIf(typeof cluster === 'string')('PgStore admission across workers',
       expect(stats.linksByRung.new).toBe(400);
       const [rows] = await a.sql`SELECT count(*)::integer AS n, count(DISTINCT key)::integer AS keys FROM url`;
       expect(rows).toEqual({ n: 401, keys: 401 });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('meets a URL it remembers at the protocol rung once another worker made it an alias, and at its own rung once that is revoked', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
+    try {
+      const [page, from, to] = await a.admit(['http://h/', 'http://h/old', 'http://h/new'].map((t) => ({ rawHref: t, target: t, depth: 0 })));
+      const link = (target: string): AdmitEntry => ({ fromUrlId: page!.urlId!, rawHref: target, target, depth: 1 });
+      expect(await a.admit([link('http://h/old'), link('HTTP://h/old')])).toMatchObject([{ urlId: from!.urlId, rung: 'string' }, { urlId: from!.urlId, rung: 'syntax' }]);
+      await b.addAlias({ fromId: from!.urlId!, toId: to!.urlId!, evidence: 'redirect' });
+      expect(await a.admit([link('http://h/old'), link('HTTP://h/old')])).toMatchObject([
+        { urlId: to!.urlId, rung: 'protocol', ladderRung: 'string' },
+        { urlId: to!.urlId, rung: 'protocol', ladderRung: 'string' },
+      ]);
+      await b.revokeAlias(from!.urlId!);
+      expect(await a.admit([link('http://h/old')])).toMatchObject([{ urlId: from!.urlId, rung: 'string' }]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('never lowers a role another worker raised since it last read the URL', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
+    try {
+      const [page] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }]);
+      const link = (role: 'page' | 'resource' | 'external'): AdmitEntry => ({ fromUrlId: page!.urlId!, rawHref: 'http://h/x', target: 'http://h/x', depth: 1, role });
+      const [made] = await a.admit([link('external')]);
+      await b.admit([link('page')]);
+      await a.admit([link('resource')]);
+      expect((await a.getUrl(made!.urlId!))?.role).toBe('page');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('remembers nothing of a transaction that rolled back', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const store = await PgStore.open({ url });
+    try {
+      const [page] = await store.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }]);
+      const link: AdmitEntry = { fromUrlId: page!.urlId!, rawHref: 'http://h/y', target: 'http://h/y', depth: 1 };
+      await expect(
+        store.transact(async (tx) => {
+          expect(await tx.admit([link])).toMatchObject([{ rung: 'new' }]);
+          expect(await tx.admit([link])).toMatchObject([{ rung: 'string' }]);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      const [again] = await store.admit([link]);
+      expect(again).toMatchObject({ rung: 'new', isQueued: true });
+      expect(await store.getUrl(again!.urlId!)).toMatchObject({ state: 'queued' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('meets what another worker made at the rung a fresh read gives, though it took those targets to be new', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
+    try {
+      const [page] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }]);
+      const links = (spell: (t: string) => string): AdmitEntry[] =>
+        ['http://h/a', 'http://h/b'].map((t) => ({ fromUrlId: page!.urlId!, rawHref: spell(t), target: spell(t), depth: 1 }));
+      const made = await a.admit(links((t) => t));
+      // b remembers the page (it met it), not the targets: its first guess is wrong, and it reads them.
+      expect(await b.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }])).toMatchObject([{ urlId: page!.urlId, rung: 'string' }]);
+      expect(await b.admit(links((t) => t.replace('http://h/', 'HTTP://h/')))).toMatchObject(made.map((r) => ({ urlId: r.urlId, rung: 'syntax', isQueued: false })));
+      expect(await b.admit(links((t) => t))).toMatchObject(made.map((r) => ({ urlId: r.urlId, rung: 'string', isQueued: false })));
+      const [rows] = await a.sql`SELECT count(*)::integer AS n FROM url`;
+      expect(rows).toEqual({ n: 3 });
+      expect((await a.stats()).links).toBe(6);
     } finally {
       await a.close();
       await b.close();
