@@ -9,11 +9,6 @@
 -- link names URLs of other hosts. Ids come from sequences and are unique on their own.
 --
 -- Times are Unix milliseconds (bigint), as in the SQLite index.
---
--- Keys and spellings compare by bytes (COLLATE "C"), whatever the database's own
--- collation: they are only looked up by equality or listed in byte order (as the
--- readers' ORDER BY … COLLATE "C"), and under a linguistic collation (en_US.UTF-8 …)
--- every probe of their indexes would compare with strcoll.
 
 CREATE SEQUENCE url_id_seq AS bigint;
 CREATE SEQUENCE fetch_id_seq AS bigint;
@@ -21,7 +16,7 @@ CREATE SEQUENCE fetch_id_seq AS bigint;
 CREATE TABLE url (
   site        integer NOT NULL,
   id          bigint  NOT NULL,
-  key         text    COLLATE "C" NOT NULL,
+  key         text    NOT NULL,
   scheme      text    NOT NULL,
   host        text,
   state       text    NOT NULL CHECK (state IN ('queued', 'fetching', 'done', 'failed', 'skipped', 'alias')),
@@ -52,7 +47,7 @@ CREATE INDEX url_aliases ON url (id, alias_of) WHERE alias_of IS NOT NULL;
 -- `syntax` the §6.2.2 form kept so that a later spelling meeting it says so.
 CREATE TABLE form (
   site   integer NOT NULL,
-  text   text    COLLATE "C" NOT NULL,
+  text   text    NOT NULL,
   url_id bigint  NOT NULL,
   rung   text    NOT NULL CHECK (rung IN ('string', 'syntax')),
   -- The order the spellings were recorded in (reports list a URL's forms so).
