@@ -28,7 +28,10 @@ describe('differingPrefixes', () => {
         const u = `${H}/${[...a, ...tail].join('/')}`;
         const v = `${H}/${[...b, ...tail].join('/')}`;
         const prefixes = differingPrefixes(u, v);
-        if (u === v) return expect(prefixes).toBeUndefined();
+        if (u === v) {
+          expect(prefixes).toBeUndefined();
+          return;
+        }
         if (prefixes === undefined) return;
         expect(u.startsWith(prefixes[0]) && v.startsWith(prefixes[1])).toBe(true);
         expect(u.slice(prefixes[0].length)).toBe(v.slice(prefixes[1].length));

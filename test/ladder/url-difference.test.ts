@@ -32,7 +32,10 @@ describe('urlDifference: the segment-aligned prefixes two URLs differ in', () =>
     fc.assert(
       fc.property(url, url, (a, b) => {
         const difference = urlDifference(a, b);
-        if (a === b) return expect(difference).toBeUndefined();
+        if (a === b) {
+          expect(difference).toBeUndefined();
+          return;
+        }
         const { from, to, suffix } = difference!;
         expect(a.endsWith(from + suffix)).toBe(true);
         expect(b.endsWith(to + suffix)).toBe(true);
