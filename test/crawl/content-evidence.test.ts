@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl, type CrawlOptions, type CrawlSummary } from '../../src/crawl/index.js';
 import { createFetcher } from '../../src/fetch/index.js';
-import { collectStats, formatStats } from '../../src/report/index.js';
+import { Writable } from 'node:stream';
+import { collectStats, formatStats, writeHtmlReport } from '../../src/report/index.js';
 import { MemoryStore, SqliteStore, type IndexWriter } from '../../src/store/index.js';
 import { startNegotiatedManual, type NegotiatedManual, type NegotiatedManualOptions } from '../support/negotiated-manual-server.js';
 
@@ -147,5 +148,17 @@ describe('explain on content evidence', () => {
     const lines = formatStats(stats);
     expect(lines.find((line) => line.startsWith('content aliases'))).toMatch(/^content aliases \d+ {2}heuristic, by --content-evidence: digest \d+, rule \d+$/);
     expect(lines.find((line) => line.startsWith('content rules'))).toMatch(/^content rules {3}\d+ learned by run 1 \(heuristic\): \S+ ↔ \S+ support \d+/);
+    // The HTML report: content aliases counted apart, the rules in the Duplicates tab.
+    let html = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        html += chunk.toString('utf8');
+        callback();
+      },
+    });
+    const report = await writeHtmlReport(store.reader(), [], sink);
+    expect(report.contentAliases).toBe(on.summary.aliasesLearned.digest + on.summary.aliasesLearned.rule);
+    expect(html).toContain('<table id="content-rules">');
+    expect(html.match(/<tr><td><code>http:\/\/127\.0\.0\.1:\d+\/manual\/\w+\/<\/code> ↔ /g)).toHaveLength(on.summary.contentEvidence!.rules.length);
   });
 });

@@ -4,7 +4,7 @@
 
 import type { IndexReader } from '../../store/index.js';
 import { differenceFromFirst, duplicateGroups, type DuplicateGroup } from '../duplicate-groups.js';
-import type { DuplicateStats } from '../stats/index.js';
+import type { CrawlStats, DuplicateStats } from '../stats/index.js';
 import { escapeHtml } from './html-escape.js';
 
 /** Most URLs written as rows: past it the table says how many more there are (`linkladder audit` lists all). */
@@ -22,8 +22,29 @@ export async function readDuplicateGroups(reader: IndexReader, rowLimit = DUPLIC
   return groups;
 }
 
-/** The tab's content: what it is, the most frequent prefix pairs, and the groups. */
-export function duplicatesTableHtml(groups: readonly DuplicateGroup[], stats: DuplicateStats): string {
+/** The tab's content: the rules `--content-evidence` learned, what it is, the most frequent prefix pairs, and the groups. */
+export function duplicatesTableHtml(groups: readonly DuplicateGroup[], stats: DuplicateStats, content?: CrawlStats['contentEvidence']): string {
+  const rules = content === undefined ? '' : `${rulesTableHtml(content)}\n`;
+  return rules + groupsHtml(groups, stats);
+}
+
+/** What `--content-evidence` did in its last run: the URLs it held back, and its rules. */
+function rulesTableHtml(content: NonNullable<CrawlStats['contentEvidence']>): string {
+  const rows = content.rules.map(
+    (rule) =>
+      `<tr><td><code>${escapeHtml(rule.prefixes[0])}</code> ↔ <code>${escapeHtml(rule.prefixes[1])}</code></td><td>${rule.support}</td><td>${rule.contradictions}</td><td><span class="url">${escapeHtml(rule.provedBy)}</span></td></tr>`,
+  );
+  return [
+    `<h3 id="content-rules-title">Rules learned by <code>--content-evidence</code> (run ${content.runId}, heuristic)</h3>`,
+    `<p>${plural(content.deferred, 'URL')} held back as predicted duplicates: ${content.joined} joined without a request, ${content.released} fetched. A rule never joins by itself: a held URL is joined only when its rule was never contradicted, the page it maps onto was fetched and declares its language variants, and no page declared it.</p>`,
+    '<div class="table-wrap"><table id="content-rules">',
+    '<thead><tr><th scope="col">rule</th><th scope="col">support</th><th scope="col">contradictions</th><th scope="col">first proved by</th></tr></thead>',
+    `<tbody>${rows.join('')}</tbody>`,
+    '</table></div>',
+  ].join('\n');
+}
+
+function groupsHtml(groups: readonly DuplicateGroup[], stats: DuplicateStats): string {
   const about =
     '<p class="muted">Content evidence, beyond RFC 3986 (heuristic): URLs whose current bodies are byte-identical (SHA-256) though the comparison ladder did not join them — a page and the variant its <code>Content-Location</code> names are one resource and never listed. Reported by the audit as DUPLICATE_REPRESENTATION; it changed no crawl decision. URLs that <code>--content-evidence</code> joined are marked.</p>';
   if (stats.groups === 0) return `${about}\n<p id="duplicates-none">No duplicates: no two URLs the ladder kept apart served the same body.</p>`;

@@ -121,7 +121,7 @@ export async function writeHtmlReport(
         ['errors', 'fetch errors', counts.errors],
       ],
       brokenHtml: brokenTableHtml(broken, idOfKey),
-      duplicatesHtml: duplicatesTableHtml(await readDuplicateGroups(reader), stats.duplicates),
+      duplicatesHtml: duplicatesTableHtml(await readDuplicateGroups(reader), stats.duplicates, stats.contentEvidence),
       runsHtml: runsHtml(runs),
       funnelSvg: funnelChart(stats.funnel),
       savedText: savedText(stats),
