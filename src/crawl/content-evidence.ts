@@ -197,6 +197,13 @@ export class ContentEvidence {
       this.#unhold(held);
       release.push(held);
     }
+    // Each round must settle something: URLs that wait on each other under different
+    // rules could otherwise wait for ever; the first held goes.
+    const first = undecided[0]?.held;
+    if (this.#held.size === wasHeld.size && first !== undefined) {
+      this.#unhold(first);
+      release.push(first);
+    }
     this.#released += release.length;
     if (release.length > 0) this.#release(release);
     return release.length;
