@@ -38,8 +38,7 @@ export const FINGERPRINT_MEMORY = 100_000;
  * never invent one between equal bodies). Never the ETag (DESIGN.md §4).
  */
 export function fingerprintOf(response: FetchedResponse): string {
-  if (response.body !== undefined) return bodyDigest(response.body);
-  return `${response.contentType ?? ''};${response.bytes}`;
+  return bodyDigest(response) ?? `${response.contentType ?? ''};${response.bytes}`;
 }
 
 export class EvidenceLedger {

@@ -29,7 +29,7 @@ export function fetchRecordOf(
     errorCode: request?.errorCode ?? response.errorCode,
     finalUrl: response.finalUrl,
     representsUrlId: urlId,
-    ...(isSuccess(response.status) && response.body !== undefined ? { digest: bodyDigest(response.body) } : {}),
+    ...(isSuccess(response.status) && response.body !== undefined ? { digest: bodyDigest(response) } : {}),
   };
   if (request === undefined) return record;
   return {
@@ -42,12 +42,22 @@ export function fetchRecordOf(
   };
 }
 
+/** The digest of each response's body, hashed once however many rows it makes (a Content-Location's derived row too). */
+const DIGESTS = new WeakMap<FetchedResponse, string>();
+
 /**
- * SHA-256 (base64url) of a body as the crawl read it (decoded text): equal digests
- * are equal bodies, whatever URLs they came from (DESIGN.md §9).
+ * SHA-256 (base64url) of a response's body as the crawl read it (decoded text): equal
+ * digests are equal bodies, whatever URLs they came from (DESIGN.md §9). `undefined`
+ * when no body was read.
  */
-export function bodyDigest(body: string): string {
-  return createHash('sha256').update(body).digest('base64url');
+export function bodyDigest(response: FetchedResponse): string | undefined {
+  if (response.body === undefined) return undefined;
+  let digest = DIGESTS.get(response);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(response.body).digest('base64url');
+    DIGESTS.set(response, digest);
+  }
+  return digest;
 }
 
 function isSuccess(status: number | undefined): boolean {

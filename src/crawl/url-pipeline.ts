@@ -292,8 +292,7 @@ export class UrlPipeline {
     if (page.isFresh) {
       // A re-check: the links recorded from the page's former representation make way for this one's.
       if (this.#o.recheck) await tx.dropLinks(page.id);
-      // A 2xx body was hashed once already, for its fetch row.
-      const fingerprint = record.digest ?? fingerprintOf(response);
+      const fingerprint = fingerprintOf(response);
       await this.#evidence.ownResponse(tx, page.id, fingerprint);
       const isOk = status >= 200 && status < 300;
       if (isOk && this.#o.checkResources && isStylesheet(response)) {

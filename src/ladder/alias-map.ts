@@ -17,6 +17,13 @@ export const ALIAS_EVIDENCE: readonly AliasEvidence[] = ['redirect', 'content-lo
 /** The kinds of evidence that are content evidence (heuristic), not a server's word. */
 export const CONTENT_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(['digest', 'rule']);
 
+/**
+ * The evidence by which a server proves two URLs one resource (RFC 3986 §6.2.4): a
+ * redirect, a Content-Location. A canonical link is only a claim; `digest` and `rule`
+ * are content evidence (heuristic).
+ */
+export const RESOURCE_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(['redirect', 'content-location']);
+
 /** Counts by evidence, split into a server's word (RFC 3986 §6.2.4) and content evidence, to be shown apart. */
 export function splitByEvidence(counts: Readonly<Record<AliasEvidence, number>>): {
   readonly protocol: Partial<Record<AliasEvidence, number>>;
@@ -54,15 +61,13 @@ export interface AliasMapOptions {
   readonly follow?: readonly AliasEvidence[];
 }
 
-const DEFAULT_FOLLOW: readonly AliasEvidence[] = ['redirect', 'content-location'];
-
 /** Aliases between resource keys (scheme-rung keys without fragment). */
 export class AliasMap {
   readonly #edges = new Map<string, AliasEdge>();
   readonly #follow: ReadonlySet<AliasEvidence>;
 
   constructor(options?: AliasMapOptions) {
-    this.#follow = new Set(options?.follow ?? DEFAULT_FOLLOW);
+    this.#follow = new Set(options?.follow ?? RESOURCE_EVIDENCE);
   }
 
   /** Record that `from` is `to`. A later edge from the same key replaces the earlier one. */

@@ -22,6 +22,7 @@ export {
   AliasMap,
   ALIAS_EVIDENCE,
   CONTENT_EVIDENCE,
+  RESOURCE_EVIDENCE,
   splitByEvidence,
   type AliasEdge,
   type AliasEvidence,

@@ -3,23 +3,15 @@
 // report read them: one group at a time, its first URL (by key) first.
 
 import { urlDifference, type UrlDifference } from '../ladder/index.js';
-import type { DuplicateBodyRow, IndexReader } from '../store/index.js';
+import { digestGroups, type DuplicateBodyRow, type IndexReader } from '../store/index.js';
 import { redactPassword } from './redact.js';
 
 /** A group of URLs with one body, as `IndexReader.duplicateBodies` gives it (first URL first). */
 export type DuplicateGroup = readonly DuplicateBodyRow[];
 
 /** The groups of `reader`'s duplicate bodies, one at a time. */
-export async function* duplicateGroups(reader: IndexReader): AsyncGenerator<DuplicateGroup> {
-  let group: DuplicateBodyRow[] = [];
-  for await (const row of reader.duplicateBodies()) {
-    if (group.length > 0 && group[0]!.digest !== row.digest) {
-      yield group;
-      group = [];
-    }
-    group.push(row);
-  }
-  if (group.length > 0) yield group;
+export function duplicateGroups(reader: IndexReader): AsyncGenerator<DuplicateGroup> {
+  return digestGroups(reader.duplicateBodies());
 }
 
 /** How a duplicate's URL differs from its group's first (passwords redacted): `from` is the duplicate's prefix. */

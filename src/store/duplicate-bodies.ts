@@ -4,7 +4,7 @@
 // content evidence joined (heuristic, beyond RFC 3986). The grouping itself is each
 // store's query.
 
-import { AliasEnds, CONTENT_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
+import { ALIAS_EVIDENCE, AliasEnds, CONTENT_EVIDENCE, RESOURCE_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import type { DuplicateBodyRow } from './types.js';
 
 /** An alias as `RepresentationEnds` reads it. */
@@ -15,14 +15,12 @@ export interface AliasEdgeRow {
 }
 
 /**
- * The evidence by which a server proves two URLs one resource (RFC 3986 §6.2.4): a
- * redirect, a Content-Location. A canonical link is only a claim; `digest` and `rule`
- * are content evidence (heuristic), whose URLs are still reported as duplicates.
+ * The alias evidence a reader reads for `RepresentationEnds`: what proves one resource
+ * (`RESOURCE_EVIDENCE`), and content evidence, whose URLs are still reported as duplicates.
  */
-export const RESOURCE_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(['redirect', 'content-location']);
-
-/** The alias evidence a reader reads for `RepresentationEnds`, as SQL values. */
-export const DUPLICATE_ALIAS_EVIDENCE: readonly AliasEvidence[] = ['content-location', 'digest', 'redirect', 'rule'];
+export const DUPLICATE_ALIAS_EVIDENCE: readonly AliasEvidence[] = ALIAS_EVIDENCE.filter(
+  (evidence) => RESOURCE_EVIDENCE.has(evidence) || CONTENT_EVIDENCE.has(evidence),
+);
 
 /** A URL of a group before content evidence is looked at. */
 export type DuplicateMember = Omit<DuplicateBodyRow, 'contentEvidence'>;
@@ -90,19 +88,23 @@ export class RepresentationEnds {
  * the content evidence of each: one group is held at a time.
  */
 export async function* withContentEvidence(members: AsyncIterable<DuplicateMember>, ends: RepresentationEnds): AsyncGenerator<DuplicateBodyRow> {
-  let group: DuplicateMember[] = [];
-  const flush = function* (): Generator<DuplicateBodyRow> {
+  for await (const group of digestGroups(members)) {
     const ids = new Set(group.map((member) => member.urlId));
     for (const member of group) yield { ...member, contentEvidence: ends.contentEvidenceOf(member.urlId, ids) };
-  };
-  for await (const member of members) {
-    if (group.length > 0 && group[0]!.digest !== member.digest) {
-      yield* flush();
+  }
+}
+
+/** Rows that come a group at a time (one digest after another), gathered into their groups. */
+export async function* digestGroups<Row extends { readonly digest: string }>(rows: AsyncIterable<Row>): AsyncGenerator<Row[]> {
+  let group: Row[] = [];
+  for await (const row of rows) {
+    if (group.length > 0 && group[0]!.digest !== row.digest) {
+      yield group;
       group = [];
     }
-    group.push(member);
+    group.push(row);
   }
-  yield* flush();
+  if (group.length > 0) yield group;
 }
 
 /**
