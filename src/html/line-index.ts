@@ -34,6 +34,13 @@ export class LineIndex {
   constructor(text: string, options: LineIndexOptions = {}) {
     const isFormFeedLineBreak = options.isFormFeedLineBreak === true;
     const starts = [0];
+    if (text.indexOf('\r') === -1 && !(isFormFeedLineBreak && text.indexOf('\f') !== -1)) {
+      // Only LF breaks lines here (most texts): each one found by the native search.
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.#lineStarts = starts;
+      this.#length = text.length;
+      return;
+    }
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === LF || (c === FF && isFormFeedLineBreak)) starts.push(i + 1);
