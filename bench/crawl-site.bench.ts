@@ -157,5 +157,11 @@ function runNaiveInChild(shape: SiteShape): Promise<Outcome> {
   });
 }
 
-await main();
-process.exit(0);
+// Exit either way: a failed run must not wait on the site it started.
+await main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -124,4 +124,6 @@ if (process.argv[2] === '--serve') {
   process.on('message', (message) => {
     if (message === 'counts') process.send?.({ counts: [...site.counts] }, () => void site.close().then(() => process.exit(0)));
   });
+  // A parent that ended without asking (a failed run) takes the site down with it.
+  process.on('disconnect', () => process.exit(0));
 }
