@@ -43,7 +43,12 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): 
   lines.push(
     ['duration', formatDuration(summary.durationMs)],
     ['requests', requestsText(summary)],
-    ['pages', `${summary.pagesFetched} fetched, ${summary.pagesFailed} failed; ${summary.representationsReused} came with another URL's response`],
+    // Every role: the resources and external links of the lines above are among them.
+    [
+      'fetched',
+      `${summary.pagesFetched} URLs answered, ${summary.pagesFailed} failed (pages, resources and external links); ` +
+        `${summary.representationsReused} came with another URL's response`,
+    ],
     ['links', `${summary.links} recorded, ${summary.queued} URLs queued`],
     ['known URLs', knownText(summary.linksByRung)],
     ['saved', `${summary.fetchesSaved} requests avoided: URLs joined to a known page first`],

@@ -75,7 +75,7 @@ describe('linkladder crawl', () => {
     expect(result.code).toBe(0);
     expect(checkRequestLog(server.requests)).toMatchObject({ missing: [], repeated: [], forbidden: [], unexpected: [], isCorrect: true });
     expect(result.out[0]).toBe('crawl       finished: the frontier is empty');
-    expect(result.out).toContain("pages       28 fetched, 3 failed; 5 came with another URL's response");
+    expect(result.out).toContain('fetched     28 URLs answered, 3 failed (pages, resources and external links);');
     expect(result.stdout).toMatch(/^known URLs {2}\d+ links named a URL already known \(as written \d+,/m);
     expect(result.stdout).toMatch(/^merged {6}6 URLs found to stand for another \(redirect 4, content-location 2,$/m);
     expect(result.stdout).toContain('evidence rejected 1, revoked 0\n');
@@ -167,7 +167,7 @@ describe('linkladder crawl', () => {
     const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private', '--retries', retries]);
     expect(result.code).toBe(0);
     expect(server.requests.filter((request) => request === 'GET /server-error')).toHaveLength(times);
-    expect(result.out).toContain("pages       28 fetched, 3 failed; 5 came with another URL's response");
+    expect(result.out).toContain('fetched     28 URLs answered, 3 failed (pages, resources and external links);');
   });
 
   it.each([
