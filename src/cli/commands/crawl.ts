@@ -12,7 +12,7 @@ killed included: what it had claimed but not recorded is fetched again).
 
 Output:
   plain   a progress line on stderr when it is a terminal, then the summary
-          on stdout: pages fetched and failed, representations reused, links,
+          on stdout: URLs answered and failed, representations reused, links,
           duplicates avoided by rung, aliases learned, errors by code, …
   --json  one JSON object per crawl event on stdout ({"type":"page"|"error"|
           "evidence"|"progress",…}; absent fields are null), then the summary
