@@ -1,7 +1,6 @@
 // Line and column of a UTF-16 index in a text, for reports that place a finding in its
-// source (SARIF `region.startLine`/`startColumn`). Built on demand, once per text, and
-// only for the texts that need it: the link extractor records offsets, not lines, so the
-// crawl's hot path counts no newlines.
+// source (SARIF `region.startLine`/`startColumn`). Built once per text that has links to
+// place (the link extractor records offsets, not lines); the crawl builds one per page.
 //
 // What a line break is follows each format's own input preprocessing:
 // - HTML §13.2.3.5 "preprocessing the input stream": CR LF, a lone CR and LF are one line break each;
@@ -32,24 +31,7 @@ export class LineIndex {
   readonly #length: number;
 
   constructor(text: string, options: LineIndexOptions = {}) {
-    const isFormFeedLineBreak = options.isFormFeedLineBreak === true;
-    const starts = [0];
-    if (text.indexOf('\r') === -1 && !(isFormFeedLineBreak && text.indexOf('\f') !== -1)) {
-      // Only LF breaks lines here (most texts): each one found by the native search.
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-      this.#lineStarts = starts;
-      this.#length = text.length;
-      return;
-    }
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === LF || (c === FF && isFormFeedLineBreak)) starts.push(i + 1);
-      else if (c === CR) {
-        if (text.charCodeAt(i + 1) === LF) i++;
-        starts.push(i + 1);
-      }
-    }
-    this.#lineStarts = starts;
+    this.#lineStarts = lineStartsOf(text, options.isFormFeedLineBreak === true);
     this.#length = text.length;
   }
 
@@ -75,4 +57,23 @@ export class LineIndex {
     }
     return { line: low + 1, column: at - starts[low]! + 1 };
   }
+}
+
+// UTF-16 index of the first code unit of each line of `text`.
+function lineStartsOf(text: string, isFormFeedLineBreak: boolean): number[] {
+  const starts = [0];
+  if (text.indexOf('\r') === -1 && !(isFormFeedLineBreak && text.indexOf('\f') !== -1)) {
+    // Only LF breaks lines here (most texts): each one found by the native search.
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    return starts;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LF || (c === FF && isFormFeedLineBreak)) starts.push(i + 1);
+    else if (c === CR) {
+      if (text.charCodeAt(i + 1) === LF) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
 }
