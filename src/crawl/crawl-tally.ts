@@ -4,7 +4,7 @@
 
 import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
-import type { RequestKind } from '../fetch/index.js';
+import type { SentRequest } from '../fetch/index.js';
 import { brokenCounts, errorKindOf } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { CheckCounts, CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
@@ -48,6 +48,8 @@ export class CrawlTally {
     notCheckedByRobots: 0,
   };
   readonly hrefFindings: Record<string, number> = {};
+  /** robots.txt requests by URL (`scheme://host[:port]/robots.txt`), whoever asked: the pages, the sitemaps. */
+  readonly #robotsRequests = new Map<string, number>();
 
   constructor(options: CrawlTallyOptions) {
     this.#options = options;
@@ -74,12 +76,20 @@ export class CrawlTally {
    * An HTTP request was sent (the fetch layer says so as it sends it): the one place
    * "requests" is counted. The first request of a URL's second or later attempt is a retry.
    */
-  countRequest(kind: RequestKind, attempt: number): void {
+  countRequest(request: SentRequest, attempt: number): void {
     const r = this.requestsByKind;
-    if (kind === 'robots') r.robots++;
-    else if (kind === 'redirect') r.redirects++;
+    const kind = request.kind;
+    if (kind === 'robots') {
+      r.robots++;
+      this.#robotsRequests.set(request.url, (this.#robotsRequests.get(request.url) ?? 0) + 1);
+    } else if (kind === 'redirect') r.redirects++;
     else if (attempt > 1) r.retries++;
     else r.fetches++;
+  }
+
+  /** How many requests for `robotsUrl` this run sent (its redirect hops not included). */
+  robotsRequestsTo(robotsUrl: string): number {
+    return this.#robotsRequests.get(robotsUrl) ?? 0;
   }
 
   /** URLs that an admission or a requeue put on the frontier. */

@@ -88,8 +88,7 @@ class Crawler {
     this.#scheduler = new HostScheduler<Job>({
       concurrency: options.concurrency,
       perHostConcurrency: options.perHostConcurrency,
-      // A robots.txt Crawl-delay is honoured up to the longest delay an option may ask (one hour).
-      delayMs: (_host, job) => Math.min(MAX_HOST_DELAY_MS, Math.max(options.perHostDelayMs, options.robots?.crawlDelayMs(job.claimed.key) ?? 0)),
+      delayMs: (_host, job) => this.#hostDelayMs(job.claimed.key),
       now: options.now,
       run: (job) =>
         this.#pipeline.process(job).catch((error: unknown) => {
@@ -108,7 +107,7 @@ class Crawler {
       onRetry: (job) => ({ claimed: job.claimed, attempt: job.attempt + 1 }),
       onError: (error) => this.#fail(error),
     });
-    this.#outages = new RobotsOutages(options.retries);
+    this.#outages = new RobotsOutages(options.retries, (robotsUrl) => this.#tally.robotsRequestsTo(robotsUrl));
     this.#scope = new ScopeTest(options);
     // On a shared frontier a held claim would keep its host's slots from the other
     // workers: there content evidence makes digest aliases and rules, and holds nothing.
@@ -148,7 +147,10 @@ class Crawler {
       const sitemapSeeds = this.#cooperation === undefined ? this.#o.seeds : this.#o.seeds.filter((_, i) => seeds[i]?.isQueued === true);
       if (this.#o.sitemap && sitemapSeeds.length > 0 && (!isSitemapRead || this.#o.recheck) && signal?.aborted !== true) {
         const options = { ...this.#o, seeds: sitemapSeeds };
-        await seedFromSitemaps({ options, scope: this.#scope, tally: this.#tally, runId, signal: this.#abort.signal });
+        const stop = this.#abort.signal;
+        // A sitemap request waits its host's turn and delay, as a page's does.
+        const takeTurn = (host: string, url: string): Promise<void> => this.#scheduler.takeTurn(host, this.#hostDelayMs(url), stop);
+        await seedFromSitemaps({ options, scope: this.#scope, tally: this.#tally, runId, signal: stop, takeTurn });
       }
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
       if (signal?.aborted === true) this.#stopGracefully();
@@ -278,6 +280,11 @@ class Crawler {
     }
     this.#wake = undefined;
     this.#isDirty = false;
+  }
+
+  /** The least time between two requests to the host of `url`: a robots.txt Crawl-delay is honoured up to the longest delay an option may ask (one hour). */
+  #hostDelayMs(url: string): number {
+    return Math.min(MAX_HOST_DELAY_MS, Math.max(this.#o.perHostDelayMs, this.#o.robots?.crawlDelayMs(url) ?? 0));
   }
 
   #wakeUp(): void {

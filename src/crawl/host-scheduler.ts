@@ -3,6 +3,7 @@
 // free slot (perHostConcurrency) and its delay since the host's last start has
 // passed, so a slow or delayed host never holds a global slot while it waits.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
 
 /** How a task ended, for its host's schedule. */
@@ -63,14 +64,22 @@ export class HostScheduler<T> {
 
   /** Add a task for `host`, behind the ones already waiting there (or in front, for a retry). */
   push(host: string, item: T, isFirst = false): void {
-    let line = this.#hosts.get(host);
-    if (line === undefined) {
-      line = { pending: [], inFlight: 0, readyAt: -Infinity, starts: 0 };
-      this.#hosts.set(host, line);
-    }
+    const line = this.#line(host);
     if (isFirst) line.pending.unshift(item);
     else line.pending.push(item);
     this.#pending++;
+  }
+
+  /**
+   * A request made outside the queue (a sitemap, read before the loop) takes its turn
+   * on `host`: it waits until the host is ready, then holds the host for `delayMs` as a
+   * task's start does. Resolves early when `signal` aborts.
+   */
+  async takeTurn(host: string, delayMs: number, signal: AbortSignal): Promise<void> {
+    const line = this.#line(host);
+    const wait = line.readyAt - this.#options.now();
+    if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
+    line.readyAt = this.#options.now() + delayMs;
   }
 
   /** Remove every waiting task and return them (the crawl is stopping). */
@@ -113,6 +122,15 @@ export class HostScheduler<T> {
   /** Resolves when no task runs. */
   onIdle(): Promise<void> {
     return this.#queue.onIdle();
+  }
+
+  #line(host: string): HostLine<T> {
+    let line = this.#hosts.get(host);
+    if (line === undefined) {
+      line = { pending: [], inFlight: 0, readyAt: -Infinity, starts: 0 };
+      this.#hosts.set(host, line);
+    }
+    return line;
   }
 
   #start(host: string, line: HostLine<T>, now: number): void {

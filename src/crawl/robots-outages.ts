@@ -16,7 +16,7 @@ export interface RobotsOutage {
   readonly status: number | undefined;
   /** Why its last fetch failed (`ERR_FETCH_NETWORK`, a timeout …), if it did. */
   readonly errorCode: string | undefined;
-  /** How many times it was asked for during the run. */
+  /** How many times it was requested during the run, by the pages and the sitemaps. */
   readonly attempts: number;
   /** URLs of the host left queued, unrequested, for the next run. */
   readonly urlsLeft: number;
@@ -28,7 +28,6 @@ interface HostOutage {
   robotsUrl: string;
   status: number | undefined;
   errorCode: string | undefined;
-  attempts: number;
   urlsLeft: number;
   isOver: boolean;
   isGivenUp: boolean;
@@ -39,12 +38,15 @@ export type OutageDecision = 'retry' | 'hold';
 
 export class RobotsOutages {
   readonly #retries: number;
+  readonly #requestsTo: (robotsUrl: string) => number;
   readonly #hosts = new Map<string, HostOutage>();
   /** URLs held because their host was given up: requeued when the run ends. */
   readonly #held: number[] = [];
 
-  constructor(retries: number) {
+  /** `requestsTo`: how many requests for a robots.txt the run has sent (the tally counts them as they go). */
+  constructor(retries: number, requestsTo: (robotsUrl: string) => number) {
     this.#retries = retries;
+    this.#requestsTo = requestsTo;
   }
 
   /** Whether `robotsUrl`'s host was given up for this run: its URLs are held without asking again. */
@@ -60,10 +62,9 @@ export class RobotsOutages {
   unreachable(file: RobotsFileState, urlId: number, attempt: number): OutageDecision {
     let host = this.#hosts.get(file.url);
     if (host === undefined) {
-      host = { robotsUrl: file.url, status: undefined, errorCode: undefined, attempts: 0, urlsLeft: 0, isOver: false, isGivenUp: false };
+      host = { robotsUrl: file.url, status: undefined, errorCode: undefined, urlsLeft: 0, isOver: false, isGivenUp: false };
       this.#hosts.set(file.url, host);
     }
-    host.attempts = Math.max(host.attempts, attempt);
     host.status = file.status;
     host.errorCode = file.errorCode;
     host.isOver = false;
@@ -93,6 +94,10 @@ export class RobotsOutages {
 
   /** Every host whose robots.txt was unreachable during the run. */
   outages(): RobotsOutage[] {
-    return [...this.#hosts.values()].map(({ isGivenUp: _, ...host }) => ({ code: 'ERR_CRAWL_ROBOTS_UNREACHABLE', ...host }));
+    return [...this.#hosts.values()].map(({ isGivenUp: _, ...host }) => ({
+      code: 'ERR_CRAWL_ROBOTS_UNREACHABLE',
+      ...host,
+      attempts: this.#requestsTo(host.robotsUrl),
+    }));
   }
 }

@@ -24,6 +24,8 @@ export interface SitemapSeedsOptions {
   readonly tally: CrawlTally;
   readonly runId: number | undefined;
   readonly signal: AbortSignal;
+  /** Waits until a request to `host` (the scheme-rung host of `url`) may go, and holds the host's delay. */
+  readonly takeTurn: (host: string, url: string) => Promise<void>;
 }
 
 /** A sitemap to read, and how it was found. */
@@ -53,7 +55,7 @@ export async function seedFromSitemaps(p: SitemapSeedsOptions): Promise<number> 
 
 async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<number> {
   const { options, tally } = p;
-  const onRequest = (request: SentRequest): void => tally.countRequest(request.kind, 1);
+  const onRequest = (request: SentRequest): void => tally.countRequest(request, 1);
   const pending: PendingSitemap[] = [];
   const seen = new Set<string>();
   const add = (url: string, source: SitemapRecord['source'], parentId: number | undefined): void => {
@@ -99,6 +101,7 @@ async function readSitemap(
     const id = await store.recordSitemap({ ...base, status: undefined, errorCode: refusal, kind: undefined, findings: [], entries: [] });
     return { id, queued: 0, children: [] };
   }
+  await p.takeTurn(schemeRung(sitemap.url)?.host ?? '', sitemap.url);
   let response: FetchedResponse;
   try {
     response = await options.fetcher.fetch(sitemap.url, p.signal, { onRequest, read: 'bytes' });
@@ -142,11 +145,14 @@ async function readSitemap(
   return { id, queued, children: [] };
 }
 
-/** Why a sitemap is not requested: robots.txt disallows it, or it is a private address the crawl may not reach. */
+/** Why a sitemap is not requested: robots.txt disallows it or is unreachable, or it is a private address the crawl may not reach. */
 async function refusalOf(p: SitemapSeedsOptions, url: string, onRequest: (request: SentRequest) => void): Promise<string | undefined> {
   const { options } = p;
   if (!options.allowPrivate && isPrivateUrl(url)) return 'ERR_CRAWL_PRIVATE_ADDRESS';
   if (options.robots === undefined) return undefined;
+  // RFC 9309 §2.3.1.4: unreachable means complete disallow. Asked once per origin
+  // (readOrigin); asking again for each sitemap would only hammer a host in trouble.
+  if (options.robots.robotsFile?.(url)?.verdict === 'unreachable') return 'ERR_CRAWL_ROBOTS_UNREACHABLE';
   try {
     return (await options.robots.isAllowed(url, { onRequest })) ? undefined : 'ERR_CRAWL_ROBOTS_DISALLOWED';
   } catch {

@@ -83,7 +83,7 @@ export class UrlPipeline {
     this.#claims.inFlight.add(claimed.id);
     try {
       const robots = this.#o.robots;
-      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request.kind, attempt);
+      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request, attempt);
       if (robots !== undefined) {
         // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
         if (this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {

@@ -110,4 +110,22 @@ describe('robots.txt unreachable at the start (issue 10, item 5)', () => {
     expect([...site.requests].sort()).toEqual(['/', '/a', '/b', '/robots.txt']);
     expect(second.index.urlsByState).toMatchObject({ queued: 0, done: 3, failed: 0 });
   });
+
+  it('with sitemaps read: robots.txt is asked once for them, no sitemap is requested, and the summary counts every robots.txt request', async () => {
+    const site = await startSite();
+    open.push(site);
+    site.robots = '503';
+    const store = new SqliteStore({ path: ':memory:' });
+    open.push(store);
+
+    const summary = await run(site, store, { sitemap: true });
+    // Once for the sitemaps (complete disallow: /sitemap.xml not requested), then the pages' ask and its 2 retries.
+    expect(site.requests).toEqual(['/robots.txt', '/robots.txt', '/robots.txt', '/robots.txt']);
+    expect(summary.requestsByKind.robots).toBe(4);
+    expect(summary.robotsOutages).toEqual([expect.objectContaining({ attempts: 4, urlsLeft: 2, status: 503 })]);
+    expect(formatSummary(summary).join(' ')).toMatch(/status 503,\s+4 tries/);
+    const sitemaps = [];
+    for await (const row of store.reader().sitemaps!()) sitemaps.push([row.url, row.status, row.errorCode]);
+    expect(sitemaps).toEqual([[`${site.origin}/sitemap.xml`, undefined, 'ERR_CRAWL_ROBOTS_UNREACHABLE']]);
+  });
 });

@@ -18,12 +18,14 @@ afterEach(async () => {
 });
 
 /** A site on 127.0.0.1 whose robots.txt names /maps/pages.xml.gz, a gzipped urlset of three pages; no page links another. */
-async function gzipSitemapSite(): Promise<{ origin: string; log: string[] }> {
+async function gzipSitemapSite(): Promise<{ origin: string; log: string[]; times: number[] }> {
   const log: string[] = [];
+  const times: number[] = [];
   let origin = '';
   const server = createServer((request, response) => {
     const target = request.url ?? '/';
     log.push(`${request.method ?? '?'} ${target}`);
+    times.push(performance.now());
     if (target === '/robots.txt') {
       response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\nSitemap: ${origin}/maps/pages.xml.gz\n`);
     } else if (target === '/maps/pages.xml.gz') {
@@ -42,7 +44,7 @@ async function gzipSitemapSite(): Promise<{ origin: string; log: string[] }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise((resolve) => server.close(() => resolve())));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, log };
+  return { origin, log, times };
 }
 
 describe('sitemaps seed the crawl (on by default)', () => {
@@ -75,6 +77,22 @@ describe('sitemaps seed the crawl (on by default)', () => {
     // No page links any other: /a.html and /b.html are orphans (listed, linked from no page); / is the seed, where the crawl starts.
     const orphans = (await collect(audit(reader))).filter((f) => f.code === 'SITEMAP_ORPHAN').map((f) => f.target);
     expect(orphans).toEqual([`${origin}/a.html`, `${origin}/b.html`]);
+  });
+
+  it('sitemap requests keep the per-host delay, as pages do: no two requests of the host closer than perHostDelayMs', async () => {
+    const { origin, log, times } = await gzipSitemapSite();
+    const store = new MemoryStore();
+    closers.push(() => store.close());
+    const fetcher = createFetcher({ refusePrivate: false });
+    closers.push(() => fetcher.close());
+
+    await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0, perHostDelayMs: 120 });
+
+    // robots.txt is asked within the turn of the request it is read for.
+    const paced = times.filter((_, i) => log[i] !== 'GET /robots.txt');
+    expect(paced).toHaveLength(5);
+    const gaps = paced.slice(1).map((t, i) => t - paced[i]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(110);
   });
 
   it('sitemap: false reads none: no /sitemap.xml, no robots.txt Sitemap: line followed', async () => {
