@@ -40,9 +40,11 @@ export interface ScopeRules {
   readonly allowPrivate: boolean;
 }
 
+/** A seed at the scheme rung: its origin's parts, and its directory (the path up to its last "/"). */
 interface Anchor {
-  readonly origin: string;
+  readonly scheme: string | undefined;
   readonly host: string;
+  readonly port: string | undefined;
   readonly directory: string;
 }
 
@@ -56,10 +58,7 @@ export class ScopeTest {
     this.#anchors = rules.seeds.map((seed) => {
       const parsed = parseUriReference(seed);
       const uri = normalizeReference(parsed.ok ? parsed.value : emptyReference(), 'scheme');
-      const host = uri.host ?? '';
-      const origin = originOf(uri);
-      const directory = origin + uri.path.slice(0, uri.path.lastIndexOf('/') + 1);
-      return { origin, host, directory };
+      return { scheme: uri.scheme, host: uri.host ?? '', port: uri.port, directory: uri.path.slice(0, uri.path.lastIndexOf('/') + 1) };
     });
   }
 
@@ -95,8 +94,8 @@ export class ScopeTest {
       const address = privateAddressOf(uri.host);
       if (address !== undefined) return { reason: 'private-address', address };
     }
-    if (!this.#anchors.some((anchor) => this.#isUnder(anchor, uri))) return { reason: 'scope', scope: this.#rules.scope };
-    return this.#patterns(uri, key);
+    for (const anchor of this.#anchors) if (this.#isUnder(anchor, uri)) return this.#patterns(uri, key);
+    return { reason: 'scope', scope: this.#rules.scope };
   }
 
   /**
@@ -119,24 +118,33 @@ export class ScopeTest {
     return excluded === undefined ? undefined : { reason: 'exclude', pattern: String(excluded) };
   }
 
+  // Compared part by part, both at the scheme rung (a default port is already dropped):
+  // nothing is built for the link.
   #isUnder(anchor: Anchor, uri: UriReference): boolean {
     const host = uri.host ?? '';
     switch (this.#rules.scope) {
       case 'origin':
-        return originOf(uri) === anchor.origin;
+        return isSameOrigin(anchor, uri);
       case 'host':
         return host === anchor.host;
       case 'domain':
-        return host === anchor.host || (!anchor.host.startsWith('[') && host.endsWith(`.${anchor.host}`));
+        return host === anchor.host || (!anchor.host.startsWith('[') && isSubdomainOf(host, anchor.host));
       case 'prefix':
-        return (originOf(uri) + uri.path).startsWith(anchor.directory);
+        return isSameOrigin(anchor, uri) && uri.path.startsWith(anchor.directory);
     }
   }
 }
 
-/** scheme://userinfo@host:port of a scheme-rung reference (the port is already dropped when default). */
-function originOf(uri: UriReference): string {
-  return `${uri.scheme ?? ''}://${uri.host ?? ''}${uri.port === undefined ? '' : `:${uri.port}`}`;
+const DOT = 0x2e;
+
+/** Whether `host` ends with "." and `parent` (`docs.example.com` under `example.com`). */
+function isSubdomainOf(host: string, parent: string): boolean {
+  return host.length > parent.length && host.endsWith(parent) && host.charCodeAt(host.length - parent.length - 1) === DOT;
+}
+
+/** RFC 6454: the same scheme, host and port. */
+function isSameOrigin(anchor: Anchor, uri: UriReference): boolean {
+  return (uri.scheme ?? '') === (anchor.scheme ?? '') && (uri.host ?? '') === anchor.host && uri.port === anchor.port;
 }
 
 function emptyReference(): UriReference {

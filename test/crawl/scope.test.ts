@@ -103,4 +103,43 @@ describe('isNegotiatedVariant', () => {
       { numRuns: 3000 },
     );
   });
+
+  it('each scope says what its definition on origin strings says (scheme://host[:port], and the seed directory as a prefix)', () => {
+    const seeds = ['http://Example.com:80/docs/index.html', 'https://[::1]:8443/a/b/', 'http://example.com:/x'];
+    const origin = (u: { scheme?: string | undefined; host?: string | undefined; port?: string | undefined }): string =>
+      `${u.scheme ?? ''}://${u.host ?? ''}${u.port === undefined ? '' : `:${u.port}`}`;
+    const part = fc.constantFrom('example.com', 'EXAMPLE.com', 'sub.example.com', 'badexample.com', '[::1]', 'x.[::1]');
+    const target = fc.oneof(
+      absoluteUri,
+      fc
+        .tuple(fc.constantFrom('http', 'https', 'HTTP'), part, fc.constantFrom('', ':', ':80', ':443', ':8443'), fc.constantFrom('', '/', '/docs', '/docs/', '/docs/a', '/a/b/c', '/x'))
+        .map(([scheme, host, port, path]) => `${scheme}://${host}${port}${path}`),
+    );
+    for (const seed of seeds) {
+      const parsedSeed = parseUriReference(seed);
+      if (!parsedSeed.ok) throw parsedSeed.error;
+      const anchor = ladderForms(parsedSeed.value as AbsoluteUri).keyReference;
+      const directory = origin(anchor) + anchor.path.slice(0, anchor.path.lastIndexOf('/') + 1);
+      for (const scope of ['origin', 'host', 'domain', 'prefix'] as const) {
+        const test = new ScopeTest(rules({ seeds: [seed], scope, allowPrivate: true }));
+        fc.assert(
+          fc.property(target, (uri) => {
+            const parsed = parseUriReference(uri);
+            if (!parsed.ok || parsed.value.scheme === undefined) return;
+            const u = ladderForms(parsed.value as AbsoluteUri).keyReference;
+            if ((u.scheme !== 'http' && u.scheme !== 'https') || u.host === undefined) return;
+            const host = u.host;
+            const isUnder = {
+              origin: origin(u) === origin(anchor),
+              host: host === anchor.host,
+              domain: host === anchor.host || (!(anchor.host ?? '').startsWith('[') && host.endsWith(`.${anchor.host}`)),
+              prefix: (origin(u) + u.path).startsWith(directory),
+            }[scope];
+            expect(test.check(uri) === undefined, `${scope} of ${seed}: ${uri}`).toBe(isUnder);
+          }),
+          { numRuns: 500 },
+        );
+      }
+    }
+  });
 });
