@@ -6,7 +6,7 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RENAMED_CRAWL_OPTIONS, describeOptionIssue } from '../crawl/index.js';
 import { describeValue } from '../errors.js';
 import { ConfigError } from './config-error.js';

@@ -6,7 +6,7 @@
 // (`--per-host-concurrency` ↔ `perHostConcurrency`), its variable LINKLADDER_ and the
 // key in UPPER_SNAKE (`LINKLADDER_PER_HOST_CONCURRENCY`).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { SETTING_META, crawlOptionsSchema, isOn, type CrawlSettingsOf } from '../crawl/index.js';
 import { FETCHER_DEFAULTS } from '../fetch/index.js';
 import { DEFAULT_DB_PATH } from '../store/index.js';

@@ -2,7 +2,7 @@
 // kind, default and presentation, for the commander options, LINKLADDER_* variables
 // and README's table.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { deepFreeze } from './deep-freeze.js';
 import { SETTING_META, type SettingMeta } from '../crawl/index.js';
 import { crawlSettingsSchema, type CrawlSettings, type SettingKey } from './schema.js';

@@ -6,7 +6,7 @@
 // Each check's message is a sentence of its own ("Expected an integer >= 1"): the
 // boundary that reports it adds the name and the value it was given.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { BASE_MODES } from '../base/index.js';
 import { DEFAULT_FOLLOW, LINK_KINDS, type LinkKind } from '../html/index.js';
 import { SCOPES } from './scope.js';
