@@ -1,5 +1,5 @@
-// A batch's links, written as one `page_link` row per page (migration 002): a JSON
-// array with one array per link, read back one row per link through the `link`
+// A batch's links, written as one `page_link` row per page (migrations 002, 010): a
+// JSON array with one array per link, in the current `LinkFormat`, read back one row per link through the `link`
 // view. One row per page instead of one per link is what lets admits keep up with
 // the link stream (see the closing note of issue 3); `link_tally` counts them by
 // rung in the same transaction, so statistics need not read them all. The
@@ -7,7 +7,7 @@
 
 import type { Database, Statement } from 'better-sqlite3';
 import type { NewLink } from './admitter.js';
-import { encodeLink, type EncodedLink } from './link-codec.js';
+import { encodeLink, LINK_FORMAT, type EncodedLink } from './link-codec.js';
 import type { MatchRung } from './types.js';
 
 // `link_tally` counts by (rung, ladder_rung), each 'none' for a link without a
@@ -27,7 +27,7 @@ export class LinkWriter {
   #counted: number[] = [];
 
   constructor(db: Database) {
-    this.#insertPage = db.prepare('INSERT INTO page_link (from_url, first_position, count, links) VALUES (?, ?, ?, ?)');
+    this.#insertPage = db.prepare(`INSERT INTO page_link (from_url, first_position, count, links, format) VALUES (?, ?, ?, ?, ${LINK_FORMAT})`);
     this.#nextPosition = db.prepare('SELECT max(first_position + count) FROM page_link WHERE from_url = ?').pluck();
     this.#tally = db.prepare(
       `INSERT INTO link_tally (rung, ladder_rung, links) VALUES (?, ?, ?)

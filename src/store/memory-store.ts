@@ -425,9 +425,10 @@ export class MemoryStore extends UnitStore {
     for (const u of this.#urls) urlsByState[u.state]++;
     const linksByRung = zeroCounts(MATCH_RUNGS);
     let linksWithoutTarget = 0;
-    for (const links of this.#pages.values()) {
-      for (const [, , , , , , rung] of links) {
-        if (rung === undefined || rung === null) linksWithoutTarget++;
+    for (const [from, links] of this.#pages) {
+      for (let i = 0; i < links.length; i++) {
+        const { rung } = decodeLink(from, i, links[i]!);
+        if (rung === undefined) linksWithoutTarget++;
         else linksByRung[rung]++;
       }
     }

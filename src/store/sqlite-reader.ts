@@ -20,7 +20,7 @@ import {
   type UrlColumns,
 } from './sqlite-rows.js';
 import { isArrayOfArrays, iteratingIndex, parseStoredJson, readingIndex } from './index-corruption.js';
-import { decodeLink, type EncodedLink } from './link-codec.js';
+import { decodeLink, type EncodedLink, type LinkFormat } from './link-codec.js';
 import { DUPLICATE_ALIAS_EVIDENCE, RepresentationEnds, withContentEvidence, type DuplicateMember } from './duplicate-bodies.js';
 import {
   MATCH_RUNGS,
@@ -133,10 +133,10 @@ export class SqliteIndexReader implements IndexReader {
   }
 
   async *#links(): AsyncGenerator<LinkRow> {
-    const pages = this.#db.prepare('SELECT from_url, first_position, links FROM page_link ORDER BY from_url, first_position').raw(true);
-    for await (const [fromUrlId, firstPosition, json] of cursor(pages.iterate() as Iterator<[number, number, string]>)) {
+    const pages = this.#db.prepare('SELECT from_url, first_position, links, format FROM page_link ORDER BY from_url, first_position').raw(true);
+    for await (const [fromUrlId, firstPosition, json, format] of cursor(pages.iterate() as Iterator<[number, number, string, LinkFormat]>)) {
       const links = parseStoredJson(json, 'page_link.links', isArrayOfArrays) as EncodedLink[];
-      for (let i = 0; i < links.length; i++) yield decodeLink(fromUrlId, firstPosition + i, links[i]!);
+      for (let i = 0; i < links.length; i++) yield decodeLink(fromUrlId, firstPosition + i, links[i]!, format);
     }
   }
 

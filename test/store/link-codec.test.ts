@@ -1,5 +1,6 @@
 // The one encoding of a link (page_link rows, the memory store): decode ∘ encode is
-// the identity on what a link records, through JSON as SQLite keeps it.
+// the identity on what a link records, through JSON as SQLite keeps it; rows of the
+// first format (before migration 010) still read as they were written.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -85,22 +86,49 @@ describe('link codec', () => {
       alternateTarget: undefined,
       ...fields,
     });
-    expect(encodeLink(link({ toUrlId: 7, rung: 'string', ladderRung: 'string' }))).toEqual([7, 'x', null, null, null, null, 'string']);
-    expect(encodeLink(link({ toUrlId: 7, rung: 'protocol', ladderRung: 'scheme', metUrlId: 3 }))).toEqual([7, 'x', null, null, null, null, 'protocol', 'scheme', null, null, null, 3]);
-    expect(encodeLink(link({ error: 'ERR_URI_BAD_HOST' }))).toEqual([null, 'x', null, null, null, null, null, null, 'ERR_URI_BAD_HOST']);
-    expect(encodeLink(link({}))).toEqual([null, 'x']);
-    expect(encodeLink(link({ toUrlId: 7, rung: 'new', ladderRung: 'new', line: 12, column: 5 }))).toEqual([
-      7, 'x', null, null, null, null, 'new', null, null, null, null, null, 12, 5,
+    // Format 2: [to, href, element, attribute, base_level, rung, line, column, fragment, ladder_rung, error, findings, alternate, met].
+    expect(encodeLink(link({ toUrlId: 7, rung: 'string', ladderRung: 'string' }))).toEqual([7, 'x', null, null, null, 'string']);
+    expect(encodeLink(link({ toUrlId: 7, rung: 'protocol', ladderRung: 'scheme', metUrlId: 3 }))).toEqual([
+      7, 'x', null, null, null, 'protocol', null, null, null, 'scheme', null, null, null, 3,
     ]);
+    expect(encodeLink(link({ error: 'ERR_URI_BAD_HOST' }))).toEqual([null, 'x', null, null, null, null, null, null, null, null, 'ERR_URI_BAD_HOST']);
+    expect(encodeLink(link({}))).toEqual([null, 'x']);
+    // A link of an HTML page, as most are: nothing after its position.
+    expect(encodeLink(link({ toUrlId: 7, rung: 'new', ladderRung: 'new', element: 'a', attribute: 'href', baseLevel: 'retrieval', line: 12, column: 5 }))).toEqual([
+      7, 'x', 'a', 'href', 'retrieval', 'new', 12, 5,
+    ]);
+    expect(encodeLink(link({ toUrlId: 7, rung: 'new', ladderRung: 'new', fragment: 'top' }))).toEqual([7, 'x', null, null, null, 'new', null, null, 'top']);
+  });
+
+  it('reads format 1 (rows written before migration 010) field by field', () => {
+    const row = [5, 'a', 'frag', 'img', 'src', 'base-element', 'protocol', 'syntax', null, ['REF_X'], 'http://alt/', 4, 3, 9];
+    expect(decodeLink(1, 2, row, 1)).toStrictEqual({
+      fromUrlId: 1,
+      position: 2,
+      toUrlId: 5,
+      rawHref: 'a',
+      fragment: 'frag',
+      element: 'img',
+      attribute: 'src',
+      baseLevel: 'base-element',
+      rung: 'protocol',
+      ladderRung: 'syntax',
+      error: undefined,
+      findings: ['REF_X'],
+      alternateTarget: 'http://alt/',
+      metUrlId: 4,
+      line: 3,
+      column: 9,
+    });
   });
 
   it('reads a link written before positions were recorded: line and column unknown', () => {
-    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'new'])).toMatchObject({ line: undefined, column: undefined });
-    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'new', null, null, null, null, null, 3, 9])).toMatchObject({ line: 3, column: 9 });
+    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'new'], 1)).toMatchObject({ line: undefined, column: undefined });
+    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'new', null, null, null, null, null, 3, 9], 1)).toMatchObject({ line: 3, column: 9 });
   });
 
   it('reads a link written before ladder_rung and met_url were recorded (migration 002 copies old rows without them)', () => {
-    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'scheme'])).toMatchObject({ rung: 'scheme', ladderRung: 'scheme', metUrlId: 5, findings: [] });
-    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'protocol'])).toMatchObject({ rung: 'protocol', ladderRung: undefined, metUrlId: 5 });
+    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'scheme'], 1)).toMatchObject({ rung: 'scheme', ladderRung: 'scheme', metUrlId: 5, findings: [] });
+    expect(decodeLink(1, 0, [5, 'a', null, 'a', 'href', 'retrieval', 'protocol'], 1)).toMatchObject({ rung: 'protocol', ladderRung: undefined, metUrlId: 5 });
   });
 });

@@ -131,6 +131,48 @@ describe('migrations', () => {
     expect(after).toEqual(before);
   });
 
+  it('010: the links of a 009 index (format 1) read as before beside new ones (format 2), by the reader and the link view alike', async () => {
+    const { dir, db, migrations } = scratch();
+    const upTo009 = path.join(dir, 'up-to-009');
+    cpSync(migrations, upTo009, { recursive: true });
+    for (const m of loadMigrations(migrations).filter((m) => m.version > 9)) rmSync(path.join(upTo009, m.file));
+    const old = new Database(db);
+    migrate(old, loadMigrations(upTo009), Date.now);
+    old.exec(`
+      INSERT INTO url (id, key, scheme, host, state, depth, first_seen) VALUES
+        (1, 'http://h/', 'http', 'h', 'done', 0, 1), (2, 'http://h/a', 'http', 'h', 'queued', 1, 1), (3, 'http://h/b', 'http', 'h', 'alias', 1, 1);
+      INSERT INTO page_link (from_url, first_position, count, links) VALUES
+        (1, 0, 3, '[[2,"a",null,"a","href","retrieval","new",null,null,null,null,null,4,7],' ||
+                  '[2,"b#x","x","a","href","retrieval","protocol","scheme",null,["REF_X"],null,3,5,1],' ||
+                  '[null,"http://[",null,"a","href",null,null,null,"ERR_URI_BAD_IP_LITERAL"]]');`);
+    const viewColumns = 'from_url, position, to_url, raw_href, fragment, element, attribute, base_level, rung, ladder_rung, error, findings, alternate_target, met_url, line, "column"';
+    const before = old.prepare(`SELECT ${viewColumns} FROM link ORDER BY position`).all();
+    old.close();
+
+    const store = new SqliteStore({ path: db, migrationsDir: migrations });
+    await store.admit([{ fromUrlId: 1, rawHref: 'c#y', target: 'http://h/c#y', element: 'img', attribute: 'src', baseLevel: 'retrieval', line: 9, column: 2 }]);
+    const read = [];
+    for await (const link of store.reader().links()) read.push(link);
+    await store.close();
+    expect(read.map((l) => [l.position, l.rawHref, l.fragment, l.rung, l.ladderRung, l.metUrlId, l.findings, l.error, l.line, l.column])).toEqual([
+      [0, 'a', undefined, 'new', 'new', 2, [], undefined, 4, 7],
+      [1, 'b#x', 'x', 'protocol', 'scheme', 3, ['REF_X'], undefined, 5, 1],
+      [2, 'http://[', undefined, undefined, undefined, undefined, [], 'ERR_URI_BAD_IP_LITERAL', undefined, undefined],
+      [3, 'c#y', 'y', 'new', 'new', 4, [], undefined, 9, 2],
+    ]);
+
+    const raw = new Database(db, { readonly: true });
+    expect(raw.prepare('SELECT format FROM page_link ORDER BY first_position').pluck().all()).toEqual([1, 2]);
+    const after = raw.prepare(`SELECT ${viewColumns} FROM link ORDER BY position`).all() as Record<string, unknown>[];
+    raw.close();
+    expect(after.slice(0, 3)).toEqual(before);
+    // The new row reads through the view as the reader reads it.
+    expect(after[3]).toEqual({
+      from_url: 1, position: 3, to_url: 4, raw_href: 'c#y', fragment: 'y', element: 'img', attribute: 'src', base_level: 'retrieval',
+      rung: 'new', ladder_rung: 'new', error: null, findings: null, alternate_target: null, met_url: 4, line: 9, column: 2,
+    });
+  });
+
   it('creates the folder of the database, and says clearly when it cannot open it', async () => {
     const { dir } = scratch();
     const store = new SqliteStore({ path: path.join(dir, 'nested', 'deeper', 'x.db') });

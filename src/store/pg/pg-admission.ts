@@ -14,7 +14,7 @@ import { StoreError } from '../../errors.js';
 import { ladderForms, type LadderForms } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { Admitter, type FormHit, type IndexBackend, type NewLink, type NewUrl, type Standing } from '../admitter.js';
-import { encodeLink, type EncodedLink } from '../link-codec.js';
+import { encodeLink, LINK_FORMAT, type EncodedLink } from '../link-codec.js';
 import { roleRank, type AdmitEntry, type AdmitResult, type UrlRole, type UrlState } from '../types.js';
 import type { Sql } from './pg-database.js';
 import { noFacts, type KnownUrls, type LearnedFacts } from './known-urls.js';
@@ -525,9 +525,9 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
   }
   if (pages.length > 0) {
     parts.push(db`new_links AS (
-      INSERT INTO page_link (site, from_url, first_position, count, links)
+      INSERT INTO page_link (site, from_url, first_position, count, links, format)
       SELECT x.site, x.from_url,
-        coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.from_url = x.from_url), 0), x.count, x.links
+        coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.from_url = x.from_url), 0), x.count, x.links, ${LINK_FORMAT}
       FROM unnest(${pages.map(([, p]) => p.site)}::integer[], ${pages.map(([id]) => id)}::bigint[],
         ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links)${unless})`);
   }

@@ -7,7 +7,7 @@
 import { AliasEnds, type AliasEvidence } from '../../ladder/index.js';
 import { DUPLICATE_ALIAS_EVIDENCE, RepresentationEnds, withContentEvidence, type DuplicateMember } from '../duplicate-bodies.js';
 import { asCorruption, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
-import { decodeLink, type EncodedLink } from '../link-codec.js';
+import { decodeLink, type EncodedLink, type LinkFormat } from '../link-codec.js';
 import {
   ALIAS_COLUMNS,
   SITEMAP_COLUMNS,
@@ -203,12 +203,12 @@ export class PgIndexReader implements IndexReader {
   }
 
   async *#links(): AsyncGenerator<LinkRow> {
-    const pages = this.#cursor<{ from_url: number; first_position: number; links: string }>(
-      'SELECT from_url, first_position, links FROM page_link ORDER BY from_url, first_position',
+    const pages = this.#cursor<{ from_url: number; first_position: number; links: string; format: LinkFormat }>(
+      'SELECT from_url, first_position, links, format FROM page_link ORDER BY from_url, first_position',
     );
-    for await (const { from_url: fromUrlId, first_position: firstPosition, links: json } of pages) {
+    for await (const { from_url: fromUrlId, first_position: firstPosition, links: json, format } of pages) {
       const links = parseStoredJson(json, 'page_link.links', isArrayOfArrays) as EncodedLink[];
-      for (let i = 0; i < links.length; i++) yield decodeLink(fromUrlId, firstPosition + i, links[i]!);
+      for (let i = 0; i < links.length; i++) yield decodeLink(fromUrlId, firstPosition + i, links[i]!, format);
     }
   }
 
@@ -221,7 +221,7 @@ export class PgIndexReader implements IndexReader {
   // GROUP BY over every link would sort them all on the server first.
   async *#edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
     let endOf = (id: number): number => id;
-    let pages = this.#cursor<{ from_url: number; links: string }>('SELECT from_url, links FROM page_link ORDER BY from_url, first_position');
+    let pages = this.#cursor<{ from_url: number; links: string; format: LinkFormat }>('SELECT from_url, links, format FROM page_link ORDER BY from_url, first_position');
     if (options?.collapseAliases === true) {
       const [ids, targets] = await this.#aliasEnds();
       const ends = new Map(ids.map((id, i) => [id, targets[i]!]));
@@ -230,7 +230,7 @@ export class PgIndexReader implements IndexReader {
       if (ids.length > 0) {
         pages = this.#cursor(
           `WITH ends AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS e (id, target))
-           SELECT p.from_url, p.links FROM page_link AS p LEFT JOIN ends AS e ON e.id = p.from_url
+           SELECT p.from_url, p.links, p.format FROM page_link AS p LEFT JOIN ends AS e ON e.id = p.from_url
            ORDER BY coalesce(e.target, p.from_url), p.from_url, p.first_position`,
           [ids, targets],
         );
@@ -247,7 +247,7 @@ export class PgIndexReader implements IndexReader {
       }
       const links = parseStoredJson(page.links, 'page_link.links', isArrayOfArrays) as EncodedLink[];
       for (let i = 0; i < links.length; i++) {
-        const link = decodeLink(page.from_url, i, links[i]!);
+        const link = decodeLink(page.from_url, i, links[i]!, page.format);
         if (link.metUrlId === undefined) continue;
         const toUrlId = endOf(link.metUrlId);
         // NUL is in no element or attribute name (the HTML parser replaces it).

@@ -41,22 +41,23 @@ LEFT JOIN page AS f ON f.url_id = t.id
 WHERE t.role = 'external';
 
 CREATE VIEW link AS
-SELECT p.from_url                                    AS from_url,
-       p.first_position + j.key                      AS position,
-       j.value ->> 0                                 AS to_url,
-       j.value ->> 1                                 AS raw_href,
-       j.value ->> 2                                 AS fragment,
-       j.value ->> 3                                 AS element,
-       j.value ->> 4                                 AS attribute,
-       j.value ->> 5                                 AS base_level,
-       j.value ->> 6                                 AS rung,
-       coalesce(j.value ->> 7, j.value ->> 6)        AS ladder_rung,
-       j.value ->> 8                                 AS error,
-       j.value -> 9                                  AS findings,
-       j.value ->> 10                                AS alternate_target,
-       coalesce(j.value ->> 11, j.value ->> 0)       AS met_url,
-       j.value ->> 12                                AS line,
-       j.value ->> 13                                AS column
+SELECT p.from_url                                                                  AS from_url,
+       p.first_position + j.key                                                    AS position,
+       j.value ->> 0                                                               AS to_url,
+       j.value ->> 1                                                               AS raw_href,
+       iif(p.format = 1, j.value ->> 2, j.value ->> 8)                             AS fragment,
+       iif(p.format = 1, j.value ->> 3, j.value ->> 2)                             AS element,
+       iif(p.format = 1, j.value ->> 4, j.value ->> 3)                             AS attribute,
+       iif(p.format = 1, j.value ->> 5, j.value ->> 4)                             AS base_level,
+       iif(p.format = 1, j.value ->> 6, j.value ->> 5)                             AS rung,
+       iif(p.format = 1, coalesce(j.value ->> 7, j.value ->> 6),
+                         coalesce(j.value ->> 9, j.value ->> 5))                   AS ladder_rung,
+       iif(p.format = 1, j.value ->> 8, j.value ->> 10)                            AS error,
+       iif(p.format = 1, j.value -> 9, j.value -> 11)                              AS findings,
+       iif(p.format = 1, j.value ->> 10, j.value ->> 12)                           AS alternate_target,
+       coalesce(iif(p.format = 1, j.value ->> 11, j.value ->> 13), j.value ->> 0)  AS met_url,
+       iif(p.format = 1, j.value ->> 12, j.value ->> 6)                            AS line,
+       iif(p.format = 1, j.value ->> 13, j.value ->> 7)                            AS column
 FROM page_link AS p, json_each(p.links) AS j;
 
 CREATE VIEW page AS
@@ -133,7 +134,7 @@ CREATE TABLE page_link (
   from_url       INTEGER NOT NULL REFERENCES url (id),
   first_position INTEGER NOT NULL,
   count          INTEGER NOT NULL CHECK (count > 0),
-  links          TEXT    NOT NULL,
+  links          TEXT    NOT NULL, format INTEGER NOT NULL DEFAULT 1 CHECK (format IN (1, 2)),
   PRIMARY KEY (from_url, first_position)
 ) STRICT;
 

@@ -33,7 +33,7 @@ export async function copySqliteIndex(file: string, sql: Sql): Promise<void> {
       await insert(
         tx,
         'page_link',
-        all('SELECT from_url, first_position, count, links FROM page_link ORDER BY from_url, first_position').map((p) => ({ site: site(p['from_url']), ...p })),
+        all('SELECT from_url, first_position, count, links, format FROM page_link ORDER BY from_url, first_position').map((p) => ({ site: site(p['from_url']), ...p })),
       );
       await insert(tx, 'link_tally', all('SELECT rung, ladder_rung, links FROM link_tally').map((t) => ({ shard: 0, ...t })));
       await insert(tx, '"fetch"', fetches.map((f) => ({ site: site(f['url_id']), ...f, not_modified: f['not_modified'] === 1 })));

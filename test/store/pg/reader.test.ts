@@ -232,6 +232,27 @@ describe('PgIndexReader', () => {
     await narrow.end();
   });
 
+  it('the link view reads rows of both link formats as the reader does (migration 004)', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL reader tests', cluster));
+    await bothIndexes(smallCrawl);
+    // A row as written before migration 004 (format 1), on a page of its own.
+    await sql`INSERT INTO page_link (site, from_url, first_position, count, links, format)
+      VALUES (0, 1, 1000, 2, ${'[[2,"b#x","x","a","href","retrieval","protocol","scheme",null,["REF_X"],null,3,5,1],[null,"http://[",null,"a","href"]]'}, 1)`;
+    const reader = new PgIndexReader(sql);
+    const links = await collect(reader.links());
+    const view = await sql`SELECT * FROM link ORDER BY from_url, position`;
+    expect(view.length).toBe(links.length);
+    expect(links.find((l) => l.position === 1000)).toMatchObject({ rawHref: 'b#x', fragment: 'x', rung: 'protocol', ladderRung: 'scheme', metUrlId: 3, findings: ['REF_X'], line: 5, column: 1 });
+    const byPlace = new Map(view.map((row) => [`${row['from_url']}:${row['position']}`, row]));
+    for (const link of links) {
+      const row = byPlace.get(`${link.fromUrlId}:${link.position}`)!;
+      expect([row['to_url'], row['raw_href'], row['fragment'], row['element'], row['attribute'], row['base_level'], row['rung'], row['ladder_rung'], row['error'], row['alternate_target'], row['met_url'], row['line'], row['column']]).toEqual(
+        [link.toUrlId, link.rawHref, link.fragment, link.element, link.attribute, link.baseLevel, link.rung, link.ladderRung, link.error, link.alternateTarget, link.metUrlId, link.line, link.column].map((v) => v ?? null),
+      );
+      expect(row['findings'] ?? []).toEqual(link.findings);
+    }
+  });
+
   it('names a damaged index ERR_STORE_CORRUPT, with the database but not its password', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL reader tests', cluster));
     await bothIndexes(smallCrawl);
