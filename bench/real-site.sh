@@ -3,10 +3,11 @@
 # nginx on 127.0.0.1 and crawl it with `wget -r -np`, with linkladder and with the
 # floor of a Node crawler on this stack (bench/support/naive-crawler.ts: undici,
 # htmlparser2, WHATWG URL and a Set, nothing stored), each under `/usr/bin/time -v`,
-# in rotating rounds. Prints per tool the median CPU seconds (user+sys), median wall
-# seconds, peak RSS, the requests nginx logged, and the ratios of CPU seconds:
-# linkladder/wget (the issue's target: <= 2.00), naive/wget (what Node itself costs)
-# and linkladder/naive. Also checks that linkladder requested every resource at most once.
+# in rotating rounds; and, as the floor under any Node crawler, undici alone fetching
+# the tree's pages one at a time (bench/support/fetch-floor.ts: no parsing). Prints per
+# tool the median CPU seconds (user+sys), median wall seconds, peak RSS, the requests
+# nginx logged, and the ratios of CPU seconds: linkladder/wget (the issue's target:
+# <= 2.00), naive/wget and fetch-only/wget (what Node itself costs) and linkladder/naive. Also checks that linkladder requested every resource at most once.
 #
 #   npm run build && bash bench/real-site.sh
 #
@@ -35,6 +36,7 @@ profile_dir="${REAL_SITE_PROFILE:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cli="$repo/dist/linkladder.mjs"
 naive="$repo/dist/bench/support/naive-crawler.js"
+floor="$repo/dist/bench/support/fetch-floor.js"
 
 skip() {
   echo "real-site: skipped: $1"
@@ -47,8 +49,8 @@ skip() {
 command -v wget >/dev/null || skip "wget is not installed (apt-get install wget)"
 [ -x /usr/bin/time ] || skip "/usr/bin/time is not installed (apt-get install time)"
 [ -f "$root/$seed_page" ] || skip "no tree at $root/$seed_page (apt-get install $package, or set REAL_SITE_ROOT)"
-if [ ! -f "$cli" ] || [ ! -f "$naive" ]; then
-  echo "real-site: $cli or $naive is missing; run npm run build first" >&2
+if [ ! -f "$cli" ] || [ ! -f "$naive" ] || [ ! -f "$floor" ]; then
+  echo "real-site: $cli, $naive or $floor is missing; run npm run build first" >&2
   exit 1
 fi
 
@@ -62,11 +64,14 @@ trap 'exit 130' INT TERM
 
 serve_tree "$root" "$work" || exit 1
 seed="$site$seed_page"
+# The pages fetch-only requests: every .html file of the tree, as URLs under the site.
+(cd "$root" && find . -name '*.html' | sed "s|^\./|$site|" | sort) >"$work/pages.list"
 
 pages="$(find "$root" -name '*.html' | wc -l)"
 echo "real-site: $root ($pages .html files) on $seed; $rounds rounds; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  wget:       wget -r -np -l inf -q -P <tmp> $seed"
 echo "  naive:      node $naive $seed"
+echo "  fetch-only: node $floor <the tree's .html files as URLs>"
 echo "  linkladder: node $cli crawl $seed --db <tmp>/index.db --scope prefix --allow-private --no-check-external --per-host-concurrency 1${extra_flags[*]:+ ${extra_flags[*]}}"
 
 # One crawl: time it, then keep this crawl's slice of the access log.
@@ -81,6 +86,10 @@ run_one() { # tool round
     naive)
       /usr/bin/time -v -o "$out/time" node "$naive" "$seed" >"$out/summary" ||
         { echo "real-site: the naive crawler failed" >&2; exit 1; }
+      ;;
+    fetch-only)
+      /usr/bin/time -v -o "$out/time" node "$floor" "$work/pages.list" >"$out/summary" ||
+        { echo "real-site: fetch-only failed" >&2; exit 1; }
       ;;
     linkladder)
       /usr/bin/time -v -o "$out/time" node "$cli" crawl "$seed" --db "$out/index.db" \
@@ -99,9 +108,9 @@ run_one() { # tool round
 
 for round in $(seq "$rounds"); do
   case $((round % 3)) in
-    1) order="wget naive linkladder" ;;
-    2) order="naive linkladder wget" ;;
-    *) order="linkladder wget naive" ;;
+    1) order="wget naive linkladder fetch-only" ;;
+    2) order="naive fetch-only linkladder wget" ;;
+    *) order="linkladder wget fetch-only naive" ;;
   esac
   for tool in $order; do
     run_one "$tool" "$round"
@@ -116,7 +125,7 @@ column_median() { cat "$work/$1".*/figures | awk -v c="$2" '{ print $c }' | medi
 
 echo
 printf '%-11s %8s %8s %9s %9s %9s %8s %8s %12s\n' tool 'cpu s' 'wall s' 'rss MB' requests 'distinct' 'max/url' 'non-200' 'connections'
-for tool in wget naive linkladder; do
+for tool in wget fetch-only naive linkladder; do
   cat "$work/$tool".*/requests >"$work/$tool.all"
   last="$work/$tool.$rounds/requests"
   printf '%-11s %8.2f %8.2f %9.1f %9d %9d %8d %8d %12d\n' "$tool" \
@@ -129,6 +138,7 @@ echo "(cpu, wall, rss: medians over $rounds rounds; requests, distinct, max/url,
 
 wget_cpu="$(column_median wget 3)"
 naive_cpu="$(column_median naive 3)"
+floor_cpu="$(column_median fetch-only 3)"
 ladder_cpu="$(column_median linkladder 3)"
 ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
 ratio="$(ratio_of "$ladder_cpu" "$wget_cpu")"
@@ -136,6 +146,7 @@ verdict="$(awk -v r="$ratio" 'BEGIN { print (r <= 2) ? "met" : "not met" }')"
 echo
 echo "cpu ratio linkladder/wget: $ratio (target <= 2.00: $verdict)"
 echo "cpu ratio naive/wget:      $(ratio_of "$naive_cpu" "$wget_cpu") (Node, undici and htmlparser2 alone)"
+echo "cpu ratio fetch-only/wget: $(ratio_of "$floor_cpu" "$wget_cpu") (Node and undici alone, fetching the same pages, nothing parsed)"
 echo "cpu ratio linkladder/naive: $(ratio_of "$ladder_cpu" "$naive_cpu")"
 
 awk '{ print $2 }' "$work/wget.$rounds/requests" | sort -u >"$work/wget.urls"
