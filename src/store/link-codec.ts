@@ -62,11 +62,16 @@ const FIELDS = {
   2: { toUrl: 0, rawHref: 1, element: 2, attribute: 3, baseLevel: 4, rung: 5, line: 6, column: 7, fragment: 8, ladderRung: 9, error: 10, findings: 11, alternateTarget: 12, metUrl: 13 },
 } as const;
 
+/** The rung of an encoded link of `format`, without decoding the rest; `undefined` for a link without a target. */
+export function rungOf(link: EncodedLink, format: LinkFormat = LINK_FORMAT): MatchRung | undefined {
+  return (link[FIELDS[format].rung] ?? undefined) as MatchRung | undefined;
+}
+
 /** The link at `position` of page `fromUrlId`, as reports read it, from an array of `format`. */
 export function decodeLink(fromUrlId: number, position: number, link: EncodedLink, format: LinkFormat = LINK_FORMAT): LinkRow {
   const at = FIELDS[format];
   const toUrl = (link[at.toUrl] ?? undefined) as number | undefined;
-  const rung = (link[at.rung] ?? undefined) as MatchRung | undefined;
+  const rung = rungOf(link, format);
   const line = (link[at.line] ?? undefined) as number | undefined;
   const findings = link[at.findings] as readonly string[] | null | undefined;
   return {

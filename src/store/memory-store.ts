@@ -7,7 +7,7 @@ import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { StoreError } from '../errors.js';
 import { Admitter, type FormHit } from './admitter.js';
-import { decodeLink, encodeLink, type EncodedLink } from './link-codec.js';
+import { decodeLink, encodeLink, rungOf, type EncodedLink } from './link-codec.js';
 import { MemoryIndexReader } from './memory-reader.js';
 import { UnitStore } from './unit-store.js';
 import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
@@ -425,9 +425,9 @@ export class MemoryStore extends UnitStore {
     for (const u of this.#urls) urlsByState[u.state]++;
     const linksByRung = zeroCounts(MATCH_RUNGS);
     let linksWithoutTarget = 0;
-    for (const [from, links] of this.#pages) {
-      for (let i = 0; i < links.length; i++) {
-        const { rung } = decodeLink(from, i, links[i]!);
+    for (const links of this.#pages.values()) {
+      for (const link of links) {
+        const rung = rungOf(link);
         if (rung === undefined) linksWithoutTarget++;
         else linksByRung[rung]++;
       }
