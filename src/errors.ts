@@ -39,6 +39,7 @@ export const ERROR_MESSAGES = {
   ERR_FETCH_NETWORK: 'network error: DNS, connection refused or reset, socket closed early',
   ERR_FETCH_TLS: 'TLS handshake or certificate error',
   ERR_FETCH_PROTOCOL: 'the response is not valid HTTP/1.1',
+  ERR_FETCH_UNSOLICITED_NOT_MODIFIED: 'a 304 Not Modified answered a request that sent no validators: there is no representation it could keep',
   ERR_FETCH_BODY_TRUNCATED: 'the body ended before it was complete: the connection closed or was reset mid-body, or fewer bytes came than Content-Length said',
   ERR_FETCH_BODY_TOO_LARGE: 'the body passed `maxBodyBytes` on the wire or `maxDecodedBytes` decompressed; it is cut there',
   ERR_FETCH_CONTENT_ENCODING: 'the Content-Encoding is unknown or the compressed body is corrupt',

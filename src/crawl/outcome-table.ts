@@ -44,6 +44,7 @@ export const OUTCOME_TABLE = {
   // What the server sends is broken the same way every time.
   ERR_FETCH_TLS: 'permanent',
   ERR_FETCH_PROTOCOL: 'permanent',
+  ERR_FETCH_UNSOLICITED_NOT_MODIFIED: 'permanent',
   ERR_FETCH_BODY_TOO_LARGE: 'permanent',
   ERR_FETCH_CONTENT_ENCODING: 'permanent',
   // The crawler's own redirect hook threw: a bug of ours, not the site's; not retried.

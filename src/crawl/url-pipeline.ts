@@ -114,8 +114,9 @@ export class UrlPipeline {
       }
       // A re-check sends the validators of the last response (recheck.ts); an external link is checked afresh.
       const revalidation = this.#o.recheck && claimed.role !== 'external' ? await revalidationOf(this.#store, claimed.id) : undefined;
-      const response =
+      const fetched =
         claimed.role === 'external' ? await this.#check(claimed, onRequest) : await this.#fetch(claimed, 'GET', onRequest, revalidation?.validators);
+      const response = unsolicitedNotModified(fetched, revalidation !== undefined);
       if (this.#p.isStopping() && response.errorCode === 'ERR_FETCH_ABORTED') {
         await this.#p.requeue(claimed.id);
         return { kind: 'done' };
@@ -281,6 +282,8 @@ export class UrlPipeline {
     }
     // A body cut short (still so after the retries) is no representation: its links past the cut are unknown.
     if (isBodyCut(response.errorCode)) return this.#recordFailure(tx, claimed, attempt, response.errorCode!, response);
+    // RFC 9110 §15.4.5: a 304 that answered no conditional request names no representation to keep.
+    if (response.errorCode === UNSOLICITED_304) return this.#recordFailure(tx, claimed, attempt, UNSOLICITED_304, response);
     if (claimed.role === 'external') return this.#settleExternal(tx, claimed, response, attempt);
     const record = { ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' };
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
@@ -393,6 +396,18 @@ export class UrlPipeline {
  * too), the crawl stopped it, or the fetcher broke its contract.
  */
 const NO_FALLBACK: ReadonlySet<string> = new Set(['ERR_FETCH_PRIVATE_ADDRESS', 'ERR_FETCH_ABORTED', 'ERR_CRAWL_FETCHER_THREW']);
+
+const UNSOLICITED_304 = 'ERR_FETCH_UNSOLICITED_NOT_MODIFIED';
+
+/**
+ * RFC 9110 §15.4.5: a 304 answers a conditional request. One that answered a request
+ * sent without validators (or a redirect hop's, which never carries them) is a
+ * protocol error, whether or not the fetcher said so: never "unchanged", never a page.
+ */
+function unsolicitedNotModified(response: FetchedResponse, isConditional: boolean): FetchedResponse {
+  if (response.status !== 304 || response.errorCode !== undefined || (isConditional && response.hops.length === 0)) return response;
+  return { ...response, errorCode: UNSOLICITED_304 };
+}
 
 /** What a Fetcher that broke its contract (it threw) leaves. */
 function thrownResponse(url: string, now: number): FetchedResponse {

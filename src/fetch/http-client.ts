@@ -188,6 +188,8 @@ export class HttpClient {
             continue;
           }
         }
+        // RFC 9110 §15.4.5: a 304 answers a conditional request; to one without validators it names nothing to keep.
+        if (status === 304 && headers === requestHeaders) errorCode = 'ERR_FETCH_UNSOLICITED_NOT_MODIFIED';
         const read = method === 'HEAD' ? await this.#headOnly(sink, answered.headers) : await this.#readFinal(sink, answered.headers, policy, hop);
         return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
       } finally {

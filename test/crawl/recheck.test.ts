@@ -94,3 +94,51 @@ describe('crawl with recheck', () => {
     expect(runs.at(-1)?.counts?.['unchanged']).toBe(1);
   });
 });
+
+describe('a 304 to a request without validators (RFC 9110 §15.4.5)', () => {
+  it('is a protocol error: a broken link is not fixed by it, and a URL never fetched is not done', async () => {
+    let isLying = false;
+    const { origin, seen } = await (async () => {
+      const seen: Seen[] = [];
+      const server = createServer((request, response) => {
+        const path = request.url ?? '/';
+        seen.push({ path, headers: request.headers });
+        if (path === '/') {
+          const body = isLying ? '<a href="missing.html">m</a> <a href="new.html">n</a>' : '<a href="missing.html">m</a>';
+          response.writeHead(200, { 'content-type': 'text/html', etag: `"v${body.length}"` }).end(body);
+        } else if (isLying) response.writeHead(304).end();
+        else response.writeHead(404, { 'content-type': 'text/html' }).end('<p>missing</p>');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+      return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+    })();
+    const store = new MemoryStore();
+    const fetcher = createFetcher({ refusePrivate: false });
+    closers.push(() => fetcher.close());
+    const options = { store, fetcher, robots: false as const, allowPrivate: true, retries: 0, sitemap: false };
+    await crawl(`${origin}/`, options);
+    const codes = async (): Promise<string[]> =>
+      (await collect(audit(store.reader()))).map((f) => `${f.code} ${f.rawHref ?? ''} ${String(f.detail?.['errorCode'] ?? f.detail?.['status'] ?? '')}`);
+    expect(await codes()).toEqual(['LINK_BROKEN missing.html 404']);
+
+    // The server now answers 304 to everything but the home page, asked or not.
+    isLying = true;
+    seen.length = 0;
+    const summary = await crawl(`${origin}/`, { ...options, recheck: true });
+    expect(seen.map((s) => s.path).sort()).toEqual(['/', '/missing.html', '/new.html']);
+    // /missing.html was a 404: no validators went with its request.
+    expect(seen.find((s) => s.path === '/missing.html')?.headers['if-none-match']).toBeUndefined();
+    expect((await store.runs()).at(-1)?.counts?.['unchanged']).toBe(0);
+    expect(summary.errorsByCode).toEqual({ ERR_FETCH_UNSOLICITED_NOT_MODIFIED: 2 });
+    expect(await codes()).toEqual([
+      'LINK_BROKEN missing.html ERR_FETCH_UNSOLICITED_NOT_MODIFIED',
+      'LINK_BROKEN new.html ERR_FETCH_UNSOLICITED_NOT_MODIFIED',
+    ]);
+    for (const path of ['/missing.html', '/new.html']) {
+      const url = (await store.findUrl(`${origin}${path}`))!;
+      expect(url.state).toBe('failed');
+      expect((await store.history(url.id))!.fetches.at(-1)).toMatchObject({ status: 304, errorCode: 'ERR_FETCH_UNSOLICITED_NOT_MODIFIED', isNotModified: false });
+    }
+  });
+});

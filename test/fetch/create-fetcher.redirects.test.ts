@@ -144,7 +144,8 @@ describe('redirects, hop by hop', () => {
     const choices = await fetcher().fetch(`${server.origin}/300`);
     expect(choices).toMatchObject({ status: 300, hops: [], body: 'choices', errorCode: undefined });
     const notModified = await fetcher().fetch(`${server.origin}/304`);
-    expect(notModified).toMatchObject({ status: 304, hops: [], errorCode: undefined });
+    // Final, not followed; asked for without validators, it is a protocol error (create-fetcher.not-modified.test.ts).
+    expect(notModified).toMatchObject({ status: 304, hops: [], errorCode: 'ERR_FETCH_UNSOLICITED_NOT_MODIFIED' });
     expect(server.log).toEqual(['GET /300', 'GET /304']);
   });
 
