@@ -1,5 +1,6 @@
 // A re-check (DESIGN.md §8): an index crawled before is revalidated with
-// conditional requests (RFC 9110 §13.1). Each URL fetched is queued again; its last
+// conditional requests (RFC 9110 §13.1). Each URL fetched is queued again (one that
+// redirected too, no longer an alias: it may now lead elsewhere, or answer 404); its last
 // response's validators — the ETag (If-None-Match, §13.1.2) and Last-Modified
 // (If-Modified-Since, §13.1.3) — go with its request. A 304 Not Modified (§15.4.5)
 // keeps the page as recorded: a fetch row marked `isNotModified` carries the status,

@@ -218,6 +218,10 @@ export class MemoryStore extends UnitStore {
         if (row.state === 'done' || row.state === 'failed') {
           this.#setRow(row, 'queued', row.aliasOf);
           count++;
+        } else if (row.state === 'alias' && this.#aliases.has(`${row.id} redirect`)) {
+          // A URL that answered a redirect is asked again too: it may lead elsewhere now, or nowhere.
+          this.#revokeAlias(row.id);
+          count++;
         }
       }
       return count;

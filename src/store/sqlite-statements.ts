@@ -46,6 +46,7 @@ const SQL = {
   insertSitemapEntry: `INSERT INTO sitemap_entry (sitemap_id, position, url_id, loc, lastmod, line)
        VALUES (:sitemapId, :position, :urlId, :loc, :lastmod, :line)`,
   requeueFetched: `UPDATE url SET state = 'queued' WHERE state IN ('done', 'failed')`,
+  redirectAliases: `SELECT id FROM url WHERE state = 'alias' AND id IN (SELECT from_id FROM alias WHERE evidence = 'redirect')`,
   // link_tally counts what is left: the page's links are taken off their (rung, ladder_rung) pairs.
   untallyPageLinks: `UPDATE link_tally SET links = link_tally.links - t.n
        FROM (SELECT coalesce(rung, 'none') AS rung, coalesce(ladder_rung, 'none') AS ladder_rung, count(*) AS n
@@ -61,7 +62,7 @@ export type StatementName = keyof typeof SQL;
 /** Statements whose rows are arrays of values, not objects. */
 const RAW: ReadonlySet<StatementName> = new Set<StatementName>(['urlKeysAfter', 'formTextsAfter']);
 /** Statements that return their first column's value. */
-const PLUCKED: ReadonlySet<StatementName> = new Set<StatementName>(['urlState', 'getRobots']);
+const PLUCKED: ReadonlySet<StatementName> = new Set<StatementName>(['urlState', 'getRobots', 'redirectAliases']);
 
 export type SqliteStatements = { readonly [Name in StatementName]: Statement };
 

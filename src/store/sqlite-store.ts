@@ -199,7 +199,17 @@ export class SqliteStore extends UnitStore {
   }
 
   protected requeueFetchedNow(): number {
-    return this.#write(() => this.#statements.requeueFetched.run().changes);
+    const s = this.#statements;
+    return this.#write(() => {
+      // A URL that answered a redirect is asked again too: it may lead elsewhere now, or nowhere.
+      const redirected = s.redirectAliases.all() as number[];
+      for (const id of redirected) {
+        s.deleteProvingAliases.run({ id });
+        s.unsetAlias.run({ id });
+        this.#aliases.delete(id);
+      }
+      return s.requeueFetched.run().changes + redirected.length;
+    });
   }
 
   protected dropLinksNow(fromUrlId: number): void {

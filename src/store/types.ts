@@ -347,8 +347,10 @@ export interface IndexWriter {
   recordSitemap(record: SitemapRecord): Promise<number>;
   /**
    * A re-check begins: every URL fetched (`done`, `failed`) goes back to `queued`,
-   * its fetch rows kept (their validators make the requests conditional). Resolves
-   * with how many were queued.
+   * its fetch rows kept (their validators make the requests conditional), and so does
+   * every URL that answered a redirect: no longer an alias (its `redirect` evidence
+   * is dropped, a canonical claim kept), it is asked again, and where it leads now is
+   * learned anew. Resolves with how many were queued.
    */
   requeueFetched(): Promise<number>;
   /** Forget the links recorded on page `fromUrlId` (its new representation is parsed again). */

@@ -142,3 +142,67 @@ describe('a 304 to a request without validators (RFC 9110 §15.4.5)', () => {
     }
   });
 });
+
+describe('crawl with recheck: URLs that redirected', () => {
+  /** `/` links to /old, /moved and /back; each answers as `answers` says now. */
+  async function redirectingSite(answers: Map<string, [number, string?]>): Promise<{ origin: string; seen: string[] }> {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      const path = request.url ?? '/';
+      seen.push(path);
+      if (path === '/') {
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<a href="old">o</a> <a href="moved">m</a> <a href="back">b</a>');
+        return;
+      }
+      const [status, location] = answers.get(path) ?? [404];
+      if (location !== undefined) response.writeHead(status, { location }).end();
+      else response.writeHead(status, { 'content-type': 'text/html' }).end(`<p>${path}</p>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  }
+
+  it('asks them again: a redirect that now answers 404 is a broken link, a new redirect target is found and fetched, one that no longer redirects is no finding', async () => {
+    const answers = new Map<string, [number, string?]>([
+      ['/old', [301, '/new']],
+      ['/new', [200]],
+      ['/moved', [302, '/a']],
+      ['/a', [200]],
+      ['/b', [200]],
+      ['/back', [301, '/new']],
+    ]);
+    const { origin, seen } = await redirectingSite(answers);
+    const store = new MemoryStore();
+    const fetcher = createFetcher({ refusePrivate: false });
+    closers.push(() => fetcher.close());
+    const options = { store, fetcher, robots: false as const, allowPrivate: true, retries: 0, sitemap: false };
+    await crawl(`${origin}/`, options);
+    const codes = async (): Promise<string[]> =>
+      (await collect(audit(store.reader()))).map((f) => `${f.code} ${f.rawHref ?? ''} ${String(f.detail?.['status'] ?? f.detail?.['finalUrl'] ?? '')}`);
+    expect(await codes()).toEqual([`LINK_REDIRECT old ${origin}/new`, `LINK_REDIRECT moved ${origin}/a`, `LINK_REDIRECT back ${origin}/new`]);
+    expect((await store.findUrl(`${origin}/old`))?.state).toBe('alias');
+
+    // /old is gone; /moved now leads to /b; /back answers itself again.
+    answers.set('/old', [404]);
+    answers.set('/moved', [302, '/b']);
+    answers.set('/back', [200]);
+    seen.length = 0;
+    await crawl(`${origin}/`, { ...options, recheck: true });
+    expect(seen.filter((path) => path === '/old' || path === '/moved' || path === '/b' || path === '/back')).toHaveLength(4);
+    expect(seen.filter((path) => path === '/new' || path === '/a')).toHaveLength(2);
+    expect(await codes()).toEqual([`LINK_BROKEN old 404`, `LINK_REDIRECT moved ${origin}/b`]);
+    const old = (await store.findUrl(`${origin}/old`))!;
+    expect(old.state).toBe('done');
+    expect(old.aliasOf).toBeUndefined();
+    const b = (await store.findUrl(`${origin}/b`))!;
+    expect(b.state).toBe('done');
+    expect((await store.findUrl(`${origin}/moved`))!.aliasOf).toBe(b.id);
+
+    // Asked again once more, what still redirects stays an alias of its target; nothing is asked twice.
+    seen.length = 0;
+    await crawl(`${origin}/`, { ...options, recheck: true });
+    expect([...seen].sort()).toEqual(['/', '/a', '/b', '/back', '/moved', '/new', '/old']);
+    expect((await store.findUrl(`${origin}/moved`))!).toMatchObject({ state: 'alias', aliasOf: b.id });
+  });
+});

@@ -290,6 +290,42 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
     await expect(store.requeue(999)).rejects.toThrow(expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }));
   });
 
+  it('requeues for a re-check every URL fetched and every URL that answered a redirect (no longer an alias), and no other alias', async () => {
+    const store = await open();
+    const page = await seed(store);
+    await store.claim(1);
+    await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+    const [old, negotiated, gone, queued] = await store.admit([
+      link(page, 'http://host/old'),
+      link(page, 'http://host/negotiated'),
+      link(page, 'http://host/gone'),
+      link(page, 'http://host/queued'),
+    ]);
+    await store.claim(2);
+    await store.recordFetch({ urlId: old!.urlId!, outcome: 'done', startedAt: 2, status: 301 });
+    await store.addAlias({ fromId: old!.urlId!, toId: page, evidence: 'redirect', detail: '301' });
+    await store.addAlias({ fromId: old!.urlId!, toId: page, evidence: 'canonical', detail: '/' });
+    await store.recordFetch({ urlId: negotiated!.urlId!, outcome: 'done', startedAt: 3, status: 200 });
+    await store.addAlias({ fromId: negotiated!.urlId!, toId: page, evidence: 'content-location', detail: '/' });
+    await store.claim(1);
+    await store.recordFetch({ urlId: gone!.urlId!, outcome: 'failed', startedAt: 4, errorCode: 'ERR_FETCH_NETWORK' });
+    expect(await store.requeueFetched()).toBe(3);
+    const state = async (id: number): Promise<unknown> => {
+      const url = await store.getUrl(id);
+      return [url?.state, url?.aliasOf];
+    };
+    expect(await state(page)).toEqual(['queued', undefined]);
+    expect(await state(old!.urlId!)).toEqual(['queued', undefined]);
+    expect(await state(negotiated!.urlId!)).toEqual(['alias', page]);
+    expect(await state(gone!.urlId!)).toEqual(['queued', undefined]);
+    expect(await state(queued!.urlId!)).toEqual(['queued', undefined]);
+    // The redirect is no longer proof of anything; the canonical claim is kept.
+    expect((await store.history(old!.urlId!))!.aliasesFrom.map((a) => a.evidence)).toEqual(['canonical']);
+    // A link to it now names it, not what it redirected to.
+    const [again] = await store.admit([link(page, 'http://host/old')]);
+    expect(again).toMatchObject({ urlId: old!.urlId!, rung: 'string' });
+  });
+
   it('keeps robots.txt per origin, replacing an older entry', async () => {
     const { robotsCache } = await open();
     expect(await robotsCache.get('http://host')).toBeUndefined();

@@ -192,6 +192,8 @@ class IndexFacts {
       if (row.anchors.length > 0) addAll(anchorsByOwner, owner, row.anchors);
       if (row.findings.length > 0) addAll(this.#pageCodes, owner, row.findings);
       const n = row.redirects.length;
+      // A request of its own that no longer redirects (a re-check): where it led before is history.
+      if (n === 0 && row.durationMs !== undefined) this.#redirects.delete(row.urlId);
       row.redirects.forEach((hop, i) => {
         const from = this.#idOf(hop.from);
         if (from !== undefined) this.#redirects.set(from, { hops: n - i, finalUrl: leadsTo(row), errorCode: row.errorCode });

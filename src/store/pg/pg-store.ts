@@ -334,8 +334,15 @@ export class PgStore implements IndexWriter {
   }
 
   async requeueFetched(): Promise<number> {
-    const rows = await this.#writing(() => this.#db`UPDATE url SET state = 'queued' WHERE state IN ('done', 'failed') RETURNING 1`);
-    return rows.length;
+    return this.#inTransaction(async (db) => {
+      const fetched = await db`UPDATE url SET state = 'queued' WHERE state IN ('done', 'failed') RETURNING 1`;
+      // A URL that answered a redirect is asked again too: it may lead elsewhere now, or nowhere.
+      const redirected = await db`
+        WITH r AS (SELECT u.id FROM url AS u WHERE u.state = 'alias' AND EXISTS (SELECT 1 FROM alias AS a WHERE a.from_id = u.id AND a.evidence = 'redirect')),
+        d AS (DELETE FROM alias WHERE from_id IN (SELECT id FROM r) AND evidence <> 'canonical')
+        UPDATE url SET state = 'queued', alias_of = NULL WHERE id IN (SELECT id FROM r) RETURNING 1`;
+      return fetched.length + redirected.length;
+    });
   }
 
   async dropLinks(fromUrlId: number): Promise<void> {
