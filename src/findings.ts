@@ -76,6 +76,13 @@ export const FINDINGS = {
     recordedOn: 'index',
     subject: 'url',
   },
+  SEED_BROKEN: {
+    severity: 'error',
+    summary:
+      'a seed of the crawl answered 4xx or 5xx (after its redirects), or could not be fetched at all: the crawl could not start there, and no link names it to say so',
+    recordedOn: 'index',
+    subject: 'url',
+  },
   LINK_FRAGMENT_MISSING: {
     severity: 'warning',
     summary: 'the fragment names no id (nor <a name>) of the HTML page it points to, as that page was fetched',

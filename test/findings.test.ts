@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('the findings catalog', () => {
   it.each(FINDING_CODES)('%s: a stable name, a severity, a one-line summary, where it is recorded', (code) => {
     const spec: (typeof FINDINGS)[typeof code] & { notReported?: string } = FINDINGS[code];
-    expect(code).toMatch(/^(LINK|REDIRECT|BODY|REF|HREF|HTML|CSS|BASE|PAGE|SITEMAP|DUPLICATE)_[A-Z]+(_[A-Z]+)*$/);
+    expect(code).toMatch(/^(LINK|SEED|REDIRECT|BODY|REF|HREF|HTML|CSS|BASE|PAGE|SITEMAP|DUPLICATE)_[A-Z]+(_[A-Z]+)*$/);
     expect(SEVERITIES).toContain(spec.severity);
     expect(spec.summary).toMatch(/^[^\n]{10,}$/);
     expect(['link', 'fetch', 'index']).toContain(spec.recordedOn);

@@ -142,6 +142,8 @@ class IndexFacts {
   readonly #ends = new AliasEnds<number>((id) => this.#nextOf(id));
   /** DUPLICATE_REPRESENTATION findings, by the URL each is about (duplicate-findings.ts). */
   readonly #duplicates = new Map<number, AuditFinding[]>();
+  /** The URLs the crawl runs started from, in the order they were first given. */
+  readonly #seeds = new Set<number>();
   #hasAnchors = false;
 
   /** The facts of the index behind `reader`: one pass over its URLs, one over its fetches. */
@@ -150,7 +152,17 @@ class IndexFacts {
     await facts.#readUrls(reader);
     await facts.#readFetches(reader);
     await facts.#readDuplicates(reader);
+    await facts.#readSeeds(reader);
     return facts;
+  }
+
+  async #readSeeds(reader: IndexReader): Promise<void> {
+    for (const run of await reader.runs()) {
+      for (const seed of run.seeds) {
+        const id = this.#idOf(seed);
+        if (id !== undefined) this.#seeds.add(id);
+      }
+    }
   }
 
   async #readDuplicates(reader: IndexReader): Promise<void> {
@@ -223,6 +235,14 @@ class IndexFacts {
         for (const code of PAGE_CODES) if (codes.has(code)) add(id, finding(code, page, undefined, undefined, AUDIT_CODES[code].summary));
       }
       for (const duplicate of this.#duplicates.get(id) ?? []) add(id, duplicate);
+      // A seed no link names: a broken one would go unreported as a link's target.
+      if (this.#seeds.has(id)) {
+        const facts = this.#targetFacts(id);
+        const broken = facts === undefined ? false : brokenReason(facts);
+        if (broken !== false) {
+          add(id, finding('SEED_BROKEN', page, undefined, undefined, `${broken.message.replace(/^the target/, 'the seed')}: the crawl could not start there`, broken.detail));
+        }
+      }
       const f = url.last;
       // A response whose body was cut short, as the crawl last fetched it.
       if (f?.status !== undefined && f.isOwnRequest && isBodyCut(f.errorCode)) {
@@ -269,14 +289,8 @@ class IndexFacts {
     if (met === undefined || link.metUrlId === undefined) return;
     const metUri = parseUriReference(met.key);
 
-    // What the target did when fetched: its own request, else (no request of its own,
-    // or a redirect to a URL fetched already, not followed again) that of the URL it stands for.
-    const end = this.#endOf(link.metUrlId);
     const redirect = this.#redirects.get(link.metUrlId);
-    const useEnd = met.last === undefined || (met.last.isStoppedRedirect && end !== link.metUrlId);
-    const endFacts = useEnd ? this.#urls.get(end)?.last : met.last;
-    // The end's response, reached through this URL's redirects.
-    const facts = useEnd && endFacts !== undefined && redirect !== undefined ? { ...endFacts, hops: redirect.hops, finalUrl: redirect.finalUrl } : endFacts;
+    const facts = this.#targetFacts(link.metUrlId);
     const broken = facts === undefined ? false : brokenReason(facts);
     if (broken !== false) {
       yield make('LINK_BROKEN', broken.message, broken.detail);
@@ -344,6 +358,21 @@ class IndexFacts {
       const relative = `${to.path}${to.query === undefined ? '' : `?${to.query}`}${link.fragment === undefined ? '' : `#${link.fragment}`}`;
       yield make('LINK_COULD_BE_RELATIVE', `an absolute href to the page's own origin: "${relative}" names the same URL`, { relative });
     }
+  }
+
+  /**
+   * What URL `id` did when fetched: its own request, else (no request of its own, or
+   * a redirect to a URL fetched already, not followed again) that of the URL it
+   * stands for, reached through its redirects.
+   */
+  #targetFacts(id: number): FetchFacts | undefined {
+    const url = this.#urls.get(id);
+    if (url === undefined) return undefined;
+    const end = this.#endOf(id);
+    const redirect = this.#redirects.get(id);
+    const useEnd = url.last === undefined || (url.last.isStoppedRedirect && end !== id);
+    const endFacts = useEnd ? this.#urls.get(end)?.last : url.last;
+    return useEnd && endFacts !== undefined && redirect !== undefined ? { ...endFacts, hops: redirect.hops, finalUrl: redirect.finalUrl } : endFacts;
   }
 
   /** Whether `uri` names a URL of the index that stands for the same representation as URL `id`. */

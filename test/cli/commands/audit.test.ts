@@ -126,6 +126,29 @@ describe('linkladder audit: exit codes', () => {
     expect((await run(['audit', '--db', dbOf('link-redirect'), '--fail-on', 'error'])).code).toBe(0);
   });
 
+  it('a crawl whose only seed answered 404: SEED_BROKEN, exit 1 with --fail-on error', async () => {
+    const fixture = fixtures.find((f) => f.name === 'clean')!;
+    const server = await serveFixture(fixture);
+    try {
+      const db = path.join(dir, 'seed-404.db');
+      const crawl = await run(['crawl', `${server.origin}/no-such-page`, '--db', db, '--allow-private', '--retries', '0']);
+      expect(crawl.code).toBe(4);
+      const result = await run(['audit', '--db', db, '--fail-on', 'error']);
+      expect(result.err).toEqual([]);
+      expect(result.out).toEqual([
+        '1 finding on 1 page: 1 error, 0 warnings, 0 info',
+        'by code: SEED_BROKEN 1',
+        '',
+        `${server.origin}/no-such-page`,
+        '  error    SEED_BROKEN',
+        '           the seed answered 404: the crawl could not start there',
+      ]);
+      expect(result.code).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('info findings never fail', async () => {
     const result = await run(['audit', '--db', dbOf('href-not-fetchable'), '--fail-on', 'warning', '--format', 'json']);
     expect(result.code).toBe(0);

@@ -383,3 +383,38 @@ describe('audit: pages, order, options and streaming', () => {
     expect(reader.passes).toMatchObject({ urls: 1, links: 1, fetches: 1, edges: 0, forms: 0, aliases: 0 });
   });
 });
+
+describe('audit: the seeds', () => {
+  it('SEED_BROKEN (an error) for a seed that answered 4xx or 5xx, or through its redirects; nothing for a seed that answered', async () => {
+    const { createServer } = await import('node:http');
+    const { crawl } = await import('../../../src/api.js');
+    const { createFetcher } = await import('../../../src/fetch/index.js');
+    const { MemoryStore } = await import('../../../src/store/index.js');
+    const server = createServer((request, response) => {
+      const path = request.url ?? '/';
+      if (path === '/ok') response.writeHead(200, { 'content-type': 'text/html' }).end('<p>ok</p>');
+      else if (path === '/private') response.writeHead(401, { 'content-type': 'text/html', 'www-authenticate': 'Basic' }).end();
+      else if (path === '/moved') response.writeHead(301, { location: '/gone' }).end();
+      else response.writeHead(404, { 'content-type': 'text/html' }).end('<p>no</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const fetcher = createFetcher({ refusePrivate: false });
+    try {
+      const store = new MemoryStore();
+      const options = { store, fetcher, robots: false as const, allowPrivate: true, retries: 0, sitemap: false };
+      await crawl([`${origin}/missing`, `${origin}/ok`], options);
+      await crawl([`${origin}/private`, `${origin}/moved`], options);
+      const findings = await collect(audit(store.reader()));
+      expect(findings.map((f) => [f.code, f.severity, f.page, f.detail])).toEqual([
+        ['SEED_BROKEN', 'error', `${origin}/missing`, { status: 404 }],
+        ['SEED_BROKEN', 'error', `${origin}/private`, { status: 401 }],
+        ['SEED_BROKEN', 'error', `${origin}/moved`, { status: 404, hops: 1, finalUrl: `${origin}/gone` }],
+      ]);
+      expect(findings[0]!.message).toBe('the seed answered 404: the crawl could not start there');
+    } finally {
+      await fetcher.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

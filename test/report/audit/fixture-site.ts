@@ -31,7 +31,7 @@ export interface Fixture {
   readonly baseModes: readonly ('rfc3986' | 'browser')[];
   /** Exactly the codes its audit gives (each at least once). */
   readonly expect: readonly string[];
-  /** Flags added to its `linkladder crawl` (a cap the finding needs). @default [] */
+  /** Flags (or seeds) added to its `linkladder crawl` (a cap the finding needs), `{{origin}}` filled in. @default [] */
   readonly args: readonly string[];
   /** Path (and query) → resource; `{{origin}}` and `{{host}}` in bodies and header values are filled in. */
   readonly resources: Readonly<Record<string, FixtureResource>>;

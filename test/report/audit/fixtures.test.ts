@@ -25,7 +25,7 @@ export async function crawlAndAudit(fixture: Fixture, baseMode: 'rfc3986' | 'bro
   try {
     crawls++;
     const db = path.join(dir, `${fixture.name}-${baseMode}-${crawls}.db`);
-    const crawl = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--base-mode', baseMode, '--retries', '0', ...fixture.args]);
+    const crawl = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--base-mode', baseMode, '--retries', '0', ...fixture.args.map((arg) => arg.replaceAll('{{origin}}', server.origin))]);
     expect(crawl.err).toEqual([]);
     expect(crawl.code).toBe(0);
     const reader = openIndexReader(db);
