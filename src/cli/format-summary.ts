@@ -21,23 +21,47 @@ const STOPPED: Readonly<Record<StopReason, string>> = {
 
 const TERMINATED = 'terminated (SIGTERM): claimed URLs requeued; run it again to resume';
 
+const NOTHING_LEFT = 'nothing left to do: earlier runs settled every URL of the index; --recheck asks them again';
+
+const AUDIT_HINT = '; `linkladder audit` lists the links to them';
+
+/** What the index holds beyond this run, given when an earlier run crawled into it. */
+export interface IndexStanding {
+  /** Broken URLs of the whole index, by kind (as `stats` counts them). */
+  readonly broken: Readonly<Record<BrokenKind, number>>;
+}
+
 /**
  * The summary as lines of `label  text`, what to fix first (broken, redirects),
  * then what was checked and how long it took, then the counts of the crawl in
  * plain words (the ladder's own terms are `stats` and `explain`'s); `signal`
- * says which one stopped it.
+ * says which one stopped it. With `standing` (an index crawled before), a run
+ * that found nothing to do says so, and broken URLs are also given for the
+ * whole index when they differ from this run's: a run that asked nothing must
+ * not look like a clean site.
  */
-export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal): string[] {
+export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal, standing?: IndexStanding): string[] {
   const index = summary.index;
   const urls = sum(Object.values(index.urlsByState));
-  const stopped = summary.stoppedBy === 'signal' && signal === 'SIGTERM' ? TERMINATED : STOPPED[summary.stoppedBy];
+  const isNothingLeft =
+    standing !== undefined && summary.stoppedBy === 'frontier-empty' && summary.requests === 0 && summary.pagesFetched === 0 && summary.pagesFailed === 0;
+  const stopped = summary.stoppedBy === 'signal' && signal === 'SIGTERM' ? TERMINATED : isNothingLeft ? NOTHING_LEFT : STOPPED[summary.stoppedBy];
+  const indexBroken = standing !== undefined && !sameCounts(summary.broken, standing.broken) ? standing.broken : undefined;
   const lines: [string, string][] = [
     ['crawl', stopped],
-    ['broken', brokenText(summary.broken) + (sum(Object.values(summary.broken)) > 0 ? '; `linkladder audit` lists the links to them' : '')],
+    [
+      'broken',
+      indexBroken !== undefined
+        ? brokenText(summary.broken, ' this run')
+        : brokenText(summary.broken) + (sum(Object.values(summary.broken)) > 0 ? AUDIT_HINT : ''),
+    ],
+  ];
+  if (indexBroken !== undefined) lines.push(['', `whole index: ${brokenText(indexBroken)}${sum(Object.values(indexBroken)) > 0 ? AUDIT_HINT : ''}`]);
+  lines.push(
     ['redirects', `${summary.redirected} URLs answered with a redirect, ${summary.requestsByKind.redirects} redirect hops followed`],
     ['external', externalText(summary)],
     ['resources', `${summary.resourcesChecked} checked (images, stylesheets, scripts, …), each once: ${summary.resourcesBroken} broken`],
-  ];
+  );
   const disallowed = summary.notCheckedByRobots;
   if (disallowed > 0) lines.push(['not checked', `${disallowed} URL${disallowed === 1 ? '' : 's'}: robots.txt disallows ${disallowed === 1 ? 'it' : 'them'}`]);
   lines.push(
@@ -96,10 +120,10 @@ export function errorsText(errorsByCode: Readonly<Record<string, number>>): stri
   return total === 0 ? 'none' : `${urls(total)}: ${counts(byName(errorsByCode))}`;
 }
 
-/** Broken links by kind. */
-export function brokenText(broken: Readonly<Record<BrokenKind, number>>): string {
+/** Broken links by kind; `scope` follows the count (` this run`). */
+export function brokenText(broken: Readonly<Record<BrokenKind, number>>, scope = ''): string {
   const total = sum(Object.values(broken));
-  return `${urls(total)}: 4xx ${broken['client-error']}, 5xx ${broken['server-error']}, no response ${broken.failed}`;
+  return `${urls(total)}${scope}: 4xx ${broken['client-error']}, 5xx ${broken['server-error']}, no response ${broken.failed}`;
 }
 
 /** Every request sent, and what each was for. */

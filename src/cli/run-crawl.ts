@@ -5,9 +5,11 @@ import { SETTINGS } from '../config/index.js';
 import {
   CRAWL_DEFAULTS,
   CrawlError,
+  brokenCounts,
   crawl,
   crawlOptionsOf,
   httpOptionsOf,
+  originKey,
   runOutcomeOf,
   validateSeeds,
   type CrawlEvent,
@@ -24,9 +26,10 @@ import {
   type RobotsCache,
 } from '../fetch/index.js';
 import { auditIdentities } from '../report/index.js';
+import type { CrawlRunRow } from '../store/index.js';
 import { processInterrupts, type CliContext, type InterruptSignal } from './cli-context.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
-import { formatSummary, summaryJson } from './format-summary.js';
+import { formatSummary, summaryJson, type IndexStanding } from './format-summary.js';
 import { toJsonLine } from './json-line.js';
 import type { LineWriter } from './line-writer.js';
 import { lockTakeoverNotice, openWritableIndex, type WritableIndex } from './open-store.js';
@@ -48,6 +51,12 @@ export interface CrawlRunSettings {
   /** One JSON object per event and the summary as the last one, instead of the plain summary. */
   readonly isJson: boolean;
   readonly tuning: CrawlTuning;
+  /**
+   * `dbPath` is the default index, named by no flag, variable or config file: it
+   * takes no seed of a site it does not hold (one usage line), lest unrelated
+   * sites share it unasked.
+   */
+  readonly isDefaultIndex?: boolean;
 }
 
 export interface CrawlRun {
@@ -77,7 +86,14 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
     index = await openWritableIndex(settings.dbPath);
     const notice = lockTakeoverNotice(settings.dbPath, index);
     if (notice !== undefined) await context.err.writeLine(notice);
-    return await crawlInto(index, seeds, settings, { fetcher, robots }, context);
+    // An index whose runs cannot be read is left for the crawl to report.
+    const earlierRuns = await index.runs().catch((): CrawlRunRow[] => []);
+    const refusal = settings.isDefaultIndex === true ? otherSite(settings.dbPath, earlierRuns, seeds) : undefined;
+    if (refusal !== undefined) {
+      await index.close();
+      return await reportUsage(new Error(refusal), context);
+    }
+    return await crawlInto(index, seeds, settings, { fetcher, robots }, context, earlierRuns);
   } finally {
     await Promise.all([fetcher.close(), robots.close()]);
   }
@@ -113,7 +129,32 @@ function checkSeeds(settings: CrawlRunSettings): CrawlSeeds | Error {
   }
 }
 
-async function crawlInto(store: WritableIndex, seeds: CrawlSeeds, settings: CrawlRunSettings, clients: Clients, context: CliContext): Promise<CrawlRun> {
+/**
+ * Why the default index takes none of `seeds`: it holds a crawl, and a seed is of an
+ * origin (RFC 6454, at the scheme rung) none of its runs started from; else `undefined`.
+ */
+function otherSite(dbPath: string, runs: readonly CrawlRunRow[], seeds: CrawlSeeds): string | undefined {
+  const held = new Map<string, string>();
+  for (const run of runs) for (const seed of run.seeds) if (!held.has(originKey(seed) ?? seed)) held.set(originKey(seed) ?? seed, seed);
+  if (held.size === 0) return undefined;
+  const other = seeds.find((seed) => !held.has(originKey(seed) ?? seed));
+  if (other === undefined) return undefined;
+  const shown = [...held.values()];
+  const sites = shown.length <= 3 ? shown.join(', ') : `${shown.slice(0, 3).join(', ')} and ${shown.length - 3} more`;
+  return (
+    `the default index ${dbPath} holds a crawl of ${sites}; ${other} is another site: ` +
+    `give it an index of its own with --db FILE, or add it to this one with --db ${dbPath}`
+  );
+}
+
+async function crawlInto(
+  store: WritableIndex,
+  seeds: CrawlSeeds,
+  settings: CrawlRunSettings,
+  clients: Clients,
+  context: CliContext,
+  earlierRuns: readonly CrawlRunRow[],
+): Promise<CrawlRun> {
   const { io, out } = context;
   const progress = new ProgressLine(io.stderr, { isEnabled: isTerminal(io.stderr), now: Date.now });
   const events = new EventOutput(out, settings.isJson);
@@ -125,6 +166,7 @@ async function crawlInto(store: WritableIndex, seeds: CrawlSeeds, settings: Craw
   });
   let summary: CrawlSummary;
   let failure: CrawlError | undefined;
+  let standing: IndexStanding | undefined;
   try {
     await keepLastRunFindings(store, context);
     summary = await crawl(
@@ -139,6 +181,7 @@ async function crawlInto(store: WritableIndex, seeds: CrawlSeeds, settings: Craw
         },
       }),
     );
+    if (earlierRuns.length > 0) standing = await standingOf(store);
   } catch (error) {
     if (!(error instanceof CrawlError) || error.summary === undefined) throw error;
     failure = error;
@@ -151,7 +194,7 @@ async function crawlInto(store: WritableIndex, seeds: CrawlSeeds, settings: Craw
   // stdout itself failed (a closed pipe): nothing more can be said there.
   if (failure !== undefined && events.failure !== undefined && failure.cause === events.failure) throw failure.cause;
   if (settings.isJson) await out.writeLine(summaryJson(summary));
-  else for (const line of formatSummary(summary, stoppedBy)) await out.writeLine(line);
+  else for (const line of formatSummary(summary, stoppedBy, standing)) await out.writeLine(line);
   if (failure !== undefined) {
     await context.err.writeLine(`linkladder: error: ${oneLine(failure.message)}`);
     return { exitCode: EXIT_CODES.FAILURE, summary };
@@ -181,6 +224,18 @@ async function keepLastRunFindings(store: WritableIndex, context: CliContext): P
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await context.err.writeLine(`linkladder: warning: the last run's findings were not kept (audit --since cannot compare with it): ${oneLine(message)}`);
+  }
+}
+
+/**
+ * What the index holds beyond this run (an earlier run crawled into it): its broken
+ * URLs, counted as `stats` counts them; `undefined` when the index cannot say.
+ */
+async function standingOf(store: WritableIndex): Promise<IndexStanding | undefined> {
+  try {
+    return { broken: brokenCounts(await store.reader().errorsByCode()) };
+  } catch {
+    return undefined;
   }
 }
 

@@ -16,7 +16,7 @@ export const dbSetting = z
   .string({ error: 'Expected a non-empty path' })
   .min(1, { error: 'Expected a non-empty path' })
   .default(DEFAULT_DB_PATH)
-  .register(SETTING_META, { argument: 'PATH', description: 'the index: a file, or a PostgreSQL database `postgres://user@host:port/db` that any number of crawls share; created if needed, **resumed** if it holds a crawl' });
+  .register(SETTING_META, { argument: 'PATH', description: 'the index: a file, or a PostgreSQL database `postgres://user@host:port/db` that any number of crawls share; created if needed, **resumed** if it holds a crawl; the default one, named by no flag, variable or file, takes no seed of a site it does not hold (give that site its own `--db`)' });
 
 /** The fetcher's own check (fetch/option-checks.ts), so that a file's bad value names the file. */
 export const userAgentSetting = z

@@ -59,6 +59,7 @@ export {
   type Outcome,
   type TabledCode,
 } from './outcome-table.js';
+export { originKey } from './origin-key.js';
 export { SCOPES, CRAWL_SCHEMES, ScopeTest, describeVerdict, type Scope, type ScopeRules, type ScopeVerdict } from './scope.js';
 export { privateAddressOf, parseIPv4Number, isPrivateUrl, type PrivateAddress, type PrivateAddressKind } from './private-address.js';
 export { httpOptionsOf, type HttpOptions } from './http-options.js';

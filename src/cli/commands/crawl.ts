@@ -2,6 +2,7 @@
 
 import type { Command } from 'commander';
 import { givenSettings, loadCrawlSettings, settingOptions } from '../../config/index.js';
+import { DEFAULT_DB_PATH } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { runCrawl } from '../run-crawl.js';
 
@@ -39,16 +40,19 @@ export function addCrawlCommand(program: Command, context: CliContext): void {
   for (const option of settingOptions()) command.addOption(option);
   command.addHelpText('after', HELP).action(async (seeds: string[], options: { readonly config?: string }) => {
     // Defaults < config file < LINKLADDER_* variables < the flags given; a bad source throws ERR_CONFIG_INVALID (exit 2).
+    const given = givenSettings(command);
     const settings = await loadCrawlSettings({
       configPath: options.config,
       cwd: context.cwd,
       env: context.env,
-      flags: givenSettings(command),
+      flags: given,
       onWarning: (message) => void context.err.writeLine(`linkladder: warning: ${message}`),
     });
+    // The default index, named by no flag, variable or config file: it keeps to the sites it holds.
+    const isDefaultIndex = settings.db === DEFAULT_DB_PATH && given.db === undefined && context.env['LINKLADDER_DB'] === undefined;
     const run = await runCrawl(
       // The settings are crawl()'s options by the same names, checked once, here: runCrawl takes them as they are.
-      { seeds, dbPath: settings.db, userAgent: settings.userAgent, isJson: settings.json, tuning: settings },
+      { seeds, dbPath: settings.db, userAgent: settings.userAgent, isJson: settings.json, tuning: settings, isDefaultIndex },
       context,
     );
     context.exitCode = run.exitCode;
