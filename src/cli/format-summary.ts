@@ -148,9 +148,9 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** The summary as the last JSON line of `--json`, after the events. */
-export function summaryJson(summary: CrawlSummary): string {
-  return toJsonLine({ type: 'summary', ...summary });
+/** The summary as the last JSON line of `--json`, after the events; with `standing`, the whole index's broken URLs as `indexBroken`. */
+export function summaryJson(summary: CrawlSummary, standing?: IndexStanding): string {
+  return toJsonLine({ type: 'summary', ...summary, ...(standing === undefined ? {} : { indexBroken: standing.broken }) });
 }
 
 /** Links that named a URL the crawl knew already, in plain words (`stats` gives them by rung). */

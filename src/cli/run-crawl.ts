@@ -193,7 +193,7 @@ async function crawlInto(
   }
   // stdout itself failed (a closed pipe): nothing more can be said there.
   if (failure !== undefined && events.failure !== undefined && failure.cause === events.failure) throw failure.cause;
-  if (settings.isJson) await out.writeLine(summaryJson(summary));
+  if (settings.isJson) await out.writeLine(summaryJson(summary, standing));
   else for (const line of formatSummary(summary, stoppedBy, standing)) await out.writeLine(line);
   if (failure !== undefined) {
     await context.err.writeLine(`linkladder: error: ${oneLine(failure.message)}`);

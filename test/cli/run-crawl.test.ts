@@ -57,6 +57,10 @@ describe('a finished crawl run again', () => {
     expect(again.out[3]).toBe('            whole index: 2 URLs: 4xx 2, 5xx 0, no response 0;');
     expect(again.out[4]).toBe('            `linkladder audit` lists the links to them');
     expect(again.stdout).toMatch(/^requests    0: /m);
+    // --json: the summary carries the whole index's broken URLs too.
+    const json = await run(['crawl', `${origin}/`, '--db', db, '--allow-private', '--json']);
+    const summary = JSON.parse(json.out.at(-1)!) as { type: string; requests: number; broken: unknown; indexBroken: unknown };
+    expect(summary).toMatchObject({ type: 'summary', requests: 0, broken: { 'client-error': 0 }, indexBroken: { 'client-error': 2, 'server-error': 0, failed: 0 } });
   });
 });
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/api.js';
 import { createFetcher } from '../../src/fetch/index.js';
 import { audit } from '../../src/report/index.js';
-import { MemoryStore } from '../../src/store/index.js';
+import { MemoryStore, SqliteStore } from '../../src/store/index.js';
 import { collect } from '../support/collect.js';
 
 interface Seen {
@@ -163,7 +163,10 @@ describe('crawl with recheck: URLs that redirected', () => {
     return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
   }
 
-  it('asks them again: a redirect that now answers 404 is a broken link, a new redirect target is found and fetched, one that no longer redirects is no finding', async () => {
+  it.each([
+    ['MemoryStore', () => new MemoryStore()],
+    ['SqliteStore', () => new SqliteStore({ path: ':memory:' })],
+  ])('%s: asks them again: a redirect that now answers 404 is a broken link, a new redirect target is found and fetched, one that no longer redirects is no finding', async (_name, openStore) => {
     const answers = new Map<string, [number, string?]>([
       ['/old', [301, '/new']],
       ['/new', [200]],
@@ -173,7 +176,8 @@ describe('crawl with recheck: URLs that redirected', () => {
       ['/back', [301, '/new']],
     ]);
     const { origin, seen } = await redirectingSite(answers);
-    const store = new MemoryStore();
+    const store = openStore();
+    closers.push(() => store.close());
     const fetcher = createFetcher({ refusePrivate: false });
     closers.push(() => fetcher.close());
     const options = { store, fetcher, robots: false as const, allowPrivate: true, retries: 0, sitemap: false };
