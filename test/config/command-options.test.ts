@@ -90,7 +90,7 @@ describe('the options generated from the schema', () => {
     const help = command().helpInformation({ error: false }).replace(/\n {2,}(?=[^-\s])/g, ' ');
     expect(help).toMatch(/--concurrency <n> +requests in flight at once \(default: 4\)/);
     expect(help).toMatch(/--max-depth <n> +follow links up to depth N \(seeds are 0\); deeper ones are recorded \(default: no limit\)/);
-    expect(help).toMatch(/--db <path> +the index: a file, or a PostgreSQL database postgres:\/\/user@host:port\/db that any number of crawls share; created if needed, resumed if it holds a crawl \(default: "data\/linkladder.db"\)/);
+    expect(help).toMatch(/--db <path> +the index: a file, or a PostgreSQL database postgres:\/\/user@host:port\/db that any number of crawls share; created if needed, resumed if it holds a crawl; the default one, named by no flag, variable or file, takes no seed of a site it does not hold \(give that site its own --db\) \(default: "data\/linkladder.db"\)/);
     expect(help).toContain('(choices: "rfc3986", "browser", default: "rfc3986")');
     expect(help).toMatch(/--include <regex> .*\(default: none\)/);
     expect(help).toMatch(/--config <file> +a JSON file of settings .*\(default: linkladder.config.json, if it exists\)/);
