@@ -44,4 +44,18 @@ describe('no output shows a password', () => {
     expect(result.err).toHaveLength(1);
     expect(result.stderr).not.toContain(SECRET);
   });
+
+  it.each([
+    ['in the userinfo', `postgres://linkladder:${SECRET}@127.0.0.1:1/index`],
+    ['in the query', `postgres://linkladder@127.0.0.1:1/index?password=${SECRET}`],
+    ['in the query, after another parameter', `postgresql://127.0.0.1:1/index?sslmode=disable&password=${SECRET}&application_name=x`],
+    ['with an "@" in it', `postgres://linkladder:${SECRET}@x@127.0.0.1:1/index`],
+  ])('a --db that cannot be opened, its password %s', async (_, db) => {
+    for (const args of [['stats'], ['audit'], ['explain', 'http://127.0.0.1:1/'], ['db', 'migrate'], ['db', 'status'], ['db', 'stats'], ['crawl', 'http://127.0.0.1:1/', '--allow-private']]) {
+      const result = await run([...args, '--db', db]);
+      expect(result.code, args.join(' ')).toBe(3);
+      expect(result.err, args.join(' ')).toHaveLength(1);
+      expect(result.stdout + result.stderr, args.join(' ')).not.toContain(SECRET);
+    }
+  });
 });
