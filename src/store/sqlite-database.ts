@@ -36,7 +36,7 @@ export function openDatabase(
   try {
     // An existing file is checked as a reader checks it: a truncated index is not extended.
     if (file !== ':memory:' && existsSync(file) && statSync(file).size > 0) checkIndexHeader(file);
-    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ':memory:') ensureFolder(file);
     db = new Database(file);
   } catch (error) {
     throw openFailure(error, file);
@@ -61,6 +61,23 @@ export function openDatabase(
     db.close();
     throw openFailure(error, file);
   }
+}
+
+/** The folder of the default index (`data/linkladder.db`), in the working directory. */
+export const DEFAULT_DB_FOLDER = 'data';
+
+/**
+ * The folder of a new index must exist, except the default one, which is created: a
+ * mistyped `--db` path fails instead of leaving folders behind it.
+ */
+function ensureFolder(file: string): void {
+  const folder = path.dirname(path.resolve(file));
+  if (existsSync(folder)) return;
+  if (folder === path.resolve(DEFAULT_DB_FOLDER)) {
+    mkdirSync(folder);
+    return;
+  }
+  throw new StoreError('ERR_STORE_OPEN', `cannot open ${file}: the folder ${path.dirname(file)} does not exist (only the default ${DEFAULT_DB_FOLDER}/ is created)`);
 }
 
 function openReadOnly(file: string, migrations: readonly Migration[]): Db {

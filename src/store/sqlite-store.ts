@@ -14,7 +14,7 @@ import { KeyMirror } from './key-mirror.js';
 import { LinkWriter } from './link-writer.js';
 import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
 import { asCorruption, isObject, parseStoredJson, readingIndex } from './index-corruption.js';
-import { openDatabase } from './sqlite-database.js';
+import { DEFAULT_DB_FOLDER, openDatabase } from './sqlite-database.js';
 import { WriterLock, type WriterLockHolder } from './writer-lock.js';
 import { UnitStore } from './unit-store.js';
 import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
@@ -94,7 +94,7 @@ export interface SqliteStoreOptions {
   readonly groupCommit?: GroupCommitOptions | undefined;
 }
 
-export const DEFAULT_DB_PATH = path.join('data', 'linkladder.db');
+export const DEFAULT_DB_PATH = path.join(DEFAULT_DB_FOLDER, 'linkladder.db');
 
 
 export class SqliteStore extends UnitStore {
@@ -532,4 +532,19 @@ export function openIndexReader(file: string, options?: Pick<SqliteStoreOptions,
   const store = new SqliteStore({ path: file, readOnly: true, ...options });
   const reader = store.reader();
   return Object.assign(reader, { close: () => store.close() });
+}
+
+/**
+ * Remove the writer lock of the index at `file` (it must exist), as `linkladder db
+ * unlock` does after a machine crashed while it wrote: returns whose it was
+ * (`undefined`: none). A lock of a running process of this host is kept (ERR_STORE_LOCKED).
+ */
+export function unlockIndex(file: string, options?: Pick<SqliteStoreOptions, 'migrationsDir'>): WriterLockHolder | undefined {
+  const migrations = loadMigrations(options?.migrationsDir ?? defaultMigrationsDir());
+  const { db } = openDatabase(file, migrations, Date.now, { mustExist: true });
+  try {
+    return readingIndex(file, () => WriterLock.remove(db, file));
+  } finally {
+    db.close();
+  }
 }
