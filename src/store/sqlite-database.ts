@@ -1,12 +1,12 @@
 // Opening the index database: its folder, the pragmas, the migrations; or, to
 // read it, read-only and only when it is an up-to-date index.
 
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database, { type Database as Db } from 'better-sqlite3';
 import { StoreError } from '../errors.js';
 import { asCorruption, corruptIndex, isSqliteCorruption } from './index-corruption.js';
-import { checkIndexHeader, identifyIndex, markIndex, notIndex } from './index-file.js';
+import { checkIndexHeader, hasWalFrames, identifyIndex, markIndex, notIndex } from './index-file.js';
 import { defaultMigrationsDir, loadMigrations, migrate, migrationStatus, type Migration, type MigrationStatus } from './migrations.js';
 
 export interface OpenDatabaseOptions {
@@ -108,11 +108,67 @@ function openReadOnly(file: string, migrations: readonly Migration[]): Db {
 
 /** A file that exists, opened read-only once its header says it is whole. */
 function openExistingReadOnly(file: string): Db {
+  let db: Db | undefined;
   try {
     checkIndexHeader(file);
-    return new Database(file, { readonly: true, fileMustExist: true });
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    // SQLite opens the file on the first read, and the `-shm` file beside it with it.
+    db.pragma('schema_version');
+    return db;
+  } catch (error) {
+    db?.close();
+    if (isCantOpen(error) && !canWriteBeside(file)) return openInMemory(file);
+    throw openFailure(error, file);
+  }
+}
+
+/**
+ * A WAL index in a folder nothing may be written to (a read-only mount, a folder
+ * without write permission): SQLite cannot make the `-shm` file a reader needs
+ * (https://www.sqlite.org/wal.html#readonly), and this build takes no
+ * `immutable=1` URI. The reader reads a copy in memory, as big as the file. A
+ * write-ahead log with pages the file lacks cannot be read so: refused, not ignored.
+ */
+function openInMemory(file: string): Db {
+  if (hasWalFrames(file)) {
+    throw new StoreError(
+      'ERR_STORE_OPEN',
+      `cannot open ${file}: its folder is read-only and its write-ahead log (${path.basename(file)}-wal) holds pages SQLite reads only with a -shm file beside it; copy both files to a writable folder`,
+    );
+  }
+  try {
+    const bytes = readFileSync(file);
+    // Header bytes 18-19 (write and read versions) say WAL (2); an in-memory database has no WAL (1: rollback journal).
+    // https://www.sqlite.org/fileformat2.html#file_format_version_numbers
+    bytes[18] = 1;
+    bytes[19] = 1;
+    const db = new Database(bytes, { readonly: true });
+    inMemoryFiles.set(db, file);
+    return db;
   } catch (error) {
     throw openFailure(error, file);
+  }
+}
+
+/** The file of each index read from a copy in memory. */
+const inMemoryFiles = new WeakMap<Db, string>();
+
+/** The file `db` reads, for messages (`db.name` of a copy in memory is `:memory:`). */
+export function fileOf(db: Db): string {
+  return inMemoryFiles.get(db) ?? db.name;
+}
+
+function isCantOpen(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && (error.code.startsWith('SQLITE_CANTOPEN') || error.code.startsWith('SQLITE_READONLY'));
+}
+
+/** Whether a file can be created beside `file` (false on a read-only mount, or in a folder without write permission). */
+function canWriteBeside(file: string): boolean {
+  try {
+    accessSync(path.dirname(path.resolve(file)), constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 

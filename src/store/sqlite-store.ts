@@ -14,7 +14,7 @@ import { KeyMirror } from './key-mirror.js';
 import { LinkWriter } from './link-writer.js';
 import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
 import { asCorruption, isObject, parseStoredJson, readingIndex } from './index-corruption.js';
-import { DEFAULT_DB_FOLDER, openDatabase } from './sqlite-database.js';
+import { DEFAULT_DB_FOLDER, fileOf, openDatabase } from './sqlite-database.js';
 import { WriterLock, type WriterLockHolder } from './writer-lock.js';
 import { UnitStore } from './unit-store.js';
 import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
@@ -150,7 +150,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected statsNow(): StoreStats {
-    return readingIndex(this.#db.name, () => readStats(this.#db));
+    return readingIndex(fileOf(this.#db), () => readStats(this.#db));
   }
 
   protected startRunNow(run: CrawlRunStart): number {
@@ -304,7 +304,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected getUrlNow(id: number): UrlRecord | undefined {
-    return readingIndex(this.#db.name, () => this.#getUrl(id));
+    return readingIndex(fileOf(this.#db), () => this.#getUrl(id));
   }
 
   #getUrl(id: number): UrlRecord | undefined {
@@ -313,7 +313,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected findUrlNow(uri: string): UrlRecord | undefined {
-    return readingIndex(this.#db.name, () => this.#findUrl(uri));
+    return readingIndex(fileOf(this.#db), () => this.#findUrl(uri));
   }
 
   #findUrl(uri: string): UrlRecord | undefined {
@@ -325,7 +325,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected historyNow(id: number): UrlHistory | undefined {
-    return readingIndex(this.#db.name, () => this.#history(id));
+    return readingIndex(fileOf(this.#db), () => this.#history(id));
   }
 
   #history(id: number): UrlHistory | undefined {
