@@ -44,6 +44,7 @@ export function openDatabase(
   try {
     // Before any pragma that writes (journal_mode changes the header).
     const kind = identifyIndex(db, file);
+    if (kind !== 'empty') checkWholeFile(db, file);
     db.pragma('journal_mode = WAL');
     // WAL + NORMAL: a committed transaction survives the process being killed;
     // only a power loss or OS crash may drop the last commits (never corrupt).
@@ -88,6 +89,7 @@ function openReadOnly(file: string, migrations: readonly Migration[]): Db {
     const kind = identifyIndex(db, file);
     if (kind === 'empty') throw notIndex(file, 'a SQLite database without tables');
     db.pragma('busy_timeout = 5000');
+    checkWholeFile(db, file);
     // Check each page's cells as it is read: more damage is found, at little cost.
     db.pragma('cell_size_check = ON');
     const pending = migrationStatus(db, migrations).filter((m) => m.appliedAt === undefined);
@@ -172,6 +174,18 @@ function canWriteBeside(file: string): boolean {
   }
 }
 
+/**
+ * Every page of the file checked before a command reads or writes it (`PRAGMA
+ * quick_check`: each b-tree's pages and cells, not the indexes against their
+ * tables): damage in a part the command would not read still stops it, rather than
+ * let it print numbers from part of a file or write on into a malformed one. It
+ * reads the whole file: 0.15 s for a 44 MB index, 1.5 s for 180 MB (2 loaded cores).
+ */
+function checkWholeFile(db: Db, file: string): void {
+  const problems = (db.pragma('quick_check(3)') as { quick_check: string }[]).map((row) => row.quick_check).filter((row) => row !== 'ok');
+  if (problems.length > 0) throw corruptIndex(file, problems.join('; '));
+}
+
 function missing(file: string): StoreError {
   return new StoreError('ERR_STORE_OPEN', `no index database at ${file}`);
 }
@@ -197,9 +211,7 @@ export function readMigrationStatus(file: string, migrationsDir?: string): Migra
   try {
     if (identifyIndex(db, file) === 'empty') return allPending();
     const status = migrationStatus(db, migrations);
-    // The status of the whole file: a damaged page anywhere is reported, not only in schema_migrations.
-    const problems = (db.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check).filter((row) => row !== 'ok');
-    if (problems.length > 0) throw corruptIndex(file, problems.slice(0, 3).join('; '));
+    checkWholeFile(db, file);
     return status;
   } catch (error) {
     throw openFailure(error, file);

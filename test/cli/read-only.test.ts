@@ -98,6 +98,22 @@ afterAll(() => {
   if (isMounted) spawnSync('umount', [mounted]);
 });
 
+/**
+ * A copy of the index with one page overwritten: the root page of the `sitemap_entry`
+ * table, which stats, explain and a crawl of a site without a sitemap never read.
+ */
+function copyWithDamagedPage(): string {
+  const db = copyOfIndex();
+  const raw = new Database(db, { readonly: true });
+  const page = raw.prepare(`SELECT rootpage FROM sqlite_schema WHERE name = 'sitemap_entry'`).pluck().get() as number;
+  raw.close();
+  const bytes = readFileSync(db);
+  const pageSize = bytes.readUInt16BE(16);
+  bytes.fill(0xa5, (page - 1) * pageSize, page * pageSize);
+  writeFileSync(db, bytes);
+  return db;
+}
+
 /** What must not change: the bytes and the modification time. */
 function fingerprint(file: string): { sha256: string; mtimeMs: number; size: number } {
   const bytes = readFileSync(file);
@@ -229,6 +245,14 @@ describe.each(COMMANDS)('%s', (_name, argv) => {
     expect(result.err).toHaveLength(1);
     expect(result.err[0]).toMatch(new RegExp(`^linkladder: error: the index ${escape(db)} is corrupt \\(ERR_STORE_CORRUPT\\): `));
   });
+
+  it('a damaged page in a part of the index it would not read: ERR_STORE_CORRUPT, exit 3, nothing on stdout', async () => {
+    const db = copyWithDamagedPage();
+    const result = await run(argv(db));
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(new RegExp(`^linkladder: error: the index ${escape(db)} is corrupt \\(ERR_STORE_CORRUPT\\): `));
+  });
 });
 
 describe('read commands and the index file', () => {
@@ -330,6 +354,25 @@ describe('read commands and the index file', () => {
 });
 
 describe('writers and a damaged index', () => {
+  it.each([
+    ['crawl', (db: string, site: string) => ['crawl', `${site}/`, '--db', db, '--allow-private']],
+    ['db migrate', (db: string) => ['db', 'migrate', '--db', db]],
+  ])('%s stops on a damaged page it would not read: ERR_STORE_CORRUPT, exit 3, the file as it was', async (_name, argv) => {
+    const db = copyWithDamagedPage();
+    const before = fingerprint(db);
+    const server = await startDemoServer();
+    let result;
+    try {
+      result = await run(argv(db, server.origin));
+    } finally {
+      await server.close();
+    }
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(new RegExp(`^linkladder: error: the index ${escape(db)} is corrupt \\(ERR_STORE_CORRUPT\\): `));
+    expect(fingerprint(db)).toEqual(before);
+  });
+
   it('a crawl does not extend a truncated index: ERR_STORE_CORRUPT, exit 3, the file as it was', async () => {
     const db = copyOfIndex();
     truncateSync(db, Math.floor(statSync(db).size / 2));
