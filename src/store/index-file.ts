@@ -51,7 +51,8 @@ export function checkIndexHeader(file: string): void {
   }
 }
 
-function hasWalFrames(file: string): boolean {
+/** Whether a write-ahead log beside `file` is not empty. */
+export function hasWalFrames(file: string): boolean {
   try {
     return statSync(`${file}-wal`).size > 0;
   } catch {

@@ -44,7 +44,7 @@ export type {
   DuplicateBodyRow,
 } from './types.js';
 export { MATCH_RUNGS, URL_ROLES, URL_STATES, roleRank, zeroCounts } from './types.js';
-export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, type SqliteStoreOptions } from './sqlite-store.js';
+export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, unlockIndex, type SqliteStoreOptions } from './sqlite-store.js';
 export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './sqlite-database.js';
 export { LINKLADDER_APPLICATION_ID } from './index-file.js';
 export type { WriterLockHolder } from './writer-lock.js';

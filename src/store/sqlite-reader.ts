@@ -45,6 +45,7 @@ import {
   type UrlState,
 } from './types.js';
 import { settled } from './write-units.js';
+import { fileOf } from './sqlite-database.js';
 
 export class SqliteIndexReader implements IndexReader {
   readonly #db: Db;
@@ -57,11 +58,11 @@ export class SqliteIndexReader implements IndexReader {
 
   // Every read names the file when it meets a damaged index (ERR_STORE_CORRUPT).
   #read<T>(read: () => T): Promise<T> {
-    return settled(() => readingIndex(this.#db.name, read));
+    return settled(() => readingIndex(fileOf(this.#db), read));
   }
 
   #iterate<T>(rows: () => AsyncIterable<T>): AsyncGenerator<T> {
-    return iteratingIndex(this.#db.name, rows);
+    return iteratingIndex(fileOf(this.#db), rows);
   }
 
   stats(): Promise<StoreStats> {

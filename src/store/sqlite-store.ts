@@ -14,7 +14,7 @@ import { KeyMirror } from './key-mirror.js';
 import { LinkWriter } from './link-writer.js';
 import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
 import { asCorruption, isObject, parseStoredJson, readingIndex } from './index-corruption.js';
-import { openDatabase } from './sqlite-database.js';
+import { DEFAULT_DB_FOLDER, fileOf, openDatabase } from './sqlite-database.js';
 import { WriterLock, type WriterLockHolder } from './writer-lock.js';
 import { UnitStore } from './unit-store.js';
 import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
@@ -94,7 +94,7 @@ export interface SqliteStoreOptions {
   readonly groupCommit?: GroupCommitOptions | undefined;
 }
 
-export const DEFAULT_DB_PATH = path.join('data', 'linkladder.db');
+export const DEFAULT_DB_PATH = path.join(DEFAULT_DB_FOLDER, 'linkladder.db');
 
 
 export class SqliteStore extends UnitStore {
@@ -150,7 +150,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected statsNow(): StoreStats {
-    return readingIndex(this.#db.name, () => readStats(this.#db));
+    return readingIndex(fileOf(this.#db), () => readStats(this.#db));
   }
 
   protected startRunNow(run: CrawlRunStart): number {
@@ -314,7 +314,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected getUrlNow(id: number): UrlRecord | undefined {
-    return readingIndex(this.#db.name, () => this.#getUrl(id));
+    return readingIndex(fileOf(this.#db), () => this.#getUrl(id));
   }
 
   #getUrl(id: number): UrlRecord | undefined {
@@ -323,7 +323,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected findUrlNow(uri: string): UrlRecord | undefined {
-    return readingIndex(this.#db.name, () => this.#findUrl(uri));
+    return readingIndex(fileOf(this.#db), () => this.#findUrl(uri));
   }
 
   #findUrl(uri: string): UrlRecord | undefined {
@@ -335,7 +335,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected historyNow(id: number): UrlHistory | undefined {
-    return readingIndex(this.#db.name, () => this.#history(id));
+    return readingIndex(fileOf(this.#db), () => this.#history(id));
   }
 
   #history(id: number): UrlHistory | undefined {
@@ -542,4 +542,19 @@ export function openIndexReader(file: string, options?: Pick<SqliteStoreOptions,
   const store = new SqliteStore({ path: file, readOnly: true, ...options });
   const reader = store.reader();
   return Object.assign(reader, { close: () => store.close() });
+}
+
+/**
+ * Remove the writer lock of the index at `file` (it must exist), as `linkladder db
+ * unlock` does after a machine crashed while it wrote: returns whose it was
+ * (`undefined`: none). A lock of a running process of this host is kept (ERR_STORE_LOCKED).
+ */
+export function unlockIndex(file: string, options?: Pick<SqliteStoreOptions, 'migrationsDir'>): WriterLockHolder | undefined {
+  const migrations = loadMigrations(options?.migrationsDir ?? defaultMigrationsDir());
+  const { db } = openDatabase(file, migrations, Date.now, { mustExist: true });
+  try {
+    return readingIndex(file, () => WriterLock.remove(db, file));
+  } finally {
+    db.close();
+  }
 }

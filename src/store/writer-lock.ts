@@ -67,6 +67,25 @@ export class WriterLock {
     return new WriterLock(db, token, takenOverFrom);
   }
 
+  /**
+   * Remove the lock of the index open in `db`, whoever wrote it, and return its
+   * holder (`undefined`: there was none). The lock of a process still running on
+   * this host is kept (ERR_STORE_LOCKED); one of another host cannot be checked, and
+   * is removed: that is what this is for, a machine that crashed while it wrote.
+   */
+  static remove(db: Db, file: string): WriterLockHolder | undefined {
+    return db
+      .transaction((): WriterLockHolder | undefined => {
+        const row = db.prepare('SELECT token, pid, host, process_start, acquired_at FROM writer_lock WHERE id = 1').get() as LockRow | undefined;
+        if (row === undefined) return undefined;
+        const holder = { pid: row.pid, host: row.host, since: row.acquired_at };
+        if (row.host === hostname() && !isGone(row)) throw locked(file, holder);
+        db.prepare('DELETE FROM writer_lock WHERE id = 1').run();
+        return holder;
+      })
+      .immediate();
+  }
+
   /** Give the lock back (best effort: a row left behind is taken over as a dead process's). */
   release(): void {
     heldHere.delete(this.#token);
@@ -84,7 +103,9 @@ function locked(file: string, holder: WriterLockHolder): StoreError {
   const who = holder.pid === process.pid && holder.host === hostname() ? `this process (pid ${holder.pid})` : `pid ${holder.pid}`;
   return new StoreError(
     'ERR_STORE_LOCKED',
-    `the index ${file} is being written by another crawl (ERR_STORE_LOCKED): ${who} on host ${holder.host}, since ${new Date(holder.since).toISOString()}; one writer per index`,
+    `the index ${file} is being written by another crawl (ERR_STORE_LOCKED): ${who} on host ${holder.host}, since ${new Date(holder.since).toISOString()}; one writer per index` +
+      // Only the holder's own host can tell whether it still runs.
+      (holder.host === hostname() ? '' : ` (if that machine is down, \`linkladder db unlock --db ${file}\` removes its lock)`),
   );
 }
 

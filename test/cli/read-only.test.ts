@@ -6,7 +6,8 @@
 // printing numbers from part of it. The index is a real one: a crawl of the demo site.
 
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -71,6 +72,48 @@ const COMMANDS: readonly (readonly [string, (db: string) => string[]])[] = [
   ['db stats', (db) => ['db', 'stats', '--db', db]],
 ];
 
+// A read-only mount (root ignores permission bits, not a mount's): a bind mount of
+// a folder of copies, remounted read-only. Where mounting is not allowed, those tests are skipped.
+const mountSource = path.join(dir, 'mount-source');
+const mounted = path.join(dir, 'read-only-mount');
+let isMounted = false;
+beforeAll(() => {
+  mkdirSync(mountSource);
+  mkdirSync(mounted);
+  copyFileSync(index, path.join(mountSource, 'crawled.db'));
+  // A write-ahead log with pages the file lacks, as a writer killed before a checkpoint leaves it.
+  copyFileSync(index, path.join(mountSource, 'with-wal.db'));
+  const writer = new Database(path.join(mountSource, 'with-wal.db'));
+  writer.pragma('wal_autocheckpoint = 0');
+  writer.prepare(`UPDATE url SET depth = depth + 1 WHERE id = 1`).run();
+  copyFileSync(path.join(mountSource, 'with-wal.db'), path.join(mountSource, 'wal-copy.db'));
+  copyFileSync(path.join(mountSource, 'with-wal.db-wal'), path.join(mountSource, 'wal-copy.db-wal'));
+  writer.close();
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return;
+  if (spawnSync('mount', ['--bind', mountSource, mounted]).status !== 0) return;
+  isMounted = true;
+  if (spawnSync('mount', ['-o', 'remount,ro,bind', mounted]).status !== 0) throw new Error('cannot remount the bind mount read-only');
+});
+afterAll(() => {
+  if (isMounted) spawnSync('umount', [mounted]);
+});
+
+/**
+ * A copy of the index with one page overwritten: the root page of the `sitemap_entry`
+ * table, which stats, explain and a crawl of a site without a sitemap never read.
+ */
+function copyWithDamagedPage(): string {
+  const db = copyOfIndex();
+  const raw = new Database(db, { readonly: true });
+  const page = raw.prepare(`SELECT rootpage FROM sqlite_schema WHERE name = 'sitemap_entry'`).pluck().get() as number;
+  raw.close();
+  const bytes = readFileSync(db);
+  const pageSize = bytes.readUInt16BE(16);
+  bytes.fill(0xa5, (page - 1) * pageSize, page * pageSize);
+  writeFileSync(db, bytes);
+  return db;
+}
+
 /** What must not change: the bytes and the modification time. */
 function fingerprint(file: string): { sha256: string; mtimeMs: number; size: number } {
   const bytes = readFileSync(file);
@@ -91,6 +134,23 @@ describe.each(COMMANDS)('%s', (_name, argv) => {
     const onIndex = connections.filter((c) => c.file === db);
     expect(onIndex.length).toBeGreaterThan(0);
     expect(onIndex.every((c) => c.isReadOnly)).toBe(true);
+  });
+
+  it('reads an index on a read-only mount, where SQLite cannot make the -shm file beside it', async (context) => {
+    if (!isMounted) context.skip();
+    const db = path.join(mounted, 'crawled.db');
+    const result = await run(argv(db));
+    expect(result.stderr).toBe('');
+    expect([0, 1]).toContain(result.code);
+    expect(result.stdout).not.toBe('');
+  });
+
+  it('refuses, with one line, an index on a read-only mount whose write-ahead log holds pages', async (context) => {
+    if (!isMounted) context.skip();
+    const db = path.join(mounted, 'wal-copy.db');
+    const result = await run(argv(db));
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(result.err).toEqual([`linkladder: error: cannot open ${db}: its folder is read-only and its write-ahead log (wal-copy.db-wal) holds pages SQLite reads only with a -shm file beside it; copy both files to a writable folder`]);
   });
 
   it('reads a chmod 444 index', async () => {
@@ -180,6 +240,14 @@ describe.each(COMMANDS)('%s', (_name, argv) => {
       bytes[i] = seed >> 16;
     }
     writeFileSync(db, bytes);
+    const result = await run(argv(db));
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(new RegExp(`^linkladder: error: the index ${escape(db)} is corrupt \\(ERR_STORE_CORRUPT\\): `));
+  });
+
+  it('a damaged page in a part of the index it would not read: ERR_STORE_CORRUPT, exit 3, nothing on stdout', async () => {
+    const db = copyWithDamagedPage();
     const result = await run(argv(db));
     expect(result).toMatchObject({ code: 3, stdout: '' });
     expect(result.err).toHaveLength(1);
@@ -286,6 +354,25 @@ describe('read commands and the index file', () => {
 });
 
 describe('writers and a damaged index', () => {
+  it.each([
+    ['crawl', (db: string, site: string) => ['crawl', `${site}/`, '--db', db, '--allow-private']],
+    ['db migrate', (db: string) => ['db', 'migrate', '--db', db]],
+  ])('%s stops on a damaged page it would not read: ERR_STORE_CORRUPT, exit 3, the file as it was', async (_name, argv) => {
+    const db = copyWithDamagedPage();
+    const before = fingerprint(db);
+    const server = await startDemoServer();
+    let result;
+    try {
+      result = await run(argv(db, server.origin));
+    } finally {
+      await server.close();
+    }
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toMatch(new RegExp(`^linkladder: error: the index ${escape(db)} is corrupt \\(ERR_STORE_CORRUPT\\): `));
+    expect(fingerprint(db)).toEqual(before);
+  });
+
   it('a crawl does not extend a truncated index: ERR_STORE_CORRUPT, exit 3, the file as it was', async () => {
     const db = copyOfIndex();
     truncateSync(db, Math.floor(statSync(db).size / 2));

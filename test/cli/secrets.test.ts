@@ -2,7 +2,7 @@
 // events of a crawl, not explain (text or JSON), not a usage error that echoes a
 // seed, and not a password behind a percent-encoded ":" (`user%3As3cret@`).
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ function withPassword(origin: string, separator = ':'): string {
 }
 
 describe('no output shows a password', () => {
-  it.each([':', '%3A'])('crawl --json, then explain in text and JSON (separator %s)', async (separator) => {
+  it.each([':', '%3A'])('crawl --json, then explain in text and JSON, then the HTML report (separator %s)', async (separator) => {
     const server = await startDemoServer();
     servers.push(server);
     const db = path.join(dir, `crawl-${separator === ':' ? 'colon' : 'encoded'}.db`);
@@ -36,6 +36,13 @@ describe('no output shows a password', () => {
       expect(explained.stdout + explained.stderr).not.toContain(SECRET);
     }
     expect(crawled.stdout + crawled.stderr).not.toContain(SECRET);
+    // The HTML report: its Duplicates tab lists keys (the demo site has byte-identical pages), as do the other tabs.
+    const html = path.join(dir, `report-${separator === ':' ? 'colon' : 'encoded'}.html`);
+    const reported = await run(['report', '--db', db, '--html', html]);
+    expect(reported.code).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('id="duplicates-table"');
+    expect(page).not.toContain(SECRET);
   });
 
   it('a usage error that echoes a seed', async () => {
@@ -43,5 +50,19 @@ describe('no output shows a password', () => {
     expect(result.code).toBe(2);
     expect(result.err).toHaveLength(1);
     expect(result.stderr).not.toContain(SECRET);
+  });
+
+  it.each([
+    ['in the userinfo', `postgres://linkladder:${SECRET}@127.0.0.1:1/index`],
+    ['in the query', `postgres://linkladder@127.0.0.1:1/index?password=${SECRET}`],
+    ['in the query, after another parameter', `postgresql://127.0.0.1:1/index?sslmode=disable&password=${SECRET}&application_name=x`],
+    ['with an "@" in it', `postgres://linkladder:${SECRET}@x@127.0.0.1:1/index`],
+  ])('a --db that cannot be opened, its password %s', async (_, db) => {
+    for (const args of [['stats'], ['audit'], ['explain', 'http://127.0.0.1:1/'], ['db', 'migrate'], ['db', 'status'], ['db', 'stats'], ['crawl', 'http://127.0.0.1:1/', '--allow-private']]) {
+      const result = await run([...args, '--db', db]);
+      expect(result.code, args.join(' ')).toBe(3);
+      expect(result.err, args.join(' ')).toHaveLength(1);
+      expect(result.stdout + result.stderr, args.join(' ')).not.toContain(SECRET);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -173,9 +173,13 @@ describe('migrations', () => {
     });
   });
 
-  it('creates the folder of the database, and says clearly when it cannot open it', async () => {
+  it('creates no folder but the default data/, and says clearly when it cannot open it', async () => {
     const { dir } = scratch();
-    const store = new SqliteStore({ path: path.join(dir, 'nested', 'deeper', 'x.db') });
+    expect(() => new SqliteStore({ path: path.join(dir, 'nested', 'deeper', 'x.db') })).toThrow(
+      expect.objectContaining({ code: 'ERR_STORE_OPEN', message: expect.stringContaining(`the folder ${path.join(dir, 'nested', 'deeper')} does not exist`) }),
+    );
+    expect(existsSync(path.join(dir, 'nested'))).toBe(false);
+    const store = new SqliteStore({ path: path.join(dir, 'x.db') });
     expect(store.integrityCheck()).toBe('ok');
     await store.close();
     writeFileSync(path.join(dir, 'a-file'), '');

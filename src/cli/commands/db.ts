@@ -1,9 +1,19 @@
-// `linkladder db migrate|status [--db PATH|URL]`: the index database itself (`db stats`,
+// `linkladder db migrate|status|unlock [--db PATH|URL]`: the index database itself (`db stats`,
 // hidden, is the store's raw counts; `linkladder stats` is the one users read).
 // A PostgreSQL index (`--db postgres://…`) takes migrations/postgresql/.
 
 import type { Command } from 'commander';
-import { isPostgresUrl, migratePg, migrationStatusPg, readMigrationStatus, SqliteStore, type Migration, type MigrationStatus, type StoreStats } from '../../store/index.js';
+import {
+  isPostgresUrl,
+  migratePg,
+  migrationStatusPg,
+  readMigrationStatus,
+  SqliteStore,
+  unlockIndex,
+  type Migration,
+  type MigrationStatus,
+  type StoreStats,
+} from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
 import { indexLabel, lockTakeoverNotice, onPgDatabase, openReader } from '../open-store.js';
@@ -43,6 +53,25 @@ export function addDbCommand(program: Command, context: CliContext): void {
           );
         }
       });
+    });
+
+  addIndexPathOptions(db.command('unlock'))
+    .description(
+      'Remove the writer lock a crawl left in the index when its machine went down (a lock of another host is never taken over, since whether its process runs cannot be checked there). Says whose lock it removed; a lock of a crawl still running on this machine is kept (exit 3).',
+    )
+    .action(async (options: DbOptions) => {
+      const file = await indexPath(options, context);
+      const label = indexLabel(file);
+      if (isPostgresUrl(file)) {
+        await context.out.writeLine(`${label}: no writer lock (a PostgreSQL index has none: each worker's claims are leases that expire)`);
+        return;
+      }
+      const holder = unlockIndex(file);
+      await context.out.writeLine(
+        holder === undefined
+          ? `${label}: no writer lock`
+          : `${label}: removed the writer lock of pid ${holder.pid} on host ${holder.host} (since ${new Date(holder.since).toISOString()})`,
+      );
     });
 
   // One `stats` in the help (issue 11): `linkladder stats` reads a crawl; this raw

@@ -17,7 +17,7 @@ JavaScript off), then tabs: every URL with its status (filter by status class
 finding (paged), redirects and aliases, the link graph (nodes coloured by
 status, redirects as arrows, an explorer of links in and out), and the crawl
 runs with their date, seeds, settings and duration. --internal-only keeps the
-graph to the seeds' hosts, for big sites. stdout gets one line: the file and
+graph to the URLs in the crawl's scope, for big sites. stdout gets one line: the file and
 what it holds.`;
 
 interface ReportCommandOptions extends IndexPathOptions, OutputOptions {
@@ -35,7 +35,7 @@ export function addReportCommand(program: Command, context: CliContext): void {
     .addOption(formatOption(OUTPUT))
     .addOption(outOption())
     .addOption(new Option('--html <file>', 'short for --format html --out <file>').conflicts('out'))
-    .option('--internal-only', "the graph draws only URLs on the seeds' hosts (for big sites); the tables still list every URL")
+    .option('--internal-only', "the graph draws only URLs in the crawl's scope, not the external ones (for big sites); the tables still list every URL")
     .addHelpText('after', HELP)
     .action(async (options: ReportCommandOptions) => {
       const target = options.out ?? options.html;

@@ -26,7 +26,7 @@ export function brokenTableHtml(targets: readonly BrokenTarget[], idOfKey: Reado
     const anchor = anchorOf(target.target, idOfKey);
     parts.push(
       '<tbody class="broken-target">',
-      `<tr><th scope="rowgroup" colspan="3"><span class="status status-bad">${escapeHtml(target.status)}</span> ${anchor} <span class="muted">— linked from ${plural(target.pages, 'page')}</span></th></tr>`,
+      `<tr><th scope="rowgroup" colspan="3"><span class="status status-bad">${escapeHtml(target.status)}</span> ${anchor} <span class="muted">— linked from ${plural(target.pages, 'page')}</span>${foldHtml(target.referrers.length)}</th></tr>`,
     );
     for (const referrer of target.referrers) {
       if (rows >= rowLimit) break;
@@ -42,6 +42,18 @@ export function brokenTableHtml(targets: readonly BrokenTarget[], idOfKey: Reado
     parts.push(`<p class="notice" id="broken-more">The first ${shownLinks} of ${links} broken links are listed here; the Findings tab (code LINK_BROKEN) pages through all of them.</p>`);
   }
   return parts.join('\n');
+}
+
+/**
+ * A target named by more links than this gets a box that hides them (CSS alone, so it
+ * works with script off too): one target named from every page of a site would
+ * otherwise bury the others.
+ */
+export const FOLD_FROM_LINKS = 10;
+
+function foldHtml(links: number): string {
+  if (links <= FOLD_FROM_LINKS) return '';
+  return ` <label class="fold"><input type="checkbox" class="fold"> hide its ${links} links</label>`;
 }
 
 function anchorOf(key: string, idOfKey: ReadonlyMap<string, number>): string {

@@ -4,6 +4,7 @@
 
 import type { IndexReader } from '../../store/index.js';
 import { differenceFromFirst, duplicateGroups, type DuplicateGroup } from '../duplicate-groups.js';
+import { redactPassword } from '../redact.js';
 import type { CrawlStats, DuplicateStats } from '../stats/index.js';
 import { escapeHtml } from './html-escape.js';
 
@@ -32,7 +33,7 @@ export function duplicatesTableHtml(groups: readonly DuplicateGroup[], stats: Du
 function rulesTableHtml(content: NonNullable<CrawlStats['contentEvidence']>): string {
   const rows = content.rules.map(
     (rule) =>
-      `<tr><td><code>${escapeHtml(rule.prefixes[0])}</code> ↔ <code>${escapeHtml(rule.prefixes[1])}</code></td><td>${rule.support}</td><td>${rule.contradictions}</td><td><span class="url">${escapeHtml(rule.provedBy)}</span></td></tr>`,
+      `<tr><td><code>${urlHtml(rule.prefixes[0])}</code> ↔ <code>${urlHtml(rule.prefixes[1])}</code></td><td>${rule.support}</td><td>${rule.contradictions}</td><td><span class="url">${urlHtml(rule.provedBy)}</span></td></tr>`,
   );
   return [
     `<h3 id="content-rules-title">Rules learned by <code>--content-evidence</code> (run ${content.runId}, heuristic)</h3>`,
@@ -62,12 +63,12 @@ function groupsHtml(groups: readonly DuplicateGroup[], stats: DuplicateStats): s
     const [first, ...rest] = group;
     parts.push(
       '<tbody class="duplicate-group">',
-      `<tr><th scope="rowgroup" colspan="3"><span class="url">${escapeHtml(first!.key)}</span> <span class="muted">— ${plural(group.length, 'URL')}, SHA-256 ${escapeHtml(first!.digest)}${first!.contentEvidence === undefined ? '' : `; joined by content evidence (${escapeHtml(first!.contentEvidence)}, heuristic)`}</span></th></tr>`,
+      `<tr><th scope="rowgroup" colspan="3"><span class="url">${urlHtml(first!.key)}</span> <span class="muted">— ${plural(group.length, 'URL')}, SHA-256 ${escapeHtml(first!.digest)}${first!.contentEvidence === undefined ? '' : `; joined by content evidence (${escapeHtml(first!.contentEvidence)}, heuristic)`}</span></th></tr>`,
     );
     for (const row of rest) {
       const { from, to } = differenceFromFirst(row, first!);
       const joined = row.contentEvidence === undefined ? '' : `${escapeHtml(row.contentEvidence)} (heuristic)`;
-      parts.push(`<tr><td><span class="url">${escapeHtml(row.key)}</span></td><td><code>${escapeHtml(from)}</code> ↔ <code>${escapeHtml(to)}</code></td><td>${joined}</td></tr>`);
+      parts.push(`<tr><td><span class="url">${urlHtml(row.key)}</span></td><td><code>${escapeHtml(from)}</code> ↔ <code>${escapeHtml(to)}</code></td><td>${joined}</td></tr>`);
     }
     parts.push('</tbody>');
     shown += group.length;
@@ -75,6 +76,11 @@ function groupsHtml(groups: readonly DuplicateGroup[], stats: DuplicateStats): s
   parts.push('</table></div>');
   if (shown < stats.urls) parts.push(`<p class="notice" id="duplicates-more">The first ${shown} of ${stats.urls} URLs are listed here; <code>linkladder audit</code> lists all of them (DUPLICATE_REPRESENTATION).</p>`);
   return parts.join('\n');
+}
+
+/** A URL (or URL prefix) as the tab shows it: escaped, its password redacted (keys keep userinfo as written). */
+function urlHtml(url: string): string {
+  return escapeHtml(redactPassword(url));
 }
 
 function plural(count: number, noun: string): string {

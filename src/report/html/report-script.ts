@@ -43,13 +43,14 @@ export const REPORT_SCRIPT = String.raw`
   const urls = [];
   const nodes = new Map();
   const idOfKey = new Map();
-  for (const [id, key, state, depth, aliasOf, label, cls, host, inPages, firstFrom, firstHref, forms] of data.urls) {
-    const node = { id, key, state, depth, aliasOf, label, cls, host, inPages, firstFrom, firstHref, forms, out: [], in: [] };
+  for (const [id, key, state, depth, aliasOf, label, cls, host, inPages, firstFrom, firstHref, forms, external] of data.urls) {
+    const node = { id, key, state, depth, aliasOf, label, cls, host, inPages, firstFrom, firstHref, forms, isExternal: external === 1, out: [], in: [] };
     urls.push(node);
     nodes.set(id, node);
     idOfKey.set(key, id);
   }
-  const isExternal = (node) => node.host < 0 || hosts[node.host].isExternal;
+  // Out of the crawl's scope, as the index's external_link view says (the external role).
+  const isExternal = (node) => node.isExternal;
   const classOf = (node) => CLASSES[node.cls];
 
   function pageLink(key) {
@@ -296,7 +297,7 @@ export const REPORT_SCRIPT = String.raw`
     fact('status', statusBadge(node));
     fact('state', el('span', { class: 'state state-' + node.state }, node.state));
     fact('depth', node.depth);
-    fact('host', node.host < 0 ? 'none' : hosts[node.host].name + (hosts[node.host].isExternal ? ' (external)' : ''));
+    fact('host', (node.host < 0 ? 'none' : hosts[node.host].name) + (node.isExternal ? ' (external)' : ''));
     const target = node.aliasOf === null ? undefined : nodes.get(node.aliasOf);
     if (target) fact('alias of', el('a', { class: 'url', href: '#page=' + target.id }, target.key));
     if (node.forms.length > 0) fact('spellings', el('ul', { class: 'forms' }, ...node.forms.map((form) => el('li', {}, el('code', {}, form)))));

@@ -34,6 +34,8 @@ th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom:
 thead th { background: #f1f3f5; position: sticky; top: 0; }
 tbody th { font-weight: normal; }
 .broken-target th[scope="rowgroup"] { background: #fff5f5; border-top: 2px solid #f1aeb5; }
+.broken-target label.fold { float: right; font-weight: normal; cursor: pointer; }
+.broken-target:has(input.fold:checked) > tr:not(:first-child) { display: none; }
 .number { text-align: right; }
 .url, code { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 12.5px; overflow-wrap: anywhere; }
 .muted, .shown, .detail { color: var(--muted); }

@@ -1,5 +1,5 @@
-// The site a report is about: its seeds and their hosts. A URL on another host than
-// the seeds' is external; the report's title names the seeds' hosts.
+// The site a report is about: its seeds and their hosts, which the report's title
+// names. What is external is the crawl's scope's to say (the URL's role), not the host's.
 
 import type { CrawlRunRow, IndexReader } from '../../store/index.js';
 import { parseUriReference } from '../../uri/index.js';

@@ -24,16 +24,24 @@ export type FetchOutcome = Pick<FetchRow, 'status' | 'errorCode' | 'redirects'>;
  * of another URL whose redirect chain or Content-Location ended at this one), else
  * `not checked` with the URL's state (queued, skipped …) as its label.
  *
- * A redirect is `3xx` when its chain reaches a usable response (`301 → 200`); a chain
+ * A redirect is `3xx` when its chain reaches a usable response (`301 → 200`: the
+ * response of the chain's end, `chainEnd`'s when the chain stopped at a URL fetched on
+ * its own); a chain
  * ending in an error is classed by that error (`301 → 404` is `4xx`): the class says
  * what following the link gives. robots.txt and the private-address guard refuse a
  * request before it is made: `not checked`.
  */
-export function statusOf(state: UrlState, fetch: FetchOutcome | undefined, represented?: FetchOutcome): UrlStatus {
+export function statusOf(state: UrlState, fetch: FetchOutcome | undefined, represented?: FetchOutcome, chainEnd?: FetchOutcome): UrlStatus {
   const outcome = fetch ?? (represented === undefined ? undefined : { ...represented, redirects: [] });
   if (outcome === undefined) return { label: state, statusClass: 'not checked' };
   const { status } = outcome;
   const [firstHop] = outcome.redirects;
+  // A chain that stopped at a URL the crawl had (its last hop's own 3xx is no answer):
+  // it ends as that URL's own fetch did, else it is said as far as it went.
+  if (firstHop !== undefined && outcome.errorCode === undefined && status !== undefined && status >= 300 && status < 400) {
+    if (chainEnd !== undefined) return statusOf(state, { ...chainEnd, redirects: outcome.redirects });
+    return { label: String(firstHop.status), statusClass: '3xx' };
+  }
   const via = firstHop === undefined ? '' : `${firstHop.status} → `;
   const code = errorCodeOf(outcome.errorCode, status);
   if (code !== undefined) {

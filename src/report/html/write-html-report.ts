@@ -8,7 +8,7 @@
 import type { Writable } from 'node:stream';
 import { describeValue, OptionError } from '../../errors.js';
 import { splitByEvidence } from '../../ladder/index.js';
-import type { IndexReader } from '../../store/index.js';
+import type { IndexReader, UrlRow } from '../../store/index.js';
 import type { AuditFinding } from '../audit/finding.js';
 import { FormCursor } from '../graph/read-graph.js';
 import { redactPassword } from '../redact.js';
@@ -39,7 +39,7 @@ export interface HtmlReportOptions {
    */
   readonly maxEdges?: number;
   /**
-   * The graph draws and explores only URLs on the seeds' hosts: for big sites, whose
+   * The graph draws and explores only URLs in the crawl's scope: for big sites, whose
    * external links would crowd it. The tables still list every URL.
    * @default false
    */
@@ -61,7 +61,7 @@ export interface HtmlReportSummary {
   readonly brokenLinks: number;
   /** Distinct broken targets. */
   readonly brokenTargets: number;
-  /** URLs on other hosts than the seeds'. */
+  /** URLs out of the crawl's scope: the `external` role, as the index's `external_link` view has them. */
   readonly externalUrls: number;
   /** URLs the graph draws, and edges embedded for its explorer. */
   readonly nodes: number;
@@ -84,8 +84,7 @@ export async function writeHtmlReport(
   const stats = await collectStats(reader);
   const runs = await reader.runs();
   const site = await siteOf(reader, runs);
-  const siteHosts = new Set(site.hosts);
-  const represented = await representedOutcomes(reader);
+  const outcomes = await representedOutcomes(reader);
   const inPages = await referringPageCounts(reader);
   const broken = brokenTargets(findings);
   const idOfKey = await idsOf(reader, new Set(broken.flatMap((target) => [target.target, ...target.referrers.map((referrer) => referrer.page)])));
@@ -129,10 +128,10 @@ export async function writeHtmlReport(
     }),
   );
   await out.write(`{"classes":${scriptJson(STATUS_CLASSES)},"urls":`);
-  const hosts = new HostTable(siteHosts);
+  const hosts = new HostTable();
   const externalIds = new Set<number>();
   let drawable = 0;
-  await writeArray(out, urlEntries(reader, represented, inPages, hosts, externalIds, () => (drawable += 1), limits.internalOnly), Infinity);
+  await writeArray(out, urlEntries(reader, outcomes, inPages, hosts, externalIds, () => (drawable += 1), limits.internalOnly), Infinity);
   await out.write(`,"hosts":${scriptJson(hosts.entries())},"edges":`);
   const kinds = new EdgeKinds();
   const edges = await writeEdges(out, reader, kinds, limits.maxEdges, limits.internalOnly ? externalIds : undefined);
@@ -200,47 +199,59 @@ async function writeArray(
   return { written, isTruncated };
 }
 
-/** Hosts by first appearance, each with whether it is external (not a seed's). */
+/** Hosts by first appearance, each with whether a URL of it is external. */
 class HostTable {
-  readonly #siteHosts: ReadonlySet<string>;
   readonly #index = new Map<string, number>();
-
-  constructor(siteHosts: ReadonlySet<string>) {
-    this.#siteHosts = siteHosts;
-  }
+  readonly #external = new Set<string>();
 
   /** The host's index in `entries()`; -1 for a URL without host. */
-  indexOf(host: string | undefined): number {
+  indexOf(host: string | undefined, isExternal: boolean): number {
     if (host === undefined) return -1;
     let index = this.#index.get(host);
     if (index === undefined) {
       index = this.#index.size;
       this.#index.set(host, index);
     }
+    if (isExternal) this.#external.add(host);
     return index;
   }
 
-  isExternal(host: string | undefined): boolean {
-    return host === undefined || !this.#siteHosts.has(host);
-  }
-
-  /** `[host, 1 when external else 0]`, by index. */
+  /** `[host, 1 when a URL of it is external else 0]`, by index. */
   entries(): [string, number][] {
-    return [...this.#index.keys()].map((host) => [host, this.isExternal(host) ? 1 : 0]);
+    return [...this.#index.keys()].map((host) => [host, this.#external.has(host) ? 1 : 0]);
   }
 }
 
 /**
- * The outcome each URL without a fetch of its own got through another URL's: the end
- * of a redirect chain, a Content-Location (`FetchRow.representsUrlId`).
+ * What "external" means, in the report as in the `external_link` view: a URL the crawl
+ * recorded as out of its scope (the `external` role), whatever its host — another
+ * port or scheme of a seed's host included.
  */
-async function representedOutcomes(reader: IndexReader): Promise<Map<number, FetchOutcome>> {
-  const outcomes = new Map<number, FetchOutcome>();
+function isExternalUrl(url: Pick<UrlRow, 'role'>): boolean {
+  return url.role === 'external';
+}
+
+/**
+ * The outcome each URL without a fetch of its own got through another URL's: the end
+ * of a redirect chain, a Content-Location (`FetchRow.representsUrlId`); and `ownOutcomes`,
+ * the outcome of its own last fetch, of each URL where a redirect chain stopped because
+ * the crawl had it already (the chain's fetch then ends on the 3xx).
+ */
+async function representedOutcomes(reader: IndexReader): Promise<{ represented: Map<number, FetchOutcome>; ownOutcomes: Map<number, FetchOutcome> }> {
+  const represented = new Map<number, FetchOutcome>();
+  const chainEnds = new Set<number>();
   for await (const fetch of reader.fetches()) {
     if (fetch.representsUrlId === undefined || fetch.representsUrlId === fetch.urlId) continue;
-    outcomes.set(fetch.representsUrlId, { status: fetch.status, errorCode: fetch.errorCode, redirects: [] });
+    represented.set(fetch.representsUrlId, { status: fetch.status, errorCode: fetch.errorCode, redirects: [] });
+    if (fetch.redirects.length > 0 && fetch.status !== undefined && fetch.status >= 300 && fetch.status < 400) chainEnds.add(fetch.representsUrlId);
   }
-  return outcomes;
+  const ownOutcomes = new Map<number, FetchOutcome>();
+  if (chainEnds.size > 0) {
+    for await (const fetch of reader.fetches()) {
+      if (chainEnds.has(fetch.urlId)) ownOutcomes.set(fetch.urlId, { status: fetch.status, errorCode: fetch.errorCode, redirects: fetch.redirects });
+    }
+  }
+  return { represented, ownOutcomes };
 }
 
 /** How many distinct pages link to each URL (the target each link met). */
@@ -271,12 +282,13 @@ async function idsOf(reader: IndexReader, keys: ReadonlySet<string>): Promise<Ma
 
 /**
  * `[id, key, state, depth, aliasOf, status label, status class index, host index,
- * referring pages, first linked from (id), href as written there, spellings]`: compact,
+ * referring pages, first linked from (id), href as written there, spellings, 1 when
+ * external else 0]`: compact,
  * the script's own shape.
  */
 async function* urlEntries(
   reader: IndexReader,
-  represented: ReadonlyMap<number, FetchOutcome>,
+  outcomes: { readonly represented: ReadonlyMap<number, FetchOutcome>; readonly ownOutcomes: ReadonlyMap<number, FetchOutcome> },
   inPages: ReadonlyMap<number, number>,
   hosts: HostTable,
   externalIds: Set<number>,
@@ -288,10 +300,11 @@ async function* urlEntries(
     for await (const url of reader.urls()) {
       const texts = (await forms.takeFor(url.id)).map((form) => form.text); // redacted by the cursor
       const host = hostOf(url.key);
-      const isExternal = hosts.isExternal(host);
+      const isExternal = isExternalUrl(url);
       if (isExternal) externalIds.add(url.id);
       if (!(internalOnly && isExternal)) countDrawable();
-      const status = statusOf(url.state, url.lastFetch, represented.get(url.id));
+      const chainEnd = url.lastFetch?.representsUrlId === undefined ? undefined : outcomes.ownOutcomes.get(url.lastFetch.representsUrlId);
+      const status = statusOf(url.state, url.lastFetch, outcomes.represented.get(url.id), chainEnd);
       const first = url.firstLink;
       yield [
         url.id,
@@ -301,11 +314,12 @@ async function* urlEntries(
         url.aliasOf ?? null,
         redactPassword(status.label),
         STATUS_CLASSES.indexOf(status.statusClass),
-        hosts.indexOf(host),
+        hosts.indexOf(host, isExternal),
         inPages.get(url.id) ?? 0,
         first?.fromUrlId ?? null,
         first?.fromUrlId === undefined ? null : redactPassword(first.rawHref),
         texts,
+        isExternal ? 1 : 0,
       ];
     }
   } finally {

@@ -64,9 +64,22 @@ export function openFailure(error: unknown, url: string): StoreError {
   return new StoreError('ERR_STORE_OPEN', `cannot open the index at ${redactUrl(url)}: ${message}`, { cause: error });
 }
 
-/** `url` without its password, for messages. */
+/**
+ * `url` without its password, for messages: the userinfo's (up to the authority's
+ * last "@") and a `password` or `sslpassword` query parameter's, which libpq and
+ * postgres.js take as well.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
+  const scheme = /^postgres(?:ql)?:\/\//i.exec(url);
+  if (scheme === null) return url;
+  const start = scheme[0].length;
+  const authorityEnd = url.slice(start).search(/[/?#]/);
+  const end = authorityEnd === -1 ? url.length : start + authorityEnd;
+  const at = url.lastIndexOf('@', end - 1);
+  const colon = at < start ? -1 : url.indexOf(':', start);
+  const authority = colon !== -1 && colon < at ? `${url.slice(start, colon)}:***${url.slice(at, end)}` : url.slice(start, end);
+  const rest = url.slice(end).replace(/([?&](?:ssl)?password=)[^&#]*/gi, '$1***');
+  return `${url.slice(0, start)}${authority}${rest}`;
 }
 
 

@@ -55,7 +55,8 @@ export async function largeSite(pages = 5000, linksPerPage = 20): Promise<LargeS
     const d = depth.get(i)! + 1;
     const entries: AdmitEntry[] = [];
     const link = (href: string, target: string, follow = true): void => {
-      entries.push({ fromUrlId: from, rawHref: href, target, element: 'a', attribute: 'href', depth: d, follow });
+      // Only the external links are not followed: out of the crawl's scope.
+      entries.push({ fromUrlId: from, rawHref: href, target, element: 'a', attribute: 'href', depth: d, follow, role: follow ? 'page' : 'external' });
     };
     for (let c = 20 * i + 1; c <= 20 * i + 20 && c < pages; c++) {
       depth.set(c, d);

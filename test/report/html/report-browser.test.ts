@@ -12,11 +12,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHtmlReport, type HtmlReportOptions } from '../../../src/report/index.js';
 import type { AuditFinding } from '../../../src/report/audit/finding.js';
-import type { IndexReader } from '../../../src/store/index.js';
+import type { IndexReader, MemoryStore } from '../../../src/store/index.js';
+import { writeIndex, type IndexSpec } from '../support/memory-index.js';
 import { artifactPath, launchChromium, openReport, type PageLog } from '../support/browser.js';
 import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
 import { largeSite, type LargeSite } from './large-site.js';
-import { FINDINGS, HOSTILE_URL, reportReader } from './sample-report.js';
+import { FINDINGS, finding, HOSTILE_URL, reportReader, RUN_ENDED_AT, RUN_STARTED_AT } from './sample-report.js';
 
 /** The budget for a 5,000-page report: from navigation to the script's tables ready. */
 const INTERACTIVE_BUDGET_MS = 2000;
@@ -318,5 +319,60 @@ describe('the HTML report of a 5,000-page crawl in Chromium', () => {
     });
     expect(await large.locator('#graph-drawing line.redirect-edge').count()).toBe(site.redirects);
     await large.screenshot({ path: artifactPath('large-report-graph.png') });
+  });
+});
+
+describe('a redirect to a page fetched already, an origin on another port, a target many links name', () => {
+  const SITE = 'http://127.0.0.1:8080';
+  const OTHER_PORT = 'http://127.0.0.1:9090/x';
+  const SPEC: IndexSpec = {
+    urls: [
+      { id: 1, key: `${SITE}/`, depth: 0, fetches: [{}] },
+      { id: 2, key: `${SITE}/b`, from: 1, depth: 1, fetches: [{}] },
+      // Fetched after /b: the crawl stops at a URL it has, and the chain's fetch ends on the 301.
+      { id: 3, key: `${SITE}/a`, from: 1, depth: 1, aliasOf: 2, detail: '301', fetches: [{ status: 301, bytes: 0, redirects: [{ from: `${SITE}/a`, to: `${SITE}/b`, status: 301 }], representsUrlId: 2 }] },
+      // Out of scope (another origin), though on the seed's host: the `external` role, as the crawl records it.
+      { id: 4, key: OTHER_PORT, from: 1, depth: 1, role: 'external', fetches: [{ method: 'HEAD' }] },
+      { id: 5, key: `${SITE}/missing`, from: 1, depth: 1, state: 'failed', fetches: [{ status: 404 }] },
+    ],
+  };
+  const LINKS = 30;
+  const findings = Array.from({ length: LINKS }, (_, i) =>
+    finding('LINK_BROKEN', 'error', `${SITE}/`, 'the link leads to a 404', 'missing', `${SITE}/missing`, { status: 404, line: i + 1 }),
+  );
+  let report: Page;
+
+  beforeAll(async () => {
+    if (browser === undefined) return;
+    const store = (await writeIndex(SPEC)) as MemoryStore;
+    const id = await store.startRun({ startedAt: RUN_STARTED_AT, seeds: [`${SITE}/`], settings: { scope: 'origin' } });
+    await store.endRun(id, { endedAt: RUN_ENDED_AT, stoppedBy: 'frontier-empty', outcome: 'frontier-empty', counts: { requests: 5 } });
+    const file = await writeReport('redirects-ports-report.html', store.reader(), findings);
+    ({ page: report } = await openReport(browser, file));
+  }, 60_000);
+
+  it('a redirect to a page fetched already reads as the status that page answered (301 → 200), not 301 → 301', async (context) => {
+    if (unavailable !== undefined) return context.skip(skip('redirect labels'));
+    await report.click('#tab-links');
+    const row = report.locator('#link-rows > tr', { hasText: `${SITE}/a` }).filter({ hasNotText: `${SITE}/b` });
+    expect(await row.locator('.status').textContent()).toBe('301 → 200');
+  });
+
+  it('the external tab lists an origin on another port of the seed\'s host, as the external_link view does', async (context) => {
+    if (unavailable !== undefined) return context.skip(skip('external origins'));
+    await report.click('#tab-external');
+    expect(await report.locator('#external-rows > tr td:first-child').allTextContents()).toEqual([OTHER_PORT]);
+  });
+
+  it('a broken target named by many links can be folded, and unfolded', async (context) => {
+    if (unavailable !== undefined) return context.skip(skip('folding a broken target'));
+    await report.click('#tab-broken');
+    const visibleRows = (): Promise<number> => report.locator('#broken-table tbody.broken-target tr:visible').count();
+    expect(await visibleRows()).toBe(LINKS + 1);
+    const fold = report.getByLabel(`hide its ${LINKS} links`);
+    await fold.check();
+    expect(await visibleRows()).toBe(1);
+    await fold.uncheck();
+    expect(await visibleRows()).toBe(LINKS + 1);
   });
 });

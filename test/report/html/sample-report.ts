@@ -14,7 +14,7 @@ const SPEC: IndexSpec = {
     { id: 2, key: 'http://site.test/docs', from: 1, depth: 1, aliasOf: 3, detail: '301' },
     { id: 3, key: 'http://site.test/docs/', depth: 1, fetches: [{ redirects: [{ from: 'http://site.test/docs', to: 'http://site.test/docs/', status: 301 }] }] },
     { id: 4, key: HOSTILE_URL, from: 1, depth: 1, state: 'failed', fetches: [{ status: 404 }] },
-    { id: 5, key: 'http://elsewhere.test/', from: 1, depth: 1, state: 'skipped' },
+    { id: 5, key: 'http://elsewhere.test/', from: 1, depth: 1, state: 'skipped', role: 'external' },
   ],
   spellings: ['HTTP://site.test:80/'],
   links: [

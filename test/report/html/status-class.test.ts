@@ -27,6 +27,16 @@ describe('statusOf', () => {
     expect(statusOf('queued', undefined)).toEqual({ label: 'queued', statusClass: 'not checked' });
   });
 
+  it('a chain that stopped at a URL the crawl had ends as that URL\'s own fetch did, never `301 → 301`', () => {
+    const stopped = { status: 301, errorCode: undefined, redirects: [hop] };
+    expect(statusOf('alias', stopped, undefined, { status: 200, errorCode: undefined, redirects: [] })).toEqual({ label: '301 → 200', statusClass: '3xx' });
+    expect(statusOf('alias', stopped, undefined, { status: 404, errorCode: undefined, redirects: [] })).toEqual({ label: '301 → 404', statusClass: '4xx' });
+    const twoHops = { status: 302, errorCode: undefined, redirects: [hop, { from: 'http://a/new', to: 'http://a/newer', status: 302 }] };
+    expect(statusOf('alias', twoHops, undefined, { status: 200, errorCode: undefined, redirects: [] })).toEqual({ label: '301 → 200', statusClass: '3xx' });
+    // Its end not fetched (yet): said as far as it went.
+    expect(statusOf('alias', stopped)).toEqual({ label: '301', statusClass: '3xx' });
+  });
+
   it('lists the classes in filter order', () => {
     expect(STATUS_CLASSES).toEqual(['2xx', '3xx', '4xx', '5xx', 'error', 'not checked']);
   });

@@ -123,13 +123,13 @@ describe('writeHtmlReport', () => {
     expect(findings.map((row) => row[1])).toEqual(FINDINGS.map((finding) => finding.code));
     expect(data.aliases).toEqual([{ from: 'http://site.test/docs', to: 'http://site.test/docs/', evidence: 'redirect', detail: '301' }]);
     expect(data.redirects).toEqual([{ url: 'http://site.test/docs', hops: [{ to: 'http://site.test/docs/', status: 301 }], errorCode: null }]);
-    // [id, key, state, depth, aliasOf, status, class, host, referring pages, first linked from, href there, spellings]
+    // [id, key, state, depth, aliasOf, status, class, host, referring pages, first linked from, href there, spellings, external]
     expect(data.urls).toEqual([
-      [1, 'http://site.test/', 'done', 0, null, '200', 0, 0, 1, null, null, ['HTTP://site.test:80/', 'http://site.test:80/']],
-      [2, 'http://site.test/docs', 'alias', 1, 3, 'alias', 5, 0, 1, 1, 'http://site.test/docs', []],
-      [3, 'http://site.test/docs/', 'done', 1, null, '301 → 200', 1, 0, 1, null, null, ['http://site.test/%64ocs/']],
-      [4, HOSTILE_URL, 'failed', 1, null, '404', 2, 0, 2, 1, HOSTILE_URL, []],
-      [5, 'http://elsewhere.test/', 'skipped', 1, null, 'skipped', 5, 1, 1, 1, 'http://elsewhere.test/', []],
+      [1, 'http://site.test/', 'done', 0, null, '200', 0, 0, 1, null, null, ['HTTP://site.test:80/', 'http://site.test:80/'], 0],
+      [2, 'http://site.test/docs', 'alias', 1, 3, 'alias', 5, 0, 1, 1, 'http://site.test/docs', [], 0],
+      [3, 'http://site.test/docs/', 'done', 1, null, '301 → 200', 1, 0, 1, null, null, ['http://site.test/%64ocs/'], 0],
+      [4, HOSTILE_URL, 'failed', 1, null, '404', 2, 0, 2, 1, HOSTILE_URL, [], 0],
+      [5, 'http://elsewhere.test/', 'skipped', 1, null, 'skipped', 5, 1, 1, 1, 'http://elsewhere.test/', [], 1],
     ]);
     expect(data.hosts).toEqual([
       ['site.test', 0],

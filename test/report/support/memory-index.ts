@@ -2,7 +2,7 @@
 // back through its IndexReader: the rows a report sees are what a crawl's writes
 // make of them (ids, states, rungs, edges, the funnel), never hand-made.
 
-import { MemoryStore, type AliasRecord, type FetchRecord, type IndexReader, type IndexWriter, type UrlState } from '../../../src/store/index.js';
+import { MemoryStore, type AliasRecord, type FetchRecord, type IndexReader, type IndexWriter, type UrlRole, type UrlState } from '../../../src/store/index.js';
 
 /** A URL, created (in id order, as a seed) with its fetches; its state follows from them. */
 export interface UrlSpec {
@@ -15,6 +15,8 @@ export interface UrlSpec {
   /** The page whose link (`a href`, the key as written) first named it; else it is a seed. */
   readonly from?: number | undefined;
   readonly aliasOf?: number | undefined;
+  /** How it relates to the crawl (`external`: out of its scope). @default 'page' */
+  readonly role?: UrlRole | undefined;
   /** The evidence of `aliasOf`. @default 'redirect' */
   readonly evidence?: AliasRecord['evidence'] | undefined;
   readonly detail?: string | undefined;
@@ -60,7 +62,7 @@ export async function writeIndex(spec: IndexSpec, store: IndexWriter = new Memor
   const keyOf = new Map<number, string>();
   for (const url of urls) {
     const [admitted] = await store.admit([
-      { fromUrlId: url.from, rawHref: url.key, target: url.key, element: url.from === undefined ? undefined : 'a', attribute: url.from === undefined ? undefined : 'href', depth: url.depth ?? 0, follow: url.state !== 'skipped' },
+      { fromUrlId: url.from, rawHref: url.key, target: url.key, element: url.from === undefined ? undefined : 'a', attribute: url.from === undefined ? undefined : 'href', depth: url.depth ?? 0, follow: url.state !== 'skipped', role: url.role },
     ]);
     if (admitted?.urlId !== url.id || admitted.rung !== 'new') throw new Error(`${url.key} is URL ${admitted?.urlId} (${admitted?.rung}), not ${url.id}`);
     keyOf.set(url.id, url.key);
