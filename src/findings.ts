@@ -204,6 +204,12 @@ export const FINDINGS = {
     recordedOn: 'fetch',
     subject: 'page',
   },
+  PAGE_BODY_CAPPED: {
+    severity: 'warning',
+    summary: 'the body is longer than maxBodyBytes: it was read up to the cap, the links past it were not recorded nor followed',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
   // The page's base chain (src/base, RFC 3986 §5.1).
   BASE_HREF_INVALID: {
     severity: 'warning',

@@ -64,6 +64,8 @@ export const RANGES = Object.freeze({
   requestTimeoutMs: [1000, 3_600_000],
   /** 0: no minimum; 1 GiB/s is past any link. */
   minBytesPerSecond: [0, 1_073_741_824],
+  /** A KiB at least (a page's head), a GiB at most (a body is held in memory whole). */
+  maxBodyBytes: [1024, 1_073_741_824],
   /** A 10 MiB page (the body cap) holds ~810,000 links at most. */
   maxLinksPerPage: [0, 1_000_000],
   maxQueuedPerPage: [0, 1_000_000],
@@ -309,6 +311,20 @@ export const crawlOptionsSchema = z.object({
     .register(SETTING_META, {
       argument: 'N',
       description: 'a body slower than N bytes a second over 10 s is cut (a server that trickles); 0: no minimum',
+    }),
+  /**
+   * The bytes of a body the HTTP fetcher crawl() makes reads at most, on the wire and
+   * once decompressed (`FetcherOptions.maxBodyBytes`, `maxDecodedBytes`): past it the
+   * body is cut (`ERR_FETCH_BODY_TOO_LARGE`) and what came is kept, so a page's links
+   * before the cut are followed and the page gets the finding `PAGE_BODY_CAPPED`.
+   * @default 10485760 (10 MiB)
+   */
+  maxBodyBytes: integerBetween(...RANGES.maxBodyBytes)
+    .default(10 * 1024 * 1024)
+    .register(SETTING_META, {
+      argument: 'N',
+      defaultText: '10485760 (10 MiB)',
+      description: 'bytes of a body read at most (on the wire and decompressed); a page cut there keeps its links up to the cut (`PAGE_BODY_CAPPED`)',
     }),
   /**
    * Which Content-Location values make an alias (see `CONTENT_LOCATION_POLICIES`).

@@ -309,6 +309,11 @@ export class UrlPipeline {
         if (links.isQueueCapped) details = { ...details, pageFindings: [...details.pageFindings, 'PAGE_QUEUE_CAPPED'] };
       }
     }
+    // A body cut at the size cap was read up to the cut: the page says so.
+    if (response.errorCode === 'ERR_FETCH_BODY_TOO_LARGE') {
+      if (details !== undefined) details = { ...details, pageFindings: [...details.pageFindings, 'PAGE_BODY_CAPPED'] };
+      else if (stylesheet !== undefined) stylesheet = [...stylesheet, 'PAGE_BODY_CAPPED'];
+    }
     const queued = links?.queued ?? 0;
     // For the audit: which URL's representation this is, what the page itself does
     // wrong, and the fragments it can be the target of.
