@@ -284,6 +284,12 @@ export const FINDINGS = {
     recordedOn: 'fetch',
     subject: 'page',
   },
+  CSS_IMPORTS_CAPPED: {
+    severity: 'warning',
+    summary: 'the stylesheet is @imported as deep as the crawl follows a chain of @import: its own @import rules were recorded, not checked',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
   // Recorded, and not reported as themselves (each says why).
   REF_FOLDED_SYNTAX: {
     severity: 'info',

@@ -297,7 +297,7 @@ export class UrlPipeline {
       const isOk = status >= 200 && status < 300;
       if (isOk && this.#o.checkResources && isStylesheet(response)) {
         const css = await this.#admission.stylesheet(tx, page, response);
-        stylesheet = css.findings;
+        stylesheet = css.isQueueCapped ? [...css.findings, 'PAGE_QUEUE_CAPPED'] : css.findings;
         links = css;
       } else if (isOk && claimed.role === 'page') {
         const reader = await this.#admission.pageLinks(page, response);
