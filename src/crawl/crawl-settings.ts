@@ -234,9 +234,10 @@ export const crawlOptionsSchema = z.object({
       description: 'links of one page recorded; past N the page gets `PAGE_LINKS_CAPPED` and the rest is not read',
     }),
   /**
-   * New URLs one page may put on the frontier; its other new targets are recorded
-   * (`skipped`, queued when another page follows them) and the page gets the
-   * finding `PAGE_QUEUE_CAPPED`. It bounds how fast generated pages can grow the
+   * New URLs one page may put on the frontier, with those of the stylesheets it uses
+   * (their references are its resources); its other new targets are recorded
+   * (`skipped`, queued when another page follows them) and the page (or stylesheet)
+   * gets the finding `PAGE_QUEUE_CAPPED`. It bounds how fast generated pages can grow the
    * frontier: 24 pages of 810,000 links made 15.7 million URLs.
    * @default 10000
    */
@@ -244,7 +245,7 @@ export const crawlOptionsSchema = z.object({
     .default(10_000)
     .register(SETTING_META, {
       argument: 'N',
-      description: 'new URLs one page may queue; the others are recorded, not followed (`PAGE_QUEUE_CAPPED`)',
+      description: 'new URLs one page may queue, with the stylesheets it uses; the others are recorded, not followed (`PAGE_QUEUE_CAPPED`)',
     }),
   /**
    * Fetches in flight at once, over all hosts.
