@@ -107,11 +107,13 @@ export class PageAdmission {
    * between chunks (a page may hold up to `maxLinksPerPage` links), and its
    * canonical link as evidence. New targets past `maxQueuedPerPage` are recorded,
    * not queued (issue 10, item 3): a chunk holds no more followed entries than
-   * the page may still queue, so no admission queues past the cap.
+   * the page may still queue, so no admission queues past the cap. A stylesheet's
+   * references come here too, with the room `shared` with the page that uses it.
    */
-  async links(tx: IndexWriter, page: Page, reader: LinkSource, room: QueueRoom = { left: this.#o.maxQueuedPerPage }): Promise<AdmittedLinks> {
-    // Its stylesheets, read later, queue in what the page leaves.
-    if (reader instanceof PageLinkReader) this.#remember(page.id, room);
+  async links(tx: IndexWriter, page: Page, reader: LinkSource, shared?: QueueRoom): Promise<AdmittedLinks> {
+    const room = shared ?? { left: this.#o.maxQueuedPerPage };
+    // A page's own: the stylesheets it uses, read later, queue in what it leaves.
+    if (shared === undefined) this.#remember(page.id, room);
     let queued = 0;
     let count = 0;
     let isQueueCapped = false;
