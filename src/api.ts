@@ -8,6 +8,7 @@ import {
   RENAMED_CRAWL_OPTIONS,
   crawl as crawlValid,
   crawlOptionsOf,
+  fetcherOptionsOf,
   httpOptionsOf,
   parseOptionData,
   validateSeeds,
@@ -166,7 +167,7 @@ export interface CrawlOptions
   /**
    * Fetches each URL, instead of the HTTP fetcher with `userAgent`. Left open. A
    * fetcher given here guards its connections itself (`FetcherOptions.refusePrivate`).
-   * @default createFetcher({ userAgent, refusePrivate: !allowPrivate }), closed at the end
+   * @default createFetcher({ userAgent, refusePrivate: !allowPrivate, maxBodyBytes }), closed at the end
    */
   readonly fetcher?: Fetcher | undefined;
   /**
@@ -215,7 +216,7 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
     }
     let fetcher = given.fetcher as Fetcher | undefined;
     if (fetcher === undefined) {
-      const http = createFetcher({ userAgent: settings.userAgent, ...httpOptionsOf(settings) });
+      const http = createFetcher({ userAgent: settings.userAgent, ...fetcherOptionsOf(settings) });
       closing.push(() => http.close());
       fetcher = http;
     }

@@ -211,6 +211,12 @@ export const FINDINGS = {
     recordedOn: 'fetch',
     subject: 'page',
   },
+  PAGE_BODY_CAPPED: {
+    severity: 'warning',
+    summary: 'the body is longer than maxBodyBytes: it was read up to the cap, the links past it were not recorded nor followed',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
   // The page's base chain (src/base, RFC 3986 §5.1).
   BASE_HREF_INVALID: {
     severity: 'warning',
@@ -282,6 +288,12 @@ export const FINDINGS = {
   CSS_REFERENCES_CAPPED: {
     severity: 'info',
     summary: 'the stylesheet names more URLs than the per-sheet cap: the rest are not checked',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
+  CSS_IMPORTS_CAPPED: {
+    severity: 'warning',
+    summary: 'the stylesheet is @imported as deep as the crawl follows a chain of @import: its own @import rules were recorded, not checked',
     recordedOn: 'fetch',
     subject: 'page',
   },

@@ -8,6 +8,7 @@ import {
   brokenCounts,
   crawl,
   crawlOptionsOf,
+  fetcherOptionsOf,
   httpOptionsOf,
   originKey,
   runOutcomeOf,
@@ -105,14 +106,12 @@ interface Clients {
 }
 
 function createClients(settings: CrawlRunSettings, cache: RobotsCache): Clients | Error {
-  const options = {
-    ...(settings.userAgent === undefined ? {} : { userAgent: settings.userAgent }),
-    ...httpOptionsOf({ ...CRAWL_DEFAULTS, ...settings.tuning }),
-  };
+  const userAgent = settings.userAgent === undefined ? {} : { userAgent: settings.userAgent };
+  const tuning = { ...CRAWL_DEFAULTS, ...settings.tuning };
   let fetcher: HttpFetcher | undefined;
   try {
-    fetcher = createFetcher(options);
-    return { fetcher, robots: createRobotsPolicy({ ...options, cache }) };
+    fetcher = createFetcher({ ...userAgent, ...fetcherOptionsOf(tuning) });
+    return { fetcher, robots: createRobotsPolicy({ ...userAgent, ...httpOptionsOf(tuning), cache }) };
   } catch (error) {
     void fetcher?.close();
     if (hasCode(error, 'ERR_API_BAD_OPTION')) return error;

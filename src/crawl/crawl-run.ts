@@ -23,11 +23,13 @@ export function runSettingsOf(options: ValidCrawlOptions): Record<string, unknow
 export interface SeedOutcome {
   /** The seed, at the scheme rung. */
   readonly url: string;
-  /** Fetched with a usable response (status below 400), itself or as the alias of a URL that was. */
+  /** Fetched with a usable response (status below 400, its body whole or cut at the size cap), itself or as the alias of a URL that was. */
   readonly isFetched: boolean;
   /** Why not: the error of its fetch (`ERR_*`, `HTTP_nnn`), or its state. */
   readonly reason: string | undefined;
 }
+
+const BODY_CAPPED = 'ERR_FETCH_BODY_TOO_LARGE';
 
 /** Each seed's fate, from the index. */
 export async function seedOutcomes(store: IndexWriter, seeds: readonly string[]): Promise<SeedOutcome[]> {
@@ -53,7 +55,8 @@ export async function seedOutcomes(store: IndexWriter, seeds: readonly string[])
     const last = own ?? (await store.history(end.id))?.fetches.at(-1);
     const error = last === undefined ? undefined : errorCodeOf(last.errorCode, last.status);
     const isDone = end.state === 'done' || row.state === 'done' || row.state === 'alias';
-    const isFetched = isDone && last !== undefined && error === undefined;
+    // A body cut at the size cap is kept and read up to the cut: the seed was crawled, in part.
+    const isFetched = isDone && last !== undefined && (error === undefined || error === BODY_CAPPED);
     outcomes.push({ url, isFetched, reason: isFetched ? undefined : (error ?? `not fetched (${end.state})`) });
   }
   return outcomes;

@@ -64,6 +64,8 @@ export const RANGES = Object.freeze({
   requestTimeoutMs: [1000, 3_600_000],
   /** 0: no minimum; 1 GiB/s is past any link. */
   minBytesPerSecond: [0, 1_073_741_824],
+  /** A KiB at least (a page's head), a GiB at most (a body is held in memory whole). */
+  maxBodyBytes: [1024, 1_073_741_824],
   /** A 10 MiB page (the body cap) holds ~810,000 links at most. */
   maxLinksPerPage: [0, 1_000_000],
   maxQueuedPerPage: [0, 1_000_000],
@@ -232,9 +234,10 @@ export const crawlOptionsSchema = z.object({
       description: 'links of one page recorded; past N the page gets `PAGE_LINKS_CAPPED` and the rest is not read',
     }),
   /**
-   * New URLs one page may put on the frontier; its other new targets are recorded
-   * (`skipped`, queued when another page follows them) and the page gets the
-   * finding `PAGE_QUEUE_CAPPED`. It bounds how fast generated pages can grow the
+   * New URLs one page may put on the frontier, with those of the stylesheets it uses
+   * (their references are its resources); its other new targets are recorded
+   * (`skipped`, queued when another page follows them) and the page (or stylesheet)
+   * gets the finding `PAGE_QUEUE_CAPPED`. It bounds how fast generated pages can grow the
    * frontier: 24 pages of 810,000 links made 15.7 million URLs.
    * @default 10000
    */
@@ -242,7 +245,7 @@ export const crawlOptionsSchema = z.object({
     .default(10_000)
     .register(SETTING_META, {
       argument: 'N',
-      description: 'new URLs one page may queue; the others are recorded, not followed (`PAGE_QUEUE_CAPPED`)',
+      description: 'new URLs one page may queue, with the stylesheets it uses; the others are recorded, not followed (`PAGE_QUEUE_CAPPED`)',
     }),
   /**
    * Fetches in flight at once, over all hosts.
@@ -309,6 +312,20 @@ export const crawlOptionsSchema = z.object({
     .register(SETTING_META, {
       argument: 'N',
       description: 'a body slower than N bytes a second over 10 s is cut (a server that trickles); 0: no minimum',
+    }),
+  /**
+   * The bytes of a body the HTTP fetcher crawl() makes reads at most, on the wire and
+   * once decompressed (`FetcherOptions.maxBodyBytes`, `maxDecodedBytes`): past it the
+   * body is cut (`ERR_FETCH_BODY_TOO_LARGE`) and what came is kept, so a page's links
+   * before the cut are followed and the page gets the finding `PAGE_BODY_CAPPED`.
+   * @default 10485760 (10 MiB)
+   */
+  maxBodyBytes: integerBetween(...RANGES.maxBodyBytes)
+    .default(10 * 1024 * 1024)
+    .register(SETTING_META, {
+      argument: 'N',
+      defaultText: '10485760 (10 MiB)',
+      description: 'bytes of a body read at most (on the wire and decompressed); a page cut there keeps its links up to the cut (`PAGE_BODY_CAPPED`)',
     }),
   /**
    * Which Content-Location values make an alias (see `CONTENT_LOCATION_POLICIES`).

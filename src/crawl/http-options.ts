@@ -19,3 +19,13 @@ export function httpOptionsOf(settings: Pick<CrawlSettingsData, 'allowPrivate' |
     minBytesPerSecond: settings.minBytesPerSecond,
   });
 }
+
+/** The fetcher's options: the shared ones and the body cap (robots.txt has its own, RFC 9309 §2.5). */
+export type FetcherHttpOptions = HttpOptions & Pick<FetcherOptions, 'maxBodyBytes' | 'maxDecodedBytes'>;
+
+/** `httpOptionsOf`, and `maxBodyBytes` as the fetcher's caps on the body's bytes, on the wire and decompressed. */
+export function fetcherOptionsOf(
+  settings: Pick<CrawlSettingsData, 'allowPrivate' | 'requestTimeoutMs' | 'minBytesPerSecond' | 'maxBodyBytes'>,
+): FetcherHttpOptions {
+  return Object.freeze({ ...httpOptionsOf(settings), maxBodyBytes: settings.maxBodyBytes, maxDecodedBytes: settings.maxBodyBytes });
+}

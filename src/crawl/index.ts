@@ -62,7 +62,7 @@ export {
 export { originKey } from './origin-key.js';
 export { SCOPES, CRAWL_SCHEMES, ScopeTest, describeVerdict, type Scope, type ScopeRules, type ScopeVerdict } from './scope.js';
 export { privateAddressOf, parseIPv4Number, isPrivateUrl, type PrivateAddress, type PrivateAddressKind } from './private-address.js';
-export { httpOptionsOf, type HttpOptions } from './http-options.js';
+export { fetcherOptionsOf, httpOptionsOf, type FetcherHttpOptions, type HttpOptions } from './http-options.js';
 export { isNegotiatedVariant } from './negotiated-variant.js';
 export { explain, type Explanation, type ExplainScope, type ExplainVerdict } from './explain.js';
 export { LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE } from './page-links.js';

@@ -12,7 +12,7 @@ import { LinkRoles, type LinkUse } from './link-role.js';
 import { PageLinkReader, extractPageReferences } from './page-links.js';
 import type { Page, ProtocolEvidence } from './protocol-evidence.js';
 import type { ScopeTest } from './scope.js';
-import { stylesheetLinks } from './stylesheet-links.js';
+import { MAX_IMPORT_NESTING, STYLESHEET_ELEMENT, stylesheetLinks } from './stylesheet-links.js';
 
 export interface PageAdmissionOptions {
   readonly options: ValidCrawlOptions;
@@ -36,6 +36,8 @@ export class PageAdmission {
   readonly #tally: CrawlTally;
   readonly #evidence: ProtocolEvidence;
   readonly #roles: LinkRoles;
+  /** The room left to the pages read last (by page id), for the stylesheets they use. */
+  readonly #rooms = new Map<number, QueueRoom>();
 
   constructor(p: PageAdmissionOptions) {
     this.#o = p.options;
@@ -50,24 +52,38 @@ export class PageAdmission {
     });
   }
 
-  /** A stylesheet's `url()` and `@import` references, admitted as its resources (stylesheet-links.ts). */
+  /**
+   * A stylesheet's `url()` and `@import` references, admitted as the resources of the
+   * page that uses it (stylesheet-links.ts): at the stylesheet's depth, the depth of
+   * that page's links, and under that page's `maxQueuedPerPage`, which the page and
+   * the stylesheets it uses share (while the page's room is remembered; else the
+   * stylesheet has a room of its own). Its @import rules are followed while the
+   * chain of imports above it is shorter than `MAX_IMPORT_NESTING`.
+   */
   async stylesheet(tx: IndexWriter, page: Page, response: FetchedResponse): Promise<AdmittedLinks & { readonly findings: readonly string[] }> {
-    const depth = page.depth + 1;
+    const depth = page.depth;
+    const user = await usingPage(tx, page.id);
     const css = stylesheetLinks(response, {
       id: page.id,
       depth,
+      isImportFollowed: user.nesting < MAX_IMPORT_NESTING,
       baseMode: this.#o.baseMode,
       maxReferences: this.#o.maxLinksPerPage,
       decide: (link, use) => this.#roles.decide(link, use, depth),
     });
-    let queued = 0;
-    for (let at = 0; at < css.entries.length; at += ADMIT_CHUNK) {
-      const batch = css.entries.slice(at, at + ADMIT_CHUNK);
-      const results = await tx.admit(batch);
-      queued += this.#tally.addLinks(results, batch.map((entry) => entry.follow !== false));
-    }
+    const key = user.pageId ?? page.id;
+    const room = this.#rooms.get(key) ?? { left: this.#o.maxQueuedPerPage };
+    this.#remember(key, room);
+    const links = await this.links(tx, page, { entries: () => css.entries, canonicalIndex: undefined, hrefFindings: css.hrefFindings }, room);
     for (const report of css.hrefFindings) for (const code of report.codes) this.#tally.countHrefFinding(code);
-    return { count: css.entries.length, queued, isQueueCapped: false, hrefFindings: css.hrefFindings, findings: css.findings };
+    return { ...links, findings: css.findings };
+  }
+
+  /** Keep `room` as the room of page `id`, forgetting the oldest past `REMEMBERED_ROOMS`. */
+  #remember(id: number, room: QueueRoom): void {
+    this.#rooms.delete(id);
+    this.#rooms.set(id, room);
+    if (this.#rooms.size > REMEMBERED_ROOMS) this.#rooms.delete(this.#rooms.keys().next().value!);
   }
 
   /** The page's references, extracted a slice at a time, ready to be resolved against its base chain. */
@@ -91,10 +107,13 @@ export class PageAdmission {
    * between chunks (a page may hold up to `maxLinksPerPage` links), and its
    * canonical link as evidence. New targets past `maxQueuedPerPage` are recorded,
    * not queued (issue 10, item 3): a chunk holds no more followed entries than
-   * the page may still queue, so no admission queues past the cap.
+   * the page may still queue, so no admission queues past the cap. A stylesheet's
+   * references come here too, with the room `shared` with the page that uses it.
    */
-  async links(tx: IndexWriter, page: Page, reader: PageLinkReader): Promise<AdmittedLinks> {
-    let room = this.#o.maxQueuedPerPage;
+  async links(tx: IndexWriter, page: Page, reader: LinkSource, shared?: QueueRoom): Promise<AdmittedLinks> {
+    const room = shared ?? { left: this.#o.maxQueuedPerPage };
+    // A page's own: the stylesheets it uses, read later, queue in what it leaves.
+    if (shared === undefined) this.#remember(page.id, room);
     let queued = 0;
     let count = 0;
     let isQueueCapped = false;
@@ -111,7 +130,7 @@ export class PageAdmission {
       count += batch.length;
       const now = this.#tally.addLinks(results, batch.map((entry) => entry.follow !== false));
       queued += now;
-      room -= now;
+      room.left = Math.max(0, room.left - now);
       if (unfollowed.some((i) => results[i]?.rung === 'new')) isQueueCapped = true;
       const index = reader.canonicalIndex;
       if (index !== undefined && index >= first && index < count && canonicalId === undefined) {
@@ -128,20 +147,52 @@ export class PageAdmission {
       }
     };
     for (const entry of reader.entries()) {
-      if (entry.follow !== false && room === 0) {
+      if (entry.follow !== false && room.left === 0) {
         unfollowed.push(batch.length);
         batch.push({ ...entry, follow: false });
       } else {
         batch.push(entry);
         if (entry.follow !== false) followed++;
       }
-      if (batch.length >= ADMIT_CHUNK || (room > 0 && followed >= room)) await admit();
+      if (batch.length >= ADMIT_CHUNK || (room.left > 0 && followed >= room.left)) await admit();
     }
     if (batch.length > 0) await admit();
     if (canonicalId !== undefined && canonicalEntry !== undefined) {
       await this.#evidence.canonical(tx, page, canonicalId, canonicalEntry.target ?? canonicalEntry.rawHref, canonicalEntry.rawHref);
     }
     return { count, queued, isQueueCapped, hrefFindings: reader.hrefFindings };
+  }
+}
+
+/** What a page may still queue (`maxQueuedPerPage`), shared with the stylesheets it uses. */
+interface QueueRoom {
+  left: number;
+}
+
+/** Admit entries one at a time: a page's (`PageLinkReader`) or a stylesheet's. */
+interface LinkSource {
+  entries(): Iterable<AdmitEntry>;
+  /** Complete once `entries()` has run to its end. */
+  readonly canonicalIndex: number | undefined;
+  readonly hrefFindings: readonly HrefFindingReport[];
+}
+
+/** Pages whose room is remembered: those read last, whose stylesheets are likely still to come (~50 bytes each). */
+const REMEMBERED_ROOMS = 10_000;
+
+/**
+ * The page that uses stylesheet `id` and how many @import rules lie between them,
+ * from the first link to each URL up the chain: the page links the first sheet, each
+ * next one is imported by the one before. `pageId` is undefined for a seed.
+ */
+async function usingPage(tx: IndexWriter, id: number): Promise<{ readonly pageId: number | undefined; readonly nesting: number }> {
+  let nesting = 0;
+  for (let current = id; ; ) {
+    const link = (await tx.history(current))?.firstLink;
+    if (link?.fromUrlId === undefined) return { pageId: undefined, nesting };
+    if (link.element !== STYLESHEET_ELEMENT || link.attribute !== 'import' || nesting === MAX_IMPORT_NESTING) return { pageId: link.fromUrlId, nesting };
+    nesting++;
+    current = link.fromUrlId;
   }
 }
 

@@ -300,7 +300,7 @@ export class UrlPipeline {
       const isOk = status >= 200 && status < 300;
       if (isOk && this.#o.checkResources && isStylesheet(response)) {
         const css = await this.#admission.stylesheet(tx, page, response);
-        stylesheet = css.findings;
+        stylesheet = css.isQueueCapped ? [...css.findings, 'PAGE_QUEUE_CAPPED'] : css.findings;
         links = css;
       } else if (isOk && claimed.role === 'page') {
         const reader = await this.#admission.pageLinks(page, response);
@@ -311,6 +311,11 @@ export class UrlPipeline {
         if (this.#p.content !== undefined && response.body !== undefined) await this.#bodyEvidence(tx, page.id, page.url, fingerprint, reader.alternates);
         if (links.isQueueCapped) details = { ...details, pageFindings: [...details.pageFindings, 'PAGE_QUEUE_CAPPED'] };
       }
+    }
+    // A body cut at the size cap was read up to the cut: the page says so.
+    if (response.errorCode === 'ERR_FETCH_BODY_TOO_LARGE') {
+      if (details !== undefined) details = { ...details, pageFindings: [...details.pageFindings, 'PAGE_BODY_CAPPED'] };
+      else if (stylesheet !== undefined) stylesheet = [...stylesheet, 'PAGE_BODY_CAPPED'];
     }
     const queued = links?.queued ?? 0;
     // For the audit: which URL's representation this is, what the page itself does

@@ -104,18 +104,60 @@ export function extractCssReferences(css: string, options: CssReferenceOptions =
 /** Functions whose string arguments are URLs (CSS Images 4 §2.2 image-set(), §3 image(); the prefixed form browsers still parse). */
 const IMAGE_STRING_FUNCTIONS: ReadonlySet<string> = new Set(['image-set', '-webkit-image-set', 'image']);
 
-/** An open function or block, and the token that closes it. */
-interface OpenBlock {
-  /** The function's name, ASCII-lower-cased, or `''` for (, [ and {. */
-  readonly name: string;
-  readonly closer: TokenType;
+/**
+ * The open functions and blocks, innermost last, a byte each: a stylesheet of 10 MiB
+ * of `(` opens 10 million blocks (§5.4.8 consume a simple block keeps each open to
+ * the end of the input), which an object a level would make ~500 MB.
+ */
+class BlockStack {
+  #levels = new Uint8Array(64);
+  #length = 0;
+
+  get isEmpty(): boolean {
+    return this.#length === 0;
+  }
+
+  /** The innermost block's code (`BLOCK_*`), or 0 at the top level. */
+  get top(): number {
+    return this.#length === 0 ? 0 : this.#levels[this.#length - 1]!;
+  }
+
+  push(block: number): void {
+    if (this.#length === this.#levels.length) {
+      const grown = new Uint8Array(this.#levels.length * 2);
+      grown.set(this.#levels);
+      this.#levels = grown;
+    }
+    this.#levels[this.#length++] = block;
+  }
+
+  pop(): void {
+    this.#length--;
+  }
 }
 
-const CLOSERS: Partial<Record<TokenType, TokenType>> = {
-  [TokenType.Function]: TokenType.CloseParen,
-  [TokenType.OpenParen]: TokenType.CloseParen,
-  [TokenType.OpenSquare]: TokenType.CloseSquare,
-  [TokenType.OpenCurly]: TokenType.CloseCurly,
+/** A `(` block or a function other than the image ones; both close with `)`. */
+const BLOCK_PAREN = 1;
+/** `image-set(`, `image(`: their strings are URLs (`IMAGE_STRING_FUNCTIONS`). */
+const BLOCK_IMAGE_FUNCTION = 2;
+const BLOCK_SQUARE = 3;
+const BLOCK_CURLY = 4;
+
+/** The block code an opening token pushes. */
+const BLOCK_OF: Partial<Record<TokenType, number>> = {
+  [TokenType.OpenParen]: BLOCK_PAREN,
+  [TokenType.OpenSquare]: BLOCK_SQUARE,
+  [TokenType.OpenCurly]: BLOCK_CURLY,
+};
+
+/** The code of the token that closes a block: an image function closes as any `(`. */
+const closerOf = (block: number): number => (block === BLOCK_IMAGE_FUNCTION ? BLOCK_PAREN : block);
+
+/** The block code a closing token closes. */
+const CLOSES: Partial<Record<TokenType, number>> = {
+  [TokenType.CloseParen]: BLOCK_PAREN,
+  [TokenType.CloseSquare]: BLOCK_SQUARE,
+  [TokenType.CloseCurly]: BLOCK_CURLY,
 };
 
 /**
@@ -130,7 +172,7 @@ export function scanCssReferences(
   onFinding: (finding: CssFinding) => void,
 ): void {
   const tokens = tokenizer({ css });
-  const blocks: OpenBlock[] = [];
+  const blocks = new BlockStack();
   let count = 0;
   /** After a top-level `@import`: the next significant token says what it imports. */
   let isImportPending = false;
@@ -180,7 +222,7 @@ export function scanCssReferences(
         } else if (isImport) {
           // CSS Cascade 4 §2: @import "x" is @import url("x").
           if (!add('import', 'string', url, token[2])) return;
-        } else if (IMAGE_STRING_FUNCTIONS.has(blocks[blocks.length - 1]?.name ?? '')) {
+        } else if (blocks.top === BLOCK_IMAGE_FUNCTION) {
           if (!add('url', 'image-set', url, token[2])) return;
         }
         break;
@@ -189,26 +231,26 @@ export function scanCssReferences(
         const name = asciiLowerCase(token[4].value);
         // §4.3.4: `url(` followed by a quote is a function token; `src(` always is.
         if (name === 'url' || name === 'src') pendingFunction = { syntax: name, kind, offset: token[2] };
-        blocks.push({ name, closer: TokenType.CloseParen });
+        blocks.push(IMAGE_STRING_FUNCTIONS.has(name) ? BLOCK_IMAGE_FUNCTION : BLOCK_PAREN);
         break;
       }
       case TokenType.OpenParen:
       case TokenType.OpenSquare:
       case TokenType.OpenCurly:
-        if (type === TokenType.OpenCurly && blocks.length === 0) isInNamespace = false;
-        blocks.push({ name: '', closer: CLOSERS[type]! });
+        if (type === TokenType.OpenCurly && blocks.isEmpty) isInNamespace = false;
+        blocks.push(BLOCK_OF[type]!);
         break;
       case TokenType.CloseParen:
       case TokenType.CloseSquare:
       case TokenType.CloseCurly:
         // §5.4.8 consume a simple block: only the mirror token closes it; another is a plain token.
-        if (blocks[blocks.length - 1]?.closer === type) blocks.pop();
+        if (!blocks.isEmpty && closerOf(blocks.top) === CLOSES[type]) blocks.pop();
         break;
       case TokenType.Semicolon:
-        if (blocks.length === 0) isInNamespace = false;
+        if (blocks.isEmpty) isInNamespace = false;
         break;
       case TokenType.AtKeyword:
-        if (blocks.length === 0) {
+        if (blocks.isEmpty) {
           const name = asciiLowerCase(token[4].value);
           if (name === 'import') isImportPending = true;
           else if (name === 'namespace') isInNamespace = true;

@@ -38,6 +38,7 @@ describe('the settings schema', () => {
       retryDelayMs: CRAWL_DEFAULTS.retryDelayMs,
       requestTimeoutMs: CRAWL_DEFAULTS.requestTimeoutMs,
       minBytesPerSecond: CRAWL_DEFAULTS.minBytesPerSecond,
+      maxBodyBytes: FETCHER_DEFAULTS.maxBodyBytes,
       contentLocationAlias: CRAWL_DEFAULTS.contentLocationAlias,
       sitemap: true,
       maxSitemaps: 50,
@@ -72,6 +73,7 @@ describe('the settings schema', () => {
       ['retryDelayMs', '--retry-delay-ms', 'LINKLADDER_RETRY_DELAY_MS', 'integer'],
       ['requestTimeoutMs', '--request-timeout-ms', 'LINKLADDER_REQUEST_TIMEOUT_MS', 'integer'],
       ['minBytesPerSecond', '--min-bytes-per-second', 'LINKLADDER_MIN_BYTES_PER_SECOND', 'integer'],
+      ['maxBodyBytes', '--max-body-bytes', 'LINKLADDER_MAX_BODY_BYTES', 'integer'],
       ['contentLocationAlias', '--content-location-alias', 'LINKLADDER_CONTENT_LOCATION_ALIAS', 'choice'],
       ['sitemap', '--sitemap', 'LINKLADDER_SITEMAP', 'switch'],
       ['maxSitemaps', '--max-sitemaps', 'LINKLADDER_MAX_SITEMAPS', 'integer'],
@@ -121,6 +123,7 @@ describe('the settings schema', () => {
       | 'retryDelayMs'
       | 'requestTimeoutMs'
       | 'minBytesPerSecond'
+      | 'maxBodyBytes'
       | 'contentLocationAlias'
       | 'sitemap'
       | 'maxSitemaps'

@@ -1,5 +1,7 @@
 // src/html/css-references.ts: the URLs a stylesheet names, found with a CSS tokenizer.
 
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CSS_REFERENCE_DEFAULTS, extractCssReferences, scanCssReferences, type CssReference } from '../../src/html/index.js';
@@ -149,5 +151,40 @@ describe('extractCssReferences', () => {
     const seen: CssReference[] = [];
     scanCssReferences(css, 10, (r) => seen.push(r), () => {});
     expect(seen).toEqual(extractCssReferences(css).references.map(({ line: _l, column: _c, ...rest }) => rest));
+  });
+
+  describe('a nesting bomb (10 MiB of an unclosed "(", "{", "[" or function) costs a few bytes a level', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const live = (): number => {
+      const usage = process.memoryUsage();
+      // `external` counts ArrayBuffers' memory too.
+      return usage.heapUsed + usage.external;
+    };
+    const LEVELS = 10 * 1024 * 1024;
+    for (const open of ['(', '{', '[', 'image-set(']) {
+      it(`${JSON.stringify(open)} × ${LEVELS / open.length} levels`, () => {
+        // The reference at the very end is read with every level still open: the memory
+        // then held (after a collection) is what the open blocks cost.
+        // Flat, as a fetched body is (not a rope the tokenizer would flatten while measured).
+        const css = Buffer.from(open.repeat(LEVELS / open.length) + 'url(deep.png)', 'latin1').toString('latin1');
+        scanCssReferences('a{b:url(warm.png)}', 10, () => {}, () => {});
+        // Twice: what an earlier case left is freed in full (external strings go on the second).
+        gc();
+        gc();
+        const before = live();
+        let held = 0;
+        const found: string[] = [];
+        scanCssReferences(css, 10, (reference) => {
+          gc();
+          held = live() - before;
+          found.push(reference.url);
+        }, () => {});
+        expect(found).toEqual(['deep.png']);
+        // An object a level held ~50 bytes a level (~530 MB here); a byte a level is ~16 MB
+        // (the stack's capacity doubles), and the first case pays for some of the tokenizer's warm-up.
+        expect(held).toBeLessThan(5 * LEVELS);
+      }, 120_000);
+    }
   });
 });
