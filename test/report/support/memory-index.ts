@@ -12,6 +12,8 @@ export interface UrlSpec {
   /** `skipped`: recorded, not followed; `failed`: its fetches fail; `alias`: of `aliasOf`. Else done once fetched, queued before. */
   readonly state?: UrlState | undefined;
   readonly depth?: number | undefined;
+  /** How it relates to the crawl. @default 'page' */
+  readonly role?: 'page' | 'resource' | 'external' | undefined;
   /** The page whose link (`a href`, the key as written) first named it; else it is a seed. */
   readonly from?: number | undefined;
   readonly aliasOf?: number | undefined;
@@ -60,7 +62,7 @@ export async function writeIndex(spec: IndexSpec, store: IndexWriter = new Memor
   const keyOf = new Map<number, string>();
   for (const url of urls) {
     const [admitted] = await store.admit([
-      { fromUrlId: url.from, rawHref: url.key, target: url.key, element: url.from === undefined ? undefined : 'a', attribute: url.from === undefined ? undefined : 'href', depth: url.depth ?? 0, follow: url.state !== 'skipped' },
+      { fromUrlId: url.from, rawHref: url.key, target: url.key, element: url.from === undefined ? undefined : 'a', attribute: url.from === undefined ? undefined : 'href', depth: url.depth ?? 0, follow: url.state !== 'skipped', role: url.role },
     ]);
     if (admitted?.urlId !== url.id || admitted.rung !== 'new') throw new Error(`${url.key} is URL ${admitted?.urlId} (${admitted?.rung}), not ${url.id}`);
     keyOf.set(url.id, url.key);
