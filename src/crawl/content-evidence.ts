@@ -13,7 +13,10 @@
 //   and declares its own language variants, and no page declared the held URL one:
 //   proof for that very URL, by the page it would duplicate. A rule never joins by
 //   itself, nor does what other pages of the site declare: every other held URL is
-//   fetched, so a page reachable only through it is never lost. A contradiction
+//   fetched, so a page reachable only through it is not lost. (A joined URL is not
+//   read: its links are taken to be those of the page it duplicates, resolved under
+//   its prefix, and a page only they name is found only if the site names it
+//   elsewhere, as its language links do.) A contradiction
 //   later revokes the rule's joins (their URLs go back to the frontier) and
 //   releases what it held.
 // Nothing held is lost: a crawl that stops puts it back on the frontier.
