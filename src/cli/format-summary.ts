@@ -80,8 +80,11 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal, s
   if (!sameCounts(summary.linksByRung, index.linksByRung)) {
     lines.push(['', `whole index: ${knownText(index.linksByRung)}`]);
   }
-  const { protocol, content } = splitByEvidence(summary.aliasesLearned);
+  const { protocol, content, claimed } = splitByEvidence(summary.aliasesLearned);
   lines.push(['merged', `${sum(Object.values(protocol) as number[])} URLs found to stand for another (${counts(protocol)}); evidence rejected ${summary.evidenceRejected}, revoked ${summary.evidenceRevoked}`]);
+  // A page's claim about itself: recorded, never obeyed, so no URL is merged by it.
+  const canonical = sum(Object.values(claimed) as number[]);
+  if (canonical > 0) lines.push(['canonical', canonicalText(canonical)]);
   // Beyond RFC 3986, heuristic (DESIGN.md §9): apart from what servers proved.
   const held = summary.contentEvidence;
   if (held !== undefined || sum(Object.values(content) as number[]) > 0) {
@@ -97,6 +100,11 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal, s
   return lines.flatMap(([label, text]) =>
     wrap(text, SCREEN_WIDTH - LABEL_WIDTH).map((part, i) => `${(i === 0 ? label : '').padEnd(LABEL_WIDTH)}${part}`.trimEnd()),
   );
+}
+
+/** Pages whose rel=canonical names another URL: what `stats` and `explain` say of them too. */
+export function canonicalText(pages: number): string {
+  return `${pages} page${pages === 1 ? '' : 's'} name${pages === 1 ? 's' : ''} another URL as canonical (rel=canonical): recorded, not obeyed, no alias`;
 }
 
 /** External links: checked once each, and how many were broken. */

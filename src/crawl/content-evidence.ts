@@ -10,8 +10,13 @@
 //   back and fetched last;
 // - when nothing else is left, a held URL is joined without a request (evidence
 //   `rule`) only if its rule was never contradicted, the URL it maps to was fetched
-//   and declares its language variants, and no page declared the held URL one: a
-//   rule never joins by itself. Every other held URL is fetched. A contradiction
+//   and declares its own language variants, and no page declared the held URL one:
+//   proof for that very URL, by the page it would duplicate. A rule never joins by
+//   itself, nor does what other pages of the site declare: every other held URL is
+//   fetched, so a page reachable only through it is not lost. (A joined URL is not
+//   read: its links are taken to be those of the page it duplicates, resolved under
+//   its prefix, and a page only they name is found only if the site names it
+//   elsewhere, as its language links do.) A contradiction
 //   later revokes the rule's joins (their URLs go back to the frontier) and
 //   releases what it held.
 // Nothing held is lost: a crawl that stops puts it back on the frontier.
@@ -20,7 +25,6 @@ import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { ClaimBook } from './claim-book.js';
 import type { CrawlTally } from './crawl-tally.js';
 import type { DeclaredVariant } from './page-links.js';
-import { originKey } from './origin-key.js';
 import { describeRule, differingPrefixes, isTrusted, RULE_MIN_SUPPORT, RuleBook, type RewriteRule, type RuleMapping } from './rewrite-rules.js';
 
 /** What the crawl learned from bodies, for its summary and its run's record. */
@@ -78,8 +82,6 @@ export class ContentEvidence {
   readonly #fetched = new Map<string, FetchedBody>();
   /** URLs some page declared as a language variant (`hreflang`): they exist in their own right. */
   readonly #declared = new Set<string>();
-  /** Origins whose pages declare their language variants. */
-  readonly #declaringOrigins = new Set<string>();
   /** Claims held back, by URL key. */
   readonly #held = new Map<string, ClaimedUrl>();
   /** The URLs each rule joined, to revoke if it is contradicted. */
@@ -123,7 +125,6 @@ export class ContentEvidence {
     for (const alternate of alternates) if (alternate.key !== undefined) this.#declared.add(alternate.key);
     const languages = new Set(alternates.map((alternate) => alternate.language));
     this.#remember(page.key, { id: page.id, digest, declaresVariants: alternates.length > 0, languages });
-    if (alternates.length > 0) this.#declaringOrigins.add(originKey(page.key) ?? page.key);
     for (const mapping of this.#rules.mappings(page.key)) {
       const { rule, to } = mapping;
       const other = this.#fetched.get(to);
@@ -180,7 +181,7 @@ export class ContentEvidence {
         );
         if (proof !== undefined) {
           this.#unhold(held);
-          await this.#join(tx, held, proof.rule, proof.to);
+          await this.#join(tx, held, proof);
         } else if (untested !== undefined) {
           samples.set(untested.rule, (samples.get(untested.rule) ?? 0) + 1);
           this.#unhold(held);
@@ -223,13 +224,13 @@ export class ContentEvidence {
 
   /**
    * Whether a fetched page proves what a trusted rule predicts of a URL no page
-   * declared: it declares its language variants (`hreflang`), or, declaring none,
-   * its origin does so on other pages — a site that names its variants where they
-   * exist has none for a page that names none.
+   * declared: it declares its own language variants (`hreflang`), and so says of that
+   * very URL that it is no variant of its own. A page that declares none says nothing
+   * of the URL, whatever other pages of its site declare: the URL may be a page of its
+   * own (a real translation, with links to pages no other page names), and is fetched.
    */
   #proves(to: string): boolean {
-    const page = this.#fetched.get(to);
-    return page !== undefined && (page.declaresVariants || this.#declaringOrigins.has(originKey(to) ?? to));
+    return this.#fetched.get(to)?.declaresVariants === true;
   }
 
   /**
@@ -260,10 +261,13 @@ export class ContentEvidence {
     return { deferred: this.#deferred, joined: this.#joinedCount, released: this.#released, sampled: this.#sampled, rules };
   }
 
-  async #join(tx: IndexWriter, held: ClaimedUrl, rule: RewriteRule, to: string): Promise<void> {
+  async #join(tx: IndexWriter, held: ClaimedUrl, { rule, from, to }: RuleMapping): Promise<void> {
     const target = this.#fetched.get(to)!;
-    const declares = this.#fetched.get(to)?.declaresVariants === true ? 'declares its language variants (hreflang)' : 'declares none, as its site does where they exist (hreflang)';
-    const detail = `predicted by the rule ${describeRule(rule)}, first proved by ${rule.provedBy}: ${to} was fetched and ${declares}, and no page declared ${held.key} one`;
+    const language = lastSegment(from);
+    const detail =
+      `predicted by the rule ${describeRule(rule)}, first proved by ${rule.provedBy}; ` +
+      `joined without a request, as a predicted URL is only when the page it maps onto declares its own language variants and names neither that URL nor its language: ` +
+      `${to} was fetched and declares its language variants (hreflang), not ${language}, and no page declared ${held.key} one`;
     await tx.addAlias({ fromId: held.id, toId: target.id, evidence: 'rule', detail });
     this.#tally.learned('rule', held.key, to, detail);
     this.#tally.saveFetch();

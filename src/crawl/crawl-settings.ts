@@ -376,7 +376,7 @@ export const crawlOptionsSchema = z.object({
    */
   contentEvidence: isOn.default(false).register(SETTING_META, {
     description:
-      'heuristic, beyond RFC 3986: byte-identical pages become aliases, and learned prefix rules (`/de/` ↔ `/en/`) defer predicted duplicates, joined only when proved',
+      'heuristic, beyond RFC 3986: byte-identical pages become aliases, and learned prefix rules (`/de/` ↔ `/en/`) defer predicted duplicates, joined without a request only when the page they map onto declares its language variants (hreflang) and not them; else fetched',
   }),
   /**
    * Re-check an index crawled before: every URL fetched is requested again, with

@@ -159,7 +159,7 @@ function describe(
         reason: 'claimed by a crawl that is running, or was killed (the index puts it back on the frontier when opened again)',
       };
     case 'done':
-      return { verdict: 'fetched', reason: describeFetched(history?.fetches ?? [], row.role) };
+      return { verdict: 'fetched', reason: describeFetched(history?.fetches ?? [], row.role) + describeCanonical(history) };
     case 'failed':
       return { verdict: 'failed', reason: describeFailed(history?.fetches.at(-1), facts.robotsRule) };
     case 'skipped':
@@ -187,6 +187,15 @@ function describeFetched(fetches: readonly FetchRow[], role: UrlRecord['role']):
   if (role === 'external') return `checked once as an external link${method}${retries}${status}: out of scope, never crawled`;
   if (role === 'resource') return `checked once as a resource a page uses${method}${retries}${status}: not read for links (but a stylesheet's url() and @import)`;
   return `fetched once, by a request of its own${retries}${status}`;
+}
+
+/**
+ * A page's rel=canonical naming another URL: a claim, recorded and never obeyed, so the
+ * page is no alias — as the summary, `stats` and the graph count it.
+ */
+function describeCanonical(history: UrlHistory | undefined): string {
+  const claim = history?.aliasesFrom.find((alias) => alias.evidence === 'canonical');
+  return claim === undefined ? '' : `; it names ${claim.toKey} as canonical (rel=canonical): a claim, recorded and not obeyed, so it is no alias of that URL`;
 }
 
 function describeMerged(fetches: readonly FetchRow[], resource: UrlRecord | undefined, proof: AliasRow | undefined): string {

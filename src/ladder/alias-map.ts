@@ -24,15 +24,23 @@ export const CONTENT_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(['digest', '
  */
 export const RESOURCE_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(['redirect', 'content-location']);
 
-/** Counts by evidence, split into a server's word (RFC 3986 §6.2.4) and content evidence, to be shown apart. */
+/**
+ * Counts by evidence, split three ways to be shown apart, so that every report gives
+ * "alias" one meaning — a URL that stands for another, which links to it name and no
+ * request fetches: `protocol`, what a server proved (RFC 3986 §6.2.4: redirect,
+ * Content-Location); `content`, content evidence (heuristic); `claimed`, what a page
+ * claims of itself (rel=canonical), recorded and never obeyed: no alias.
+ */
 export function splitByEvidence(counts: Readonly<Record<AliasEvidence, number>>): {
   readonly protocol: Partial<Record<AliasEvidence, number>>;
   readonly content: Partial<Record<AliasEvidence, number>>;
+  readonly claimed: Partial<Record<AliasEvidence, number>>;
 } {
   const protocol: Partial<Record<AliasEvidence, number>> = {};
   const content: Partial<Record<AliasEvidence, number>> = {};
-  for (const evidence of ALIAS_EVIDENCE) (CONTENT_EVIDENCE.has(evidence) ? content : protocol)[evidence] = counts[evidence];
-  return { protocol, content };
+  const claimed: Partial<Record<AliasEvidence, number>> = {};
+  for (const evidence of ALIAS_EVIDENCE) (CONTENT_EVIDENCE.has(evidence) ? content : RESOURCE_EVIDENCE.has(evidence) ? protocol : claimed)[evidence] = counts[evidence];
+  return { protocol, content, claimed };
 }
 
 export interface AliasEdge {

@@ -138,7 +138,7 @@ describe('explain on content evidence', () => {
     }
     const ruled = await explain(store, byRule[0]!);
     expect(ruled.verdict).toBe('merged');
-    expect(ruled.reason).toMatch(/^joined to http:\/\/127\.0\.0\.1:\d+\/manual\/\S+ by content evidence \(heuristic, --content-evidence\): predicted by the rule http:\/\/\S+\/ ↔ http:\/\/\S+\/ \(support \d+, contradictions 0\), first proved by \S+ = \S+: \S+ was fetched and declares its language variants \(hreflang\), and no page declared \S+ one; links to it name \S+ and fetch nothing$/);
+    expect(ruled.reason).toMatch(/^joined to http:\/\/127\.0\.0\.1:\d+\/manual\/\S+ by content evidence \(heuristic, --content-evidence\): predicted by the rule http:\/\/\S+\/ ↔ http:\/\/\S+\/ \(support \d+, contradictions 0\), first proved by \S+ = \S+; joined without a request, as a predicted URL is only when the page it maps onto declares its own language variants and names neither that URL nor its language: \S+ was fetched and declares its language variants \(hreflang\), not \w+, and no page declared \S+ one; links to it name \S+ and fetch nothing$/);
     const digested = await explain(store, byDigest[0]!);
     expect(digested.reason).toMatch(/by content evidence \(heuristic, --content-evidence\): its body is byte-identical to \S+'s \(SHA-256 [\w-]+\)/);
     expect(on.summary.contentEvidence!.joined).toBe(byRule.length);

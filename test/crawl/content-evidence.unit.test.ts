@@ -61,4 +61,23 @@ describe('ContentEvidence', () => {
     const [claimed] = await store.claim(1);
     expect(evidence.hold(claimed!)).toBe(false);
   });
+
+  it('joins a held URL only when the page it maps onto declares its own variants, not when only other pages of its site do', async () => {
+    const { store, evidence, released, fetchedPair, idOf } = await setUp();
+    for (const name of ['x1', 'x2', 'x3']) await fetchedPair(`${H}/en/${name}.html`, `${H}/de/${name}.html`, `digest-${name}`);
+    // The index declares its variants; a page declares only its own language; another declares none.
+    const en = { language: 'en', key: `${H}/en/index.html` };
+    await evidence.pageFetched(store, { id: await idOf(`${H}/en/index.html`), key: `${H}/en/index.html` }, 'digest-index', [en]);
+    await evidence.pageFetched(store, { id: await idOf(`${H}/en/declared.html`), key: `${H}/en/declared.html` }, 'digest-declared', [{ language: 'en', key: `${H}/en/declared.html` }]);
+    await evidence.pageFetched(store, { id: await idOf(`${H}/en/silent.html`), key: `${H}/en/silent.html` }, 'digest-silent', []);
+    await store.admit([`${H}/de/declared.html`, `${H}/de/silent.html`].map((url) => ({ rawHref: url, target: url, depth: 1 })));
+    const claimed = (await store.claim(10)).filter((each) => each.key.startsWith(`${H}/de/`));
+    expect(claimed.filter((each) => evidence.hold(each)).map((each) => each.key)).toEqual([`${H}/de/declared.html`, `${H}/de/silent.html`]);
+    await evidence.settle(store);
+    // The silent page says nothing of /de/silent.html: it may be a page of its own, and is fetched.
+    expect(released.map((each) => each.key)).toEqual([`${H}/de/silent.html`]);
+    const aliases = [];
+    for await (const alias of store.reader().aliases()) if (alias.evidence === 'rule') aliases.push([alias.fromKey, alias.toKey]);
+    expect(aliases).toEqual([[`${H}/de/declared.html`, `${H}/en/declared.html`]]);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AliasMap, normalize, resourceKey } from '../../src/index.js';
+import { splitByEvidence } from '../../src/ladder/index.js';
 import { parseUriReference } from '../../src/uri/index.js';
 
 describe('AliasMap (RFC 3986 §6.2.4, the pure part)', () => {
@@ -55,5 +56,15 @@ describe('AliasMap (RFC 3986 §6.2.4, the pure part)', () => {
     map.add({ from: 'http://host/a', to: 'http://host/a/', evidence: 'redirect' });
     expect(resourceKey(parsed.value, map)).toBe('http://host/a/');
     expect(normalize('HTTP://Host:80/a#x', { rung: 'protocol', aliases: map })).toBe('http://host/a/#x');
+  });
+});
+
+describe('splitByEvidence', () => {
+  it('gives "alias" one meaning: what a server proved, content evidence apart, and a canonical claim as no alias at all', () => {
+    expect(splitByEvidence({ redirect: 4, 'content-location': 2, canonical: 526, digest: 1, rule: 3 })).toEqual({
+      protocol: { redirect: 4, 'content-location': 2 },
+      content: { digest: 1, rule: 3 },
+      claimed: { canonical: 526 },
+    });
   });
 });

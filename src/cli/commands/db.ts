@@ -3,6 +3,7 @@
 // A PostgreSQL index (`--db postgres://…`) takes migrations/postgresql/.
 
 import type { Command } from 'commander';
+import { splitByEvidence } from '../../ladder/index.js';
 import {
   isPostgresUrl,
   migratePg,
@@ -127,13 +128,14 @@ function formatStats(stats: StoreStats): string[] {
       .map(([name, n]) => `${name} ${n}`)
       .join(', ');
   const urls = Object.values(stats.urlsByState).reduce((a, b) => a + b, 0);
+  const { protocol, content, claimed } = splitByEvidence(stats.aliasesByEvidence);
   const { new: fresh, ...folded } = stats.linksByRung;
   const foldedTotal = Object.values(folded).reduce((a, b) => a + b, 0);
   return [
     `urls     ${urls}  (${list(stats.urlsByState)})`,
     `links    ${stats.links}  (to a new URL ${fresh}, without a valid target ${stats.linksWithoutTarget})`,
     `folded   ${foldedTotal}  links met a known URL, by rung: ${list(folded)}`,
-    `aliases  ${list(stats.aliasesByEvidence)}`,
+    `aliases  ${list({ ...protocol, ...content })}; canonical links recorded, not obeyed (no alias) ${claimed.canonical ?? 0}`,
     `fetches  ${stats.fetches}`,
   ];
 }

@@ -8,21 +8,24 @@ import { openReader } from '../open-store.js';
 import { formatOption, jsonOption, outOption, outputFormat, writeOutputFile, type OutputOptions, type OutputOptionsSpec } from '../output-options.js';
 
 const HELP = `
-Nodes are the canonical URLs of the index (with their other spellings and state),
+Nodes are the canonical URLs of the index (with their other spellings, state, the
+HTTP status each answered itself with (a redirect's 3xx) and their role: page, resource or external),
 edges the links from page to target, counted per element and attribute. An alias
-(a URL proved by a redirect or Content-Location to be another) is a node of state
-"alias" with aliasOf, and links found before the proof still point at it;
+(a URL proved by a redirect or Content-Location to be another; a rel=canonical
+link is recorded, never obeyed, and makes none) is a node of state "alias" with aliasOf, and links found before the proof still point at it;
 --collapse-aliases merges each alias into the URL it stands for: its key and
 spellings become that URL's forms, its edges move there, and edges that then
 coincide add up their counts.
 Formats:
-  csv      RFC 4180, one table: "node" rows (id,key,state,depth,alias_of,forms),
-           then "edge" rows (source,target,element,attribute,count); forms are
-           space-separated
-  json     {"nodes":[{"id","key","state","depth","aliasOf","forms":[{"text","rung"}]}],
+  csv      RFC 4180, one table: "node" rows (id,key,state,status,role,depth,
+           alias_of,forms), then "edge" rows (source,target,element,attribute,
+           count); forms are space-separated
+  json     {"nodes":[{"id","key","state","status","role","depth","aliasOf",
+                      "forms":[{"text","rung"}]}],
             "edges":[{"from","to","element","attribute","count"}]}
   ndjson   the same objects one a line, each with "type":"node" or "type":"edge"
-  dot      Graphviz: node IDs "n<id>" labelled with the URL; render with dot -Tsvg
+  dot      Graphviz: node IDs "n<id>" labelled with the URL, 4xx/5xx filled red;
+           render with dot -Tsvg
   graphml  GraphML with <key> declarations for every attribute
 Written as it is read: a graph of any size exports in bounded memory.`;
 

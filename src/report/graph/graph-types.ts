@@ -1,6 +1,6 @@
 // The link graph as the exporters see it: canonical URLs as nodes, counted links as edges.
 
-import type { UrlState } from '../../store/index.js';
+import type { UrlRole, UrlState } from '../../store/index.js';
 
 export const GRAPH_FORMATS = ['csv', 'json', 'ndjson', 'dot', 'graphml'] as const;
 
@@ -21,6 +21,13 @@ export interface GraphNode {
   readonly id: number;
   readonly key: string;
   readonly state: UrlState;
+  /**
+   * The HTTP status it answered with itself, on its last fetch (a 404 is `done`, as a
+   * 200 is; a redirect's 3xx, not its target's); none when it was never answered.
+   */
+  readonly status: number | undefined;
+  /** How it relates to the crawl: a page read for links, a resource a page uses, an external link checked. */
+  readonly role: UrlRole;
   readonly depth: number;
   /** The node this one is an alias of (none once aliases are collapsed). */
   readonly aliasOf: number | undefined;

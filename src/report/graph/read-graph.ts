@@ -2,7 +2,7 @@
 // spellings, and (optionally) aliases merged into the URLs they stand for.
 
 import { AliasEnds } from '../../ladder/index.js';
-import type { FormRow, IndexReader, UrlRow } from '../../store/index.js';
+import type { FetchRow, FormRow, IndexReader, UrlRow } from '../../store/index.js';
 import { redactPassword } from '../redact.js';
 import type { GraphEdge, GraphForm, GraphNode, GraphSource } from './graph-types.js';
 
@@ -48,7 +48,12 @@ async function* edgesOf(reader: IndexReader): AsyncGenerator<GraphEdge> {
 
 function toNode(url: UrlRow, forms: readonly GraphForm[]): GraphNode {
   // DESIGN.md §4: keys keep userinfo as written, but no report prints a password.
-  return { id: url.id, key: redactPassword(url.key), state: url.state, depth: url.depth, aliasOf: url.aliasOf, forms };
+  return { id: url.id, key: redactPassword(url.key), state: url.state, status: ownStatus(url.lastFetch), role: url.role, depth: url.depth, aliasOf: url.aliasOf, forms };
+}
+
+/** The status the URL itself answered with on its last fetch: a redirect's 3xx, not its target's. */
+function ownStatus(fetch: FetchRow | undefined): number | undefined {
+  return fetch?.redirects[0]?.status ?? fetch?.status;
 }
 
 function toEdge(from: number, to: number, edge: Pick<GraphEdge, 'element' | 'attribute' | 'count'>): GraphEdge {

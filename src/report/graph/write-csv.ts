@@ -4,7 +4,7 @@
 import type { GraphEdge, GraphNode } from './graph-types.js';
 import { formsText, type GraphWriter } from './graph-writer.js';
 
-export const CSV_COLUMNS = ['type', 'id', 'key', 'state', 'depth', 'alias_of', 'forms', 'source', 'target', 'element', 'attribute', 'count'] as const;
+export const CSV_COLUMNS = ['type', 'id', 'key', 'state', 'status', 'role', 'depth', 'alias_of', 'forms', 'source', 'target', 'element', 'attribute', 'count'] as const;
 
 // RFC 4180 §2: records end with CRLF.
 const CRLF = '\r\n';
@@ -16,11 +16,11 @@ export const writeCsv: GraphWriter = async (graph, out) => {
 };
 
 function nodeFields(node: GraphNode): (string | number | undefined)[] {
-  return ['node', node.id, node.key, node.state, node.depth, node.aliasOf, formsText(node.forms)];
+  return ['node', node.id, node.key, node.state, node.status, node.role, node.depth, node.aliasOf, formsText(node.forms)];
 }
 
 function edgeFields(edge: GraphEdge): (string | number | undefined)[] {
-  return ['edge', undefined, undefined, undefined, undefined, undefined, undefined, edge.from, edge.to, edge.element, edge.attribute, edge.count];
+  return ['edge', undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, edge.from, edge.to, edge.element, edge.attribute, edge.count];
 }
 
 /** One record, padded with empty fields to the width of the header. */

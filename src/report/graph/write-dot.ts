@@ -26,8 +26,15 @@ function nodeId(id: number): string {
   return dotId(`n${id}`);
 }
 
+/** A node whose server answered 4xx or 5xx looks failed, whatever its state. */
+function nodeStyle(node: GraphNode): string {
+  return node.status !== undefined && node.status >= 400 ? STATE_STYLE.failed : STATE_STYLE[node.state];
+}
+
 function nodeStatement(node: GraphNode): string {
-  const attributes = [`label=${dotId(node.key)}`, STATE_STYLE[node.state], `state=${dotId(node.state)}`, `depth=${dotId(String(node.depth))}`];
+  const attributes = [`label=${dotId(node.key)}`, nodeStyle(node), `state=${dotId(node.state)}`];
+  if (node.status !== undefined) attributes.push(`status=${dotId(String(node.status))}`);
+  attributes.push(`role=${dotId(node.role)}`, `depth=${dotId(String(node.depth))}`);
   if (node.aliasOf !== undefined) attributes.push(`alias_of=${nodeId(node.aliasOf)}`);
   if (node.forms.length > 0) attributes.push(`forms=${dotId(formsText(node.forms))}`);
   return `  ${nodeId(node.id)} [${attributes.join(', ')}];\n`;

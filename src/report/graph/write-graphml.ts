@@ -12,6 +12,8 @@ const SCHEMA_LOCATION = `${GRAPHML_NAMESPACE} http://graphml.graphdrawing.org/xm
 const KEYS = [
   ['key', 'node', 'key', 'string'],
   ['state', 'node', 'state', 'string'],
+  ['status', 'node', 'status', 'int'],
+  ['role', 'node', 'role', 'string'],
   ['depth', 'node', 'depth', 'int'],
   ['alias_of', 'node', 'alias_of', 'string'],
   ['forms', 'node', 'forms', 'string'],
@@ -48,6 +50,8 @@ function nodeElement(node: GraphNode): string {
   const data = [
     dataElement('key', node.key),
     dataElement('state', node.state),
+    node.status === undefined ? '' : dataElement('status', String(node.status)),
+    dataElement('role', node.role),
     dataElement('depth', String(node.depth)),
     node.aliasOf === undefined ? '' : dataElement('alias_of', nodeId(node.aliasOf)),
     node.forms.length === 0 ? '' : dataElement('forms', formsText(node.forms)),

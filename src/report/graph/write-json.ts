@@ -21,7 +21,7 @@ export const writeJson: GraphWriter = async (graph, out) => {
 
 /** A node as JSON: absent values are `null`, never left out. */
 export function nodeJson(node: GraphNode): Record<string, unknown> {
-  return { id: node.id, key: node.key, state: node.state, depth: node.depth, aliasOf: node.aliasOf ?? null, forms: node.forms };
+  return { id: node.id, key: node.key, state: node.state, status: node.status ?? null, role: node.role, depth: node.depth, aliasOf: node.aliasOf ?? null, forms: node.forms };
 }
 
 export function edgeJson(edge: GraphEdge): Record<string, unknown> {

@@ -11,7 +11,7 @@ export function formatStats(stats: CrawlStats): string[] {
   const { funnel, folded } = stats;
   const width = String(Math.max(funnel.rawLinks, funnel.distinctStrings, 1)).length;
   const count = (n: number): string => String(n).padStart(width);
-  const { protocol, content } = splitByEvidence(stats.aliasesByEvidence);
+  const { protocol, content, claimed } = splitByEvidence(stats.aliasesByEvidence);
   const rows: [string, string][] = [
     // The distinct counts come from what each link added to the index: a seed's own URL,
     // known before any link, is not among them (a link naming it meets a known string).
@@ -32,6 +32,8 @@ export function formatStats(stats: CrawlStats): string[] {
     ['duplicates', duplicatesText(stats.duplicates)],
   ];
   // Content evidence is heuristic, beyond RFC 3986 (DESIGN.md §9): shown apart, when there is any.
+  // A canonical link is a page's claim, recorded and never obeyed: no alias, counted apart.
+  if (total(claimed) > 0) rows.splice(rows.findIndex(([label]) => label === 'aliases') + 1, 0, ['canonical', `${total(claimed)}  pages name another URL as canonical (rel=canonical): recorded, not obeyed, no alias`]);
   if (total(content) > 0) rows.splice(rows.findIndex(([label]) => label === 'aliases') + 1, 0, ['content aliases', `${total(content)}  heuristic, by --content-evidence: ${list(content)}`]);
   if (stats.contentEvidence !== undefined) rows.push(['content rules', contentRulesText(stats.contentEvidence)]);
   if (stats.workers !== undefined) rows.push(...workerRows(stats.workers));

@@ -22,7 +22,7 @@ describe('linkladder crawl --content-evidence', () => {
       expect(result.code).toBe(0);
       // Long lines are wrapped under their label.
       const stdout = result.stdout.replaceAll(/\n {12}/g, ' ');
-      expect(stdout).toMatch(/^merged {6}\d+ URLs found to stand for another \(redirect 0, content-location \d+,/m);
+      expect(stdout).toMatch(/^merged {6}\d+ URLs found to stand for another \(redirect 0, content-location \d+\);/m);
       expect(stdout).toMatch(/^content {5}\d+ URLs joined by content evidence, heuristic \(digest \d+, rule \d+\);\s+\d+ predicted duplicates held back \(\d+ joined without a request, \d+ fetched\), \d+ rules learned$/m);
       const store = new SqliteStore({ path: db, readOnly: true });
       let joined: string | undefined;

@@ -77,7 +77,7 @@ describe('linkladder crawl', () => {
     expect(result.out[0]).toBe('crawl       finished: the frontier is empty');
     expect(result.out).toContain('fetched     28 URLs answered, 3 failed (pages, resources and external links);');
     expect(result.stdout).toMatch(/^known URLs {2}\d+ links named a URL already known \(as written \d+,/m);
-    expect(result.stdout).toMatch(/^merged {6}6 URLs found to stand for another \(redirect 4, content-location 2,$/m);
+    expect(result.stdout).toMatch(/^merged {6}6 URLs found to stand for another \(redirect 4, content-location 2\);$/m);
     expect(result.stdout).toContain('evidence rejected 1, revoked 0\n');
     // What to fix leads: broken, then redirects, then external links.
     expect(result.out.slice(1, 5).map((line) => line.slice(0, 12).trim())).toEqual(['broken', '', 'redirects', 'external']);

@@ -48,6 +48,8 @@ describe('linkladder db', () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain('urls     3  (queued 3,');
     expect(plain.stdout).toContain('folded   3  links met a known URL, by rung: string 1, syntax 1, scheme 1, protocol 0');
+    // A canonical link is a claim, never obeyed: no alias, counted apart.
+    expect(plain.stdout).toContain('aliases  redirect 0, content-location 0, digest 0, rule 0; canonical links recorded, not obeyed (no alias) 0\n');
     const json = JSON.parse((await runInProcess(['db', 'stats', '--db', db, '--json'])).stdout);
     expect(json).toMatchObject({ links: 5, linksByRung: { new: 2, string: 1, syntax: 1, scheme: 1, protocol: 0 } });
   });

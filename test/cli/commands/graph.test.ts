@@ -84,7 +84,7 @@ describe('linkladder graph', () => {
 
   it('csv and dot go to stdout in full', async () => {
     const csv = await run(['graph', '--db', db, '--format', 'csv']);
-    expect(csv.stdout.split('\r\n')[0]).toBe('type,id,key,state,depth,alias_of,forms,source,target,element,attribute,count');
+    expect(csv.stdout.split('\r\n')[0]).toBe('type,id,key,state,status,role,depth,alias_of,forms,source,target,element,attribute,count');
     const dot = await run(['graph', '--db', db, '--format', 'dot']);
     expect(dot.stdout).toMatch(/^digraph linkladder \{\n[\s\S]*\}\n$/);
   });

@@ -112,8 +112,9 @@ describe('GraphML, read by xmllint and networkx', () => {
     const graph = JSON.parse(stdout) as { directed: boolean; nodes: Record<string, Record<string, unknown>>; edges: [string, string, Record<string, unknown>][] };
     expect(graph.directed).toBe(true);
     expect(Object.keys(graph.nodes)).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7', 'n8']);
-    expect(graph.nodes.n1).toEqual({ key: 'http://h/', state: 'done', depth: 0, forms: 'HTTP://h/ http://h:80/' });
-    expect(graph.nodes.n3).toEqual({ key: 'http://h/old', state: 'alias', depth: 1, alias_of: 'n4', forms: 'http://h/%6Fld' });
+    expect(graph.nodes.n1).toEqual({ key: 'http://h/', state: 'done', status: 200, role: 'page', depth: 0, forms: 'HTTP://h/ http://h:80/' });
+    expect(graph.nodes.n3).toEqual({ key: 'http://h/old', state: 'alias', status: 301, role: 'page', depth: 1, alias_of: 'n4', forms: 'http://h/%6Fld' });
+    expect(graph.nodes.n7).toMatchObject({ state: 'done', status: 404, role: 'resource' });
     for (const id of [2, 5, 6, 7, 8] as const) expect(graph.nodes[`n${id}`]?.key).toBe(SAMPLE_KEYS[id]);
     expect(graph.edges.find(([from, to]) => from === 'n1' && to === 'n7')?.[2]).toMatchObject(HOSTILE_LINKS[7]);
     expect(graph.edges.find(([from, to]) => from === 'n1' && to === 'n8')?.[2]).toMatchObject({ element: 'line\nbreak\r\nend', attribute: 'ctl\uFFFD\uFFFDé' });

@@ -13,7 +13,7 @@ import { HOSTILE_LINKS, SAMPLE_KEYS, sampleReader } from './sample-graph.js';
 const graphJson = async (collapseAliases = false): Promise<{ nodes: unknown[]; edges: unknown[] }> => {
   const graph = readGraph(await sampleReader(), { collapseAliases });
   return {
-    nodes: (await collect(graph.nodes())).map((node) => ({ ...node, aliasOf: node.aliasOf ?? null })),
+    nodes: (await collect(graph.nodes())).map((node) => ({ ...node, status: node.status ?? null, aliasOf: node.aliasOf ?? null })),
     edges: (await collect(graph.edges())).map((edge) => ({ ...edge, element: edge.element ?? null, attribute: edge.attribute ?? null })),
   };
 };
@@ -52,17 +52,24 @@ describe('export formats read back', () => {
     const nodes = rows.filter((row) => row[0] === 'node');
     const edges = rows.filter((row) => row[0] === 'edge');
     expect(nodes.map((row) => [Number(row[1]), row[2]])).toEqual(Object.entries(SAMPLE_KEYS).map(([id, key]) => [Number(id), key]));
-    expect(nodes[0]).toEqual(['node', '1', 'http://h/', 'done', '0', '', 'HTTP://h/ http://h:80/', '', '', '', '', '']);
-    expect(nodes[2]?.slice(3, 7)).toEqual(['alias', '1', '4', 'http://h/%6Fld']);
-    expect(edges[0]).toEqual(['edge', '', '', '', '', '', '', '1', '2', 'a', 'href', '2']);
+    expect(nodes[0]).toEqual(['node', '1', 'http://h/', 'done', '200', 'page', '0', '', 'HTTP://h/ http://h:80/', '', '', '', '', '']);
+    expect(nodes[2]?.slice(3, 9)).toEqual(['alias', '301', 'page', '1', '4', 'http://h/%6Fld']);
+    // Each node says what it is and what its server answered: a 404 never reads like a 200.
+    expect(nodes.map((row) => `${row[1]} ${row[3]} ${row[4]} ${row[5]}`)).toEqual(['1 done 200 page', '2 done 200 page', '3 alias 301 page', '4 done 200 page', '5 skipped  external', '6 failed 500 page', '7 done 404 resource', '8 queued  page']);
+    expect(edges[0]).toEqual(['edge', '', '', '', '', '', '', '', '', '1', '2', 'a', 'href', '2']);
     // Text goes out as UTF-8: a lone surrogate can only be U+FFFD there.
-    expect(edges[4]?.slice(7)).toEqual(['1', '7', HOSTILE_LINKS[7].element, HOSTILE_LINKS[7].attribute, '1']);
-    expect(edges[5]?.slice(9, 11)).toEqual([HOSTILE_LINKS[8].element, HOSTILE_LINKS[8].attribute.replace(/[\uD800-\uDFFF]/gu, '\uFFFD')]);
-    expect(edges.map((row) => `${row[7]}->${row[8]}`)).toEqual((await graphJson()).edges.map((edge) => `${(edge as { from: number }).from}->${(edge as { to: number }).to}`));
+    expect(edges[4]?.slice(9)).toEqual(['1', '7', HOSTILE_LINKS[7].element, HOSTILE_LINKS[7].attribute, '1']);
+    expect(edges[5]?.slice(11, 13)).toEqual([HOSTILE_LINKS[8].element, HOSTILE_LINKS[8].attribute.replace(/[\uD800-\uDFFF]/gu, '\uFFFD')]);
+    expect(edges.map((row) => `${row[9]}->${row[10]}`)).toEqual((await graphJson()).edges.map((edge) => `${(edge as { from: number }).from}->${(edge as { to: number }).to}`));
   });
 
   it('json: one document with every node and edge', async () => {
-    expect(JSON.parse(await exportText(await sampleReader(), 'json'))).toEqual(await graphJson());
+    const json = JSON.parse(await exportText(await sampleReader(), 'json')) as { nodes: Record<string, unknown>[] };
+    expect(json).toEqual(await graphJson());
+    expect(json.nodes[6]).toMatchObject({ id: 7, state: 'done', status: 404, role: 'resource' });
+    // A redirect: the 301 it answered, not its target's 200.
+    expect(json.nodes[2]).toMatchObject({ id: 3, state: 'alias', status: 301, role: 'page' });
+    expect(json.nodes[4]).toMatchObject({ id: 5, state: 'skipped', status: null, role: 'external' });
     expect(JSON.parse(await exportText(await sampleReader(), 'json', true))).toEqual(await graphJson(true));
   });
 
@@ -88,6 +95,10 @@ describe('export formats read back', () => {
     expect(lines.filter((line) => /^ {2}"n\d+" \[/.test(line))).toHaveLength(8);
     expect(lines.filter((line) => /^ {2}"n\d+" -> "n\d+" \[/.test(line))).toHaveLength(10);
     expect(text).toContain(`"n2" [label="http://h/a,b'c"`);
+    // A 4xx or 5xx answer is filled as a failure is, whatever the state.
+    expect(text).toContain('"n7" [label="http://h/q?a=1&b=2", style="filled", fillcolor="#f8d7da", state="done", status="404", role="resource", depth="1"];');
+    expect(text).toContain('"n1" [label="http://h/", style="filled", fillcolor="#ffffff", state="done", status="200", role="page", depth="0", forms="HTTP://h/ http://h:80/"];');
+    expect(text).toContain('"n5" [label="http://other/(x)&\'y\'", style="filled", fillcolor="#eeeeee", state="skipped", role="external", depth="1"];');
     expect(text).toContain(`"n1" -> "n7" [count="1", weight="1", element="a\\"b\\\\c\\\\", attribute="<x>&'y'", label="a\\"b\\\\c\\\\ <x>&'y'"];`);
     expect(text).toContain('element="line\\nbreak\\nend"');
     expect(text).toContain('"n1" -> "n2" [count="2", weight="2", element="a", attribute="href", label="a href ×2"];');
@@ -98,7 +109,10 @@ describe('export formats read back', () => {
     const text = await exportText(await sampleReader(), 'graphml');
     expect(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns"')).toBe(true);
     expect(text).toContain('<key id="count" for="edge" attr.name="count" attr.type="int"/>');
-    expect(text).toContain('<node id="n5"><data key="key">http://other/(x)&amp;&apos;y&apos;</data><data key="state">skipped</data>');
+    expect(text).toContain('<key id="status" for="node" attr.name="status" attr.type="int"/>');
+    expect(text).toContain('<key id="role" for="node" attr.name="role" attr.type="string"/>');
+    expect(text).toContain('<node id="n5"><data key="key">http://other/(x)&amp;&apos;y&apos;</data><data key="state">skipped</data><data key="role">external</data>');
+    expect(text).toContain('<node id="n7"><data key="key">http://h/q?a=1&amp;b=2</data><data key="state">done</data><data key="status">404</data><data key="role">resource</data>');
     expect(text).toContain('<data key="element">a&quot;b\\c\\</data><data key="attribute">&lt;x&gt;&amp;&apos;y&apos;</data>');
     expect(text).toContain('<data key="element">line&#10;break&#13;&#10;end</data><data key="attribute">ctl\uFFFD\uFFFDé</data>');
     expect(text).toContain('<edge id="e1" source="n1" target="n2"><data key="element">a</data><data key="attribute">href</data><data key="count">2</data></edge>');

@@ -21,6 +21,8 @@ describe('readGraph', () => {
       id: 1,
       key: SAMPLE_KEYS[1],
       state: 'done',
+      status: 200,
+      role: 'page',
       depth: 0,
       aliasOf: undefined,
       forms: [
@@ -30,6 +32,8 @@ describe('readGraph', () => {
     });
     expect(nodes[2]).toMatchObject({ id: 3, state: 'alias', aliasOf: 4, forms: [{ text: 'http://h/%6Fld', rung: 'string' }] });
     expect(nodes[1]?.forms).toEqual([]);
+    // The status of its last answer and its role: a 404 resource is no 200 page.
+    expect(nodes.map((node) => [node.id, node.status, node.role])).toEqual([[1, 200, 'page'], [2, 200, 'page'], [3, 301, 'page'], [4, 200, 'page'], [5, undefined, 'external'], [6, 500, 'page'], [7, 404, 'resource'], [8, undefined, 'page']]);
     expect(await edgeList(graph.edges())).toEqual([
       '1->2 a href 2',
       '1->4 a href 1',

@@ -100,7 +100,9 @@ describe('formatStats', () => {
       'requests        32  24 fetches, 2 retries, 4 redirect hops, 2 robots.txt',
       'links unfetched 96  (links with a target minus fetches: the requests a crawler without any deduplication would have added; 24 fetches)',
       'urls            30',
-      'aliases         6  by evidence: redirect 3, content-location 1, canonical 2',
+      'aliases         4  by evidence: redirect 3, content-location 1',
+      // A canonical link is a claim, never obeyed: counted apart, not as an alias.
+      'canonical       2  pages name another URL as canonical (rel=canonical): recorded, not obeyed, no alias',
       'errors          3  by code: HTTP_404 2, ERR_FETCH_REDIRECT_LOOP 1', // the most frequent first
       'broken          3  4xx 2, 5xx 0, no response 1',
       'duplicates      2 groups, 5 URLs byte-identical, not joined by the ladder (content evidence, heuristic): /p6 ↔ /p5 1, /p7 ↔ /p5 1, /p9 ↔ /p8 1',
