@@ -12,8 +12,6 @@ export interface UrlSpec {
   /** `skipped`: recorded, not followed; `failed`: its fetches fail; `alias`: of `aliasOf`. Else done once fetched, queued before. */
   readonly state?: UrlState | undefined;
   readonly depth?: number | undefined;
-  /** How it relates to the crawl. @default 'page' */
-  readonly role?: 'page' | 'resource' | 'external' | undefined;
   /** The page whose link (`a href`, the key as written) first named it; else it is a seed. */
   readonly from?: number | undefined;
   readonly aliasOf?: number | undefined;
