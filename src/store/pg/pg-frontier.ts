@@ -22,6 +22,12 @@
 // worker: hundreds of ms, measured), and a late start shortens the gap to the next
 // worker's; the start recorded in the fetch row is the request's own.
 //
+// Leases are judged by the database server's clock (statement_timestamp()), the one
+// clock every worker reads the same: a worker whose own clock ran ahead took claims
+// that were still live, and one that stalled past its lease renewed claims another
+// worker had meanwhile taken. A lapsed claim is renewed by no one: its results are
+// refused (PgStore.holdClaim) and it is claimed again.
+//
 // Why a host row changed since the statement's snapshot is skipped: the live claims on
 // a host are counted in that snapshot, and a claim by another worker that committed
 // after it is not in the count. Every claim updates its hosts' rows, so a row whose
@@ -41,8 +47,18 @@ export interface PgFrontierOptions {
    * loses its claims this long after its last renewal. Renewed every leaseMs / 3.
    */
   readonly leaseMs: number;
-  /** The clock (Unix ms). Every worker's clock must agree: leases and host slots compare them. */
+  /** The clock (Unix ms) of what this worker stamps: its heartbeat, host slots' next_at. */
   readonly now: () => number;
+  /**
+   * The clock leases are judged by (tests).
+   * @default the database server's
+   */
+  readonly leaseClock?: (() => number) | undefined;
+}
+
+/** The database server's clock in Unix ms, as the same for the whole statement. */
+export function databaseNow(sql: Sql): ReturnType<Sql> {
+  return sql`(extract(epoch FROM statement_timestamp()) * 1000)::bigint`;
 }
 
 /**
@@ -80,6 +96,7 @@ export class PgFrontier implements SharedFrontier {
   readonly #sql: Sql;
   readonly #leaseMs: number;
   readonly #now: () => number;
+  readonly #leaseClock: (() => number) | undefined;
   #politeness: SharedPoliteness = DEFAULT_POLITENESS;
   #timer: NodeJS.Timeout | undefined;
   /** The renewal in progress, awaited by stop(). */
@@ -92,6 +109,12 @@ export class PgFrontier implements SharedFrontier {
     this.workerId = options.workerId;
     this.#leaseMs = options.leaseMs;
     this.#now = options.now;
+    this.#leaseClock = options.leaseClock;
+  }
+
+  /** The lease clock's now, in SQL run on `sql`. */
+  leaseNow(sql: Sql = this.#sql): ReturnType<Sql> {
+    return this.#leaseClock === undefined ? databaseNow(sql) : sql`${this.#leaseClock()}::bigint`;
   }
 
   /** Record this worker (crawl_worker) and renew its leases and heartbeat every leaseMs / 3 until stop(). */
@@ -115,13 +138,14 @@ export class PgFrontier implements SharedFrontier {
     this.#timer.unref();
   }
 
-  /** Extend the lease of every claim this worker holds, and its heartbeat. */
+  /** Extend the lease of every claim this worker holds and has not let lapse, and its heartbeat. */
   async renew(): Promise<void> {
     const now = this.#now();
+    const leaseNow = this.leaseNow();
     await this.#sql`
       WITH renewed AS (
-        UPDATE url SET lease_until = ${now + this.#leaseMs}::bigint
-        WHERE state = 'fetching' AND claimed_by = ${this.workerId}
+        UPDATE url SET lease_until = ${leaseNow} + ${this.#leaseMs}::bigint
+        WHERE state = 'fetching' AND claimed_by = ${this.workerId} AND lease_until >= ${leaseNow}
       )
       UPDATE crawl_worker SET heartbeat_at = ${now} WHERE id = ${this.workerId}`;
   }
@@ -173,6 +197,7 @@ export class PgFrontier implements SharedFrontier {
     const now = this.#now();
     const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, limit * WINDOW_FACTOR));
     const { perHostConcurrency, perHostDelayMs } = this.#politeness;
+    const leaseNow = this.leaseNow();
     const rows = (await this.#sql`
       WITH
       candidate AS (
@@ -180,7 +205,7 @@ export class PgFrontier implements SharedFrontier {
           WHERE state = 'queued' ORDER BY depth, id LIMIT ${window})
         UNION ALL
         (SELECT site, id, coalesce(host, '') AS host, depth FROM url
-          WHERE state = 'fetching' AND (lease_until IS NULL OR lease_until < ${now}::bigint) ORDER BY depth, id LIMIT ${window})
+          WHERE state = 'fetching' AND (lease_until IS NULL OR lease_until < ${leaseNow}) ORDER BY depth, id LIMIT ${window})
       ),
       new_host AS (
         -- In the order of the key: two claims inserting the same new hosts wait on each other, never in a cycle.
@@ -197,7 +222,7 @@ export class PgFrontier implements SharedFrontier {
       ),
       busy AS (
         SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM url
-        WHERE state = 'fetching' AND lease_until >= ${now}::bigint GROUP BY 1
+        WHERE state = 'fetching' AND lease_until >= ${leaseNow} GROUP BY 1
       ),
       open_host AS (
         SELECT h.host, greatest(h.delay_ms, ${perHostDelayMs}::integer) AS delay_ms,
@@ -224,11 +249,11 @@ export class PgFrontier implements SharedFrontier {
       ),
       locked AS (
         SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id
-        WHERE u.state = 'queued' OR (u.state = 'fetching' AND (u.lease_until IS NULL OR u.lease_until < ${now}::bigint))
+        WHERE u.state = 'queued' OR (u.state = 'fetching' AND (u.lease_until IS NULL OR u.lease_until < ${leaseNow}))
         FOR UPDATE OF u SKIP LOCKED
       ),
       claimed AS (
-        UPDATE url AS u SET state = 'fetching', claimed_by = ${this.workerId}, lease_until = ${now + this.#leaseMs}::bigint
+        UPDATE url AS u SET state = 'fetching', claimed_by = ${this.workerId}, lease_until = ${leaseNow} + ${this.#leaseMs}::bigint
         FROM locked AS l WHERE u.site = l.site AND u.id = l.id
         RETURNING u.id, u.key, u.depth, u.host, u.role
       ),
@@ -258,11 +283,12 @@ export class PgFrontier implements SharedFrontier {
    */
   async whenIdle(): Promise<FrontierIdle> {
     const now = this.#now();
+    const leaseNow = this.leaseNow();
     const [row] = (await this.#sql`
       SELECT
         EXISTS (SELECT 1 FROM url WHERE state = 'queued') AS queued,
         EXISTS (SELECT 1 FROM url WHERE state = 'fetching'
-                AND (claimed_by IS DISTINCT FROM ${this.workerId} OR lease_until IS NULL OR lease_until < ${now}::bigint)) AS claimed,
+                AND (claimed_by IS DISTINCT FROM ${this.workerId} OR lease_until IS NULL OR lease_until < ${leaseNow})) AS claimed,
         (SELECT min(next_at) FROM crawl_host WHERE next_at > ${now}::bigint) AS next_at`) as unknown as [{ queued: boolean; claimed: boolean; next_at: number | null }];
     if (!row.queued && !row.claimed) return { isOver: true, retryInMs: 0 };
     const untilNext = row.next_at === null ? RETRY_BUSY_MS : row.next_at - now;

@@ -197,6 +197,16 @@ export class PgStore implements IndexWriter {
     if (rows.length === 0) throw notFound(record.urlId);
   }
 
+  // The row stays locked until the unit commits: no claim takes it meanwhile (SKIP LOCKED).
+  // A URL another unit made an alias while it was fetched keeps that (recordFetch does too).
+  async holdClaim(id: number): Promise<boolean> {
+    const [row] = await this.#writing(
+      () => this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE id = ${id} FOR UPDATE`,
+    );
+    if (row === undefined) return false;
+    return row.state === 'alias' || (row.state === 'fetching' && row.claimed_by === this.#core.workerId && row.is_live === true);
+  }
+
   async addAlias(record: AliasRecord): Promise<void> {
     const makesAlias = record.evidence !== 'canonical' && record.fromId !== record.toId;
     await this.#inTransaction(async (db) => {
