@@ -1,6 +1,7 @@
 // The frontier of cooperating workers on PostgreSQL (issue 12): claims taken with
-// `FOR UPDATE SKIP LOCKED`, shallowest first, each with a lease this worker renews
-// while it lives; per-host politeness held for the whole crawl by a crawl_host row
+// `FOR UPDATE SKIP LOCKED`, shallowest first, each with a short lease this worker
+// renews every second while it lives (a dead worker's claims, and the host slots they
+// hold, come free within the lease, not the minutes a request may take); per-host politeness held for the whole crawl by a crawl_host row
 // per host, locked and advanced in the statement that claims.
 //
 // One claim is one statement (one round trip). Its steps, as CTEs:
@@ -44,7 +45,8 @@ export interface PgFrontierOptions {
   readonly workerId: string;
   /**
    * How long a claim holds without renewal: a worker that stops renewing (it died)
-   * loses its claims this long after its last renewal. Renewed every leaseMs / 3.
+   * loses its claims this long after its last renewal. Renewed every leaseMs / 3, at
+   * most a second apart.
    */
   readonly leaseMs: number;
   /** The clock (Unix ms) of what this worker stamps: its heartbeat, host slots' next_at. */
@@ -74,6 +76,9 @@ const DEFAULT_POLITENESS: SharedPoliteness = { perHostConcurrency: 2 ** 31 - 1, 
 const WINDOW_FACTOR = 8;
 const WINDOW_MIN = 64;
 const WINDOW_MAX = 2048;
+
+/** The longest time between two renewals of a worker's leases (its heartbeat). */
+const RENEW_MAX_MS = 1000;
 
 /** How long whenIdle() tells a worker to wait before claiming again: until the next host's slot, within these bounds. */
 const RETRY_MIN_MS = 25;
@@ -117,7 +122,7 @@ export class PgFrontier implements SharedFrontier {
     return this.#leaseClock === undefined ? databaseNow(sql) : sql`${this.#leaseClock()}::bigint`;
   }
 
-  /** Record this worker (crawl_worker) and renew its leases and heartbeat every leaseMs / 3 until stop(). */
+  /** Record this worker (crawl_worker) and renew its leases and heartbeat every leaseMs / 3 (at most 1 s) until stop(). */
   async start(): Promise<void> {
     const now = this.#now();
     await this.#sql`
@@ -129,23 +134,32 @@ export class PgFrontier implements SharedFrontier {
       this.#renewing ??= this.renew()
         .catch(() => {
           // A renewal that failed (the server away for a moment) is tried again at the next tick;
-          // the leases outlive two missed renewals.
+          // the leases outlive two missed renewals at least.
         })
         .finally(() => {
           this.#renewing = undefined;
         });
-    }, Math.floor(this.#leaseMs / 3));
+    }, Math.min(RENEW_MAX_MS, Math.floor(this.#leaseMs / 3)));
     this.#timer.unref();
   }
 
-  /** Extend the lease of every claim this worker holds and has not let lapse, and its heartbeat. */
+  /**
+   * Extend the lease of every claim this worker holds and has not let lapse, and its
+   * heartbeat. A claim whose row is locked is being settled by a unit of this worker
+   * (PgStore.holdClaim): no other worker can take it meanwhile, and the renewal does not
+   * wait for that unit (nor, locking rows in another order, deadlock with it).
+   */
   async renew(): Promise<void> {
     const now = this.#now();
     const leaseNow = this.leaseNow();
     await this.#sql`
-      WITH renewed AS (
-        UPDATE url SET lease_until = ${leaseNow} + ${this.#leaseMs}::bigint
+      WITH mine AS (
+        SELECT site, id FROM url
         WHERE state = 'fetching' AND claimed_by = ${this.workerId} AND lease_until >= ${leaseNow}
+        FOR UPDATE SKIP LOCKED
+      ), renewed AS (
+        UPDATE url SET lease_until = ${leaseNow} + ${this.#leaseMs}::bigint
+        FROM mine WHERE url.site = mine.site AND url.id = mine.id
       )
       UPDATE crawl_worker SET heartbeat_at = ${now} WHERE id = ${this.workerId}`;
   }

@@ -46,7 +46,11 @@ export interface PgStoreOptions {
   readonly now?: () => number;
   /** This worker's id (its claims, fetches and run carry it). @default host, pid and a random suffix */
   readonly workerId?: string;
-  /** How long a claim stays this worker's without renewal. @default 30000 */
+  /**
+   * How long a claim stays this worker's without renewal (renewed every leaseMs / 3, at
+   * most a second apart): a worker that died holds its claims, and their host slots, this long.
+   * @default 5000
+   */
   readonly leaseMs?: number;
   /** Read only: nothing is migrated or written (reports). @default false */
   readonly readOnly?: boolean;
@@ -55,6 +59,12 @@ export interface PgStoreOptions {
   /** Folder of the PostgreSQL migrations. @default the package's migrations/postgresql/ */
   readonly migrationsDir?: string;
 }
+
+/**
+ * A claim's lease: short, so that a worker that died keeps its host slots only seconds;
+ * five missed renewals before it lapses (a live worker's late results would be refused).
+ */
+const DEFAULT_LEASE_MS = 5000;
 
 /** Writer shards of link_tally: concurrent writers rarely share a row. */
 const TALLY_SHARDS = 64;
@@ -110,7 +120,7 @@ export class PgStore implements IndexWriter {
       throw openFailure(error, options.url);
     }
     const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    const leaseMs = options.leaseMs ?? 30_000;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const core: PgCore = {
       sql,
       now,

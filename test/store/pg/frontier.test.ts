@@ -290,6 +290,33 @@ describe.skipIf(typeof cluster === 'string')('PgFrontier: the worker', () => {
     expect(later.until).toBeGreaterThanOrEqual(later.server);
   });
 
+  it('renews at most a second apart, however long the lease', async () => {
+    await queue(['a.test'], 1);
+    const w = new PgFrontier(sql, { workerId: 'w1', leaseMs: 60_000, now: Date.now });
+    await w.start();
+    const [claimed] = await w.claim(1);
+    const leaseOf = async (): Promise<number> => (await sql`SELECT lease_until FROM url WHERE id = ${claimed!.id}`)[0]!.lease_until as number;
+    const first = await leaseOf();
+    await new Promise((resolve) => setTimeout(resolve, 1400));
+    const later = await leaseOf();
+    await w.stop();
+    expect(later).toBeGreaterThan(first);
+  });
+
+  it('renews its other claims without waiting for a unit that holds one of them locked', async () => {
+    await queue(['a.test'], 3);
+    const w = frontier('w1', { leaseMs: 1000 });
+    const [held, ...others] = await w.claim(3);
+    clock += 500;
+    const outcome = await sql.begin(async (tx) => {
+      await tx`SELECT 1 FROM url WHERE id = ${held!.id} FOR UPDATE`;
+      return Promise.race([w.renew().then(() => 'renewed'), new Promise((resolve) => setTimeout(() => resolve('waited'), 3000))]);
+    });
+    expect(outcome).toBe('renewed');
+    const rows = await sql`SELECT id, lease_until - ${clock}::bigint AS ahead FROM url WHERE state = 'fetching' ORDER BY id`;
+    expect(rows.map((r) => [r.id, r.ahead])).toEqual([[held!.id, 500], ...others.map((c) => [c.id, 1000])]);
+  });
+
   it('does not renew a claim it let lapse: that one is claimable by another worker', async () => {
     await queue(['a.test'], 2);
     const w = frontier('w1', { leaseMs: 1000 });
