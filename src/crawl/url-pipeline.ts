@@ -76,6 +76,19 @@ export class UrlPipeline {
   }
 
   async process(job: Job): Promise<TaskResult> {
+    try {
+      return await this.#process(job);
+    } catch (error) {
+      // The index's server went away while this URL's unit was written, and answers again:
+      // the unit was rolled back, and the URL is tried again (its claim, if it lapsed
+      // meanwhile, is another worker's, and this one's results are then refused).
+      if ((error as { code?: unknown } | null)?.code !== 'ERR_STORE_CONNECTION_LOST' || this.#p.isStopping()) throw error;
+      this.#claims.waiting.add(job.claimed.id);
+      return { kind: 'retry', afterMs: 0 };
+    }
+  }
+
+  async #process(job: Job): Promise<TaskResult> {
     const { claimed, attempt } = job;
     this.#claims.waiting.delete(claimed.id);
     // Settled while it waited: the end of a redirect chain, or a Content-Location, was this URL.

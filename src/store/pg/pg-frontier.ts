@@ -56,6 +56,12 @@ export interface PgFrontierOptions {
    * @default the database server's
    */
   readonly leaseClock?: (() => number) | undefined;
+  /**
+   * Runs each call the crawl makes of its own (whenIdle, reportProgress, setHostDelay):
+   * the store's wait for a server that went away.
+   * @default the call, once
+   */
+  readonly persist?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
 }
 
 /** The database server's clock in Unix ms, as the same for the whole statement. */
@@ -102,6 +108,7 @@ export class PgFrontier implements SharedFrontier {
   readonly #leaseMs: number;
   readonly #now: () => number;
   readonly #leaseClock: (() => number) | undefined;
+  readonly #persist: <T>(work: () => Promise<T>) => Promise<T>;
   #politeness: SharedPoliteness = DEFAULT_POLITENESS;
   #timer: NodeJS.Timeout | undefined;
   /** The renewal in progress, awaited by stop(). */
@@ -115,6 +122,7 @@ export class PgFrontier implements SharedFrontier {
     this.#leaseMs = options.leaseMs;
     this.#now = options.now;
     this.#leaseClock = options.leaseClock;
+    this.#persist = options.persist ?? ((work) => work());
   }
 
   /** The lease clock's now, in SQL run on `sql`. */
@@ -184,6 +192,10 @@ export class PgFrontier implements SharedFrontier {
 
   /** A host's least delay between starts, for every worker: raised, never lowered (robots.txt Crawl-delay). */
   async setHostDelay(host: string, delayMs: number): Promise<void> {
+    await this.#persist(() => this.#setHostDelay(host, delayMs));
+  }
+
+  async #setHostDelay(host: string, delayMs: number): Promise<void> {
     await this.#sql`
       INSERT INTO crawl_host (host, next_at, delay_ms) VALUES (${host}, 0, ${Math.round(delayMs)})
       ON CONFLICT (host) DO UPDATE SET delay_ms = EXCLUDED.delay_ms
@@ -295,7 +307,11 @@ export class PgFrontier implements SharedFrontier {
    * live claim (its fetch may queue more); else retry when the next host's slot opens
    * (bounded to 25..500 ms), or in 50 ms when none waits on a delay.
    */
-  async whenIdle(): Promise<FrontierIdle> {
+  whenIdle(): Promise<FrontierIdle> {
+    return this.#persist(() => this.#whenIdle());
+  }
+
+  async #whenIdle(): Promise<FrontierIdle> {
     const now = this.#now();
     const leaseNow = this.leaseNow();
     const [row] = (await this.#sql`
@@ -310,6 +326,10 @@ export class PgFrontier implements SharedFrontier {
   }
 
   async reportProgress(counts: Readonly<Record<string, number>>): Promise<void> {
+    await this.#persist(() => this.#reportProgress(counts));
+  }
+
+  async #reportProgress(counts: Readonly<Record<string, number>>): Promise<void> {
     await this.#sql`UPDATE crawl_worker SET counts = ${JSON.stringify(counts)} WHERE id = ${this.workerId}`;
   }
 }

@@ -33,9 +33,10 @@ import {
 } from '../types.js';
 import { KnownUrls, type LearnedFacts } from './known-urls.js';
 import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
-import { checkUpToDate, connect, migratePg, openFailure, redactUrl, type Sql } from './pg-database.js';
+import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
+import { ServerWait } from './server-wait.js';
 import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
 
@@ -52,6 +53,12 @@ export interface PgStoreOptions {
    * @default 5000
    */
   readonly leaseMs?: number;
+  /**
+   * How long a call waits for the server to answer again when it went away (a restart),
+   * asking with backoff; then the call fails, and so does every call after it.
+   * @default 30000
+   */
+  readonly reconnectMs?: number;
   /** Read only: nothing is migrated or written (reports). @default false */
   readonly readOnly?: boolean;
   /** Connections in the pool. @default 4 */
@@ -65,6 +72,9 @@ export interface PgStoreOptions {
  * five missed renewals before it lapses (a live worker's late results would be refused).
  */
 const DEFAULT_LEASE_MS = 5000;
+
+/** How long a call waits for a server that went away. */
+const DEFAULT_RECONNECT_MS = 30_000;
 
 /** Writer shards of link_tally: concurrent writers rarely share a row. */
 const TALLY_SHARDS = 64;
@@ -83,6 +93,8 @@ interface PgCore {
   /** Claims, leases and politeness across workers; started unless the store is read-only. */
   readonly frontier: PgFrontier;
   readonly isReadOnly: boolean;
+  /** The server gone away: calls wait for it (server-wait.ts). */
+  readonly server: ServerWait;
   /** close() was called: a second one does nothing. */
   isClosed: boolean;
 }
@@ -121,6 +133,7 @@ export class PgStore implements IndexWriter {
     }
     const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const server = new ServerWait(sql, { reconnectMs: options.reconnectMs ?? DEFAULT_RECONNECT_MS, label: redactUrl(options.url) });
     const core: PgCore = {
       sql,
       now,
@@ -130,8 +143,9 @@ export class PgStore implements IndexWriter {
       ids: new UrlIdPool(),
       known: new KnownUrls(),
       url: options.url,
-      frontier: new PgFrontier(sql, { workerId, leaseMs, now }),
+      frontier: new PgFrontier(sql, { workerId, leaseMs, now, persist: (work) => server.run(work) }),
       isReadOnly: options.readOnly === true,
+      server,
       isClosed: false,
     };
     if (!core.isReadOnly) {
@@ -274,10 +288,27 @@ export class PgStore implements IndexWriter {
       if (inner !== undefined) this.#learned.push(...inner.#learned);
       return result;
     }
+    // Made again when the server went away before `work` began; a unit cut once it began
+    // is rolled back, and its caller told so (ERR_STORE_CONNECTION_LOST) once the server is back.
     let inner: PgStore | undefined;
-    const result = await this.#writing(() => this.#core.sql.begin((tx) => work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [])))) as Promise<T>);
-    if (inner !== undefined) for (const facts of inner.#learned) this.#core.known.learn(facts);
-    return result;
+    let hasBegun = false;
+    try {
+      const result = await this.#writing(
+        () =>
+          transaction(this.#core.sql, (tx) => {
+            hasBegun = true;
+            return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [])));
+          }),
+        () => !hasBegun,
+      );
+      if (inner !== undefined) for (const facts of inner.#learned) this.#core.known.learn(facts);
+      return result;
+    } catch (error) {
+      if (hasBegun && isConnectionLost(error) && !this.#core.server.isGivenUp) {
+        throw new StoreError('ERR_STORE_CONNECTION_LOST', `the connection to ${redactUrl(this.#core.url)} was lost while a unit was written: it was rolled back`, { cause: error });
+      }
+      throw error;
+    }
   }
 
   /** Every call is committed when it resolves: nothing waits. */
@@ -385,8 +416,11 @@ export class PgStore implements IndexWriter {
     if (this.#isInTransaction || this.#core.isClosed) return;
     this.#core.isClosed = true;
     // This worker's claims not settled go back to the frontier; its row says it ended.
+    // A server gone away is not waited for again: the claims lapse with their leases.
     try {
-      if (!this.#core.isReadOnly) await this.#writing(() => this.#core.frontier.stop());
+      if (!this.#core.isReadOnly && !this.#core.server.isGivenUp) await this.#writing(() => this.#core.frontier.stop());
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
     } finally {
       await this.#core.sql.end({ timeout: 5 });
     }
@@ -415,13 +449,15 @@ export class PgStore implements IndexWriter {
   // Several statements as one: in this view's transaction, or a new one.
   async #inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
     if (this.#isInTransaction) return work(this.#db);
-    return this.#writing(() => this.#core.sql.begin((tx) => work(tx as unknown as Executor)) as Promise<T>);
+    return this.#writing(() => transaction(this.#core.sql, (tx) => work(tx as unknown as Executor)));
   }
 
   // A write that fails for a reason of the database (not the caller's) is the store's error.
-  async #writing<T>(work: () => Promise<T>): Promise<T> {
+  // Outside a transaction, a call that met the server gone waits for it and is made again
+  // (`mayRepeat`): inside one, the transaction is the unit that is.
+  async #writing<T>(work: () => Promise<T>, mayRepeat?: () => boolean): Promise<T> {
     try {
-      return await work();
+      return this.#isInTransaction ? await work() : await this.#core.server.run(work, mayRepeat);
     } catch (error) {
       throw asStoreError(error, this.#core.url, 'ERR_STORE_WRITE_FAILED');
     }
@@ -429,7 +465,7 @@ export class PgStore implements IndexWriter {
 
   async #reading<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return this.#isInTransaction ? await work() : await this.#core.server.run(work);
     } catch (error) {
       throw asStoreError(error, this.#core.url, 'ERR_STORE_OPEN');
     }
