@@ -76,6 +76,19 @@ export class UrlPipeline {
   }
 
   async process(job: Job): Promise<TaskResult> {
+    try {
+      return await this.#process(job);
+    } catch (error) {
+      // The index's server went away while this URL's unit was written, and answers again:
+      // the unit was rolled back, and the URL is tried again (its claim, if it lapsed
+      // meanwhile, is another worker's, and this one's results are then refused).
+      if ((error as { code?: unknown } | null)?.code !== 'ERR_STORE_CONNECTION_LOST' || this.#p.isStopping()) throw error;
+      this.#claims.waiting.add(job.claimed.id);
+      return { kind: 'retry', afterMs: 0 };
+    }
+  }
+
+  async #process(job: Job): Promise<TaskResult> {
     const { claimed, attempt } = job;
     this.#claims.waiting.delete(claimed.id);
     // Settled while it waited: the end of a redirect chain, or a Content-Location, was this URL.
@@ -94,7 +107,7 @@ export class UrlPipeline {
         try {
           isAllowed = await robots.isAllowed(claimed.key, { onRequest });
         } catch {
-          await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
+          await this.#unit(claimed, (tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
           return { kind: 'done' };
         }
         const file = robots.robotsFile?.(claimed.key);
@@ -104,7 +117,7 @@ export class UrlPipeline {
         if (!isAllowed) {
           // Not checked, and said so: recorded as refused, not as broken.
           this.#tally.checks.notCheckedByRobots++;
-          await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_ROBOTS_DISALLOWED', undefined));
+          await this.#unit(claimed, (tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_ROBOTS_DISALLOWED', undefined));
           return { kind: 'refund' };
         }
       }
@@ -136,18 +149,33 @@ export class UrlPipeline {
       }
       // RFC 9110 §15.4.5: not modified, the page stays as recorded (its links too).
       if (response.status === 304 && revalidation !== undefined && response.hops.length === 0) {
-        await this.#store.recordFetch(notModifiedRecord(claimed, response, revalidation, attempt));
-        this.#tally.fetched++;
-        this.#tally.unchanged++;
+        await this.#unit(claimed, async (tx) => {
+          await tx.recordFetch(notModifiedRecord(claimed, response, revalidation, attempt));
+          this.#tally.fetched++;
+          this.#tally.unchanged++;
+        });
         return { kind: 'done' };
       }
       // One unit per response: its fetch row, aliases and links are recorded together, or not at all.
-      await this.#store.transact((tx) => this.#settle(tx, claimed, response, attempt));
+      await this.#unit(claimed, (tx) => this.#settle(tx, claimed, response, attempt));
       if (outcome === 'fatal') this.#p.fail(new CrawlError('ERR_CRAWL_STOPPED', `fetch returned ${response.errorCode}`, {}));
       return { kind: 'done' };
     } finally {
       this.#claims.inFlight.delete(claimed.id);
     }
+  }
+
+  /**
+   * One unit of the index for what became of the claimed URL. On a frontier shared by
+   * workers the claim is checked first and held until the unit commits: a claim whose
+   * lease lapsed (this worker stalled) may be another worker's now, and nothing of
+   * this response is recorded or counted.
+   */
+  async #unit(claimed: ClaimedUrl, work: (tx: IndexWriter) => Promise<void>): Promise<void> {
+    await this.#store.transact(async (tx) => {
+      if (tx.holdClaim !== undefined && !(await tx.holdClaim(claimed.id))) return;
+      await work(tx);
+    });
   }
 
   /** One request of the claimed URL, redirects vetted hop by hop; what a fetcher that threw leaves, if it did. */
@@ -200,7 +228,7 @@ export class UrlPipeline {
   async #externalRobotsUnreachable(job: Job, file: RobotsFileState): Promise<TaskResult> {
     const { claimed, attempt } = job;
     const code = file.status === undefined ? (file.errorCode ?? 'ERR_FETCH_NETWORK') : 'ERR_CRAWL_ROBOTS_UNREACHABLE';
-    await this.#store.transact(async (tx) => {
+    await this.#unit(claimed, async (tx) => {
       await this.#recordFailure(tx, claimed, attempt, code, undefined);
       if (file.status === undefined) this.#tally.countChecked('external', code);
       else this.#tally.checks.notCheckedByRobots++;

@@ -365,6 +365,13 @@ export interface IndexWriter {
    * one writer, whose empty frontier ends the crawl.
    */
   readonly shared?: SharedFrontier | undefined;
+  /**
+   * With `shared`: whether this worker still holds its claim on `id` (its lease not
+   * lapsed, by the index's clock), and in a unit, held until the unit commits. A claim
+   * that lapsed may be another worker's now: its results are not to be recorded.
+   * Absent where claims do not lapse (one writer).
+   */
+  holdClaim?(id: number): Promise<boolean>;
   /** Flush, then close. */
   close(): Promise<void>;
 }

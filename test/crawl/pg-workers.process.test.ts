@@ -160,6 +160,32 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     expect(fetchedByOthers).toBeGreaterThan(0);
   }, 180_000);
 
+  it("SIGKILL of a worker with the default lease: its hosts wait seconds for its claims, not half a minute", async () => {
+    const site = await serveMultiHostSite({ pagesPerHost: 40, latencyMs: 40 });
+    const { db, sql } = await setUp(site);
+    // One request at a time on a host: a claim the dead worker holds stops its host until it lapses.
+    const options = { allowPrivate: true, concurrency: 4, perHostConcurrency: 1, sitemap: false };
+    const started = workers(3, { db, seeds: site.seeds, options });
+    const victim = started[0]!;
+    const byVictim = (): number => site.requests.filter((r) => r.userAgent.endsWith(`/${victim.workerId}`) && !isSiteFile(r.url)).length;
+    while (byVictim() < 15) await new Promise((resolve) => setTimeout(resolve, 10));
+    victim.child.kill('SIGKILL');
+    const killedAt = performance.now();
+    await victim.exit;
+    const exits = await Promise.all(started.slice(1).map((w) => w.exit));
+    for (const exit of exits) expectClean(exit);
+    const [urls] = await sql`SELECT count(*)::integer AS n, count(*) FILTER (WHERE state = 'done')::integer AS done FROM url WHERE state <> 'skipped'`;
+    expect(urls).toEqual({ n: site.resources.length, done: site.resources.length });
+    // The longest a host went without a request once the worker died (its claims lapse 5 s
+    // after its last renewal; a loaded machine adds some).
+    let longest = 0;
+    for (const [host, list] of gapsByHost({ ...site, requests: site.requests.filter((r) => r.at > killedAt - 1000) })) {
+      longest = Math.max(longest, ...list);
+      expect.soft(Math.max(...list), host).toBeLessThan(9000);
+    }
+    expect(longest).toBeGreaterThan(0);
+  }, 180_000);
+
   it('per-host concurrency holds across workers: never more than perHostConcurrency in flight on a host', async () => {
     const site = await serveMultiHostSite({ pagesPerHost: 16, latencyMs: 60 });
     const { db } = await setUp(site);

@@ -61,6 +61,11 @@ export interface PostgresCluster {
   psql(command: string, database?: string): Promise<string>;
   /** Create a fresh empty database (a generated name unless `name` is given) and return its URL. */
   createDatabase(name?: string): Promise<string>;
+  /**
+   * Fast shutdown (open sessions are ended), the server away for `downMs` (connections
+   * refused), then started again on the same port and data: a restart as clients meet it.
+   */
+  restart(options?: { readonly downMs?: number }): Promise<void>;
   /** Fast shutdown (open sessions are ended), then remove the cluster's folder. */
   stop(): Promise<void>;
 }
@@ -182,21 +187,10 @@ async function startServer(
   settings: Readonly<Record<string, string>>,
 ): Promise<PostgresCluster | string> {
   const logFile = path.join(dir, 'server.log');
-  const log = openSync(logFile, 'w');
   const args = ['-D', data, '-p', String(port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
-  // setpriv execs postgres in place (the child is the postmaster itself), and the
-  // parent-death signal (SIGQUIT: immediate shutdown) stops it if this process is killed.
-  const child = spawn('setpriv', [...runAs.switchArgs, '--pdeathsig', 'SIGQUIT', '--', path.join(bin, 'postgres'), ...args], {
-    stdio: ['ignore', log, log],
-    cwd: '/',
-  });
-  closeSync(log);
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', () => resolve());
-  });
+  let server = launch(bin, runAs, args, logFile, 'w');
   const onExit = (): void => {
-    child.kill('SIGQUIT');
+    server.child.kill('SIGQUIT');
     try {
       rmSync(dir, { recursive: true, force: true });
     } catch {
@@ -206,15 +200,24 @@ async function startServer(
   process.once('exit', onExit);
 
   const url = (database: string): string => `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
-  const ready = await waitUntilReady(bin, port, child);
+  const ready = await waitUntilReady(bin, port, server.child);
   // A test process that forgets stop() still ends (and its exit hook stops the server).
-  child.unref();
+  server.child.unref();
   if (!ready) {
-    child.kill('SIGQUIT');
-    await exited;
+    server.child.kill('SIGQUIT');
+    await server.exited;
     process.removeListener('exit', onExit);
     return `postgres did not start on port ${port}: ${lastLines(logFile)}`;
   }
+  const shutDown = async (): Promise<void> => {
+    const { child, exited } = server;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.ref(); // the process waits for the shutdown
+    child.kill('SIGINT'); // fast shutdown
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
 
   let databases = 0;
   let stopped: Promise<void> | undefined;
@@ -229,21 +232,40 @@ async function startServer(
       await psql(bin, port, `CREATE DATABASE "${database}"`);
       return url(database);
     },
+    async restart(options = {}): Promise<void> {
+      await shutDown();
+      await new Promise((resolve) => setTimeout(resolve, options.downMs ?? 0));
+      server = launch(bin, runAs, args, logFile, 'a');
+      const isUp = await waitUntilReady(bin, port, server.child);
+      server.child.unref();
+      if (!isUp) throw new Error(`postgres did not start again on port ${port}: ${lastLines(logFile)}`);
+    },
     stop(): Promise<void> {
       stopped ??= (async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.ref(); // the process waits for the shutdown
-          child.kill('SIGINT'); // fast shutdown
-          const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-          await exited;
-          clearTimeout(timer);
-        }
+        await shutDown();
         process.removeListener('exit', onExit);
         rmSync(dir, { recursive: true, force: true });
       })();
       return stopped;
     },
   };
+}
+
+/** The postmaster on `args`, its output to `logFile` (`w`: a new log, `a`: appended). */
+function launch(bin: string, runAs: RunAs, args: readonly string[], logFile: string, flags: 'w' | 'a'): { child: ChildProcess; exited: Promise<void> } {
+  const log = openSync(logFile, flags);
+  // setpriv execs postgres in place (the child is the postmaster itself), and the
+  // parent-death signal (SIGQUIT: immediate shutdown) stops it if this process is killed.
+  const child = spawn('setpriv', [...runAs.switchArgs, '--pdeathsig', 'SIGQUIT', '--', path.join(bin, 'postgres'), ...args], {
+    stdio: ['ignore', log, log],
+    cwd: '/',
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+  return { child, exited };
 }
 
 /** Poll pg_isready until the server accepts connections; false if it exits or takes too long. */

@@ -270,7 +270,8 @@ export class UrlIdPool {
 
   /** `count` ids for one batch alone (concurrent batches never share one). */
   async take(db: Executor, count: number): Promise<number[]> {
-    if (this.#ids.length < count) {
+    // Counted again after each wait: another batch may have taken ids from the pool meanwhile.
+    while (this.#ids.length < count) {
       const want = Math.max(count - this.#ids.length, 256);
       const rows = await db`SELECT nextval('url_id_seq') AS id FROM generate_series(1, ${want})`;
       for (const row of rows) this.#ids.push(row.id as number);

@@ -133,3 +133,107 @@ export async function checkUpToDate(sql: Sql, url: string, dir = defaultPgMigrat
     throw new StoreError('ERR_STORE_OUTDATED', `the index at ${redactUrl(url)} lacks migrations ${migrations.slice(applied.length).map((m) => m.file).join(', ')}: run linkladder db migrate`);
   }
 }
+
+// Error codes that say the connection (or the server) is gone, not that the statement
+// was wrong: the client's own (CONNECTION_*, CONNECT_TIMEOUT), the socket's, and the
+// server's class 08 (connection exception) and 57P01–57P03 (shut down, crashed, starting).
+const CONNECTION_LOST = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03']);
+
+/** Whether `error` says the server (or the way to it) is gone, rather than that a statement failed. */
+export function isConnectionLost(error: unknown): boolean {
+  // The store's own errors wrap the client's (`cause`).
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (CONNECTION_LOST.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  }
+  return false;
+}
+
+/** A transaction's executor: statements, and savepoints (a nested unit). */
+export type TransactionSql = Sql & { savepoint<T>(work: (sp: TransactionSql) => Promise<T>): Promise<T> };
+
+/** The client's connection, as a query's `onexecute` hands it over (the client's own transactions use it so). */
+interface ClientConnection {
+  onclose: ((error: unknown) => void) | null;
+}
+
+/**
+ * `work` in one transaction on a connection of `sql`'s pool. Unlike the client's own
+ * `begin`, nothing is sent on a connection once it closed: the client (postgres 3.4.9)
+ * throws an uncaught TypeError from a timer when a statement is written on a
+ * connection whose socket is gone (its `begin` sends ROLLBACK there after a
+ * server restart), which ends the process. A statement of `work` after the close
+ * fails with CONNECTION_CLOSED instead, and the connection is left to the pool, which
+ * opens it again.
+ */
+export async function transaction<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  const reserved = await sql.reserve();
+  let lost: unknown;
+  const guard = (): void => {
+    if (lost !== undefined) throw Object.assign(new Error('the connection to the server closed during the transaction'), { code: 'CONNECTION_CLOSED', cause: lost });
+  };
+  const tx = new Proxy(reserved, {
+    apply(target, thisArg, args) {
+      guard();
+      return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, thisArg, args);
+    },
+    get(target, name, receiver) {
+      if (name === 'savepoint') return savepoint;
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (name !== 'unsafe' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        guard();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as unknown as TransactionSql;
+  let savepoints = 0;
+  async function savepoint<R>(inner: (sp: TransactionSql) => Promise<R>): Promise<R> {
+    const name = `s${savepoints++}`;
+    await tx.unsafe(`SAVEPOINT ${name}`);
+    try {
+      const result = await inner(tx);
+      await tx.unsafe(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      if (lost === undefined && !isConnectionLost(error)) await tx.unsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+      throw error;
+    }
+  }
+  let connection: ClientConnection | undefined;
+  // Given back to the pool only while it is open: a closed one is the pool's already.
+  const release = (error?: unknown): void => {
+    if (lost !== undefined || (error !== undefined && isConnectionLost(error))) return;
+    if (connection !== undefined) connection.onclose = null;
+    reserved.release();
+  };
+  try {
+    await reserved.unsafe('BEGIN', [], {
+      onexecute: (c: ClientConnection) => {
+        connection = c;
+        c.onclose = (error) => (lost = error ?? new Error('closed'));
+        return true;
+      },
+    } as never);
+  } catch (error) {
+    release(error);
+    throw error;
+  }
+  let result: T;
+  try {
+    result = await work(tx);
+    await tx.unsafe('COMMIT');
+  } catch (error) {
+    if (lost === undefined && !isConnectionLost(error)) {
+      try {
+        await tx.unsafe('ROLLBACK');
+      } catch {
+        // Lost meanwhile: the server rolled it back.
+      }
+    }
+    release(error);
+    throw error;
+  }
+  release();
+  return result;
+}

@@ -1,6 +1,7 @@
 // The frontier of cooperating workers on PostgreSQL (issue 12): claims taken with
-// `FOR UPDATE SKIP LOCKED`, shallowest first, each with a lease this worker renews
-// while it lives; per-host politeness held for the whole crawl by a crawl_host row
+// `FOR UPDATE SKIP LOCKED`, shallowest first, each with a short lease this worker
+// renews every second while it lives (a dead worker's claims, and the host slots they
+// hold, come free within the lease, not the minutes a request may take); per-host politeness held for the whole crawl by a crawl_host row
 // per host, locked and advanced in the statement that claims.
 //
 // One claim is one statement (one round trip). Its steps, as CTEs:
@@ -22,6 +23,12 @@
 // worker: hundreds of ms, measured), and a late start shortens the gap to the next
 // worker's; the start recorded in the fetch row is the request's own.
 //
+// Leases are judged by the database server's clock (statement_timestamp()), the one
+// clock every worker reads the same: a worker whose own clock ran ahead took claims
+// that were still live, and one that stalled past its lease renewed claims another
+// worker had meanwhile taken. A lapsed claim is renewed by no one: its results are
+// refused (PgStore.holdClaim) and it is claimed again.
+//
 // Why a host row changed since the statement's snapshot is skipped: the live claims on
 // a host are counted in that snapshot, and a claim by another worker that committed
 // after it is not in the count. Every claim updates its hosts' rows, so a row whose
@@ -38,11 +45,28 @@ export interface PgFrontierOptions {
   readonly workerId: string;
   /**
    * How long a claim holds without renewal: a worker that stops renewing (it died)
-   * loses its claims this long after its last renewal. Renewed every leaseMs / 3.
+   * loses its claims this long after its last renewal. Renewed every leaseMs / 3, at
+   * most a second apart.
    */
   readonly leaseMs: number;
-  /** The clock (Unix ms). Every worker's clock must agree: leases and host slots compare them. */
+  /** The clock (Unix ms) of what this worker stamps: its heartbeat, host slots' next_at. */
   readonly now: () => number;
+  /**
+   * The clock leases are judged by (tests).
+   * @default the database server's
+   */
+  readonly leaseClock?: (() => number) | undefined;
+  /**
+   * Runs each call the crawl makes of its own (whenIdle, reportProgress, setHostDelay):
+   * the store's wait for a server that went away.
+   * @default the call, once
+   */
+  readonly persist?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
+}
+
+/** The database server's clock in Unix ms, as the same for the whole statement. */
+export function databaseNow(sql: Sql): ReturnType<Sql> {
+  return sql`(extract(epoch FROM statement_timestamp()) * 1000)::bigint`;
 }
 
 /**
@@ -58,6 +82,9 @@ const DEFAULT_POLITENESS: SharedPoliteness = { perHostConcurrency: 2 ** 31 - 1, 
 const WINDOW_FACTOR = 8;
 const WINDOW_MIN = 64;
 const WINDOW_MAX = 2048;
+
+/** The longest time between two renewals of a worker's leases (its heartbeat). */
+const RENEW_MAX_MS = 1000;
 
 /** How long whenIdle() tells a worker to wait before claiming again: until the next host's slot, within these bounds. */
 const RETRY_MIN_MS = 25;
@@ -80,6 +107,8 @@ export class PgFrontier implements SharedFrontier {
   readonly #sql: Sql;
   readonly #leaseMs: number;
   readonly #now: () => number;
+  readonly #leaseClock: (() => number) | undefined;
+  readonly #persist: <T>(work: () => Promise<T>) => Promise<T>;
   #politeness: SharedPoliteness = DEFAULT_POLITENESS;
   #timer: NodeJS.Timeout | undefined;
   /** The renewal in progress, awaited by stop(). */
@@ -92,9 +121,16 @@ export class PgFrontier implements SharedFrontier {
     this.workerId = options.workerId;
     this.#leaseMs = options.leaseMs;
     this.#now = options.now;
+    this.#leaseClock = options.leaseClock;
+    this.#persist = options.persist ?? ((work) => work());
   }
 
-  /** Record this worker (crawl_worker) and renew its leases and heartbeat every leaseMs / 3 until stop(). */
+  /** The lease clock's now, in SQL run on `sql`. */
+  leaseNow(sql: Sql = this.#sql): ReturnType<Sql> {
+    return this.#leaseClock === undefined ? databaseNow(sql) : sql`${this.#leaseClock()}::bigint`;
+  }
+
+  /** Record this worker (crawl_worker) and renew its leases and heartbeat every leaseMs / 3 (at most 1 s) until stop(). */
   async start(): Promise<void> {
     const now = this.#now();
     await this.#sql`
@@ -106,22 +142,32 @@ export class PgFrontier implements SharedFrontier {
       this.#renewing ??= this.renew()
         .catch(() => {
           // A renewal that failed (the server away for a moment) is tried again at the next tick;
-          // the leases outlive two missed renewals.
+          // the leases outlive two missed renewals at least.
         })
         .finally(() => {
           this.#renewing = undefined;
         });
-    }, Math.floor(this.#leaseMs / 3));
+    }, Math.min(RENEW_MAX_MS, Math.floor(this.#leaseMs / 3)));
     this.#timer.unref();
   }
 
-  /** Extend the lease of every claim this worker holds, and its heartbeat. */
+  /**
+   * Extend the lease of every claim this worker holds and has not let lapse, and its
+   * heartbeat. A claim whose row is locked is being settled by a unit of this worker
+   * (PgStore.holdClaim): no other worker can take it meanwhile, and the renewal does not
+   * wait for that unit (nor, locking rows in another order, deadlock with it).
+   */
   async renew(): Promise<void> {
     const now = this.#now();
+    const leaseNow = this.leaseNow();
     await this.#sql`
-      WITH renewed AS (
-        UPDATE url SET lease_until = ${now + this.#leaseMs}::bigint
-        WHERE state = 'fetching' AND claimed_by = ${this.workerId}
+      WITH mine AS (
+        SELECT site, id FROM url
+        WHERE state = 'fetching' AND claimed_by = ${this.workerId} AND lease_until >= ${leaseNow}
+        FOR UPDATE SKIP LOCKED
+      ), renewed AS (
+        UPDATE url SET lease_until = ${leaseNow} + ${this.#leaseMs}::bigint
+        FROM mine WHERE url.site = mine.site AND url.id = mine.id
       )
       UPDATE crawl_worker SET heartbeat_at = ${now} WHERE id = ${this.workerId}`;
   }
@@ -146,6 +192,10 @@ export class PgFrontier implements SharedFrontier {
 
   /** A host's least delay between starts, for every worker: raised, never lowered (robots.txt Crawl-delay). */
   async setHostDelay(host: string, delayMs: number): Promise<void> {
+    await this.#persist(() => this.#setHostDelay(host, delayMs));
+  }
+
+  async #setHostDelay(host: string, delayMs: number): Promise<void> {
     await this.#sql`
       INSERT INTO crawl_host (host, next_at, delay_ms) VALUES (${host}, 0, ${Math.round(delayMs)})
       ON CONFLICT (host) DO UPDATE SET delay_ms = EXCLUDED.delay_ms
@@ -173,6 +223,7 @@ export class PgFrontier implements SharedFrontier {
     const now = this.#now();
     const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, limit * WINDOW_FACTOR));
     const { perHostConcurrency, perHostDelayMs } = this.#politeness;
+    const leaseNow = this.leaseNow();
     const rows = (await this.#sql`
       WITH
       candidate AS (
@@ -180,7 +231,7 @@ export class PgFrontier implements SharedFrontier {
           WHERE state = 'queued' ORDER BY depth, id LIMIT ${window})
         UNION ALL
         (SELECT site, id, coalesce(host, '') AS host, depth FROM url
-          WHERE state = 'fetching' AND (lease_until IS NULL OR lease_until < ${now}::bigint) ORDER BY depth, id LIMIT ${window})
+          WHERE state = 'fetching' AND (lease_until IS NULL OR lease_until < ${leaseNow}) ORDER BY depth, id LIMIT ${window})
       ),
       new_host AS (
         -- In the order of the key: two claims inserting the same new hosts wait on each other, never in a cycle.
@@ -197,7 +248,7 @@ export class PgFrontier implements SharedFrontier {
       ),
       busy AS (
         SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM url
-        WHERE state = 'fetching' AND lease_until >= ${now}::bigint GROUP BY 1
+        WHERE state = 'fetching' AND lease_until >= ${leaseNow} GROUP BY 1
       ),
       open_host AS (
         SELECT h.host, greatest(h.delay_ms, ${perHostDelayMs}::integer) AS delay_ms,
@@ -224,11 +275,11 @@ export class PgFrontier implements SharedFrontier {
       ),
       locked AS (
         SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id
-        WHERE u.state = 'queued' OR (u.state = 'fetching' AND (u.lease_until IS NULL OR u.lease_until < ${now}::bigint))
+        WHERE u.state = 'queued' OR (u.state = 'fetching' AND (u.lease_until IS NULL OR u.lease_until < ${leaseNow}))
         FOR UPDATE OF u SKIP LOCKED
       ),
       claimed AS (
-        UPDATE url AS u SET state = 'fetching', claimed_by = ${this.workerId}, lease_until = ${now + this.#leaseMs}::bigint
+        UPDATE url AS u SET state = 'fetching', claimed_by = ${this.workerId}, lease_until = ${leaseNow} + ${this.#leaseMs}::bigint
         FROM locked AS l WHERE u.site = l.site AND u.id = l.id
         RETURNING u.id, u.key, u.depth, u.host, u.role
       ),
@@ -256,13 +307,18 @@ export class PgFrontier implements SharedFrontier {
    * live claim (its fetch may queue more); else retry when the next host's slot opens
    * (bounded to 25..500 ms), or in 50 ms when none waits on a delay.
    */
-  async whenIdle(): Promise<FrontierIdle> {
+  whenIdle(): Promise<FrontierIdle> {
+    return this.#persist(() => this.#whenIdle());
+  }
+
+  async #whenIdle(): Promise<FrontierIdle> {
     const now = this.#now();
+    const leaseNow = this.leaseNow();
     const [row] = (await this.#sql`
       SELECT
         EXISTS (SELECT 1 FROM url WHERE state = 'queued') AS queued,
         EXISTS (SELECT 1 FROM url WHERE state = 'fetching'
-                AND (claimed_by IS DISTINCT FROM ${this.workerId} OR lease_until IS NULL OR lease_until < ${now}::bigint)) AS claimed,
+                AND (claimed_by IS DISTINCT FROM ${this.workerId} OR lease_until IS NULL OR lease_until < ${leaseNow})) AS claimed,
         (SELECT min(next_at) FROM crawl_host WHERE next_at > ${now}::bigint) AS next_at`) as unknown as [{ queued: boolean; claimed: boolean; next_at: number | null }];
     if (!row.queued && !row.claimed) return { isOver: true, retryInMs: 0 };
     const untilNext = row.next_at === null ? RETRY_BUSY_MS : row.next_at - now;
@@ -270,6 +326,10 @@ export class PgFrontier implements SharedFrontier {
   }
 
   async reportProgress(counts: Readonly<Record<string, number>>): Promise<void> {
+    await this.#persist(() => this.#reportProgress(counts));
+  }
+
+  async #reportProgress(counts: Readonly<Record<string, number>>): Promise<void> {
     await this.#sql`UPDATE crawl_worker SET counts = ${JSON.stringify(counts)} WHERE id = ${this.workerId}`;
   }
 }

@@ -33,9 +33,10 @@ import {
 } from '../types.js';
 import { KnownUrls, type LearnedFacts } from './known-urls.js';
 import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
-import { checkUpToDate, connect, migratePg, openFailure, redactUrl, type Sql } from './pg-database.js';
+import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
+import { ServerWait } from './server-wait.js';
 import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
 
@@ -46,8 +47,18 @@ export interface PgStoreOptions {
   readonly now?: () => number;
   /** This worker's id (its claims, fetches and run carry it). @default host, pid and a random suffix */
   readonly workerId?: string;
-  /** How long a claim stays this worker's without renewal. @default 30000 */
+  /**
+   * How long a claim stays this worker's without renewal (renewed every leaseMs / 3, at
+   * most a second apart): a worker that died holds its claims, and their host slots, this long.
+   * @default 5000
+   */
   readonly leaseMs?: number;
+  /**
+   * How long a call waits for the server to answer again when it went away (a restart),
+   * asking with backoff; then the call fails, and so does every call after it.
+   * @default 30000
+   */
+  readonly reconnectMs?: number;
   /** Read only: nothing is migrated or written (reports). @default false */
   readonly readOnly?: boolean;
   /** Connections in the pool. @default 4 */
@@ -55,6 +66,15 @@ export interface PgStoreOptions {
   /** Folder of the PostgreSQL migrations. @default the package's migrations/postgresql/ */
   readonly migrationsDir?: string;
 }
+
+/**
+ * A claim's lease: short, so that a worker that died keeps its host slots only seconds;
+ * five missed renewals before it lapses (a live worker's late results would be refused).
+ */
+const DEFAULT_LEASE_MS = 5000;
+
+/** How long a call waits for a server that went away. */
+const DEFAULT_RECONNECT_MS = 30_000;
 
 /** Writer shards of link_tally: concurrent writers rarely share a row. */
 const TALLY_SHARDS = 64;
@@ -73,6 +93,8 @@ interface PgCore {
   /** Claims, leases and politeness across workers; started unless the store is read-only. */
   readonly frontier: PgFrontier;
   readonly isReadOnly: boolean;
+  /** The server gone away: calls wait for it (server-wait.ts). */
+  readonly server: ServerWait;
   /** close() was called: a second one does nothing. */
   isClosed: boolean;
 }
@@ -110,7 +132,8 @@ export class PgStore implements IndexWriter {
       throw openFailure(error, options.url);
     }
     const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    const leaseMs = options.leaseMs ?? 30_000;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const server = new ServerWait(sql, { reconnectMs: options.reconnectMs ?? DEFAULT_RECONNECT_MS, label: redactUrl(options.url) });
     const core: PgCore = {
       sql,
       now,
@@ -120,8 +143,9 @@ export class PgStore implements IndexWriter {
       ids: new UrlIdPool(),
       known: new KnownUrls(),
       url: options.url,
-      frontier: new PgFrontier(sql, { workerId, leaseMs, now }),
+      frontier: new PgFrontier(sql, { workerId, leaseMs, now, persist: (work) => server.run(work) }),
       isReadOnly: options.readOnly === true,
+      server,
       isClosed: false,
     };
     if (!core.isReadOnly) {
@@ -197,6 +221,16 @@ export class PgStore implements IndexWriter {
     if (rows.length === 0) throw notFound(record.urlId);
   }
 
+  // The row stays locked until the unit commits: no claim takes it meanwhile (SKIP LOCKED).
+  // A URL another unit made an alias while it was fetched keeps that (recordFetch does too).
+  async holdClaim(id: number): Promise<boolean> {
+    const [row] = await this.#writing(
+      () => this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE id = ${id} FOR UPDATE`,
+    );
+    if (row === undefined) return false;
+    return row.state === 'alias' || (row.state === 'fetching' && row.claimed_by === this.#core.workerId && row.is_live === true);
+  }
+
   async addAlias(record: AliasRecord): Promise<void> {
     const makesAlias = record.evidence !== 'canonical' && record.fromId !== record.toId;
     await this.#inTransaction(async (db) => {
@@ -254,10 +288,27 @@ export class PgStore implements IndexWriter {
       if (inner !== undefined) this.#learned.push(...inner.#learned);
       return result;
     }
+    // Made again when the server went away before `work` began; a unit cut once it began
+    // is rolled back, and its caller told so (ERR_STORE_CONNECTION_LOST) once the server is back.
     let inner: PgStore | undefined;
-    const result = await this.#writing(() => this.#core.sql.begin((tx) => work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [])))) as Promise<T>);
-    if (inner !== undefined) for (const facts of inner.#learned) this.#core.known.learn(facts);
-    return result;
+    let hasBegun = false;
+    try {
+      const result = await this.#writing(
+        () =>
+          transaction(this.#core.sql, (tx) => {
+            hasBegun = true;
+            return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [])));
+          }),
+        () => !hasBegun,
+      );
+      if (inner !== undefined) for (const facts of inner.#learned) this.#core.known.learn(facts);
+      return result;
+    } catch (error) {
+      if (hasBegun && isConnectionLost(error) && !this.#core.server.isGivenUp) {
+        throw new StoreError('ERR_STORE_CONNECTION_LOST', `the connection to ${redactUrl(this.#core.url)} was lost while a unit was written: it was rolled back`, { cause: error });
+      }
+      throw error;
+    }
   }
 
   /** Every call is committed when it resolves: nothing waits. */
@@ -372,8 +423,11 @@ export class PgStore implements IndexWriter {
     if (this.#isInTransaction || this.#core.isClosed) return;
     this.#core.isClosed = true;
     // This worker's claims not settled go back to the frontier; its row says it ended.
+    // A server gone away is not waited for again: the claims lapse with their leases.
     try {
-      if (!this.#core.isReadOnly) await this.#writing(() => this.#core.frontier.stop());
+      if (!this.#core.isReadOnly && !this.#core.server.isGivenUp) await this.#writing(() => this.#core.frontier.stop());
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
     } finally {
       await this.#core.sql.end({ timeout: 5 });
     }
@@ -402,13 +456,15 @@ export class PgStore implements IndexWriter {
   // Several statements as one: in this view's transaction, or a new one.
   async #inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
     if (this.#isInTransaction) return work(this.#db);
-    return this.#writing(() => this.#core.sql.begin((tx) => work(tx as unknown as Executor)) as Promise<T>);
+    return this.#writing(() => transaction(this.#core.sql, (tx) => work(tx as unknown as Executor)));
   }
 
   // A write that fails for a reason of the database (not the caller's) is the store's error.
-  async #writing<T>(work: () => Promise<T>): Promise<T> {
+  // Outside a transaction, a call that met the server gone waits for it and is made again
+  // (`mayRepeat`): inside one, the transaction is the unit that is.
+  async #writing<T>(work: () => Promise<T>, mayRepeat?: () => boolean): Promise<T> {
     try {
-      return await work();
+      return this.#isInTransaction ? await work() : await this.#core.server.run(work, mayRepeat);
     } catch (error) {
       throw asStoreError(error, this.#core.url, 'ERR_STORE_WRITE_FAILED');
     }
@@ -416,7 +472,7 @@ export class PgStore implements IndexWriter {
 
   async #reading<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return this.#isInTransaction ? await work() : await this.#core.server.run(work);
     } catch (error) {
       throw asStoreError(error, this.#core.url, 'ERR_STORE_OPEN');
     }

@@ -52,6 +52,29 @@ describe.skipIf(typeof cluster === 'string')('PgStore admission across workers',
     }
   });
 
+  it('admits a page of 2,000 new links while another batch of the same worker takes ids from its pool, and another worker admits the same links', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
+    try {
+      // The seed leaves the pool part of a block; the big batch needs more than that and waits
+      // for the sequence, while the small one (started in the same tick) takes from what is left.
+      const [seed] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }]);
+      await b.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }]);
+      const links = (from: number, name: string): AdmitEntry[] =>
+        Array.from({ length: 2000 }, (_, i) => ({ fromUrlId: from, rawHref: `${name}${i}`, target: `http://h/${name}${i}`, depth: 1 }));
+      const small = Array.from({ length: 100 }, (_, i) => ({ fromUrlId: seed!.urlId!, rawHref: `s${i}`, target: `http://h/s${i}`, depth: 1 }));
+      const results = await Promise.all([a.admit(links(seed!.urlId!, 'p')), a.admit(small), b.admit(links(seed!.urlId!, 'p')), b.admit(links(seed!.urlId!, 'q'))]);
+      expect(results.map((r) => r.length)).toEqual([2000, 100, 2000, 2000]);
+      const [rows] = await a.sql`SELECT count(*)::integer AS n, count(DISTINCT key)::integer AS keys FROM url`;
+      expect(rows).toEqual({ n: 4101, keys: 4101 });
+      expect((await a.stats()).linksByRung.new).toBe(4100);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('meets a URL it remembers at the protocol rung once another worker made it an alias, and at its own rung once that is revoked', async () => {
     if (typeof cluster === 'string') return;
     const url = await cluster.createDatabase();

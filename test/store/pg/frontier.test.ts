@@ -52,7 +52,7 @@ async function queue(hosts: readonly string[], count: number, depthOf: (i: numbe
 }
 
 function frontier(workerId: string, options: { leaseMs?: number; perHostConcurrency?: number; perHostDelayMs?: number; pool?: Sql } = {}): PgFrontier {
-  const f = new PgFrontier(options.pool ?? sql, { workerId, leaseMs: options.leaseMs ?? 10_000, now });
+  const f = new PgFrontier(options.pool ?? sql, { workerId, leaseMs: options.leaseMs ?? 10_000, now, leaseClock: now });
   f.setPoliteness({ perHostConcurrency: options.perHostConcurrency ?? 100, perHostDelayMs: options.perHostDelayMs ?? 0 });
   return f;
 }
@@ -270,18 +270,63 @@ describe.skipIf(typeof cluster === 'string')('PgFrontier: the worker', () => {
     expect(queued.map((r) => r.id)).toEqual([...mine.map((c) => c.id), (await sql`SELECT max(id) AS id FROM url`)[0]!.id].sort((a, b) => a - b));
   });
 
-  it('renews its leases every leaseMs / 3 while it runs', async () => {
+  it('renews its leases every leaseMs / 3 while it runs, by the database clock', async () => {
     await queue(['a.test'], 1);
-    let real = Date.now();
-    const w = new PgFrontier(sql, { workerId: 'w1', leaseMs: 300, now: () => real });
+    // The worker's own clock an hour ahead: the leases are the server's.
+    const w = new PgFrontier(sql, { workerId: 'w1', leaseMs: 300, now: () => Date.now() + 3_600_000 });
     await w.start();
     const [claimed] = await w.claim(1);
-    const first = (await sql`SELECT lease_until FROM url WHERE id = ${claimed!.id}`)[0]!.lease_until as number;
-    real += 1000;
+    const lease = async (): Promise<{ until: number; server: number }> => {
+      const [row] = await sql`SELECT lease_until AS until, (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS server FROM url WHERE id = ${claimed!.id}`;
+      return row as unknown as { until: number; server: number };
+    };
+    const first = await lease();
+    expect(first.until - first.server).toBeLessThanOrEqual(300);
+    expect(first.until - first.server).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 350));
-    const later = (await sql`SELECT lease_until FROM url WHERE id = ${claimed!.id}`)[0]!.lease_until as number;
+    const later = await lease();
     await w.stop();
-    expect(later).toBe(real + 300);
+    expect(later.until).toBeGreaterThan(first.until);
+    expect(later.until).toBeGreaterThanOrEqual(later.server);
+  });
+
+  it('renews at most a second apart, however long the lease', async () => {
+    await queue(['a.test'], 1);
+    const w = new PgFrontier(sql, { workerId: 'w1', leaseMs: 60_000, now: Date.now });
+    await w.start();
+    const [claimed] = await w.claim(1);
+    const leaseOf = async (): Promise<number> => (await sql`SELECT lease_until FROM url WHERE id = ${claimed!.id}`)[0]!.lease_until as number;
+    const first = await leaseOf();
+    await new Promise((resolve) => setTimeout(resolve, 1400));
+    const later = await leaseOf();
+    await w.stop();
     expect(later).toBeGreaterThan(first);
+  });
+
+  it('renews its other claims without waiting for a unit that holds one of them locked', async () => {
+    await queue(['a.test'], 3);
+    const w = frontier('w1', { leaseMs: 1000 });
+    const [held, ...others] = await w.claim(3);
+    clock += 500;
+    const outcome = await sql.begin(async (tx) => {
+      await tx`SELECT 1 FROM url WHERE id = ${held!.id} FOR UPDATE`;
+      return Promise.race([w.renew().then(() => 'renewed'), new Promise((resolve) => setTimeout(() => resolve('waited'), 3000))]);
+    });
+    expect(outcome).toBe('renewed');
+    const rows = await sql`SELECT id, lease_until - ${clock}::bigint AS ahead FROM url WHERE state = 'fetching' ORDER BY id`;
+    expect(rows.map((r) => [r.id, r.ahead])).toEqual([[held!.id, 500], ...others.map((c) => [c.id, 1000])]);
+  });
+
+  it('does not renew a claim it let lapse: that one is claimable by another worker', async () => {
+    await queue(['a.test'], 2);
+    const w = frontier('w1', { leaseMs: 1000 });
+    const [lapsed, live] = await w.claim(2);
+    clock += 600;
+    await w.renew();
+    await sql`UPDATE url SET lease_until = ${clock - 1}::bigint WHERE id = ${lapsed!.id}`;
+    await w.renew();
+    const rows = await sql`SELECT id, lease_until - ${clock}::bigint AS ahead FROM url WHERE state = 'fetching' ORDER BY id`;
+    expect(rows.map((r) => [r.id, r.ahead])).toEqual([[lapsed!.id, -1], [live!.id, 1000]]);
+    expect((await frontier('w2').claim(10)).map((c) => c.id)).toEqual([lapsed!.id]);
   });
 });

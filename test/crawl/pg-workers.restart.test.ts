@@ -1,0 +1,91 @@
+// Cooperating `linkladder crawl` processes on one PostgreSQL index whose server is
+// restarted under them (test/support/postgres-cluster.ts restart()): each worker waits
+// for the server and carries on, or ends with its summary and one line.
+
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../../src/store/pg/pg-database.js';
+import { ensureBuilt, spawnCli } from '../cli/built-cli.js';
+import { killAll } from '../support/crawl-workers.js';
+import { serveMultiHostSite } from '../support/multi-host-site.js';
+import { startPostgres } from '../support/postgres-cluster.js';
+import { skipNotice } from '../support/system-tools.js';
+
+const cluster = await startPostgres();
+if (typeof cluster === 'string') skipNotice('PostgreSQL restarted under crawl workers', cluster);
+
+const running = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  if (typeof cluster !== 'string') await ensureBuilt();
+}, 300_000);
+
+afterEach(() => killAll(running));
+
+afterAll(async () => {
+  if (typeof cluster !== 'string') await cluster.stop();
+});
+
+/** What a worker wrote to stderr, Node's own warnings left out. */
+function ownStderr(stderr: string): string {
+  return stderr.replace(/^\(node:\d+\) .*\n|^\(Use `node --trace-warnings.*\n/gm, '');
+}
+
+function crawlArgs(seeds: readonly string[], db: string): string[] {
+  return ['crawl', ...seeds, '--db', db, '--allow-private', '--concurrency', '4', '--per-host-concurrency', '2', '--no-sitemap'];
+}
+
+describe.skipIf(typeof cluster === 'string')('a PostgreSQL server restarted under running workers', () => {
+  it('every worker waits for it and finishes the crawl: no crash, every resource recorded once', async () => {
+    if (typeof cluster === 'string') return;
+    const site = await serveMultiHostSite({ pagesPerHost: 40, latencyMs: 30 });
+    const db = await cluster.createDatabase();
+    const sql = connect(db, { max: 1 });
+    try {
+      expect((await spawnCli(['db', 'migrate', '--db', db], running).exit).code).toBe(0);
+      const workers = Array.from({ length: 4 }, () => spawnCli(crawlArgs(site.seeds, db), running));
+      while (site.requests.length < 60) await new Promise((resolve) => setTimeout(resolve, 20));
+      await cluster.restart({ downMs: 1500 });
+      const exits = await Promise.all(workers.map((w) => w.exit));
+      for (const exit of exits) {
+        expect(exit.stderr).not.toContain('TypeError');
+        expect(ownStderr(exit.stderr)).toBe('');
+        expect(exit.code).toBe(0);
+        expect(exit.stdout).toMatch(/^index +352 URLs \(queued 0, fetching 0, done 352/m);
+      }
+      // Every resource recorded, once: a unit the restart cut was rolled back and written again.
+      const counts = site.counts();
+      for (const url of site.resources) expect.soft(counts.get(url) ?? 0, url).toBeGreaterThanOrEqual(1);
+      const [urls] = await sql`SELECT count(*)::integer AS n, count(*) FILTER (WHERE state = 'done')::integer AS done FROM url WHERE state <> 'skipped'`;
+      expect(urls).toEqual({ n: site.resources.length, done: site.resources.length });
+      const [fetches] = await sql`SELECT count(*)::integer AS n, count(DISTINCT url_id)::integer AS urls FROM "fetch"`;
+      expect(fetches).toEqual({ n: site.resources.length, urls: site.resources.length });
+    } finally {
+      await sql.end();
+      await site.close();
+    }
+  }, 240_000);
+
+  it('a worker whose server does not come back within 30 s ends with its summary and one line', async () => {
+    if (typeof cluster === 'string') return;
+    const site = await serveMultiHostSite({ pagesPerHost: 40, latencyMs: 30 });
+    const db = await cluster.createDatabase();
+    try {
+      const worker = spawnCli(crawlArgs(site.seeds, db), running);
+      while (site.requests.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
+      const restarted = cluster.restart({ downMs: 40_000 });
+      const downAt = performance.now();
+      const exit = await worker.exit;
+      const waited = performance.now() - downAt;
+      await restarted;
+      expect(exit.stderr).not.toContain('TypeError');
+      expect(waited).toBeGreaterThan(29_000);
+      expect(ownStderr(exit.stderr)).toMatch(/^linkladder: error: the crawl stopped on a fatal error: ERR_STORE_WRITE_FAILED: the index at postgres:\/\/\S+ did not answer again within 30 s \([^\n]*\)\n$/);
+      expect(exit.stdout).toMatch(/^crawl +stopped on a fatal error \(on stderr\); run it again to resume$/m);
+      expect(exit.stdout).toMatch(/^requests +\d+: /m);
+      expect(exit.code).toBe(3);
+    } finally {
+      await site.close();
+    }
+  }, 240_000);
+});

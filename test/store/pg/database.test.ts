@@ -1,0 +1,64 @@
+// Transactions on a real PostgreSQL (pg-database.ts): a connection whose server
+// session ends during a transaction gets nothing sent on it again (the client would
+// throw an uncaught TypeError from a timer and end the process): the next statement
+// fails with CONNECTION_CLOSED, and the pool opens the connection again.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { connect, isConnectionLost, transaction } from '../../../src/store/pg/pg-database.js';
+import { startPostgres } from '../../support/postgres-cluster.js';
+import { skipNotice } from '../../support/system-tools.js';
+
+const cluster = await startPostgres();
+if (typeof cluster === 'string') skipNotice('PostgreSQL transactions', cluster);
+afterAll(async () => {
+  if (typeof cluster !== 'string') await cluster.stop();
+});
+
+describe.skipIf(typeof cluster === 'string')('transaction', () => {
+  it('commits, and rolls back what threw', async () => {
+    if (typeof cluster === 'string') return;
+    const sql = connect(await cluster.createDatabase(), { max: 2 });
+    try {
+      await sql`CREATE TABLE t (n integer)`;
+      await transaction(sql, async (tx) => {
+        await tx`INSERT INTO t VALUES (1)`;
+        await tx.savepoint(async (sp) => sp`INSERT INTO t VALUES (2)`);
+        await expect(tx.savepoint(async (sp) => sp`INSERT INTO t VALUES ('x')`)).rejects.toThrow();
+      });
+      await expect(transaction(sql, async (tx) => {
+        await tx`INSERT INTO t VALUES (3)`;
+        throw new Error('no');
+      })).rejects.toThrow('no');
+      expect((await sql`SELECT n FROM t ORDER BY n`).map((r) => r.n)).toEqual([1, 2]);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it('sends nothing on a connection whose session ended: the next statement fails, the process lives, the pool goes on', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const sql = connect(url, { max: 2 });
+    const admin = connect(url, { max: 1 });
+    try {
+      const failure = await transaction(sql, async (tx) => {
+        const [me] = await tx`SELECT pg_backend_pid() AS pid`;
+        await admin`SELECT pg_terminate_backend(${me!.pid as number})`;
+        // The session's end reaches the client.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx`SELECT 1`;
+      }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isConnectionLost(failure)).toBe(true);
+      // Timers the client set have run: nothing was thrown from them.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (let i = 0; i < 4; i++) expect(await sql`SELECT ${i}::integer AS n`).toEqual([{ n: i }]);
+      expect(await transaction(sql, async (tx) => (await tx`SELECT 7 AS n`)[0]!.n)).toBe(7);
+    } finally {
+      await sql.end();
+      await admin.end();
+    }
+  });
+});
