@@ -93,6 +93,7 @@ async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<numbe
       const result = await readSitemap(p, next, onRequest);
       queued += result.queued;
       if (result.isSettled) settled++;
+      else await store.releaseSitemap(next.key);
     }
     rows = await store.sitemapQueue(origin);
   }

@@ -389,6 +389,8 @@ export interface IndexWriter {
    * recorded with its settlement, or after the store's lease.
    */
   takeSitemap(key: string): Promise<boolean>;
+  /** Give back a sitemap taken but not read (the crawl stopped): it stays queued, free for any worker at once. */
+  releaseSitemap(key: string): Promise<void>;
   /** A re-check begins: the sitemap frontier is emptied, so that every sitemap is found and read again. */
   clearSitemapQueue(): Promise<void>;
   /**

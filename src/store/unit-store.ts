@@ -147,6 +147,9 @@ export abstract class UnitStore implements IndexWriter {
     return settled(() => this.isQueuedSitemapNow(key));
   }
 
+  // One writer holds no lease: nothing to give back.
+  async releaseSitemap(_key: string): Promise<void> {}
+
   clearSitemapQueue(): Promise<void> {
     return this.units.run(() => this.clearSitemapQueueNow());
   }
@@ -199,6 +202,7 @@ export abstract class UnitStore implements IndexWriter {
       queueSitemaps: (entries) => settled(() => this.queueSitemapsNow(entries)),
       sitemapQueue: (origin) => this.sitemapQueue(origin),
       takeSitemap: (key) => this.takeSitemap(key),
+      releaseSitemap: (key) => this.releaseSitemap(key),
       clearSitemapQueue: () => settled(() => this.clearSitemapQueueNow()),
       requeueFetched: () => settled(() => this.requeueFetchedNow()),
       dropLinks: (fromUrlId) => settled(() => this.dropLinksNow(fromUrlId)),

@@ -395,6 +395,10 @@ describe.each(implementations)('IndexWriter contract, the sitemap frontier (migr
     expect(await store.sitemapQueue('http://other')).toEqual([]);
     expect(await store.takeSitemap(`${origin}/s.xml`)).toBe(true);
     expect(await store.takeSitemap(`${origin}/none.xml`)).toBe(false);
+    // Taken and given back unread: taken again.
+    expect(await store.takeSitemap(`${origin}/sitemap.xml`)).toBe(true);
+    await store.releaseSitemap(`${origin}/sitemap.xml`);
+    expect(await store.takeSitemap(`${origin}/sitemap.xml`)).toBe(true);
     const children = [{ key: `${origin}/c1.xml`, origin, url: `${origin}/c1.xml#x`, source: 'index' as const }, { key: `${origin}/s.xml`, origin, url: `${origin}/s.xml`, source: 'index' as const }];
     const id = await store.recordSitemap(record(`${origin}/s.xml`), { key: `${origin}/s.xml`, state: 'read', children });
     await store.recordSitemap({ ...record(`${origin}/sitemap.xml`), status: 404, kind: undefined }, { key: `${origin}/sitemap.xml`, state: 'failed', children: [] });

@@ -368,6 +368,10 @@ export class PgStore implements IndexWriter {
     return rows.length > 0;
   }
 
+  async releaseSitemap(key: string): Promise<void> {
+    await this.#writing(() => this.#db`UPDATE sitemap_queue SET lease_until = NULL WHERE key = ${key} AND state = 'queued'`);
+  }
+
   async clearSitemapQueue(): Promise<void> {
     await this.#writing(() => this.#db`DELETE FROM sitemap_queue`);
   }
