@@ -94,8 +94,9 @@ async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<numbe
       queued += result.queued;
       if (result.isSettled) settled++;
       else await store.releaseSitemap(next.key);
+      // An index queued the sitemaps it names.
+      if (result.isIndex) rows = await store.sitemapQueue(origin);
     }
-    rows = await store.sitemapQueue(origin);
   }
   return queued;
 }
@@ -137,6 +138,8 @@ interface SitemapRead {
   readonly queued: number;
   /** Whether it left the sitemap frontier (read or failed); not when the crawl stopped during it, or robots.txt was unreachable. */
   readonly isSettled: boolean;
+  /** Whether it was a sitemap index (the sitemaps it names are queued). */
+  readonly isIndex?: boolean;
 }
 
 /** One sitemap: fetched, parsed, its entries admitted (a urlset) or its sitemaps queued (an index), and recorded. */
@@ -200,7 +203,7 @@ async function readSitemap(p: SitemapSeedsOptions, sitemap: SitemapQueueRow, onR
       .filter((entry) => p.scope.check(entry.loc) === undefined)
       .map((entry) => ({ key: sitemapKey(entry.loc), origin: sitemap.origin, url: entry.loc, source: 'index' as const }));
     await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries }, { key: sitemap.key, state: 'read', children });
-    return { queued: 0, isSettled: true };
+    return { queued: 0, isSettled: true, isIndex: true };
   }
   const entries: SitemapEntryRecord[] = [];
   let queued = 0;
