@@ -191,4 +191,29 @@ describe('a crawl killed with SIGKILL while it reads its sitemaps', () => {
       await site.close();
     }
   }, 90_000);
+
+  it('SIGTERM among the sitemaps: exit 143, and the next run reads the rest, none twice but the one in flight', async () => {
+    const count = 40;
+    const site = await sitemapsSite(count);
+    try {
+      const db = path.join(dir, 'sitemaps-term.db');
+      const run = () => spawnCli(['crawl', `${site.origin}/`, '--db', db, '--allow-private', '--per-host-delay-ms', String(DELAY_MS)], children);
+      const { child, exit } = run();
+      const deadline = Date.now() + 20_000;
+      while (site.log.filter((target) => target.startsWith('/maps/')).length < 10 && Date.now() < deadline) await sleep(2);
+      child.kill('SIGTERM');
+      const stopped = await exit;
+      expect(stopped).toMatchObject({ code: 143, signal: null });
+      const readFirst = site.log.filter((target) => target.startsWith('/maps/')).length;
+      expect(readFirst).toBeLessThan(count);
+      expect((await run().exit).code).toBe(0);
+      const counts = new Map<string, number>();
+      for (const target of site.log) if (target.endsWith('.xml')) counts.set(target, (counts.get(target) ?? 0) + 1);
+      for (let i = 0; i < count; i++) expect(counts.get(`/maps/${i}.xml`), `/maps/${i}.xml`).toBeGreaterThanOrEqual(1);
+      const extra = [...counts.values()].reduce((n, c) => n + c - 1, 0);
+      expect(extra, JSON.stringify(Object.fromEntries(counts))).toBeLessThanOrEqual(IN_FLIGHT_PER_KILL);
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
 });
