@@ -386,6 +386,12 @@ export const FINDINGS = {
     recordedOn: 'index',
     subject: 'page',
   },
+  SITEMAP_TOO_DEEP: {
+    severity: 'warning',
+    summary: 'the sitemap nests more than 32 elements deep (the protocol needs 3): it is read up to there',
+    recordedOn: 'index',
+    subject: 'page',
+  },
   SITEMAP_TOO_MANY_URLS: {
     severity: 'warning',
     summary: 'the sitemap lists more than 50,000 entries, the protocol\'s limit: the rest are ignored',

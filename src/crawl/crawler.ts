@@ -135,22 +135,21 @@ class Crawler {
     let runId: number | undefined;
     try {
       runId = await this.#store.startRun({ startedAt: this.#o.now(), seeds: this.#o.seeds, settings: runSettingsOf(this.#o) });
-      // A re-check queues every URL fetched again (recheck.ts); without it, a crawl on an index resumes.
-      if (this.#o.recheck) await this.#store.requeueFetched();
-      // By an earlier run that ended (a run killed before it committed their entries may not have).
-      const isSitemapRead = (await this.#store.runs()).slice(0, -1).some((run) => run.endedAt !== undefined);
+      // A re-check queues every URL fetched again (recheck.ts), and finds and reads every
+      // sitemap again; without it, a crawl on an index resumes.
+      if (this.#o.recheck) {
+        await this.#store.requeueFetched();
+        if (this.#o.sitemap) await this.#store.clearSitemapQueue();
+      }
       const seeds = await this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
-      // Sitemaps are read until a run of the index has ended, and by a re-check; not by a
-      // crawl resumed after an ended run. Entries already known cost no second fetch.
-      // Of workers sharing the index, each reads those of the seeds it was the first to admit.
-      const sitemapSeeds = this.#cooperation === undefined ? this.#o.seeds : this.#o.seeds.filter((_, i) => seeds[i]?.isQueued === true);
-      if (this.#o.sitemap && sitemapSeeds.length > 0 && (!isSitemapRead || this.#o.recheck) && signal?.aborted !== true) {
-        const options = { ...this.#o, seeds: sitemapSeeds };
+      // Sitemaps are a frontier in the index (sitemap-seeds.ts): each run reads those not
+      // read yet, so a resumed crawl reads none twice and misses none a stop or an outage left.
+      if (this.#o.sitemap && this.#o.seeds.length > 0 && signal?.aborted !== true) {
         const stop = this.#abort.signal;
         // A sitemap request waits its host's turn and delay, as a page's does.
         const takeTurn = (host: string, url: string): Promise<void> => this.#scheduler.takeTurn(host, this.#hostDelayMs(url), stop);
-        await seedFromSitemaps({ options, scope: this.#scope, tally: this.#tally, runId, signal: stop, takeTurn });
+        await seedFromSitemaps({ options: this.#o, scope: this.#scope, tally: this.#tally, runId, signal: stop, isStopping: () => this.#isStopping, takeTurn });
       }
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
       if (signal?.aborted === true) this.#stopGracefully();

@@ -10,7 +10,7 @@
 // a missing or failing sitemap is a recorded finding, never an error of the crawl.
 
 import { SITEMAP_LIMITS, parseSitemap, type FetchedResponse, type ParsedSitemap, type SentRequest } from '../fetch/index.js';
-import type { SitemapEntryRecord, SitemapFindingRecord, SitemapRecord } from '../store/index.js';
+import type { SitemapEntryRecord, SitemapFindingRecord, SitemapQueueEntry, SitemapQueueRow } from '../store/index.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { schemeRung } from './origin-key.js';
@@ -24,106 +24,186 @@ export interface SitemapSeedsOptions {
   readonly tally: CrawlTally;
   readonly runId: number | undefined;
   readonly signal: AbortSignal;
+  /** Whether the crawl is stopping (a signal came): no further sitemap is begun. */
+  readonly isStopping: () => boolean;
   /** Waits until a request to `host` (the scheme-rung host of `url`) may go, and holds the host's delay. */
   readonly takeTurn: (host: string, url: string) => Promise<void>;
 }
 
-/** A sitemap to read, and how it was found. */
-interface PendingSitemap {
-  readonly url: string;
-  readonly source: SitemapRecord['source'];
-  readonly parentId: number | undefined;
-}
 
 /** Entries admitted in one call to the index. */
 const ADMIT_CHUNK = 1000;
+
+/** Media types of an HTML answer (RFC 2854, RFC 3236). */
+const HTML_TYPE = /^\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i;
 
 /**
  * Read the sitemaps of each seed's origin and admit their URLs. Resolves with how
  * many URLs they put on the frontier. Never rejects for what a server sends; a
  * write to the index that fails rejects (the crawl stops on it).
+ *
+ * The sitemaps are a frontier kept in the index (queued, read, failed): each run
+ * reads those still queued, so a crawl stopped, killed, or kept from an origin by a
+ * robots.txt outage reads the rest on its next run, and a sitemap read is not read again.
  */
 export async function seedFromSitemaps(p: SitemapSeedsOptions): Promise<number> {
   let queued = 0;
   const origins = [...new Set(p.options.seeds.map(originOf).filter((origin): origin is string => origin !== undefined))];
   for (const origin of origins) {
-    if (p.signal.aborted) break;
+    if (p.signal.aborted || p.isStopping()) break;
     queued += await readOrigin(p, origin);
   }
   return queued;
 }
 
+/** The key of a sitemap on the sitemap frontier: its URL at the scheme rung, without fragment. */
+function sitemapKey(url: string): string {
+  const ref = schemeRung(url);
+  return ref === undefined ? url : serialize({ ...ref, fragment: undefined });
+}
+
 async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<number> {
   const { options, tally } = p;
+  const store = options.store;
   const onRequest = (request: SentRequest): void => tally.countRequest(request, 1);
-  const pending: PendingSitemap[] = [];
-  const seen = new Set<string>();
-  const add = (url: string, source: SitemapRecord['source'], parentId: number | undefined): void => {
-    const ref = schemeRung(url);
-    const key = ref === undefined ? url : serialize({ ...ref, fragment: undefined });
-    if (seen.has(key)) return;
-    seen.add(key);
-    pending.push({ url, source, parentId });
-  };
-  if (options.robots !== undefined) {
-    // Reads (or finds cached) the origin's robots.txt: its Sitemap: lines.
-    try {
-      await options.robots.isAllowed(`${origin}/`, { onRequest });
-    } catch {
-      // No robots.txt facts: only /sitemap.xml is tried.
+  const guessed = `${origin}/sitemap.xml`;
+  let rows = await store.sitemapQueue(origin);
+  // Its /sitemap.xml on the frontier says the origin's sitemaps were found (they are queued with it).
+  if (!rows.some((row) => row.key === sitemapKey(guessed))) {
+    const found = await findSitemaps(p, origin, onRequest);
+    if (found === 'stopped') return 0;
+    if (found === 'unreachable') {
+      // Recorded for this run; queued by the next, which asks robots.txt again.
+      const errorCode = 'ERR_CRAWL_ROBOTS_UNREACHABLE';
+      await store.recordSitemap({ runId: p.runId, url: guessed, source: 'origin', parentId: undefined, fetchedAt: options.now(), status: undefined, errorCode, kind: undefined, findings: [], entries: [] });
+      return 0;
     }
-    for (const url of options.robots.robotsFile?.(`${origin}/`)?.sitemaps ?? []) add(url, 'robots', undefined);
+    await store.queueSitemaps(found);
+    rows = await store.sitemapQueue(origin);
   }
-  add(`${origin}/sitemap.xml`, 'origin', undefined);
   let queued = 0;
-  let read = 0;
-  while (pending.length > 0 && read < options.maxSitemaps && !p.signal.aborted) {
-    const sitemap = pending.shift()!;
-    read++;
-    const result = await readSitemap(p, sitemap, onRequest);
-    queued += result.queued;
-    for (const child of result.children) add(child, 'index', result.id);
+  let settled = rows.filter((row) => row.state !== 'queued').length;
+  const tried = new Set<string>();
+  while (settled < options.maxSitemaps && !p.signal.aborted && !p.isStopping()) {
+    const next = rows.find((row) => row.state === 'queued' && !tried.has(row.key));
+    if (next === undefined) break;
+    tried.add(next.key);
+    // Workers sharing the index: each sitemap is read by the one that takes it.
+    if (await store.takeSitemap(next.key)) {
+      const result = await readSitemap(p, next, onRequest);
+      queued += result.queued;
+      if (result.isSettled) settled++;
+      else await store.releaseSitemap(next.key);
+      // An index queued the sitemaps it names.
+      if (result.isIndex) rows = await store.sitemapQueue(origin);
+    }
   }
   return queued;
 }
 
-/** One sitemap: fetched, parsed, its entries admitted (a urlset) or returned (an index), and recorded. */
-async function readSitemap(
+/**
+ * The sitemaps an origin names — its robots.txt `Sitemap:` lines — and its
+ * /sitemap.xml, which is only tried. `unreachable` when robots.txt could not be read
+ * (RFC 9309 §2.3.1.4: unreachable means complete disallow), `stopped` when the crawl
+ * stops: nothing is queued then, and the next run asks again.
+ */
+async function findSitemaps(
   p: SitemapSeedsOptions,
-  sitemap: PendingSitemap,
+  origin: string,
   onRequest: (request: SentRequest) => void,
-): Promise<{ id: number; queued: number; children: readonly string[] }> {
+): Promise<SitemapQueueEntry[] | 'unreachable' | 'stopped'> {
+  const found: SitemapQueueEntry[] = [];
+  const add = (url: string, source: SitemapQueueEntry['source']): void => {
+    const key = sitemapKey(url);
+    if (!found.some((entry) => entry.key === key)) found.push({ key, origin, url, source, parentId: undefined });
+  };
+  const robots = p.options.robots;
+  if (robots !== undefined) {
+    try {
+      await robots.isAllowed(`${origin}/`, { onRequest });
+    } catch {
+      // No robots.txt facts: only /sitemap.xml is tried.
+    }
+    if (p.signal.aborted) return 'stopped';
+    const file = robots.robotsFile?.(`${origin}/`);
+    if (file?.verdict === 'unreachable') return 'unreachable';
+    for (const url of file?.sitemaps ?? []) add(url, 'robots');
+  }
+  add(`${origin}/sitemap.xml`, 'origin');
+  return found;
+}
+
+interface SitemapRead {
+  /** URLs it put on the frontier. */
+  readonly queued: number;
+  /** Whether it left the sitemap frontier (read or failed); not when the crawl stopped during it, or robots.txt was unreachable. */
+  readonly isSettled: boolean;
+  /** Whether it was a sitemap index (the sitemaps it names are queued). */
+  readonly isIndex?: boolean;
+}
+
+/** One sitemap: fetched, parsed, its entries admitted (a urlset) or its sitemaps queued (an index), and recorded. */
+async function readSitemap(p: SitemapSeedsOptions, sitemap: SitemapQueueRow, onRequest: (request: SentRequest) => void): Promise<SitemapRead> {
   const { options } = p;
   const store = options.store;
   const base = { runId: p.runId, url: sitemap.url, source: sitemap.source, parentId: sitemap.parentId, fetchedAt: options.now() };
+  const failed = { key: sitemap.key, state: 'failed', children: [] } as const;
+  const notRead: SitemapRead = { queued: 0, isSettled: false };
   const refusal = await refusalOf(p, sitemap.url, onRequest);
   if (refusal !== undefined) {
-    const id = await store.recordSitemap({ ...base, status: undefined, errorCode: refusal, kind: undefined, findings: [], entries: [] });
-    return { id, queued: 0, children: [] };
+    const record = { ...base, status: undefined, errorCode: refusal, kind: undefined, findings: [], entries: [] };
+    // A robots.txt outage holds the sitemap for the next run, as it holds pages.
+    if (refusal === 'ERR_CRAWL_ROBOTS_UNREACHABLE') {
+      await store.recordSitemap(record);
+      return notRead;
+    }
+    await store.recordSitemap(record, failed);
+    return { queued: 0, isSettled: true };
   }
   await p.takeTurn(schemeRung(sitemap.url)?.host ?? '', sitemap.url);
+  if (p.signal.aborted) return notRead;
   let response: FetchedResponse;
   try {
     response = await options.fetcher.fetch(sitemap.url, p.signal, { onRequest, read: 'bytes' });
   } catch {
-    const id = await store.recordSitemap({ ...base, status: undefined, errorCode: 'ERR_CRAWL_FETCHER_THREW', kind: undefined, findings: [], entries: [] });
-    return { id, queued: 0, children: [] };
+    if (p.signal.aborted) return notRead;
+    await store.recordSitemap({ ...base, status: undefined, errorCode: 'ERR_CRAWL_FETCHER_THREW', kind: undefined, findings: [], entries: [] }, failed);
+    return { queued: 0, isSettled: true };
   }
+  // Stopped while it was fetched: read again by the next run.
+  if (p.signal.aborted) return notRead;
   const status = response.status;
   const isUsable = status !== undefined && status >= 200 && status < 300 && response.data !== undefined;
   const fetched = { ...base, status, errorCode: response.errorCode };
   if (!isUsable) {
-    const id = await store.recordSitemap({ ...fetched, kind: undefined, findings: [], entries: [] });
-    return { id, queued: 0, children: [] };
+    await store.recordSitemap({ ...fetched, kind: undefined, findings: [], entries: [] }, failed);
+    return { queued: 0, isSettled: true };
   }
-  const parsed = await parseSitemap(response.data!, { maxEntries: options.maxSitemapEntries, maxBytes: SITEMAP_LIMITS.maxBytes });
+  // Read in turns of the event loop: a signal stops it between two, and nothing is recorded.
+  let parsed: ParsedSitemap;
+  try {
+    parsed = await parseSitemap(response.data!, { maxEntries: options.maxSitemapEntries, maxBytes: SITEMAP_LIMITS.maxBytes, signal: p.signal });
+  } catch (error) {
+    if (p.signal.aborted) return notRead;
+    throw error;
+  }
+  if (parsed.kind === undefined) {
+    // /sitemap.xml is only tried: a site without one that answers every path with a
+    // page (HTML, or nothing like XML) has no sitemap there, as a 404 says. A sitemap
+    // someone named that is not one is a finding.
+    const isAbsent = sitemap.source === 'origin' && (HTML_TYPE.test(response.contentType ?? '') || !parsed.findings.some((f) => f.code === 'SITEMAP_ROOT_INVALID'));
+    await store.recordSitemap({ ...fetched, kind: undefined, findings: isAbsent ? [] : findingRecords(parsed, response), entries: [] }, failed);
+    return { queued: 0, isSettled: true };
+  }
   const findings = findingRecords(parsed, response);
   if (parsed.kind === 'sitemapindex') {
     const entries: SitemapEntryRecord[] = parsed.entries.map((entry) => ({ loc: entry.loc, lastmod: entry.lastmod, line: entry.line, urlId: undefined }));
-    const id = await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries });
     // A sitemap index names sitemaps of the site: those out of the crawl's scope are not read.
-    const children = parsed.entries.map((entry) => entry.loc).filter((loc) => p.scope.check(loc) === undefined);
-    return { id, queued: 0, children };
+    const children = parsed.entries
+      .filter((entry) => p.scope.check(entry.loc) === undefined)
+      .map((entry) => ({ key: sitemapKey(entry.loc), origin: sitemap.origin, url: entry.loc, source: 'index' as const }));
+    await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries }, { key: sitemap.key, state: 'read', children });
+    return { queued: 0, isSettled: true, isIndex: true };
   }
   const entries: SitemapEntryRecord[] = [];
   let queued = 0;
@@ -141,8 +221,8 @@ async function readSitemap(
     chunk.forEach((entry, i) => entries.push({ loc: entry.loc, lastmod: entry.lastmod, line: entry.line, urlId: results[i]?.urlId }));
   }
   p.tally.queued += queued;
-  const id = await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries });
-  return { id, queued, children: [] };
+  await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries }, { key: sitemap.key, state: 'read', children: [] });
+  return { queued, isSettled: true };
 }
 
 /** Why a sitemap is not requested: robots.txt disallows it or is unreachable, or it is a private address the crawl may not reach. */

@@ -95,6 +95,7 @@ export { classifyError } from './classify-error.js';
 // Sitemaps (sitemaps.org protocol 0.9) and robots.txt Sitemap: lines: pure parsing.
 export {
   SITEMAP_LIMITS,
+  SITEMAP_MAX_DEPTH,
   SITEMAP_NAMESPACE,
   parseSitemap,
   sitemapsFromRobots,

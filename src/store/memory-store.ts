@@ -26,7 +26,10 @@ import {
   type FetchRow,
   type FindingIdentity,
   type SitemapEntryRow,
+  type SitemapQueueEntry,
+  type SitemapQueueRow,
   type SitemapRecord,
+  type SitemapSettlement,
   type SitemapRow,
   type UrlHistory,
   type FetchRecord,
@@ -69,6 +72,8 @@ export class MemoryStore extends UnitStore {
   readonly #runs: CrawlRunRow[] = [];
   readonly #sitemaps: SitemapRow[] = [];
   readonly #sitemapEntries: SitemapEntryRow[] = [];
+  /** The sitemap frontier by key, in the order queued (a Map keeps it). */
+  readonly #sitemapQueue = new Map<string, SitemapQueueRow>();
   readonly #runFindings = new Map<number, readonly FindingIdentity[]>();
   readonly #now: () => number;
   readonly #admitter: Admitter;
@@ -194,7 +199,7 @@ export class MemoryStore extends UnitStore {
     });
   }
 
-  protected recordSitemapNow(record: SitemapRecord): number {
+  protected recordSitemapNow(record: SitemapRecord, settlement: SitemapSettlement | undefined): number {
     return this.inUnit(() => {
       const { entries, ...sitemap } = record;
       const id = this.#sitemaps.length + 1;
@@ -207,7 +212,48 @@ export class MemoryStore extends UnitStore {
         this.#sitemaps.pop();
         this.#sitemapEntries.length = before;
       });
+      if (settlement !== undefined) {
+        const row = this.#sitemapQueue.get(settlement.key);
+        if (row?.state === 'queued') this.#setSitemapRow({ ...row, state: settlement.state });
+        this.#queueSitemaps(settlement.children.map((child) => ({ ...child, parentId: id })));
+      }
       return id;
+    });
+  }
+
+  protected queueSitemapsNow(entries: readonly SitemapQueueEntry[]): void {
+    this.inUnit(() => this.#queueSitemaps(entries));
+  }
+
+  #queueSitemaps(entries: readonly SitemapQueueEntry[]): void {
+    for (const e of entries) {
+      if (this.#sitemapQueue.has(e.key)) continue;
+      this.#sitemapQueue.set(e.key, { key: e.key, origin: e.origin, url: e.url, source: e.source, parentId: e.parentId, state: 'queued' });
+      this.#undo.push(() => this.#sitemapQueue.delete(e.key));
+    }
+  }
+
+  #setSitemapRow(row: SitemapQueueRow): void {
+    const before = this.#sitemapQueue.get(row.key)!;
+    this.#sitemapQueue.set(row.key, row);
+    this.#undo.push(() => this.#sitemapQueue.set(row.key, before));
+  }
+
+  protected sitemapQueueNow(origin: string): SitemapQueueRow[] {
+    return [...this.#sitemapQueue.values()].filter((row) => row.origin === origin).map((row) => ({ ...row }));
+  }
+
+  protected isQueuedSitemapNow(key: string): boolean {
+    return this.#sitemapQueue.get(key)?.state === 'queued';
+  }
+
+  protected clearSitemapQueueNow(): void {
+    this.inUnit(() => {
+      const before = [...this.#sitemapQueue];
+      this.#sitemapQueue.clear();
+      this.#undo.push(() => {
+        for (const [key, row] of before) this.#sitemapQueue.set(key, row);
+      });
     });
   }
 

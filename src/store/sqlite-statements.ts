@@ -47,6 +47,12 @@ const SQL = {
        VALUES (:sitemapId, :position, :urlId, :loc, :lastmod, :line)`,
   requeueFetched: `UPDATE url SET state = 'queued' WHERE state IN ('done', 'failed')`,
   redirectAliases: `SELECT id FROM url WHERE state = 'alias' AND id IN (SELECT from_id FROM alias WHERE evidence = 'redirect')`,
+  queueSitemap: `INSERT INTO sitemap_queue (key, origin, url, source, parent_id) VALUES (:key, :origin, :url, :source, :parentId)
+       ON CONFLICT (key) DO NOTHING`,
+  settleSitemap: `UPDATE sitemap_queue SET state = :state, lease_until = NULL WHERE key = :key AND state = 'queued'`,
+  sitemapQueueOf: 'SELECT key, origin, url, source, parent_id, state FROM sitemap_queue WHERE origin = :origin ORDER BY id',
+  sitemapQueueState: 'SELECT state FROM sitemap_queue WHERE key = :key',
+  clearSitemapQueue: 'DELETE FROM sitemap_queue',
   // link_tally counts what is left: the page's links are taken off their (rung, ladder_rung) pairs.
   untallyPageLinks: `UPDATE link_tally SET links = link_tally.links - t.n
        FROM (SELECT coalesce(rung, 'none') AS rung, coalesce(ladder_rung, 'none') AS ladder_rung, count(*) AS n

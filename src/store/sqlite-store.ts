@@ -42,7 +42,10 @@ import type {
   FetchRecord,
   FindingIdentity,
   IndexReader,
+  SitemapQueueEntry,
+  SitemapQueueRow,
   SitemapRecord,
+  SitemapSettlement,
   StoreStats,
   UrlHistory,
   UrlRecord,
@@ -175,7 +178,7 @@ export class SqliteStore extends UnitStore {
     return readRuns(this.#db);
   }
 
-  protected recordSitemapNow(record: SitemapRecord): number {
+  protected recordSitemapNow(record: SitemapRecord, settlement: SitemapSettlement | undefined): number {
     const s = this.#statements;
     return this.#write(() => {
       const id = Number(
@@ -194,8 +197,32 @@ export class SqliteStore extends UnitStore {
       record.entries.forEach((entry, position) =>
         s.insertSitemapEntry.run({ sitemapId: id, position, urlId: entry.urlId ?? null, loc: entry.loc, lastmod: entry.lastmod ?? null, line: entry.line ?? null }),
       );
+      if (settlement !== undefined) {
+        s.settleSitemap.run({ key: settlement.key, state: settlement.state });
+        for (const child of settlement.children) s.queueSitemap.run({ key: child.key, origin: child.origin, url: child.url, source: child.source, parentId: id });
+      }
       return id;
     });
+  }
+
+  protected queueSitemapsNow(entries: readonly SitemapQueueEntry[]): void {
+    const s = this.#statements;
+    this.#write(() => {
+      for (const e of entries) s.queueSitemap.run({ key: e.key, origin: e.origin, url: e.url, source: e.source, parentId: e.parentId ?? null });
+    });
+  }
+
+  protected sitemapQueueNow(origin: string): SitemapQueueRow[] {
+    const rows = this.#statements.sitemapQueueOf.all({ origin }) as { key: string; origin: string; url: string; source: SitemapQueueRow['source']; parent_id: number | null; state: SitemapQueueRow['state'] }[];
+    return rows.map((r) => ({ key: r.key, origin: r.origin, url: r.url, source: r.source, parentId: r.parent_id ?? undefined, state: r.state }));
+  }
+
+  protected isQueuedSitemapNow(key: string): boolean {
+    return (this.#statements.sitemapQueueState.get({ key }) as { state: string } | undefined)?.state === 'queued';
+  }
+
+  protected clearSitemapQueueNow(): void {
+    this.#write(() => this.#statements.clearSitemapQueue.run());
   }
 
   protected requeueFetchedNow(): number {

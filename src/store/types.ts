@@ -213,6 +213,36 @@ export interface SitemapEntryRecord {
   readonly urlId: number | undefined;
 }
 
+/** A sitemap on the sitemap frontier (migration 011), to be read by this run or the next. */
+export interface SitemapQueueEntry {
+  /** Its URL at the scheme rung without fragment (as a URL's key): each sitemap once. */
+  readonly key: string;
+  /** The seed origin (`scheme://host[:port]`) whose sitemaps it is among. */
+  readonly origin: string;
+  /** Its URL as it was named. */
+  readonly url: string;
+  readonly source: SitemapRecord['source'];
+  /** The sitemap index that named it (`source` `index`). */
+  readonly parentId: number | undefined;
+}
+
+/** `queued`: not read yet; `read`: its entries admitted (or, an index, its sitemaps queued); `failed`: no sitemap was read. */
+export type SitemapState = 'queued' | 'read' | 'failed';
+
+/** A sitemap of the sitemap frontier, with its state. */
+export interface SitemapQueueRow extends SitemapQueueEntry {
+  readonly state: SitemapState;
+}
+
+/** How the reading of a queued sitemap ended, recorded with it in one unit (`recordSitemap`). */
+export interface SitemapSettlement {
+  /** Its key on the sitemap frontier. */
+  readonly key: string;
+  readonly state: Exclude<SitemapState, 'queued'>;
+  /** The sitemaps it names (an index): queued with the recorded sitemap as their parent. */
+  readonly children: readonly Omit<SitemapQueueEntry, 'parentId'>[];
+}
+
 /** A sitemap as the index keeps it. */
 export interface SitemapRow extends Omit<SitemapRecord, 'entries'> {
   readonly id: number;
@@ -343,8 +373,26 @@ export interface IndexWriter {
   endRun(id: number, end: CrawlRunEnd): Promise<void>;
   /** Every crawl run, oldest first. */
   runs(): Promise<readonly CrawlRunRow[]>;
-  /** Record a sitemap file and its entries (migration 007); resolves with its id. */
-  recordSitemap(record: SitemapRecord): Promise<number>;
+  /**
+   * Record a sitemap file and its entries (migration 007); resolves with its id. With
+   * `settlement`, in the same unit, its row of the sitemap frontier leaves `queued`
+   * and the sitemaps it names are queued (migration 011).
+   */
+  recordSitemap(record: SitemapRecord, settlement?: SitemapSettlement): Promise<number>;
+  /** Put sitemaps on the sitemap frontier, `queued`; a key already there is left as it is. */
+  queueSitemaps(entries: readonly SitemapQueueEntry[]): Promise<void>;
+  /** The sitemap frontier of a seed origin, in the order queued. */
+  sitemapQueue(origin: string): Promise<SitemapQueueRow[]>;
+  /**
+   * Take the queued sitemap `key` to read: false when it is not queued, or (workers
+   * sharing the index) another worker holds it. A hold ends when the sitemap is
+   * recorded with its settlement, or after the store's lease.
+   */
+  takeSitemap(key: string): Promise<boolean>;
+  /** Give back a sitemap taken but not read (the crawl stopped): it stays queued, free for any worker at once. */
+  releaseSitemap(key: string): Promise<void>;
+  /** A re-check begins: the sitemap frontier is emptied, so that every sitemap is found and read again. */
+  clearSitemapQueue(): Promise<void>;
   /**
    * A re-check begins: every URL fetched (`done`, `failed`) goes back to `queued`,
    * its fetch rows kept (their validators make the requests conditional), and so does

@@ -16,7 +16,10 @@ import type {
   FetchRecord,
   FindingIdentity,
   IndexWriter,
+  SitemapQueueEntry,
+  SitemapQueueRow,
   SitemapRecord,
+  SitemapSettlement,
   StoreStats,
   UrlHistory,
   UrlRecord,
@@ -47,7 +50,11 @@ export abstract class UnitStore implements IndexWriter {
   protected abstract startRunNow(run: CrawlRunStart): number;
   protected abstract endRunNow(id: number, end: CrawlRunEnd): void;
   protected abstract runsNow(): CrawlRunRow[];
-  protected abstract recordSitemapNow(record: SitemapRecord): number;
+  protected abstract recordSitemapNow(record: SitemapRecord, settlement: SitemapSettlement | undefined): number;
+  protected abstract queueSitemapsNow(entries: readonly SitemapQueueEntry[]): void;
+  protected abstract sitemapQueueNow(origin: string): SitemapQueueRow[];
+  protected abstract clearSitemapQueueNow(): void;
+  protected abstract isQueuedSitemapNow(key: string): boolean;
   protected abstract requeueFetchedNow(): number;
   protected abstract dropLinksNow(fromUrlId: number): void;
   protected abstract recordRunFindingsNow(runId: number, findings: readonly FindingIdentity[]): void;
@@ -123,8 +130,28 @@ export abstract class UnitStore implements IndexWriter {
     return settled(() => this.runsNow());
   }
 
-  recordSitemap(record: SitemapRecord): Promise<number> {
-    return this.units.run(() => this.recordSitemapNow(record));
+  recordSitemap(record: SitemapRecord, settlement?: SitemapSettlement): Promise<number> {
+    return this.units.run(() => this.recordSitemapNow(record, settlement));
+  }
+
+  queueSitemaps(entries: readonly SitemapQueueEntry[]): Promise<void> {
+    return this.units.run(() => this.queueSitemapsNow(entries));
+  }
+
+  sitemapQueue(origin: string): Promise<SitemapQueueRow[]> {
+    return settled(() => this.sitemapQueueNow(origin));
+  }
+
+  // One writer: a queued sitemap is this writer's to read.
+  takeSitemap(key: string): Promise<boolean> {
+    return settled(() => this.isQueuedSitemapNow(key));
+  }
+
+  // One writer holds no lease: nothing to give back.
+  async releaseSitemap(_key: string): Promise<void> {}
+
+  clearSitemapQueue(): Promise<void> {
+    return this.units.run(() => this.clearSitemapQueueNow());
   }
 
   requeueFetched(): Promise<number> {
@@ -171,7 +198,12 @@ export abstract class UnitStore implements IndexWriter {
       startRun: (run) => settled(() => this.startRunNow(run)),
       endRun: (id, end) => settled(() => this.endRunNow(id, end)),
       runs: () => this.runs(),
-      recordSitemap: (record) => settled(() => this.recordSitemapNow(record)),
+      recordSitemap: (record, settlement) => settled(() => this.recordSitemapNow(record, settlement)),
+      queueSitemaps: (entries) => settled(() => this.queueSitemapsNow(entries)),
+      sitemapQueue: (origin) => this.sitemapQueue(origin),
+      takeSitemap: (key) => this.takeSitemap(key),
+      releaseSitemap: (key) => this.releaseSitemap(key),
+      clearSitemapQueue: () => settled(() => this.clearSitemapQueueNow()),
       requeueFetched: () => settled(() => this.requeueFetchedNow()),
       dropLinks: (fromUrlId) => settled(() => this.dropLinksNow(fromUrlId)),
       recordRunFindings: (runId, findings) => settled(() => this.recordRunFindingsNow(runId, findings)),

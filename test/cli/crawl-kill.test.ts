@@ -3,6 +3,8 @@
 // executable, SIGKILLed three times mid-crawl of the demo site, then run to its end.
 
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -125,4 +127,93 @@ describe('a crawl killed with SIGKILL', () => {
     expect(state).toMatchObject({ integrity: 'ok', fetching: 0 });
     expect(state.queued).toBeGreaterThan(0);
   }, 30_000);
+});
+
+/** A site of `count` sitemaps named by the index /sitemap.xml, /maps/N.xml, each listing one page /p/N.html that no page links to. */
+async function sitemapsSite(count: number): Promise<{ origin: string; log: string[]; close(): Promise<void> }> {
+  const log: string[] = [];
+  let origin = '';
+  const ns = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+  const server = createServer((request, response) => {
+    const target = request.url ?? '/';
+    log.push(target);
+    const number = /^\/maps\/(\d+)\.xml$/.exec(target)?.[1];
+    if (target === '/sitemap.xml') {
+      const entries = Array.from({ length: count }, (_, i) => `<sitemap><loc>${origin}/maps/${i}.xml</loc></sitemap>\n`).join('');
+      response.writeHead(200, { 'content-type': 'application/xml' }).end(`<sitemapindex xmlns="${ns}">\n${entries}</sitemapindex>\n`);
+    } else if (number !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset xmlns="${ns}"><url><loc>${origin}/p/${number}.html</loc></url></urlset>\n`);
+    } else if (target === '/robots.txt') {
+      response.writeHead(404).end();
+    } else {
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<p>no links</p>');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, log, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('a crawl killed with SIGKILL while it reads its sitemaps', () => {
+  it('reads on each restart only the sitemaps not read yet: each one once, but what was in flight or not yet committed', async () => {
+    // 40 sitemaps and their index: within --max-sitemaps (50 by default).
+    const count = 40;
+    const site = await sitemapsSite(count);
+    try {
+      const db = path.join(dir, 'sitemaps-killed.db');
+      const run = () => spawnCli(['crawl', `${site.origin}/`, '--db', db, '--allow-private', '--per-host-delay-ms', String(DELAY_MS)], children);
+      const maps = (): number => site.log.filter((target) => target.startsWith('/maps/')).length;
+      const kills = 3;
+      for (let kill = 0; kill < kills; kill++) {
+        const { child, exit } = run();
+        const until = maps() + 8;
+        const deadline = Date.now() + 20_000;
+        while (maps() < until && Date.now() < deadline) await sleep(2);
+        child.kill('SIGKILL');
+        expect(await exit, 'the crawl ended before it was killed: kill sooner').toMatchObject({ signal: 'SIGKILL' });
+      }
+      const last = await run().exit;
+      expect(last.code).toBe(0);
+      for (let i = 0; i < count; i++) {
+        expect(site.log, `/maps/${i}.xml`).toContain(`/maps/${i}.xml`);
+        expect(site.log, `/p/${i}.html`).toContain(`/p/${i}.html`);
+      }
+      const counts = new Map<string, number>();
+      for (const target of site.log) if (target.endsWith('.xml')) counts.set(target, (counts.get(target) ?? 0) + 1);
+      const extra = [...counts.values()].reduce((n, c) => n + c - 1, 0);
+      // Before the sitemaps were kept on the frontier, each restart read them all again.
+      expect(extra, JSON.stringify(Object.fromEntries([...counts].filter(([, c]) => c > 1)))).toBeLessThanOrEqual(kills * (IN_FLIGHT_PER_KILL + UNCOMMITTED_PER_KILL));
+      // And a run after the end reads none.
+      site.log.length = 0;
+      expect((await run().exit).code).toBe(0);
+      expect(site.log.filter((target) => target.endsWith('.xml'))).toEqual([]);
+    } finally {
+      await site.close();
+    }
+  }, 90_000);
+
+  it('SIGTERM among the sitemaps: exit 143, and the next run reads the rest, none twice but the one in flight', async () => {
+    const count = 40;
+    const site = await sitemapsSite(count);
+    try {
+      const db = path.join(dir, 'sitemaps-term.db');
+      const run = () => spawnCli(['crawl', `${site.origin}/`, '--db', db, '--allow-private', '--per-host-delay-ms', String(DELAY_MS)], children);
+      const { child, exit } = run();
+      const deadline = Date.now() + 20_000;
+      while (site.log.filter((target) => target.startsWith('/maps/')).length < 10 && Date.now() < deadline) await sleep(2);
+      child.kill('SIGTERM');
+      const stopped = await exit;
+      expect(stopped).toMatchObject({ code: 143, signal: null });
+      const readFirst = site.log.filter((target) => target.startsWith('/maps/')).length;
+      expect(readFirst).toBeLessThan(count);
+      expect((await run().exit).code).toBe(0);
+      const counts = new Map<string, number>();
+      for (const target of site.log) if (target.endsWith('.xml')) counts.set(target, (counts.get(target) ?? 0) + 1);
+      for (let i = 0; i < count; i++) expect(counts.get(`/maps/${i}.xml`), `/maps/${i}.xml`).toBeGreaterThanOrEqual(1);
+      const extra = [...counts.values()].reduce((n, c) => n + c - 1, 0);
+      expect(extra, JSON.stringify(Object.fromEntries(counts))).toBeLessThanOrEqual(IN_FLIGHT_PER_KILL);
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
 });

@@ -222,14 +222,14 @@ describe.each([
     const first = await crawl({ seeds: `${S}/`, store, fetcher, maxPages: 3, ...NO_SITEMAP });
     expect(first.stoppedBy).toBe('max-pages');
     expect(fetcher.calls).toHaveLength(3);
-    const second = await crawl({ seeds: `${S}/`, store, fetcher });
+    const second = await crawl({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
     expect(second.stoppedBy).toBe('frontier-empty');
     const counts = fetcher.callCounts();
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect([...counts.keys()].sort()).toEqual(['/', '/a', '/a1', '/a2', '/b', '/b1', '/c', '/c1'].map((p) => S + p).sort());
     expect((await store.stats()).urlsByState).toMatchObject({ queued: 0, fetching: 0 });
     // A third crawl has nothing to do.
-    const third = await crawl({ seeds: `${S}/`, store, fetcher });
+    const third = await crawl({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
     expect(third.requests).toBe(0);
   });
 
@@ -249,7 +249,7 @@ describe.each([
     });
     expect(first.stoppedBy).toBe('signal');
     expect((await store.stats()).urlsByState.fetching).toBe(0);
-    await crawl({ seeds: `${S}/`, store, fetcher });
+    await crawl({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
     const counts = fetcher.callCounts();
     expect([...counts.entries()].filter(([, n]) => n > 1)).toEqual([]);
     expect(counts.size).toBe(8);

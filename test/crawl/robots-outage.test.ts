@@ -16,20 +16,27 @@ interface Site {
   readonly requests: string[];
   /** How robots.txt answers: the connection closed, a 503, or a file allowing everything. */
   robots: 'close' | '503' | 'up';
+  /** Serve /sitemap.xml and /listed.xml (named by robots.txt when up), each listing a page no page links to. */
+  hasSitemaps: boolean;
   close(): Promise<void>;
 }
 
 async function startSite(): Promise<Site> {
   const sockets = new Set<Socket>();
-  const site = { requests: [] as string[], robots: 'close' as Site['robots'] };
+  const site = { requests: [] as string[], robots: 'close' as Site['robots'], hasSitemaps: false };
+  const urlset = (path: string): string =>
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${(site as unknown as Site).origin}${path}</loc></url></urlset>`;
   const server: Server = createServer((request, response) => {
     const target = request.url ?? '/';
     site.requests.push(target);
     if (target === '/robots.txt') {
       if (site.robots === 'close') return void request.socket.destroy();
       if (site.robots === '503') return void response.writeHead(503).end('down');
-      return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+      const named = site.hasSitemaps ? `Sitemap: ${(site as unknown as Site).origin}/listed.xml\n` : '';
+      return void response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\n${named}`);
     }
+    if (site.hasSitemaps && target === '/sitemap.xml') return void response.writeHead(200, { 'content-type': 'application/xml' }).end(urlset('/only-in-sitemap'));
+    if (site.hasSitemaps && target === '/listed.xml') return void response.writeHead(200, { 'content-type': 'application/xml' }).end(urlset('/only-in-listed'));
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(target === '/' ? '<a href="/a">a</a><a href="/b">b</a>' : '<p>leaf</p>');
   });
@@ -127,5 +134,26 @@ describe('robots.txt unreachable at the start (issue 10, item 5)', () => {
     const sitemaps = [];
     for await (const row of store.reader().sitemaps!()) sitemaps.push([row.url, row.status, row.errorCode]);
     expect(sitemaps).toEqual([[`${site.origin}/sitemap.xml`, undefined, 'ERR_CRAWL_ROBOTS_UNREACHABLE']]);
+  });
+
+  it('the next run reads the sitemaps the outage kept it from: robots.txt Sitemap: lines and /sitemap.xml, each once', async () => {
+    const site = await startSite();
+    open.push(site);
+    site.robots = '503';
+    site.hasSitemaps = true;
+    const store = new SqliteStore({ path: ':memory:' });
+    open.push(store);
+    await run(site, store, { sitemap: true });
+    expect(site.requests.filter((target) => target !== '/robots.txt')).toEqual([]);
+
+    site.robots = 'up';
+    site.requests.length = 0;
+    const second = await run(site, store, { sitemap: true });
+    expect(second.robotsOutages).toEqual([]);
+    expect([...site.requests].sort()).toEqual(['/', '/a', '/b', '/listed.xml', '/only-in-listed', '/only-in-sitemap', '/robots.txt', '/sitemap.xml']);
+    // Read once: a third run reads none of them again.
+    site.requests.length = 0;
+    await run(site, store, { sitemap: true });
+    expect(site.requests.filter((target) => target !== '/robots.txt')).toEqual([]);
   });
 });

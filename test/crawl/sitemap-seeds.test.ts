@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/api.js';
 import { createFetcher } from '../../src/fetch/index.js';
 import { audit } from '../../src/report/index.js';
-import { MemoryStore } from '../../src/store/index.js';
+import { MemoryStore, SqliteStore, type IndexWriter } from '../../src/store/index.js';
 import { collect } from '../support/collect.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -106,5 +106,125 @@ describe('sitemaps seed the crawl (on by default)', () => {
 
     expect(summary.pagesFetched).toBe(1);
     expect(log).toEqual(['GET /robots.txt', 'GET /']);
+  });
+});
+
+const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+/**
+ * A site whose /sitemap.xml is an index of `count` sitemaps, /maps/N.xml, each listing
+ * one page, /p/N.html, that no page links to. `onRequest` sees each request as it comes.
+ */
+async function manySitemapsSite(count: number, onRequest: (target: string) => void = () => {}): Promise<{ origin: string; log: string[] }> {
+  const log: string[] = [];
+  let origin = '';
+  const server = createServer((request, response) => {
+    const target = request.url ?? '/';
+    log.push(target);
+    onRequest(target);
+    const xml = (body: string): void => void response.writeHead(200, { 'content-type': 'application/xml' }).end(body);
+    const number = /^\/maps\/(\d+)\.xml$/.exec(target)?.[1];
+    if (target === '/robots.txt') response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    else if (target === '/sitemap.xml') {
+      const entries = Array.from({ length: count }, (_, i) => `<sitemap><loc>${origin}/maps/${i}.xml</loc></sitemap>\n`).join('');
+      xml(`<sitemapindex xmlns="${SITEMAP_NS}">\n${entries}</sitemapindex>\n`);
+    } else if (number !== undefined) xml(`<urlset xmlns="${SITEMAP_NS}"><url><loc>${origin}/p/${number}.html</loc></url></urlset>\n`);
+    else response.writeHead(200, { 'content-type': 'text/html' }).end('<p>no links</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, log };
+}
+
+/** How many times each target was requested, those asked more than once. */
+function repeated(log: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const target of log) counts[target] = (counts[target] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).filter(([target, n]) => n > 1 && target !== '/robots.txt'));
+}
+
+describe.each([
+  ['MemoryStore', (): IndexWriter => new MemoryStore()],
+  ['SqliteStore', (): IndexWriter => new SqliteStore({ path: ':memory:' })],
+] as const)('sitemap reading is part of the frontier (%s)', (_name, open) => {
+  // 40 sitemaps and their index: within maxSitemaps (50 by default).
+  it('a crawl stopped among its sitemaps reads the rest on the next run, none twice; a third run reads none', async () => {
+    const controller = new AbortController();
+    let maps = 0;
+    const { origin, log } = await manySitemapsSite(40, (target) => {
+      if (target.startsWith('/maps/') && ++maps === 15) controller.abort();
+    });
+    const store = open();
+    closers.push(() => store.close());
+    const fetcher = createFetcher({ refusePrivate: false });
+    closers.push(() => fetcher.close());
+
+    const first = await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0, signal: controller.signal });
+    expect(first.stoppedBy).toBe('signal');
+    const readFirst = log.filter((target) => target.startsWith('/maps/')).length;
+    expect(readFirst).toBeLessThan(40);
+
+    const second = await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0 });
+    expect(second.stoppedBy).toBe('frontier-empty');
+    // Every sitemap read, every page it lists fetched; at most the one in flight at the stop asked twice.
+    for (let i = 0; i < 40; i++) expect(log, `/maps/${i}.xml`).toContain(`/maps/${i}.xml`);
+    for (let i = 0; i < 40; i++) expect((await store.findUrl(`${origin}/p/${i}.html`))?.state, `/p/${i}.html`).toBe('done');
+    const repeats = repeated(log);
+    expect(Object.keys(repeats).length, JSON.stringify(repeats)).toBeLessThanOrEqual(1);
+    expect(repeats['/sitemap.xml']).toBeUndefined();
+
+    log.length = 0;
+    const third = await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0 });
+    expect(third.stoppedBy).toBe('frontier-empty');
+    expect(log.filter((target) => target !== '/robots.txt')).toEqual([]);
+  });
+
+  it('a re-check reads every sitemap again', async () => {
+    const { origin, log } = await manySitemapsSite(3);
+    const store = open();
+    closers.push(() => store.close());
+    const fetcher = createFetcher({ refusePrivate: false });
+    closers.push(() => fetcher.close());
+    await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0 });
+    log.length = 0;
+    await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0, recheck: true });
+    expect(log.filter((target) => target.endsWith('.xml')).sort()).toEqual(['/maps/0.xml', '/maps/1.xml', '/maps/2.xml', '/sitemap.xml']);
+  });
+});
+
+describe('a /sitemap.xml that is not a sitemap', () => {
+  /** A site that answers every path but robots.txt with the same HTML page (a catch-all), robots.txt naming `named` when given. */
+  async function catchAllSite(named?: string): Promise<string> {
+    const server = createServer((request, response) => {
+      if (request.url === '/robots.txt') {
+        response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\n${named === undefined ? '' : `Sitemap: ${origin}${named}\n`}`);
+      } else {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><head><title>App</title></head><body><div id="app"></div></body></html>');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return origin;
+  }
+
+  it('tried at /sitemap.xml and answered with HTML, it is as absent as a 404: no finding; a sitemap robots.txt names that answers HTML is one', async () => {
+    const origin = await catchAllSite();
+    const store = new MemoryStore();
+    closers.push(() => store.close());
+    const fetcher = createFetcher({ refusePrivate: false });
+    closers.push(() => fetcher.close());
+    await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0 });
+    const sitemaps = await collect(store.reader().sitemaps!());
+    expect(sitemaps.map((s) => [s.url.slice(origin.length), s.status, s.kind, s.findings])).toEqual([['/sitemap.xml', 200, undefined, []]]);
+    expect((await collect(audit(store.reader()))).filter((f) => f.code.startsWith('SITEMAP_'))).toEqual([]);
+
+    const named = await catchAllSite('/maps/site.xml');
+    const other = new MemoryStore();
+    closers.push(() => other.close());
+    await crawl(`${named}/`, { store: other, fetcher, allowPrivate: true, retries: 0 });
+    const findings = (await collect(audit(other.reader()))).filter((f) => f.code.startsWith('SITEMAP_'));
+    expect(findings.map((f) => [f.code, f.page?.slice(named.length)])).toEqual([['SITEMAP_XML_INVALID', '/maps/site.xml']]);
   });
 });

@@ -414,6 +414,52 @@ describe.each(implementations)('IndexWriter contract, crawl runs (issue 10, item
   });
 });
 
+describe.each(implementations)('IndexWriter contract, the sitemap frontier (migration 011): %s', (_name, open) => {
+  const origin = 'http://h';
+  const entry = (path: string, source: 'origin' | 'robots' | 'index' = 'robots') => ({ key: `${origin}${path}`, origin, url: `${origin}${path}`, source, parentId: undefined });
+  const record = (url: string) => ({ runId: undefined, url, source: 'robots' as const, fetchedAt: 1, status: 200, errorCode: undefined, kind: 'sitemapindex' as const, findings: [], entries: [] });
+
+  it('queues each sitemap once, settles it with its record, queues what an index names, and is emptied for a re-check', async () => {
+    const store = await open();
+    expect(await store.sitemapQueue(origin)).toEqual([]);
+    await store.queueSitemaps([entry('/s.xml'), entry('/sitemap.xml', 'origin'), entry('/s.xml', 'origin')]);
+    await store.queueSitemaps([entry('/sitemap.xml')]);
+    expect((await store.sitemapQueue(origin)).map((r) => [r.url, r.source, r.state])).toEqual([
+      [`${origin}/s.xml`, 'robots', 'queued'],
+      [`${origin}/sitemap.xml`, 'origin', 'queued'],
+    ]);
+    expect(await store.sitemapQueue('http://other')).toEqual([]);
+    expect(await store.takeSitemap(`${origin}/s.xml`)).toBe(true);
+    expect(await store.takeSitemap(`${origin}/none.xml`)).toBe(false);
+    // Taken and given back unread: taken again.
+    expect(await store.takeSitemap(`${origin}/sitemap.xml`)).toBe(true);
+    await store.releaseSitemap(`${origin}/sitemap.xml`);
+    expect(await store.takeSitemap(`${origin}/sitemap.xml`)).toBe(true);
+    const children = [{ key: `${origin}/c1.xml`, origin, url: `${origin}/c1.xml#x`, source: 'index' as const }, { key: `${origin}/s.xml`, origin, url: `${origin}/s.xml`, source: 'index' as const }];
+    const id = await store.recordSitemap(record(`${origin}/s.xml`), { key: `${origin}/s.xml`, state: 'read', children });
+    await store.recordSitemap({ ...record(`${origin}/sitemap.xml`), status: 404, kind: undefined }, { key: `${origin}/sitemap.xml`, state: 'failed', children: [] });
+    expect(await store.sitemapQueue(origin)).toEqual([
+      { key: `${origin}/s.xml`, origin, url: `${origin}/s.xml`, source: 'robots', parentId: undefined, state: 'read' },
+      { key: `${origin}/sitemap.xml`, origin, url: `${origin}/sitemap.xml`, source: 'origin', parentId: undefined, state: 'failed' },
+      { key: `${origin}/c1.xml`, origin, url: `${origin}/c1.xml#x`, source: 'index', parentId: id, state: 'queued' },
+    ]);
+    // A sitemap read or failed is not taken again.
+    expect(await store.takeSitemap(`${origin}/s.xml`)).toBe(false);
+    expect(await store.takeSitemap(`${origin}/sitemap.xml`)).toBe(false);
+    // What a unit that fails wrote is not kept.
+    await expect(
+      store.transact(async (tx) => {
+        await tx.queueSitemaps([entry('/lost.xml')]);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect((await store.sitemapQueue(origin)).map((r) => r.url)).not.toContain(`${origin}/lost.xml`);
+    await store.flush();
+    await store.clearSitemapQueue();
+    expect(await store.sitemapQueue(origin)).toEqual([]);
+  });
+});
+
 describe('SqliteStore recovery of claims', () => {
   it('requeues fetching rows on open, unless asked only to inspect', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');

@@ -26,7 +26,10 @@ import {
   type IndexReader,
   type IndexWriter,
   type SharedFrontier,
+  type SitemapQueueEntry,
+  type SitemapQueueRow,
   type SitemapRecord,
+  type SitemapSettlement,
   type StoreStats,
   type UrlHistory,
   type UrlRecord,
@@ -363,10 +366,10 @@ export class PgStore implements IndexWriter {
     return this.#reading(() => readPgRuns(this.#db));
   }
 
-  async recordSitemap(record: SitemapRecord): Promise<number> {
+  async recordSitemap(record: SitemapRecord, settlement?: SitemapSettlement): Promise<number> {
     const entries = record.entries;
-    const [row] = await this.#writing(
-      () => this.#db`
+    return this.#inTransaction(async (db) => {
+      const [row] = await db`
         WITH s AS (
           INSERT INTO sitemap (run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings)
           VALUES (${record.runId ?? null}, ${record.url}, ${record.source}, ${record.parentId ?? null}, ${record.fetchedAt}, ${record.status ?? null},
@@ -379,9 +382,49 @@ export class PgStore implements IndexWriter {
             ${entries.map((e) => e.lastmod ?? null) as string[]}::text[], ${entries.map((e) => e.line ?? null) as number[]}::integer[])
             WITH ORDINALITY AS x (url_id, loc, lastmod, line, position)
         )
-        SELECT id FROM s`,
+        SELECT id FROM s`;
+      const id = row!.id as number;
+      if (settlement !== undefined) {
+        await db`UPDATE sitemap_queue SET state = ${settlement.state}, lease_until = NULL WHERE key = ${settlement.key} AND state = 'queued'`;
+        await queueSitemapRows(db, settlement.children.map((child) => ({ ...child, parentId: id })));
+      }
+      return id;
+    });
+  }
+
+  async queueSitemaps(entries: readonly SitemapQueueEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.#writing(() => queueSitemapRows(this.#db, entries));
+  }
+
+  async sitemapQueue(origin: string): Promise<SitemapQueueRow[]> {
+    const rows = await this.#reading(() => this.#db`SELECT key, origin, url, source, parent_id, state FROM sitemap_queue WHERE origin = ${origin} ORDER BY id`);
+    return rows.map((r) => ({
+      key: r.key as string,
+      origin: r.origin as string,
+      url: r.url as string,
+      source: r.source as SitemapQueueRow['source'],
+      parentId: r.parent_id === null ? undefined : Number(r.parent_id),
+      state: r.state as SitemapQueueRow['state'],
+    }));
+  }
+
+  // Held for a lease, as a claimed URL is: a dead worker's hold runs out and another worker takes the sitemap.
+  async takeSitemap(key: string): Promise<boolean> {
+    const now = this.#core.now();
+    const rows = await this.#writing(
+      () => this.#db`UPDATE sitemap_queue SET lease_until = ${now + this.#core.leaseMs}::bigint
+        WHERE key = ${key} AND state = 'queued' AND (lease_until IS NULL OR lease_until < ${now}::bigint) RETURNING 1`,
     );
-    return row!.id as number;
+    return rows.length > 0;
+  }
+
+  async releaseSitemap(key: string): Promise<void> {
+    await this.#writing(() => this.#db`UPDATE sitemap_queue SET lease_until = NULL WHERE key = ${key} AND state = 'queued'`);
+  }
+
+  async clearSitemapQueue(): Promise<void> {
+    await this.#writing(() => this.#db`DELETE FROM sitemap_queue`);
   }
 
   async requeueFetched(): Promise<number> {
@@ -477,6 +520,18 @@ export class PgStore implements IndexWriter {
       throw asStoreError(error, this.#core.url, 'ERR_STORE_OPEN');
     }
   }
+}
+
+/** Queue sitemaps on the sitemap frontier; a key already there is left as it is. */
+async function queueSitemapRows(db: Executor, entries: readonly SitemapQueueEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db`
+    INSERT INTO sitemap_queue (key, origin, url, source, parent_id)
+    SELECT x.key, x.origin, x.url, x.source, x.parent_id
+    FROM unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.origin)}::text[], ${entries.map((e) => e.url)}::text[],
+      ${entries.map((e) => e.source)}::text[], ${entries.map((e) => e.parentId ?? null) as number[]}::bigint[]) WITH ORDINALITY AS x (key, origin, url, source, parent_id, n)
+    ORDER BY x.n
+    ON CONFLICT (key) DO NOTHING`;
 }
 
 function notFound(id: number): StoreError {

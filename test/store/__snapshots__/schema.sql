@@ -196,6 +196,17 @@ CREATE TABLE sitemap_entry (
   PRIMARY KEY (sitemap_id, position)
 ) STRICT, WITHOUT ROWID;
 
+CREATE TABLE sitemap_queue (
+  id          INTEGER PRIMARY KEY,
+  key         TEXT    NOT NULL UNIQUE,
+  origin      TEXT    NOT NULL,
+  url         TEXT    NOT NULL,
+  source      TEXT    NOT NULL CHECK (source IN ('origin', 'robots', 'index')),
+  parent_id   INTEGER REFERENCES sitemap (id),
+  state       TEXT    NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'read', 'failed')),
+  lease_until INTEGER
+) STRICT;
+
 CREATE TABLE "url" (
   id         INTEGER PRIMARY KEY,
   key        TEXT    NOT NULL,
@@ -225,5 +236,7 @@ CREATE INDEX fetch_digest ON fetch (digest) WHERE digest IS NOT NULL;
 CREATE INDEX fetch_url ON fetch (url_id);
 
 CREATE INDEX sitemap_entry_url ON sitemap_entry (url_id);
+
+CREATE INDEX sitemap_queue_origin ON sitemap_queue (origin, id);
 
 CREATE INDEX url_frontier ON url (depth, id) WHERE state = 'queued';
