@@ -76,6 +76,12 @@ export interface PgStoreOptions {
  */
 const DEFAULT_LEASE_MS = 5000;
 
+/**
+ * How long a worker holds a sitemap it reads: a sitemap's fetch, robots.txt wait and
+ * parse are bounded by the fetch timeout and the parse's caps, well within this.
+ */
+const SITEMAP_HOLD_MS = 120_000;
+
 /** How long a call waits for a server that went away. */
 const DEFAULT_RECONNECT_MS = 30_000;
 
@@ -410,12 +416,15 @@ export class PgStore implements IndexWriter {
   }
 
   // Held for a lease, as a claimed URL is: a dead worker's hold runs out and another worker takes the sitemap.
+  // Judged by the database's clock, as claims are. The hold is not renewed while the sitemap is read, so it
+  // lasts as long as the longest read may (SITEMAP_HOLD_MS), not the short renewed lease of a claim.
   async takeSitemap(key: string): Promise<boolean> {
-    const now = this.#core.now();
-    const rows = await this.#writing(
-      () => this.#db`UPDATE sitemap_queue SET lease_until = ${now + this.#core.leaseMs}::bigint
-        WHERE key = ${key} AND state = 'queued' AND (lease_until IS NULL OR lease_until < ${now}::bigint) RETURNING 1`,
-    );
+    const holdMs = Math.max(this.#core.leaseMs, SITEMAP_HOLD_MS);
+    const rows = await this.#writing(() => {
+      const now = this.#core.frontier.leaseNow(this.#db);
+      return this.#db`UPDATE sitemap_queue SET lease_until = ${now} + ${holdMs}::bigint
+        WHERE key = ${key} AND state = 'queued' AND (lease_until IS NULL OR lease_until < ${now}) RETURNING 1`;
+    });
     return rows.length > 0;
   }
 
