@@ -55,7 +55,7 @@ export async function seedFromSitemaps(p: SitemapSeedsOptions): Promise<number> 
 
 async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<number> {
   const { options, tally } = p;
-  const onRequest = (request: SentRequest): void => tally.countRequest(request, 1);
+  const onRequest = (request: SentRequest): void => tally.countRequest(request, 1, origin);
   const pending: PendingSitemap[] = [];
   const seen = new Set<string>();
   const add = (url: string, source: SitemapRecord['source'], parentId: number | undefined): void => {
@@ -80,7 +80,7 @@ async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<numbe
   while (pending.length > 0 && read < options.maxSitemaps && !p.signal.aborted) {
     const sitemap = pending.shift()!;
     read++;
-    const result = await readSitemap(p, sitemap, onRequest);
+    const result = await readSitemap(p, sitemap, origin, onRequest);
     queued += result.queued;
     for (const child of result.children) add(child, 'index', result.id);
   }
@@ -91,14 +91,22 @@ async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<numbe
 async function readSitemap(
   p: SitemapSeedsOptions,
   sitemap: PendingSitemap,
+  origin: string,
   onRequest: (request: SentRequest) => void,
 ): Promise<{ id: number; queued: number; children: readonly string[] }> {
   const { options } = p;
   const store = options.store;
+  // The sitemap's record, in one unit with the requests of the origin's sitemaps so far (crawl-tally.ts `recordRequests`).
+  const record = (sitemapRecord: SitemapRecord): Promise<number> =>
+    store.transact(async (tx) => {
+      const id = await tx.recordSitemap(sitemapRecord);
+      await p.tally.recordRequests(tx, origin);
+      return id;
+    });
   const base = { runId: p.runId, url: sitemap.url, source: sitemap.source, parentId: sitemap.parentId, fetchedAt: options.now() };
   const refusal = await refusalOf(p, sitemap.url, onRequest);
   if (refusal !== undefined) {
-    const id = await store.recordSitemap({ ...base, status: undefined, errorCode: refusal, kind: undefined, findings: [], entries: [] });
+    const id = await record({ ...base, status: undefined, errorCode: refusal, kind: undefined, findings: [], entries: [] });
     return { id, queued: 0, children: [] };
   }
   await p.takeTurn(schemeRung(sitemap.url)?.host ?? '', sitemap.url);
@@ -106,21 +114,21 @@ async function readSitemap(
   try {
     response = await options.fetcher.fetch(sitemap.url, p.signal, { onRequest, read: 'bytes' });
   } catch {
-    const id = await store.recordSitemap({ ...base, status: undefined, errorCode: 'ERR_CRAWL_FETCHER_THREW', kind: undefined, findings: [], entries: [] });
+    const id = await record({ ...base, status: undefined, errorCode: 'ERR_CRAWL_FETCHER_THREW', kind: undefined, findings: [], entries: [] });
     return { id, queued: 0, children: [] };
   }
   const status = response.status;
   const isUsable = status !== undefined && status >= 200 && status < 300 && response.data !== undefined;
   const fetched = { ...base, status, errorCode: response.errorCode };
   if (!isUsable) {
-    const id = await store.recordSitemap({ ...fetched, kind: undefined, findings: [], entries: [] });
+    const id = await record({ ...fetched, kind: undefined, findings: [], entries: [] });
     return { id, queued: 0, children: [] };
   }
   const parsed = await parseSitemap(response.data!, { maxEntries: options.maxSitemapEntries, maxBytes: SITEMAP_LIMITS.maxBytes });
   const findings = findingRecords(parsed, response);
   if (parsed.kind === 'sitemapindex') {
     const entries: SitemapEntryRecord[] = parsed.entries.map((entry) => ({ loc: entry.loc, lastmod: entry.lastmod, line: entry.line, urlId: undefined }));
-    const id = await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries });
+    const id = await record({ ...fetched, kind: parsed.kind, findings, entries });
     // A sitemap index names sitemaps of the site: those out of the crawl's scope are not read.
     const children = parsed.entries.map((entry) => entry.loc).filter((loc) => p.scope.check(loc) === undefined);
     return { id, queued: 0, children };
@@ -141,7 +149,7 @@ async function readSitemap(
     chunk.forEach((entry, i) => entries.push({ loc: entry.loc, lastmod: entry.lastmod, line: entry.line, urlId: results[i]?.urlId }));
   }
   p.tally.queued += queued;
-  const id = await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries });
+  const id = await record({ ...fetched, kind: parsed.kind, findings, entries });
   return { id, queued, children: [] };
 }
 

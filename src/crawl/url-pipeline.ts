@@ -83,7 +83,7 @@ export class UrlPipeline {
     this.#claims.inFlight.add(claimed.id);
     try {
       const robots = this.#o.robots;
-      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request, attempt);
+      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request, attempt, claimed.id);
       if (robots !== undefined) {
         // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
         if (this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {
@@ -94,7 +94,7 @@ export class UrlPipeline {
         try {
           isAllowed = await robots.isAllowed(claimed.key, { onRequest });
         } catch {
-          await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
+          await this.#record(claimed, (tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
           return { kind: 'done' };
         }
         const file = robots.robotsFile?.(claimed.key);
@@ -104,7 +104,7 @@ export class UrlPipeline {
         if (!isAllowed) {
           // Not checked, and said so: recorded as refused, not as broken.
           this.#tally.checks.notCheckedByRobots++;
-          await this.#store.transact((tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_ROBOTS_DISALLOWED', undefined));
+          await this.#record(claimed, (tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_ROBOTS_DISALLOWED', undefined));
           return { kind: 'refund' };
         }
       }
@@ -135,18 +135,26 @@ export class UrlPipeline {
       }
       // RFC 9110 §15.4.5: not modified, the page stays as recorded (its links too).
       if (response.status === 304 && revalidation !== undefined && response.hops.length === 0) {
-        await this.#store.recordFetch(notModifiedRecord(claimed, response, revalidation, attempt));
+        await this.#record(claimed, (tx) => tx.recordFetch(notModifiedRecord(claimed, response, revalidation, attempt)));
         this.#tally.fetched++;
         this.#tally.unchanged++;
         return { kind: 'done' };
       }
       // One unit per response: its fetch row, aliases and links are recorded together, or not at all.
-      await this.#store.transact((tx) => this.#settle(tx, claimed, response, attempt));
+      await this.#record(claimed, (tx) => this.#settle(tx, claimed, response, attempt));
       if (outcome === 'fatal') this.#p.fail(new CrawlError('ERR_CRAWL_STOPPED', `fetch returned ${response.errorCode}`, {}));
       return { kind: 'done' };
     } finally {
       this.#claims.inFlight.delete(claimed.id);
     }
+  }
+
+  /** The claimed URL's outcome, as one unit of the index with the requests it took (crawl-tally.ts `recordRequests`). */
+  #record(claimed: ClaimedUrl, work: (tx: IndexWriter) => Promise<unknown>): Promise<void> {
+    return this.#store.transact(async (tx) => {
+      await work(tx);
+      await this.#tally.recordRequests(tx, claimed.id);
+    });
   }
 
   /** One request of the claimed URL, redirects vetted hop by hop; what a fetcher that threw leaves, if it did. */
@@ -199,7 +207,7 @@ export class UrlPipeline {
   async #externalRobotsUnreachable(job: Job, file: RobotsFileState): Promise<TaskResult> {
     const { claimed, attempt } = job;
     const code = file.status === undefined ? (file.errorCode ?? 'ERR_FETCH_NETWORK') : 'ERR_CRAWL_ROBOTS_UNREACHABLE';
-    await this.#store.transact(async (tx) => {
+    await this.#record(claimed, async (tx) => {
       await this.#recordFailure(tx, claimed, attempt, code, undefined);
       if (file.status === undefined) this.#tally.countChecked('external', code);
       else this.#tally.checks.notCheckedByRobots++;

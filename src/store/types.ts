@@ -341,6 +341,12 @@ export interface IndexWriter {
   startRun(run: CrawlRunStart): Promise<number>;
   /** Record how the run `id` ended. */
   endRun(id: number, end: CrawlRunEnd): Promise<void>;
+  /**
+   * The counts of the run `id` so far (requests by kind), written in the unit that
+   * records the outcomes they account for: a run killed before its end keeps what
+   * its committed units counted. Ignored once the run has ended (endRun's counts stand).
+   */
+  recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void>;
   /** Every crawl run, oldest first. */
   runs(): Promise<readonly CrawlRunRow[]>;
   /** Record a sitemap file and its entries (migration 007); resolves with its id. */
