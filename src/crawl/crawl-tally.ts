@@ -37,6 +37,8 @@ export class CrawlTally {
   readonly #pending = new Map<RequestOwner, MutableRequestCounts>();
   /** The run's id in the index, once it is recorded. */
   runId: number | undefined;
+  /** Whether the run has read (and recorded) the sitemaps of its seeds. */
+  #isSitemapRead = false;
   fetched = 0;
   failed = 0;
   reused = 0;
@@ -112,7 +114,20 @@ export class CrawlTally {
     this.#pending.delete(owner);
     const r = this.recordedRequests;
     for (const key of Object.keys(r) as (keyof RequestCounts)[]) r[key] += pending[key];
-    await tx.recordRunCounts(this.runId, { requests: r.fetches + r.retries + r.redirects + r.robots, requestsByKind: { ...r } });
+    await this.#writeRunCounts(tx);
+  }
+
+  /** Called in a unit once the run's sitemaps are read and recorded: the run's row says so, for a run that resumes it after a kill. */
+  async sitemapsRead(tx: IndexWriter): Promise<void> {
+    this.#isSitemapRead = true;
+    await this.#writeRunCounts(tx);
+  }
+
+  async #writeRunCounts(tx: IndexWriter): Promise<void> {
+    if (this.runId === undefined) return;
+    const r = this.recordedRequests;
+    const sitemaps = this.#isSitemapRead ? { sitemapsRead: true } : {};
+    await tx.recordRunCounts(this.runId, { requests: r.fetches + r.retries + r.redirects + r.robots, requestsByKind: { ...r }, ...sitemaps });
   }
 
   /** How many requests for `robotsUrl` this run sent (its redirect hops not included). */

@@ -138,8 +138,9 @@ class Crawler {
       this.#tally.runId = runId;
       // A re-check queues every URL fetched again (recheck.ts); without it, a crawl on an index resumes.
       if (this.#o.recheck) await this.#store.requeueFetched();
-      // By an earlier run that ended (a run killed before it committed their entries may not have).
-      const isSitemapRead = (await this.#store.runs()).slice(0, -1).some((run) => run.endedAt !== undefined);
+      // By an earlier run that ended, or that committed the end of its sitemaps before it was
+      // killed (one killed before that may not have committed all their entries).
+      const isSitemapRead = (await this.#store.runs()).slice(0, -1).some((run) => run.endedAt !== undefined || run.counts?.sitemapsRead === true);
       const seeds = await this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
       // Sitemaps are read until a run of the index has ended, and by a re-check; not by a
@@ -152,6 +153,8 @@ class Crawler {
         // A sitemap request waits its host's turn and delay, as a page's does.
         const takeTurn = (host: string, url: string): Promise<void> => this.#scheduler.takeTurn(host, this.#hostDelayMs(url), stop);
         await seedFromSitemaps({ options, scope: this.#scope, tally: this.#tally, runId, signal: stop, takeTurn });
+        // Every sitemap of the seeds is recorded (units commit in order): a resume after a kill does not read them again.
+        if (!stop.aborted) await this.#store.transact((tx) => this.#tally.sitemapsRead(tx));
       }
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
       if (signal?.aborted === true) this.#stopGracefully();
