@@ -285,7 +285,10 @@ export interface CrawlRunEnd {
   readonly counts: Readonly<Record<string, unknown>>;
 }
 
-/** One crawl run of the index; the end fields are `undefined` for a run still going, or killed. */
+/**
+ * One crawl run of the index; the end fields are `undefined` for a run still going, or
+ * killed, whose `counts` are those its committed units wrote (`recordRunCounts`), if any.
+ */
 export interface CrawlRunRow extends CrawlRunStart {
   readonly id: number;
   readonly endedAt: number | undefined;
