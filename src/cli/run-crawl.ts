@@ -166,6 +166,8 @@ async function crawlInto(
   let summary: CrawlSummary;
   let failure: CrawlError | undefined;
   let standing: IndexStanding | undefined;
+  /** Closing commits the last group: it fails too once a commit has failed (a full disk), and the summary is still printed. */
+  let closeError: unknown;
   try {
     await keepLastRunFindings(store, context);
     summary = await crawl(
@@ -188,14 +190,18 @@ async function crawlInto(
   } finally {
     unsubscribe();
     progress.clear();
-    await store.close();
+    closeError = await store.close().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
   }
   // stdout itself failed (a closed pipe): nothing more can be said there.
   if (failure !== undefined && events.failure !== undefined && failure.cause === events.failure) throw failure.cause;
   if (settings.isJson) await out.writeLine(summaryJson(summary, standing));
   else for (const line of formatSummary(summary, stoppedBy, standing)) await out.writeLine(line);
-  if (failure !== undefined) {
-    await context.err.writeLine(`linkladder: error: ${oneLine(failure.message)}`);
+  if (failure !== undefined || closeError !== undefined) {
+    const message = failure?.message ?? `the last commit of the index failed: ${closeError instanceof Error ? closeError.message : String(closeError)}`;
+    await context.err.writeLine(`linkladder: error: ${oneLine(message)}`);
     return { exitCode: EXIT_CODES.FAILURE, summary };
   }
   if (summary.stoppedBy === 'seeds-failed') {

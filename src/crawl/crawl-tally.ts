@@ -8,7 +8,12 @@ import type { SentRequest } from '../fetch/index.js';
 import { brokenCounts, errorKindOf } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { CheckCounts, CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
-import type { UrlRole } from '../store/index.js';
+import type { IndexWriter, UrlRole } from '../store/index.js';
+
+/** Whose outcome a request belongs to: a claimed URL (its id), or an origin whose sitemaps are read. */
+export type RequestOwner = number | string;
+
+type MutableRequestCounts = { -readonly [K in keyof RequestCounts]: number };
 
 export interface CrawlTallyOptions {
   readonly onEvent: ((event: CrawlEvent) => void) | undefined;
@@ -21,7 +26,17 @@ export class CrawlTally {
   readonly #options: CrawlTallyOptions;
   readonly #startedAt: number;
   /** Every HTTP request sent, by what it was for (told by the fetch layer as each is sent). */
-  readonly requestsByKind: { -readonly [K in keyof RequestCounts]: number } = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
+  readonly requestsByKind: MutableRequestCounts = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
+  /**
+   * The requests whose outcomes are recorded in units of the index (`recordRequests`):
+   * what the run's row counts while it runs, so that a run killed before its end
+   * still counts every request whose outcome it committed.
+   */
+  readonly recordedRequests: MutableRequestCounts = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
+  /** Requests sent whose owner's outcome is not recorded yet. */
+  readonly #pending = new Map<RequestOwner, MutableRequestCounts>();
+  /** The run's id in the index, once it is recorded. */
+  runId: number | undefined;
   fetched = 0;
   failed = 0;
   reused = 0;
@@ -76,15 +91,34 @@ export class CrawlTally {
    * An HTTP request was sent (the fetch layer says so as it sends it): the one place
    * "requests" is counted. The first request of a URL's second or later attempt is a retry.
    */
-  countRequest(request: SentRequest, attempt: number): void {
-    const r = this.requestsByKind;
+  countRequest(request: SentRequest, attempt: number, owner: RequestOwner): void {
     const kind = request.kind;
-    if (kind === 'robots') {
-      r.robots++;
-      this.#robotsRequests.set(request.url, (this.#robotsRequests.get(request.url) ?? 0) + 1);
-    } else if (kind === 'redirect') r.redirects++;
-    else if (attempt > 1) r.retries++;
-    else r.fetches++;
+    const key: keyof RequestCounts = kind === 'robots' ? 'robots' : kind === 'redirect' ? 'redirects' : attempt > 1 ? 'retries' : 'fetches';
+    this.requestsByKind[key]++;
+    let pending = this.#pending.get(owner);
+    if (pending === undefined) this.#pending.set(owner, (pending = { fetches: 0, retries: 0, redirects: 0, robots: 0 }));
+    pending[key]++;
+    if (kind === 'robots') this.#robotsRequests.set(request.url, (this.#robotsRequests.get(request.url) ?? 0) + 1);
+  }
+
+  /**
+   * Called in the unit that records `owner`'s outcome: its requests are recorded,
+   * and the run's counts in the index say so in the same unit (committed with the
+   * outcome, or lost with it and sent again on resume).
+   */
+  async recordRequests(tx: IndexWriter, owner: RequestOwner): Promise<void> {
+    const pending = this.#pending.get(owner);
+    if (pending === undefined || this.runId === undefined) return;
+    this.#pending.delete(owner);
+    const r = this.recordedRequests;
+    for (const key of Object.keys(r) as (keyof RequestCounts)[]) r[key] += pending[key];
+    await this.#writeRunCounts(tx);
+  }
+
+  async #writeRunCounts(tx: IndexWriter): Promise<void> {
+    if (this.runId === undefined) return;
+    const r = this.recordedRequests;
+    await tx.recordRunCounts(this.runId, { requests: r.fetches + r.retries + r.redirects + r.robots, requestsByKind: { ...r } });
   }
 
   /** How many requests for `robotsUrl` this run sent (its redirect hops not included). */

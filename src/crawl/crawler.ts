@@ -135,6 +135,7 @@ class Crawler {
     let runId: number | undefined;
     try {
       runId = await this.#store.startRun({ startedAt: this.#o.now(), seeds: this.#o.seeds, settings: runSettingsOf(this.#o) });
+      this.#tally.runId = runId;
       // A re-check queues every URL fetched again (recheck.ts), and finds and reads every
       // sitemap again; without it, a crawl on an index resumes.
       if (this.#o.recheck) {

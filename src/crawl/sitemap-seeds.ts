@@ -10,7 +10,7 @@
 // a missing or failing sitemap is a recorded finding, never an error of the crawl.
 
 import { SITEMAP_LIMITS, parseSitemap, type FetchedResponse, type ParsedSitemap, type SentRequest } from '../fetch/index.js';
-import type { SitemapEntryRecord, SitemapFindingRecord, SitemapQueueEntry, SitemapQueueRow } from '../store/index.js';
+import type { SitemapEntryRecord, SitemapFindingRecord, SitemapQueueEntry, SitemapQueueRow, SitemapRecord, SitemapSettlement } from '../store/index.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { schemeRung } from './origin-key.js';
@@ -65,7 +65,7 @@ function sitemapKey(url: string): string {
 async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<number> {
   const { options, tally } = p;
   const store = options.store;
-  const onRequest = (request: SentRequest): void => tally.countRequest(request, 1);
+  const onRequest = (request: SentRequest): void => tally.countRequest(request, 1, origin);
   const guessed = `${origin}/sitemap.xml`;
   let rows = await store.sitemapQueue(origin);
   // Its /sitemap.xml on the frontier says the origin's sitemaps were found (they are queued with it).
@@ -75,7 +75,7 @@ async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<numbe
     if (found === 'unreachable') {
       // Recorded for this run; queued by the next, which asks robots.txt again.
       const errorCode = 'ERR_CRAWL_ROBOTS_UNREACHABLE';
-      await store.recordSitemap({ runId: p.runId, url: guessed, source: 'origin', parentId: undefined, fetchedAt: options.now(), status: undefined, errorCode, kind: undefined, findings: [], entries: [] });
+      await recordSitemap(p, origin, { runId: p.runId, url: guessed, source: 'origin', parentId: undefined, fetchedAt: options.now(), status: undefined, errorCode, kind: undefined, findings: [], entries: [] });
       return 0;
     }
     await store.queueSitemaps(found);
@@ -154,10 +154,10 @@ async function readSitemap(p: SitemapSeedsOptions, sitemap: SitemapQueueRow, onR
     const record = { ...base, status: undefined, errorCode: refusal, kind: undefined, findings: [], entries: [] };
     // A robots.txt outage holds the sitemap for the next run, as it holds pages.
     if (refusal === 'ERR_CRAWL_ROBOTS_UNREACHABLE') {
-      await store.recordSitemap(record);
+      await recordSitemap(p, sitemap.origin, record);
       return notRead;
     }
-    await store.recordSitemap(record, failed);
+    await recordSitemap(p, sitemap.origin, record, failed);
     return { queued: 0, isSettled: true };
   }
   await p.takeTurn(schemeRung(sitemap.url)?.host ?? '', sitemap.url);
@@ -167,7 +167,7 @@ async function readSitemap(p: SitemapSeedsOptions, sitemap: SitemapQueueRow, onR
     response = await options.fetcher.fetch(sitemap.url, p.signal, { onRequest, read: 'bytes' });
   } catch {
     if (p.signal.aborted) return notRead;
-    await store.recordSitemap({ ...base, status: undefined, errorCode: 'ERR_CRAWL_FETCHER_THREW', kind: undefined, findings: [], entries: [] }, failed);
+    await recordSitemap(p, sitemap.origin, { ...base, status: undefined, errorCode: 'ERR_CRAWL_FETCHER_THREW', kind: undefined, findings: [], entries: [] }, failed);
     return { queued: 0, isSettled: true };
   }
   // Stopped while it was fetched: read again by the next run.
@@ -176,7 +176,7 @@ async function readSitemap(p: SitemapSeedsOptions, sitemap: SitemapQueueRow, onR
   const isUsable = status !== undefined && status >= 200 && status < 300 && response.data !== undefined;
   const fetched = { ...base, status, errorCode: response.errorCode };
   if (!isUsable) {
-    await store.recordSitemap({ ...fetched, kind: undefined, findings: [], entries: [] }, failed);
+    await recordSitemap(p, sitemap.origin, { ...fetched, kind: undefined, findings: [], entries: [] }, failed);
     return { queued: 0, isSettled: true };
   }
   // Read in turns of the event loop: a signal stops it between two, and nothing is recorded.
@@ -192,7 +192,7 @@ async function readSitemap(p: SitemapSeedsOptions, sitemap: SitemapQueueRow, onR
     // page (HTML, or nothing like XML) has no sitemap there, as a 404 says. A sitemap
     // someone named that is not one is a finding.
     const isAbsent = sitemap.source === 'origin' && (HTML_TYPE.test(response.contentType ?? '') || !parsed.findings.some((f) => f.code === 'SITEMAP_ROOT_INVALID'));
-    await store.recordSitemap({ ...fetched, kind: undefined, findings: isAbsent ? [] : findingRecords(parsed, response), entries: [] }, failed);
+    await recordSitemap(p, sitemap.origin, { ...fetched, kind: undefined, findings: isAbsent ? [] : findingRecords(parsed, response), entries: [] }, failed);
     return { queued: 0, isSettled: true };
   }
   const findings = findingRecords(parsed, response);
@@ -202,7 +202,7 @@ async function readSitemap(p: SitemapSeedsOptions, sitemap: SitemapQueueRow, onR
     const children = parsed.entries
       .filter((entry) => p.scope.check(entry.loc) === undefined)
       .map((entry) => ({ key: sitemapKey(entry.loc), origin: sitemap.origin, url: entry.loc, source: 'index' as const }));
-    await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries }, { key: sitemap.key, state: 'read', children });
+    await recordSitemap(p, sitemap.origin, { ...fetched, kind: parsed.kind, findings, entries }, { key: sitemap.key, state: 'read', children });
     return { queued: 0, isSettled: true, isIndex: true };
   }
   const entries: SitemapEntryRecord[] = [];
@@ -221,8 +221,20 @@ async function readSitemap(p: SitemapSeedsOptions, sitemap: SitemapQueueRow, onR
     chunk.forEach((entry, i) => entries.push({ loc: entry.loc, lastmod: entry.lastmod, line: entry.line, urlId: results[i]?.urlId }));
   }
   p.tally.queued += queued;
-  await store.recordSitemap({ ...fetched, kind: parsed.kind, findings, entries }, { key: sitemap.key, state: 'read', children: [] });
+  await recordSitemap(p, sitemap.origin, { ...fetched, kind: parsed.kind, findings, entries }, { key: sitemap.key, state: 'read', children: [] });
   return { queued, isSettled: true };
+}
+
+/**
+ * A sitemap's record (and how its reading ended), in one unit with the requests the
+ * origin's sitemaps sent so far: the run's counts hold them once the record is committed.
+ */
+function recordSitemap(p: SitemapSeedsOptions, origin: string, record: SitemapRecord, settlement?: SitemapSettlement): Promise<number> {
+  return p.options.store.transact(async (tx) => {
+    const id = await tx.recordSitemap(record, settlement);
+    await p.tally.recordRequests(tx, origin);
+    return id;
+  });
 }
 
 /** Why a sitemap is not requested: robots.txt disallows it or is unreachable, or it is a private address the crawl may not reach. */

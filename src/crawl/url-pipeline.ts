@@ -96,7 +96,7 @@ export class UrlPipeline {
     this.#claims.inFlight.add(claimed.id);
     try {
       const robots = this.#o.robots;
-      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request, attempt);
+      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request, attempt, claimed.id);
       if (robots !== undefined) {
         // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
         if (this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {
@@ -166,15 +166,16 @@ export class UrlPipeline {
   }
 
   /**
-   * One unit of the index for what became of the claimed URL. On a frontier shared by
-   * workers the claim is checked first and held until the unit commits: a claim whose
-   * lease lapsed (this worker stalled) may be another worker's now, and nothing of
-   * this response is recorded or counted.
+   * One unit of the index for what became of the claimed URL, with the requests it
+   * took (crawl-tally.ts `recordRequests`). On a frontier shared by workers the claim
+   * is checked first and held until the unit commits: a claim whose lease lapsed (this
+   * worker stalled) may be another worker's now, and nothing of this response is
+   * recorded; the requests were sent all the same, and are counted.
    */
   async #unit(claimed: ClaimedUrl, work: (tx: IndexWriter) => Promise<void>): Promise<void> {
     await this.#store.transact(async (tx) => {
-      if (tx.holdClaim !== undefined && !(await tx.holdClaim(claimed.id))) return;
-      await work(tx);
+      if (tx.holdClaim === undefined || (await tx.holdClaim(claimed.id))) await work(tx);
+      await this.#tally.recordRequests(tx, claimed.id);
     });
   }
 

@@ -466,6 +466,16 @@ export class MemoryStore extends UnitStore {
     });
   }
 
+  protected recordRunCountsNow(id: number, counts: Readonly<Record<string, unknown>>): void {
+    this.inUnit(() => {
+      const index = id - 1;
+      const before = this.#runs[index];
+      if (before === undefined || before.endedAt !== undefined) return;
+      this.#runs[index] = { ...before, counts: structuredClone(counts) };
+      this.#undo.push(() => (this.#runs[index] = before));
+    });
+  }
+
   protected runsNow(): CrawlRunRow[] {
     return this.#runs.map((run) => structuredClone(run));
   }

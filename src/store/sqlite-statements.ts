@@ -41,6 +41,7 @@ const SQL = {
   firstLinkElement: 'SELECT element, attribute FROM link WHERE from_url = :from AND (to_url = :id OR met_url = :id) ORDER BY position LIMIT 1',
   insertRun: 'INSERT INTO crawl_run (started_at, seeds, settings) VALUES (:startedAt, :seeds, :settings)',
   endRun: 'UPDATE crawl_run SET ended_at = :endedAt, stopped_by = :stoppedBy, outcome = :outcome, counts = :counts WHERE id = :id',
+  recordRunCounts: 'UPDATE crawl_run SET counts = :counts WHERE id = :id AND ended_at IS NULL',
   insertSitemap: `INSERT INTO sitemap (run_id, url, source, parent_id, fetched_at, status, error_code, kind, findings)
        VALUES (:runId, :url, :source, :parentId, :fetchedAt, :status, :errorCode, :kind, :findings)`,
   insertSitemapEntry: `INSERT INTO sitemap_entry (sitemap_id, position, url_id, loc, lastmod, line)

@@ -174,6 +174,10 @@ export class SqliteStore extends UnitStore {
     );
   }
 
+  protected recordRunCountsNow(id: number, counts: Readonly<Record<string, unknown>>): void {
+    this.#write(() => this.#statements.recordRunCounts.run({ id, counts: JSON.stringify(counts) }));
+  }
+
   protected runsNow(): CrawlRunRow[] {
     return readRuns(this.#db);
   }

@@ -315,7 +315,10 @@ export interface CrawlRunEnd {
   readonly counts: Readonly<Record<string, unknown>>;
 }
 
-/** One crawl run of the index; the end fields are `undefined` for a run still going, or killed. */
+/**
+ * One crawl run of the index; the end fields are `undefined` for a run still going, or
+ * killed, whose `counts` are those its committed units wrote (`recordRunCounts`), if any.
+ */
 export interface CrawlRunRow extends CrawlRunStart {
   readonly id: number;
   readonly endedAt: number | undefined;
@@ -371,6 +374,12 @@ export interface IndexWriter {
   startRun(run: CrawlRunStart): Promise<number>;
   /** Record how the run `id` ended. */
   endRun(id: number, end: CrawlRunEnd): Promise<void>;
+  /**
+   * The counts of the run `id` so far (requests by kind), written in the unit that
+   * records the outcomes they account for: a run killed before its end keeps what
+   * its committed units counted. Ignored once the run has ended (endRun's counts stand).
+   */
+  recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void>;
   /** Every crawl run, oldest first. */
   runs(): Promise<readonly CrawlRunRow[]>;
   /**

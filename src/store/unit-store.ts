@@ -49,6 +49,7 @@ export abstract class UnitStore implements IndexWriter {
   protected abstract statsNow(): StoreStats;
   protected abstract startRunNow(run: CrawlRunStart): number;
   protected abstract endRunNow(id: number, end: CrawlRunEnd): void;
+  protected abstract recordRunCountsNow(id: number, counts: Readonly<Record<string, unknown>>): void;
   protected abstract runsNow(): CrawlRunRow[];
   protected abstract recordSitemapNow(record: SitemapRecord, settlement: SitemapSettlement | undefined): number;
   protected abstract queueSitemapsNow(entries: readonly SitemapQueueEntry[]): void;
@@ -126,6 +127,10 @@ export abstract class UnitStore implements IndexWriter {
     return this.units.run(() => this.endRunNow(id, end));
   }
 
+  recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void> {
+    return this.units.run(() => this.recordRunCountsNow(id, counts));
+  }
+
   runs(): Promise<readonly CrawlRunRow[]> {
     return settled(() => this.runsNow());
   }
@@ -197,6 +202,7 @@ export abstract class UnitStore implements IndexWriter {
       stats: () => this.stats(),
       startRun: (run) => settled(() => this.startRunNow(run)),
       endRun: (id, end) => settled(() => this.endRunNow(id, end)),
+      recordRunCounts: (id, counts) => settled(() => this.recordRunCountsNow(id, counts)),
       runs: () => this.runs(),
       recordSitemap: (record, settlement) => settled(() => this.recordSitemapNow(record, settlement)),
       queueSitemaps: (entries) => settled(() => this.queueSitemapsNow(entries)),

@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 function startCrawl(db: string, extra: readonly string[] = []): { child: ChildProcess; exit: Promise<CliExit> } {
-  // Sitemaps on (the default): they are read again until a run ends, so a kill before
+  // Sitemaps on (the default): they are read again until a run has recorded them all, so a kill before
   // the entries of /sitemap.xml are committed loses none of them.
   return spawnCli(['crawl', `${server.origin}/`, '--db', db, '--allow-private', ...extra], children);
 }

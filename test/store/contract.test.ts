@@ -412,6 +412,30 @@ describe.each(implementations)('IndexWriter contract, crawl runs (issue 10, item
     const reader = (store as unknown as { reader(): { runs(): Promise<unknown> } }).reader();
     expect(await reader.runs()).toEqual(expected);
   });
+
+  it('keeps the counts of a run that has not ended, written in the unit of the outcomes they count, and lets its end replace them', async () => {
+    const store = await open();
+    const id = await store.startRun({ startedAt: 10, seeds: ['http://h/'], settings: {} });
+    const page = await seed(store, 'http://h/');
+    await store.claim(1);
+    // The unit that records an outcome counts its requests: both, or neither.
+    await store.transact(async (tx) => {
+      await tx.recordFetch({ urlId: page, outcome: 'done', startedAt: 11, status: 200, attempts: 1 });
+      await tx.recordRunCounts(id, { requests: 2, requestsByKind: { fetches: 1, retries: 0, redirects: 0, robots: 1 } });
+    });
+    const failing = store.transact(async (tx) => {
+      await tx.recordRunCounts(id, { requests: 9 });
+      throw new Error('the unit fails');
+    });
+    await expect(failing).rejects.toThrow('the unit fails');
+    const byKind = { fetches: 1, retries: 0, redirects: 0, robots: 1 };
+    expect((await store.runs())[0]).toMatchObject({ endedAt: undefined, counts: { requests: 2, requestsByKind: byKind } });
+    expect((await store.getUrl(page))?.state).toBe('done');
+    await store.endRun(id, { endedAt: 20, stoppedBy: 'frontier-empty', outcome: 'frontier-empty', counts: { requests: 3 } });
+    // Once ended, the run's counts are its end's.
+    await store.recordRunCounts(id, { requests: 1 });
+    expect((await store.runs())[0]).toMatchObject({ endedAt: 20, counts: { requests: 3 } });
+  });
 });
 
 describe.each(implementations)('IndexWriter contract, the sitemap frontier (migration 011): %s', (_name, open) => {

@@ -17,7 +17,8 @@ fetches saved     requests avoided: URLs a followed link named that were never
                   requested because the index had joined them to a known
                   resource first (as each crawl run counted them)
 requests          every HTTP request the runs sent: fetches, retries,
-                  redirect hops, robots.txt
+                  redirect hops, robots.txt; of a killed run, those whose
+                  answers it committed (the others were sent again)
 broken            URLs whose answer was a 4xx, a 5xx, or none
 links unfetched   links with a target minus fetches: what a crawler without any
                   deduplication would have added

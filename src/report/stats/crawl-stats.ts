@@ -34,8 +34,15 @@ export interface CrawlStats {
    * summed over the runs; `undefined` for an index crawled before runs were recorded.
    */
   readonly fetchesSaved: number | undefined;
-  /** Every HTTP request the runs sent, by kind, summed; `undefined` as `fetchesSaved`. */
+  /**
+   * Every HTTP request the runs sent, by kind, summed; `undefined` as `fetchesSaved`.
+   * A run that did not end (killed, or still going) counts the requests whose
+   * outcomes it committed: those it had in flight or not yet committed are sent
+   * again by the run that resumes it, and counted there.
+   */
   readonly requests: RequestCounts | undefined;
+  /** Runs that did not end (killed, or still going); absent when every run ended. */
+  readonly runsNotEnded?: number;
   /** `rawLinks - fetches` (never below 0): see `LINKS_NOT_FETCHED_DEFINITION`. */
   readonly linksNotFetched: number;
   /** Fetch rows (one per URL fetched, retries counted within). */
@@ -116,9 +123,13 @@ function contentEvidenceOf(runs: readonly CrawlRunRow[]): Pick<CrawlStats, 'cont
   return { contentEvidence: { runId: run.id, ...(run.counts!.contentEvidence as ContentEvidenceSummary) } };
 }
 
-/** The counts the crawl runs recorded, summed: requests and fetches saved (runs without counts, killed ones, add nothing). */
-function runTotals(runs: readonly CrawlRunRow[]): Pick<CrawlStats, 'fetchesSaved' | 'requests'> {
+/**
+ * The counts the crawl runs recorded, summed: requests and fetches saved. A run that
+ * did not end has the requests of the outcomes it committed (crawl-tally.ts `recordRequests`).
+ */
+function runTotals(runs: readonly CrawlRunRow[]): Pick<CrawlStats, 'fetchesSaved' | 'requests' | 'runsNotEnded'> {
   if (runs.length === 0) return { fetchesSaved: undefined, requests: undefined };
+  const runsNotEnded = runs.filter((run) => run.endedAt === undefined).length;
   let fetchesSaved = 0;
   const requests = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
   for (const run of runs) {
@@ -131,5 +142,5 @@ function runTotals(runs: readonly CrawlRunRow[]): Pick<CrawlStats, 'fetchesSaved
       if (typeof n === 'number') requests[key] += n;
     }
   }
-  return { fetchesSaved, requests };
+  return { fetchesSaved, requests, ...(runsNotEnded === 0 ? {} : { runsNotEnded }) };
 }

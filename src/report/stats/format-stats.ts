@@ -23,7 +23,7 @@ export function formatStats(stats: CrawlStats): string[] {
     ['  aliases', `${count(funnel.afterAliases)}  distinct after protocol-based aliases (§6.2.4), ${folded.protocol} folded`],
     ['  unresolved', `${count(funnel.unresolved)}  links without a valid target`],
     ['fetches saved', stats.fetchesSaved === undefined ? 'not recorded (the index was crawled before crawl runs were recorded)' : `${stats.fetchesSaved}  (${FETCHES_SAVED_DEFINITION})`],
-    ['requests', requestsText(stats.requests)],
+    ['requests', requestsText(stats.requests, stats.runsNotEnded)],
     ['links unfetched', `${stats.linksNotFetched}  (${LINKS_NOT_FETCHED_DEFINITION}; ${stats.fetches} fetches)`],
     ['urls', String(stats.urls)],
     ['aliases', `${total(protocol)}  by evidence: ${list(protocol)}`],
@@ -61,10 +61,13 @@ function contentRulesText(content: NonNullable<CrawlStats['contentEvidence']>): 
   return `${rules.length} learned by run ${runId} (heuristic)${shown.length > 0 ? `: ${shown.join('; ')}${more}` : ''}; ${deferred} URLs held back: ${joined} joined without a request, ${released} fetched`;
 }
 
-function requestsText(requests: CrawlStats['requests']): string {
+function requestsText(requests: CrawlStats['requests'], runsNotEnded: number | undefined): string {
   if (requests === undefined) return 'not recorded (the index was crawled before crawl runs were recorded)';
   const { fetches, retries, redirects, robots } = requests;
-  return `${fetches + retries + redirects + robots}  ${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt`;
+  const text = `${fetches + retries + redirects + robots}  ${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt`;
+  if (runsNotEnded === undefined) return text;
+  const runs = runsNotEnded === 1 ? '1 run' : `${runsNotEnded} runs`;
+  return `${text}; ${runs} did not end (killed, or still going): what a killed run had in flight or not yet committed is counted by the run that sent it again`;
 }
 
 function total(counts: Readonly<Partial<Record<string, number>>>): number {

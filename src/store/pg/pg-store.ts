@@ -368,6 +368,10 @@ export class PgStore implements IndexWriter {
     );
   }
 
+  async recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void> {
+    await this.#writing(() => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`);
+  }
+
   async runs(): Promise<readonly CrawlRunRow[]> {
     return this.#reading(() => readPgRuns(this.#db));
   }

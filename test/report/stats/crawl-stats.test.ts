@@ -128,4 +128,20 @@ describe('formatStats', () => {
       'duplicates      120 groups, 260 URLs byte-identical, not joined by the ladder (content evidence, heuristic), 4 of them joined by --content-evidence: /manual/de/ ↔ /manual/ 110, /manual/fr/ ↔ /manual/ 20, /manual/ja/ ↔ /manual/ 8, …',
     );
   });
+
+  it('the requests of runs that did not end: what their committed units counted, summed with the others, and said so', async () => {
+    const store = new MemoryStore({ now: () => 0 });
+    const ended = await store.startRun({ startedAt: 0, seeds: ['http://h/'], settings: {} });
+    await store.endRun(ended, { endedAt: 1, stoppedBy: 'frontier-empty', outcome: 'frontier-empty', counts: { requestsByKind: { fetches: 5, retries: 0, redirects: 1, robots: 1 } } });
+    for (const fetches of [3, 2]) {
+      const killed = await store.startRun({ startedAt: 2, seeds: ['http://h/'], settings: {} });
+      await store.recordRunCounts(killed, { requests: fetches, requestsByKind: { fetches, retries: 0, redirects: 0, robots: 0 } });
+    }
+    const stats = await collectStats(store.reader());
+    expect(stats).toMatchObject({ requests: { fetches: 10, retries: 0, redirects: 1, robots: 1 }, runsNotEnded: 2 });
+    expect(formatStats(stats).find((line) => line.startsWith('requests'))).toBe(
+      'requests        12  10 fetches, 0 retries, 1 redirect hops, 1 robots.txt; 2 runs did not end (killed, or still going): ' +
+        'what a killed run had in flight or not yet committed is counted by the run that sent it again',
+    );
+  });
 });
