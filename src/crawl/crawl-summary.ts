@@ -99,7 +99,7 @@ export interface CheckCounts {
   readonly externalChecked: number;
   /** Of those, broken: a 4xx, a 5xx, or no usable response (a host that did not answer included). */
   readonly externalBroken: number;
-  /** External links requested with HEAD and, HEAD refused, again with GET. */
+  /** External links requested with HEAD and, HEAD failing or answering an error, again with GET. */
   readonly headFallbacks: number;
   /** URLs not requested because robots.txt disallows them (any role): recorded as `ERR_CRAWL_ROBOTS_DISALLOWED`, not checked. */
   readonly notCheckedByRobots: number;

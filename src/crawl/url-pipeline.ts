@@ -168,14 +168,16 @@ export class UrlPipeline {
   }
 
   /**
-   * An external link checked (issue 11, item 2): HEAD, and GET where HEAD is refused
-   * (RFC 9110 §15.5.6 405, §15.6.2 501) or gets no answer at all — servers that
-   * mishandle HEAD exist. Neither body is read (the fetcher reads only HTML and CSS
+   * An external link checked (issue 11, item 2): HEAD, and GET where HEAD answers an
+   * error status or gets no answer at all — servers that mishandle HEAD exist (405,
+   * 501, but also 403 or 404 where GET answers 200), so a link is called broken only
+   * on GET's word. Not after a 429 (RFC 6585 §4: asking again at once is what it
+   * asks not to do). Neither body is read (the fetcher reads only HTML and CSS
    * bodies, and the crawl does not parse them for an external link).
    */
   async #check(claimed: ClaimedUrl, onRequest: (request: SentRequest) => void): Promise<FetchedResponse> {
     const head = await this.#fetch(claimed, 'HEAD', onRequest);
-    const isRefused = head.status === 405 || head.status === 501;
+    const isRefused = head.status !== undefined && head.status >= 400 && head.status !== 429;
     const isUnanswered = head.status === undefined && !NO_FALLBACK.has(head.errorCode ?? '');
     if (!isRefused && !isUnanswered) return head;
     if (this.#p.isStopping()) return head;
