@@ -117,6 +117,8 @@ async function* run(reader: IndexReader, minRank: number): AsyncGenerator<AuditF
   for (; next < pages.length; next++) {
     for (const finding of pageLevel.get(pages[next]!)!) if (keep(finding)) yield finding;
   }
+  const unchecked = index.fragmentsNotChecked();
+  if (unchecked !== undefined && keep(unchecked)) yield unchecked;
   // The sitemaps the crawl read, after the pages (sitemap-findings.ts).
   for await (const finding of sitemapFindings(reader)) if (keep(finding)) yield finding;
 }
@@ -143,6 +145,9 @@ class IndexFacts {
   /** DUPLICATE_REPRESENTATION findings, by the URL each is about (duplicate-findings.ts). */
   readonly #duplicates = new Map<number, AuditFinding[]>();
   #hasAnchors = false;
+  /** Links whose fragment would have been checked had any page anchors, and the first of their targets. */
+  #uncheckedFragments = 0;
+  #uncheckedExample: string | undefined;
 
   /** The facts of the index behind `reader`: one pass over its URLs, one over its fetches. */
   static async read(reader: IndexReader): Promise<IndexFacts> {
@@ -239,6 +244,20 @@ class IndexFacts {
     return byPage;
   }
 
+  /**
+   * Said once, after the links: fragments that would have been checked were not,
+   * because no page of the index has an anchor recorded (see #readFetches).
+   */
+  fragmentsNotChecked(): AuditFinding | undefined {
+    const n = this.#uncheckedFragments;
+    if (n === 0) return undefined;
+    const example = this.#uncheckedExample;
+    const message =
+      `fragments not checked: no fetched HTML page has an id or <a name> (an index crawled before they were recorded?); ` +
+      `${plural(n, 'link')} with a fragment${example === undefined ? '' : `, e.g. ${example}`}`;
+    return finding('LINK_FRAGMENTS_NOT_CHECKED', undefined, undefined, undefined, message, example === undefined ? { links: n } : { links: n, example });
+  }
+
   pageContext(id: number): PageContext {
     const key = this.#urls.get(id)?.key ?? '';
     const parsed = parseUriReference(key);
@@ -285,9 +304,12 @@ class IndexFacts {
     }
 
     const fragment = link.fragment;
-    if (fragment !== undefined && this.#hasAnchors && broken === false && isElementFragment(fragment)) {
+    if (fragment !== undefined && broken === false && isElementFragment(fragment)) {
       const end = this.#endOf(link.metUrlId);
-      if (this.#htmlEnds.has(end)) {
+      if (this.#htmlEnds.has(end) && !this.#hasAnchors) {
+        this.#uncheckedFragments++;
+        this.#uncheckedExample ??= target;
+      } else if (this.#htmlEnds.has(end)) {
         const anchors = this.#anchors.get(end);
         const decoded = percentDecodeUtf8(fragment);
         if (anchors === undefined || !(anchors.has(fragment) || (decoded !== undefined && anchors.has(decoded)))) {
