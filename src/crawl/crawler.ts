@@ -360,11 +360,17 @@ class Crawler {
     this.#stop();
   }
 
-  /** A seed left queued because its host's robots.txt stayed unreachable says so (RFC 9309 §2.3.1.4). */
+  /**
+   * A seed left queued because its host's robots.txt stayed unreachable says so (RFC
+   * 9309 §2.3.1.4): by the network failure of that request when no answer came (DNS,
+   * refused, TLS, a timeout: the seed's own request would have met it too), else by
+   * the outage's code (robots.txt answered 5xx or 429).
+   */
   #withOutage(seed: SeedOutcome, outages: readonly RobotsOutage[]): SeedOutcome {
     const robotsUrl = this.#o.robots?.robotsFile?.(seed.url)?.url;
     const outage = outages.find((each) => !each.isOver && each.robotsUrl === robotsUrl);
-    return outage === undefined ? seed : { ...seed, reason: outage.code };
+    if (outage === undefined) return seed;
+    return { ...seed, reason: outage.status === undefined && outage.errorCode !== undefined ? outage.errorCode : outage.code };
   }
 
   #stopReason(index: StoreStats | undefined): StopReason {
