@@ -50,6 +50,8 @@ export const ERROR_MESSAGES = {
   ERR_CRAWL_ROBOTS_DISALLOWED: "robots.txt disallows this URL for the crawler's user-agent: it was not fetched",
   ERR_CRAWL_ROBOTS_UNREACHABLE:
     "the host's robots.txt is unreachable (5xx, 429, network failure): its URLs are left queued, not fetched, until it answers (RFC 9309 §2.3.1.4)",
+  ERR_CRAWL_HOST_UNREACHABLE:
+    'not checked: its host did not answer the requests before it (DNS, refused, timeouts) and was paused for the run; the failure that paused it is in the summary',
   ERR_CRAWL_PRIVATE_ADDRESS: 'the URL or a redirect it made leads to a loopback, private or link-local address (as written, or as DNS resolved it): not requested there',
   ERR_CRAWL_FETCHER_THREW: 'the fetcher threw instead of returning a result: recorded as a failed fetch',
   ERR_CRAWL_STOPPED: 'the crawl stopped on a fatal error (the cause says which)',

@@ -61,6 +61,7 @@ interface RedirectFacts {
 
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 const REDIRECT_LOOP = 'ERR_FETCH_REDIRECT_LOOP';
+const HOST_UNREACHABLE = 'ERR_CRAWL_HOST_UNREACHABLE';
 /** `scheme:` at the start of an href: an absolute URI (RFC 3986 §3.1, §4.3). */
 const ABSOLUTE_HREF = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Link codes whose finding is the code itself (src/html cleanHref), in catalog order. */
@@ -427,6 +428,10 @@ function leadsTo(row: FetchRow): string | undefined {
 
 /** Why a fetch counts as a broken target, or `false`. A refusal of the crawl's own (robots.txt, private address) proves nothing. */
 function brokenReason(f: FetchFacts): { message: string; detail: Record<string, string | number> } | false {
+  // Not requested, its host having answered none of the requests before it: no response, as theirs.
+  if (f.errorCode === HOST_UNREACHABLE) {
+    return { message: `not checked: its host did not answer earlier requests and was paused for the run (${HOST_UNREACHABLE})`, detail: { errorCode: HOST_UNREACHABLE } };
+  }
   if (f.errorCode?.startsWith('ERR_CRAWL_') === true) return false;
   const via = f.hops > 0 && f.finalUrl !== undefined ? ` after ${plural(f.hops, 'redirect')} to ${redactPassword(f.finalUrl)}` : '';
   const detail: Record<string, string | number> = {};
