@@ -36,7 +36,9 @@ export const ERROR_MESSAGES = {
   ERR_FETCH_BODY_TIMEOUT: 'the body was not read to its end within `bodyTimeoutMs`',
   ERR_FETCH_REQUEST_TIMEOUT: 'the request, its redirect hops and its body were not done within `requestTimeoutMs`',
   ERR_FETCH_TOO_SLOW: 'the body came slower than `minBytesPerSecond` over a `rateWindowMs` window: it was cut there',
-  ERR_FETCH_NETWORK: 'network error: DNS, connection refused or reset, socket closed early',
+  ERR_FETCH_DNS: 'DNS: the host name did not resolve (no such name, or no answer from the resolver)',
+  ERR_FETCH_CONNECTION_REFUSED: 'connection refused: nothing listens on the host and port',
+  ERR_FETCH_NETWORK: 'network error: connection reset, host unreachable, socket closed early',
   ERR_FETCH_TLS: 'TLS handshake or certificate error',
   ERR_FETCH_PROTOCOL: 'the response is not valid HTTP/1.1',
   ERR_FETCH_UNSOLICITED_NOT_MODIFIED: 'a 304 Not Modified answered a request that sent no validators: there is no representation it could keep',
@@ -49,6 +51,8 @@ export const ERROR_MESSAGES = {
   ERR_CRAWL_ROBOTS_DISALLOWED: "robots.txt disallows this URL for the crawler's user-agent: it was not fetched",
   ERR_CRAWL_ROBOTS_UNREACHABLE:
     "the host's robots.txt is unreachable (5xx, 429, network failure): its URLs are left queued, not fetched, until it answers (RFC 9309 §2.3.1.4)",
+  ERR_CRAWL_HOST_UNREACHABLE:
+    'not checked: its host did not answer the requests before it (DNS, refused, timeouts) and was paused for the run; the failure that paused it is in the summary',
   ERR_CRAWL_PRIVATE_ADDRESS: 'the URL or a redirect it made leads to a loopback, private or link-local address (as written, or as DNS resolved it): not requested there',
   ERR_CRAWL_FETCHER_THREW: 'the fetcher threw instead of returning a result: recorded as a failed fetch',
   ERR_CRAWL_STOPPED: 'the crawl stopped on a fatal error (the cause says which)',

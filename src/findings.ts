@@ -89,6 +89,13 @@ export const FINDINGS = {
     recordedOn: 'index',
     subject: 'link',
   },
+  LINK_FRAGMENTS_NOT_CHECKED: {
+    severity: 'warning',
+    summary:
+      'fragments were not checked: no fetched HTML page of the index has an id or <a name> (an index crawled before they were recorded, or a site without any), so a missing one cannot be told from an unrecorded one',
+    recordedOn: 'index',
+    subject: 'link',
+  },
   // How the link is written and resolved (src/base referenceFindings, and the audit).
   REF_ABOVE_ROOT: {
     severity: 'warning',

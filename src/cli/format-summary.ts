@@ -94,6 +94,7 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal, s
   lines.push(
     ['errors', errorsText(summary.errorsByCode)],
     ...summary.robotsOutages.map((outage): [string, string] => ['robots', robotsOutageLine(outage)]),
+    ...summary.hostsUnreachable.map((host): [string, string] => ['unreachable', unreachableHostLine(host)]),
     ['hrefs', `browser-style fixes: ${counts(byName(summary.hrefFindings), 'none')}`],
     ['index', `${urls} URLs (${counts(index.urlsByState)}), ${index.fetches} fetches`],
   );
@@ -120,6 +121,12 @@ function robotsOutageLine(outage: CrawlSummary['robotsOutages'][number]): string
   if (outage.isOver) return `robots.txt of ${origin} was unreachable (${why}) and answered after ${tries}`;
   const left = `${outage.urlsLeft} URL${outage.urlsLeft === 1 ? '' : 's'} left queued for the next run`;
   return `robots.txt of ${origin} unreachable (${why}, ${tries}): nothing of it fetched, ${left}`;
+}
+
+/** A host paused for the run: what failed, and its URLs recorded without a request. */
+function unreachableHostLine(host: CrawlSummary['hostsUnreachable'][number]): string {
+  const left = `${host.urlsNotChecked} URL${host.urlsNotChecked === 1 ? '' : 's'} of it not checked, ${host.code}`;
+  return `${host.origin} paused for the run, no answer to ${host.failures} requests in a row, ${host.errorCode}; ${left}`;
 }
 
 /** URLs settled with an error, by code: `stats` counts the same. */

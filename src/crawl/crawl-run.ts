@@ -87,7 +87,26 @@ export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
 /** One line on how the run ended. */
 export function runOutcomeOf(summary: CrawlSummary): string {
   if (summary.stoppedBy === 'seeds-failed') {
-    return `no seed could be fetched: ${summary.seeds.map((seed) => `${seed.url} ${seed.reason ?? ''}`.trim()).join(', ')}`;
+    return `no seed could be fetched: ${summary.seeds.map((seed) => `${seed.url} ${reasonText(seed.reason)}`.trim()).join(', ')}`;
   }
   return summary.stoppedBy;
+}
+
+/** What failed, in a few words, for the codes of a request that got no answer. */
+const NETWORK_FAILURES: Readonly<Record<string, string>> = {
+  ERR_FETCH_DNS: 'DNS: the host name did not resolve',
+  ERR_FETCH_CONNECTION_REFUSED: 'connection refused',
+  ERR_FETCH_CONNECT_TIMEOUT: 'timeout: no connection',
+  ERR_FETCH_HEADERS_TIMEOUT: 'timeout: no response',
+  ERR_FETCH_REQUEST_TIMEOUT: 'timeout',
+  ERR_FETCH_TLS: 'TLS handshake or certificate refused',
+  ERR_FETCH_NETWORK: 'network error',
+  ERR_CRAWL_ROBOTS_UNREACHABLE: 'its robots.txt could not be read',
+};
+
+/** A seed's reason: its code, with what failed when it is a network failure. */
+function reasonText(reason: string | undefined): string {
+  if (reason === undefined) return '';
+  const words = NETWORK_FAILURES[reason];
+  return words === undefined ? reason : `${reason} (${words})`;
 }

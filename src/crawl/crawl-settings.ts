@@ -191,7 +191,7 @@ export const crawlOptionsSchema = z.object({
    * @default true
    */
   checkExternal: isOn.default(true).register(SETTING_META, {
-    description: 'check each link out of scope once (HEAD, GET where HEAD is refused), never crawling it; robots.txt applies',
+    description: 'check each link out of scope once (HEAD, GET where HEAD fails or answers an error), never crawling it; robots.txt applies',
   }),
   /**
    * Links deeper than this (seeds are depth 0) are recorded, not followed.

@@ -8,6 +8,7 @@ import type { BrokenKind } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { Outcome } from './outcome-table.js';
 import type { RobotsOutage } from './robots-outages.js';
+import type { UnreachableHost } from './host-breaker.js';
 
 /**
  * Why the crawl ended. `seeds-failed`: the frontier is empty and no seed was fetched
@@ -82,6 +83,12 @@ export interface CrawlSummary extends CheckCounts {
    * fetched meanwhile), with the URLs left queued for the next run.
    */
   readonly robotsOutages: readonly RobotsOutage[];
+  /**
+   * Hosts paused for the rest of the run after requests in a row got no answer
+   * (host-breaker.ts): the failure that paused each, and its URLs recorded
+   * `ERR_CRAWL_HOST_UNREACHABLE` without a request.
+   */
+  readonly hostsUnreachable: readonly UnreachableHost[];
   /** With `contentEvidence` only: predicted duplicates held back, joined and fetched, and the rules learned (heuristic, DESIGN.md §9). */
   readonly contentEvidence?: ContentEvidenceSummary | undefined;
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
@@ -99,7 +106,7 @@ export interface CheckCounts {
   readonly externalChecked: number;
   /** Of those, broken: a 4xx, a 5xx, or no usable response (a host that did not answer included). */
   readonly externalBroken: number;
-  /** External links requested with HEAD and, HEAD refused, again with GET. */
+  /** External links requested with HEAD and, HEAD failing or answering an error, again with GET. */
   readonly headFallbacks: number;
   /** URLs not requested because robots.txt disallows them (any role): recorded as `ERR_CRAWL_ROBOTS_DISALLOWED`, not checked. */
   readonly notCheckedByRobots: number;

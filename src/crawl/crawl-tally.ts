@@ -209,7 +209,7 @@ export class CrawlTally {
     });
   }
 
-  summary(stoppedBy: StopReason, index: StoreStats | undefined, seeds: readonly SeedOutcome[]): Omit<CrawlSummary, 'robotsOutages'> {
+  summary(stoppedBy: StopReason, index: StoreStats | undefined, seeds: readonly SeedOutcome[]): Omit<CrawlSummary, 'robotsOutages' | 'hostsUnreachable'> {
     return {
       stoppedBy,
       seeds,

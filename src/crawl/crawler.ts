@@ -15,6 +15,7 @@ import { validateCrawlOptions, type CrawlOptions, type ValidCrawlOptions } from 
 import type { CrawlSummary, StopReason } from './crawl-summary.js';
 import { CrawlTally } from './crawl-tally.js';
 import { RANGES } from './crawl-settings.js';
+import { HostBreaker } from './host-breaker.js';
 import { HostScheduler } from './host-scheduler.js';
 import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
 import { ScopeTest } from './scope.js';
@@ -49,6 +50,7 @@ class Crawler {
   readonly #scheduler: HostScheduler<Job>;
   readonly #pipeline: UrlPipeline;
   readonly #outages: RobotsOutages;
+  readonly #breaker: HostBreaker;
   readonly #scope: ScopeTest;
   /** Present when the index is shared by cooperating workers. */
   readonly #cooperation: WorkerCooperation | undefined;
@@ -108,6 +110,7 @@ class Crawler {
       onError: (error) => this.#fail(error),
     });
     this.#outages = new RobotsOutages(options.retries, (robotsUrl) => this.#tally.robotsRequestsTo(robotsUrl));
+    this.#breaker = new HostBreaker(HostBreaker.limitFor(options.retries));
     this.#scope = new ScopeTest(options);
     // On a shared frontier a held claim would keep its host's slots from the other
     // workers: there content evidence makes digest aliases and rules, and holds nothing.
@@ -117,6 +120,7 @@ class Crawler {
     this.#pipeline = new UrlPipeline({
       content: this.#content,
       outages: this.#outages,
+      breaker: this.#breaker,
       options,
       scope: this.#scope,
       tally: this.#tally,
@@ -183,6 +187,7 @@ class Crawler {
     const summary: CrawlSummary = {
       ...this.#tally.summary(stopReason, index, seeds),
       robotsOutages: outages,
+      hostsUnreachable: this.#breaker.hosts(),
       ...(this.#content === undefined ? {} : { contentEvidence: this.#content.summary() }),
     };
     if (runId !== undefined && this.#fatal === undefined) {
@@ -360,11 +365,17 @@ class Crawler {
     this.#stop();
   }
 
-  /** A seed left queued because its host's robots.txt stayed unreachable says so (RFC 9309 §2.3.1.4). */
+  /**
+   * A seed left queued because its host's robots.txt stayed unreachable says so (RFC
+   * 9309 §2.3.1.4): by the network failure of that request when no answer came (DNS,
+   * refused, TLS, a timeout: the seed's own request would have met it too), else by
+   * the outage's code (robots.txt answered 5xx or 429).
+   */
   #withOutage(seed: SeedOutcome, outages: readonly RobotsOutage[]): SeedOutcome {
     const robotsUrl = this.#o.robots?.robotsFile?.(seed.url)?.url;
     const outage = outages.find((each) => !each.isOver && each.robotsUrl === robotsUrl);
-    return outage === undefined ? seed : { ...seed, reason: outage.code };
+    if (outage === undefined) return seed;
+    return { ...seed, reason: outage.status === undefined && outage.errorCode !== undefined ? outage.errorCode : outage.code };
   }
 
   #stopReason(index: StoreStats | undefined): StopReason {

@@ -6,6 +6,7 @@ import { normalizeReference, normalizeSyntax, resourceKey, walkAliases, type Syn
 import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawl-options.js';
+import { originOf } from './origin-key.js';
 import { SCOPES, ScopeTest, describeVerdict, type Scope, type ScopeVerdict } from './scope.js';
 
 /** What became of a URL. */
@@ -161,7 +162,7 @@ function describe(
     case 'done':
       return { verdict: 'fetched', reason: describeFetched(history?.fetches ?? [], row.role) + describeCanonical(history) };
     case 'failed':
-      return { verdict: 'failed', reason: describeFailed(history?.fetches.at(-1), facts.robotsRule) };
+      return { verdict: 'failed', reason: describeFailed(history?.fetches.at(-1), facts.robotsRule, row.key) };
     case 'skipped':
       return { verdict: 'skipped', reason: `recorded, not fetched: ${describeSkipped(row, history?.firstLink, facts)}` };
     case 'alias':
@@ -272,8 +273,11 @@ function describeSkipped(row: UrlRecord, firstLink: FirstLink | undefined, facts
 }
 
 /** Why a URL has no usable response: the code of its fetch row, and for a refusal the rule. */
-function describeFailed(last: FetchRow | undefined, robots: Facts['robotsRule']): string {
+function describeFailed(last: FetchRow | undefined, robots: Facts['robotsRule'], key: string): string {
   const code = last?.errorCode;
+  if (code === 'ERR_CRAWL_HOST_UNREACHABLE') {
+    return `not requested: its host (${originOf(key) ?? key}) did not answer the requests before it and was paused for the run (${code})`;
+  }
   if (code === 'ERR_CRAWL_ROBOTS_DISALLOWED') {
     const rule = robots?.rule;
     const match = rule === undefined ? undefined : /^disallow\s*:\s*(.*)$/i.exec(rule);

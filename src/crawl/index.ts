@@ -41,6 +41,7 @@ export type {
   StopReason,
 } from './crawl-summary.js';
 export type { ContentEvidenceSummary } from './content-evidence.js';
+export type { UnreachableHost } from './host-breaker.js';
 export { CrawlError, type CrawlErrorCode } from './crawl-error.js';
 export { LinkRoles, NOT_CHECKED_RELS, linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 export { STYLESHEET_ELEMENT } from './stylesheet-links.js';

@@ -10,6 +10,13 @@ export function schemeRung(uri: string): UriReference | undefined {
   return parsed.ok && parsed.value.scheme !== undefined ? normalizeReference(parsed.value, 'scheme') : undefined;
 }
 
+/** RFC 6454 §6.2 the ASCII serialization of a URI's origin (`scheme://host[:port]`), at the scheme rung; `undefined` when it has none. */
+export function originOf(uri: string): string | undefined {
+  const ref = schemeRung(uri);
+  if (ref === undefined || ref.host === undefined) return undefined;
+  return `${ref.scheme}://${ref.host}${ref.port === undefined || ref.port === '' ? '' : `:${ref.port}`}`;
+}
+
 /** Scheme, host and port of an absolute URI at the scheme rung, as one string; `undefined` when it is not one. */
 export function originKey(uri: string): string | undefined {
   const ref = schemeRung(uri);

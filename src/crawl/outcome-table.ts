@@ -38,6 +38,9 @@ export const OUTCOME_TABLE = {
   // A body cut short (reset, fewer bytes than Content-Length): the next try may come whole.
   ERR_FETCH_BODY_TRUNCATED: 'retry',
   ERR_FETCH_NETWORK: 'retry',
+  // A name that did not resolve, a refused connection: a resolver or a server restarting may answer next time.
+  ERR_FETCH_DNS: 'retry',
+  ERR_FETCH_CONNECTION_REFUSED: 'retry',
   // Our crawl aborting a fetch: the URL goes back to the frontier unrecorded when the
   // crawl is stopping; an abort at any other time is treated as a transient failure.
   ERR_FETCH_ABORTED: 'retry',
@@ -55,6 +58,8 @@ export const OUTCOME_TABLE = {
   ERR_CRAWL_ROBOTS_DISALLOWED: 'permanent',
   ERR_CRAWL_ROBOTS_UNREACHABLE: 'retry',
   ERR_CRAWL_PRIVATE_ADDRESS: 'permanent',
+  // Its host was paused for the run (host-breaker.ts): recorded, not requested.
+  ERR_CRAWL_HOST_UNREACHABLE: 'permanent',
   ERR_CRAWL_FETCHER_THREW: 'permanent',
   ERR_CRAWL_STOPPED: 'fatal',
 } as const satisfies Readonly<Record<TabledCode, Outcome>>;
@@ -68,10 +73,17 @@ export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 
 
 /**
  * Failures a slow server causes: each try held the host for a deadline (up to
- * `requestTimeoutMs`) while data may still have been coming. Tried again once at
+ * `requestTimeoutMs`) while data may still have been coming, or nothing came. Tried again once at
  * most, whatever `retries` says: a server that trickles once mostly trickles again.
  */
-export const SLOW_FAILURES: ReadonlySet<string> = new Set<TabledCode>(['ERR_FETCH_REQUEST_TIMEOUT', 'ERR_FETCH_TOO_SLOW', 'ERR_FETCH_BODY_TIMEOUT']);
+export const SLOW_FAILURES: ReadonlySet<string> = new Set<TabledCode>([
+  'ERR_FETCH_REQUEST_TIMEOUT',
+  'ERR_FETCH_TOO_SLOW',
+  'ERR_FETCH_BODY_TIMEOUT',
+  // No connection, or no answer to the request, within a deadline: each held the host as long.
+  'ERR_FETCH_CONNECT_TIMEOUT',
+  'ERR_FETCH_HEADERS_TIMEOUT',
+]);
 
 /** How many retries a failure with `code` gets: `retries`, or at most one for a slow failure. */
 export function retriesFor(code: string | undefined, retries: number): number {

@@ -12,6 +12,8 @@ import { CrawlError } from './crawl-error.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
+import type { HostBreaker } from './host-breaker.js';
+import { originOf } from './origin-key.js';
 import { fetchRecordOf } from './fetch-record.js';
 import { isStylesheet } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
@@ -50,6 +52,8 @@ export interface UrlPipelineOptions {
   readonly outages: RobotsOutages;
   /** With `contentEvidence`: what fetched bodies teach (content-evidence.ts). */
   readonly content: ContentEvidence | undefined;
+  /** Hosts that did not answer, paused for the run (host-breaker.ts). */
+  readonly breaker: HostBreaker;
 }
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
@@ -62,6 +66,7 @@ export class UrlPipeline {
   readonly #evidence: ProtocolEvidence;
   readonly #outages: RobotsOutages;
   readonly #admission: PageAdmission;
+  readonly #breaker: HostBreaker;
   readonly #p: UrlPipelineOptions;
 
   constructor(p: UrlPipelineOptions) {
@@ -72,6 +77,7 @@ export class UrlPipeline {
     this.#claims = p.claims;
     this.#evidence = new ProtocolEvidence(p);
     this.#outages = p.outages;
+    this.#breaker = p.breaker;
     this.#admission = new PageAdmission({ options: p.options, scope: p.scope, tally: p.tally, evidence: this.#evidence });
   }
 
@@ -96,13 +102,20 @@ export class UrlPipeline {
     this.#claims.inFlight.add(claimed.id);
     try {
       const robots = this.#o.robots;
+      const origin = originOf(claimed.key);
       const onRequest = (request: SentRequest): void => this.#tally.countRequest(request, attempt, claimed.id);
+      // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
+      if (robots !== undefined && this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {
+        this.#outages.hold(robots.robotsFile!(claimed.key)!.url, claimed.id);
+        return { kind: 'refund' };
+      }
+      // A host paused for this run (it did not answer): recorded, not requested.
+      if (origin !== undefined && this.#breaker.isPaused(origin)) {
+        this.#breaker.notChecked(origin);
+        await this.#unit(claimed, (tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_HOST_UNREACHABLE', undefined));
+        return { kind: 'refund' };
+      }
       if (robots !== undefined) {
-        // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
-        if (this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {
-          this.#outages.hold(robots.robotsFile!(claimed.key)!.url, claimed.id);
-          return { kind: 'refund' };
-        }
         let isAllowed: boolean;
         try {
           isAllowed = await robots.isAllowed(claimed.key, { onRequest });
@@ -111,6 +124,9 @@ export class UrlPipeline {
           return { kind: 'done' };
         }
         const file = robots.robotsFile?.(claimed.key);
+        // Its robots.txt request is one to the host: an external host that does not answer is paused as well.
+        if (file?.status !== undefined) this.#breaker.answered(origin);
+        else if (file?.verdict === 'unreachable' && claimed.role === 'external') this.#breaker.failed(origin, file.errorCode ?? 'ERR_FETCH_NETWORK');
         if (!isAllowed && file?.verdict === 'unreachable' && claimed.role === 'external') return this.#externalRobotsUnreachable(job, file);
         if (!isAllowed && file?.verdict === 'unreachable') return this.#robotsUnreachable(job, file);
         this.#outages.reached(file?.url);
@@ -135,7 +151,8 @@ export class UrlPipeline {
         return { kind: 'done' };
       }
       const outcome = outcomeOfResponse(response.errorCode, response.status);
-      if (outcome === 'retry' && attempt <= retriesFor(response.errorCode, this.#o.retries)) {
+      // Not tried again once its host is paused: recorded with its own failure.
+      if (outcome === 'retry' && attempt <= retriesFor(response.errorCode, this.#o.retries) && !this.#breaker.isPaused(origin)) {
         // Stopping: tried again on resume rather than recorded as failed.
         if (this.#p.isStopping()) {
           await this.#p.requeue(claimed.id);
@@ -191,6 +208,10 @@ export class UrlPipeline {
         ...(method === 'HEAD' ? { method } : {}),
         ...(validators === undefined ? {} : { validators }),
       });
+      // A failure after redirects is another host's (the URL's own host answered).
+      const origin = originOf(claimed.key);
+      if (response.status !== undefined || response.hops.length > 0) this.#breaker.answered(origin);
+      else if (response.errorCode !== undefined) this.#breaker.failed(origin, response.errorCode);
       return response.method === undefined ? { ...response, method } : response;
     } catch {
       return thrownResponse(claimed.key, this.#o.now());
@@ -198,17 +219,20 @@ export class UrlPipeline {
   }
 
   /**
-   * An external link checked (issue 11, item 2): HEAD, and GET where HEAD is refused
-   * (RFC 9110 §15.5.6 405, §15.6.2 501) or gets no answer at all — servers that
-   * mishandle HEAD exist. Neither body is read (the fetcher reads only HTML and CSS
+   * An external link checked (issue 11, item 2): HEAD, and GET where HEAD answers an
+   * error status or gets no answer at all — servers that mishandle HEAD exist (405,
+   * 501, but also 403 or 404 where GET answers 200), so a link is called broken only
+   * on GET's word. Not after a 429 (RFC 6585 §4: asking again at once is what it
+   * asks not to do). Neither body is read (the fetcher reads only HTML and CSS
    * bodies, and the crawl does not parse them for an external link).
    */
   async #check(claimed: ClaimedUrl, onRequest: (request: SentRequest) => void): Promise<FetchedResponse> {
     const head = await this.#fetch(claimed, 'HEAD', onRequest);
-    const isRefused = head.status === 405 || head.status === 501;
+    const isRefused = head.status !== undefined && head.status >= 400 && head.status !== 429;
     const isUnanswered = head.status === undefined && !NO_FALLBACK.has(head.errorCode ?? '');
     if (!isRefused && !isUnanswered) return head;
-    if (this.#p.isStopping()) return head;
+    // The host did not answer the requests before this one either: GET would not fare better.
+    if (this.#p.isStopping() || this.#breaker.isPaused(originOf(claimed.key))) return head;
     this.#tally.checks.headFallbacks++;
     return this.#fetch(claimed, 'GET', onRequest);
   }
@@ -427,9 +451,18 @@ export class UrlPipeline {
 
 /**
  * HEAD failures not worth a GET: the guard refused the address (GET would be refused
- * too), the crawl stopped it, or the fetcher broke its contract.
+ * too), no connection was made (a name that does not resolve, a refused connection,
+ * no connection in time: the method is never sent), the crawl stopped it, or the
+ * fetcher broke its contract.
  */
-const NO_FALLBACK: ReadonlySet<string> = new Set(['ERR_FETCH_PRIVATE_ADDRESS', 'ERR_FETCH_ABORTED', 'ERR_CRAWL_FETCHER_THREW']);
+const NO_FALLBACK: ReadonlySet<string> = new Set([
+  'ERR_FETCH_PRIVATE_ADDRESS',
+  'ERR_FETCH_DNS',
+  'ERR_FETCH_CONNECTION_REFUSED',
+  'ERR_FETCH_CONNECT_TIMEOUT',
+  'ERR_FETCH_ABORTED',
+  'ERR_CRAWL_FETCHER_THREW',
+]);
 
 const UNSOLICITED_304 = 'ERR_FETCH_UNSOLICITED_NOT_MODIFIED';
 

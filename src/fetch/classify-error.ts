@@ -14,13 +14,17 @@ const UNDICI_CODES: Readonly<Record<string, FetchErrorCode>> = Object.freeze({
   UND_ERR_NOT_SUPPORTED: 'ERR_FETCH_PROTOCOL',
 });
 
+/** node:dns (getaddrinfo) codes: the name did not resolve, or the resolver failed. */
+const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
+
 /** OpenSSL and node:tls codes: the handshake failed or the certificate was refused. */
 const TLS_CODE = /^(?:ERR_SSL_|ERR_TLS_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
 /**
- * The code of a request or body error. Anything not recognised — ECONNREFUSED,
- * ECONNRESET, ENOTFOUND, EAI_AGAIN, EHOSTUNREACH, undici's UND_ERR_SOCKET
- * ("other side closed") — is a network error. Walks `cause` chains.
+ * The code of a request or body error: a DNS failure and a refused connection are
+ * named, so that one line can say what failed. Anything not recognised —
+ * ECONNRESET, EHOSTUNREACH, undici's UND_ERR_SOCKET ("other side closed") — is a
+ * network error. Walks `cause` chains.
  */
 export function classifyError(error: unknown): FetchErrorCode {
   for (let current: unknown = error, depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
@@ -34,6 +38,8 @@ export function classifyError(error: unknown): FetchErrorCode {
       // llhttp refused the response: undici's HTTPParserError carries HPE_* codes.
       if (code.startsWith('HPE_')) return 'ERR_FETCH_PROTOCOL';
       if (TLS_CODE.test(code)) return 'ERR_FETCH_TLS';
+      if (DNS_CODES.has(code)) return 'ERR_FETCH_DNS';
+      if (code === 'ECONNREFUSED') return 'ERR_FETCH_CONNECTION_REFUSED';
     }
     if (name === 'HTTPParserError') return 'ERR_FETCH_PROTOCOL';
     current = typeof current === 'object' && 'cause' in current ? current.cause : undefined;

@@ -204,7 +204,8 @@ describe('external links (issue 11, item 2)', () => {
       '/two': [200, HTML, `<a href="${other.origin}/ok">the same link again</a>`],
     }));
     const crawled = await crawlSite(`${site.origin}/`);
-    expect([...other.log].sort()).toEqual(['GET /robots.txt', 'HEAD /gone', 'HEAD /moved', 'HEAD /ok', 'HEAD /ok-after'].sort());
+    // A HEAD 404 is confirmed by GET before the link is called broken.
+    expect([...other.log].sort()).toEqual(['GET /robots.txt', 'HEAD /gone', 'GET /gone', 'HEAD /moved', 'HEAD /ok', 'HEAD /ok-after'].sort());
     expect(crawled.urls.get(`${other.origin}/ok`)).toMatchObject({ role: 'external', state: 'done' });
     expect(lastFetch(crawled, `${other.origin}/ok`)).toMatchObject({ status: 200, method: 'HEAD' });
     expect(lastFetch(crawled, `${other.origin}/moved`)).toMatchObject({
@@ -215,7 +216,7 @@ describe('external links (issue 11, item 2)', () => {
     });
     expect(crawled.urls.has(`${other.origin}/ok-after`)).toBe(false);
     expect(crawled.urls.has(`${other.origin}/never-crawled`)).toBe(false);
-    expect(crawled.summary).toMatchObject({ externalChecked: 3, externalBroken: 1, headFallbacks: 0 });
+    expect(crawled.summary).toMatchObject({ externalChecked: 3, externalBroken: 1, headFallbacks: 1 });
     expect(crawled.summary.errorsByCode).toMatchObject({ HTTP_404: 1 });
     expect(crawled.summary.broken['client-error']).toBe(1);
     expect(crawled.findings).toContainEqual({ code: 'LINK_BROKEN', page: `${site.origin}/`, target: `${other.origin}/gone` });
@@ -248,6 +249,32 @@ describe('external links (issue 11, item 2)', () => {
     expect(lastFetch(crawled, `${other.origin}/not-implemented`)).toMatchObject({ status: 404, method: 'GET' });
     expect(lastFetch(crawled, `${other.origin}/hang-up`)).toMatchObject({ status: 200, method: 'GET' });
     expect(crawled.summary).toMatchObject({ externalChecked: 3, externalBroken: 1, headFallbacks: 3 });
+  });
+
+  it('HEAD answering 403 or 404 is not the verdict: GET is asked before the link is called broken', async () => {
+    const other = await host('127.0.0.2', () => ({
+      '/head-forbidden': (request, response) => {
+        response.writeHead(request.method === 'HEAD' ? 403 : 200, HTML);
+        response.end(request.method === 'HEAD' ? undefined : 'fine');
+      },
+      '/head-missing': (request, response) => {
+        response.writeHead(request.method === 'HEAD' ? 404 : 200, HTML);
+        response.end(request.method === 'HEAD' ? undefined : 'fine');
+      },
+      '/gone': [404, HTML, 'gone'],
+    }));
+    const site = await host('127.0.0.1', () => ({
+      '/': [200, HTML, ['/head-forbidden', '/head-missing', '/gone'].map((path) => `<a href="${other.origin}${path}">x</a>`).join('')],
+    }));
+    const crawled = await crawlSite(`${site.origin}/`);
+    expect(other.log.filter((entry) => entry !== 'GET /robots.txt').sort()).toEqual(
+      ['HEAD /head-forbidden', 'GET /head-forbidden', 'HEAD /head-missing', 'GET /head-missing', 'HEAD /gone', 'GET /gone'].sort(),
+    );
+    expect(lastFetch(crawled, `${other.origin}/head-forbidden`)).toMatchObject({ status: 200, method: 'GET' });
+    expect(lastFetch(crawled, `${other.origin}/head-missing`)).toMatchObject({ status: 200, method: 'GET' });
+    expect(lastFetch(crawled, `${other.origin}/gone`)).toMatchObject({ status: 404, method: 'GET' });
+    expect(crawled.summary).toMatchObject({ externalChecked: 3, externalBroken: 1, headFallbacks: 3 });
+    expect(crawled.findings.filter((finding) => finding.code === 'LINK_BROKEN').map((finding) => finding.target)).toEqual([`${other.origin}/gone`]);
   });
 
   it('robots.txt of the external host applies: a disallowed URL is not checked, and said so', async () => {

@@ -64,6 +64,21 @@ describe('explain', () => {
     await store.close();
   });
 
+  it('a URL not requested because its host was paused: not said to be requested', async () => {
+    const store = new MemoryStore();
+    const dead = ['http://dead.test/1', 'http://dead.test/2', 'http://dead.test/3', 'http://dead.test/4', 'http://dead.test/5'];
+    const fetcher = new FakeSite({
+      [`${S}/`]: { body: page(...dead) },
+      ...Object.fromEntries(dead.map((url) => [url, { errorCode: 'ERR_FETCH_CONNECTION_REFUSED' }])),
+    });
+    await crawl({ seeds: `${S}/`, store, fetcher, retries: 0, retryDelayMs: 0 });
+    expect((await explain(store, 'http://dead.test/1')).reason).toMatch(/requested without a usable response: ERR_FETCH_CONNECTION_REFUSED/);
+    expect((await explain(store, 'http://dead.test/5')).reason).toMatch(
+      /not requested: its host \(http:\/\/dead\.test\) did not answer the requests before it and was paused for the run \(ERR_CRAWL_HOST_UNREACHABLE\)$/,
+    );
+    await store.close();
+  });
+
   it('a queued URL', async () => {
     const store = new MemoryStore();
     await store.admit([{ rawHref: `${S}/`, target: `${S}/`, depth: 0 }]);

@@ -39,8 +39,8 @@ describe('fetches saved (issue 10, item 12)', () => {
       '/': { body: page('/a', '/%61', 'http://elsewhere.test/x', 'http://elsewhere.test/y') },
       '/a': { body: page() },
     });
-    // The two external links are checked (HEAD), which saves nothing either.
-    expect(fetcher.methods).toEqual([`GET ${S}/`, `GET ${S}/a`, 'HEAD http://elsewhere.test/x', 'HEAD http://elsewhere.test/y']);
+    // The two external links are checked (HEAD, and GET on HEAD's 404), which saves nothing either.
+    expect(fetcher.methods).toEqual([`GET ${S}/`, `GET ${S}/a`, 'HEAD http://elsewhere.test/x', 'GET http://elsewhere.test/x', 'HEAD http://elsewhere.test/y', 'GET http://elsewhere.test/y']);
     expect(summary.fetchesSaved).toBe(1);
     expect(stats.fetchesSaved).toBe(1);
   });

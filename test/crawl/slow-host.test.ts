@@ -54,7 +54,7 @@ describe('a trickling server', () => {
 
 // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
 describe('retries of a slow failure', () => {
-  it.each(['ERR_FETCH_REQUEST_TIMEOUT', 'ERR_FETCH_TOO_SLOW', 'ERR_FETCH_BODY_TIMEOUT'])('%s: one retry at most', async (code) => {
+  it.each(['ERR_FETCH_REQUEST_TIMEOUT', 'ERR_FETCH_TOO_SLOW', 'ERR_FETCH_BODY_TIMEOUT', 'ERR_FETCH_HEADERS_TIMEOUT', 'ERR_FETCH_CONNECT_TIMEOUT'])('%s: one retry at most', async (code) => {
     const site = new FakeSite({ 'http://example.com/': { errorCode: code } });
     await crawl('http://example.com/', { store: new MemoryStore(), fetcher: site, robots: false, sitemap: false, retries: 3, retryDelayMs: 0 });
     expect(site.calls).toHaveLength(2);

@@ -243,19 +243,19 @@ describe('content codings', () => {
 });
 
 describe('network failures', () => {
-  it('connection refused: ERR_FETCH_NETWORK', async () => {
+  it('connection refused: ERR_FETCH_CONNECTION_REFUSED', async () => {
     const port = await closedPort();
     const result = await fetcher().fetch(`http://127.0.0.1:${port}/`);
-    expect(result).toMatchObject({ errorCode: 'ERR_FETCH_NETWORK', status: undefined, headers: {}, hops: [] });
+    expect(result).toMatchObject({ errorCode: 'ERR_FETCH_CONNECTION_REFUSED', status: undefined, headers: {}, hops: [] });
   });
 
-  it('a DNS failure: ERR_FETCH_NETWORK', async () => {
+  it('a DNS failure: ERR_FETCH_DNS', async () => {
     const noSuchHost: LookupFunction = (host, _options, callback) => {
       const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
       callback(error, '', 4);
     };
     const result = await fetcher({ lookup: noSuchHost }).fetch('http://no-such-host.test/');
-    expect(result.errorCode).toBe('ERR_FETCH_NETWORK');
+    expect(result.errorCode).toBe('ERR_FETCH_DNS');
   });
 
   it('a response that is not HTTP: ERR_FETCH_PROTOCOL', async () => {

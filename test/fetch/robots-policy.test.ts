@@ -240,7 +240,7 @@ describe('robots.txt that cannot be read (RFC 9309 §2.3.1.3, §2.3.1.4)', () =>
     expect(robots.robotsFile(`http://127.0.0.1:${port}/`)).toMatchObject({
       verdict: 'unreachable',
       status: undefined,
-      errorCode: 'ERR_FETCH_NETWORK',
+      errorCode: 'ERR_FETCH_CONNECTION_REFUSED',
     });
   });
 

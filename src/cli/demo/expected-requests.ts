@@ -65,7 +65,11 @@ export const EXPECTED_REQUESTS: readonly ExpectedRequest[] = Object.freeze([
     target: '/out-of-scope.html',
     why: 'linked as http://localhost:PORT/out-of-scope.html: another origin, so an external link, checked once with HEAD, never read',
   },
-  { target: '/gone.html', why: 'linked as http://localhost:PORT/gone.html: an external link checked once with HEAD; 404, a broken external link' },
+  {
+    target: '/gone.html',
+    why: 'linked as http://localhost:PORT/gone.html: an external link checked with HEAD, then GET, since a HEAD 404 is not the verdict; 404 again, a broken external link',
+    times: 2,
+  },
   {
     target: '/manual/core.html',
     why:

@@ -61,6 +61,7 @@ interface RedirectFacts {
 
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 const REDIRECT_LOOP = 'ERR_FETCH_REDIRECT_LOOP';
+const HOST_UNREACHABLE = 'ERR_CRAWL_HOST_UNREACHABLE';
 /** `scheme:` at the start of an href: an absolute URI (RFC 3986 §3.1, §4.3). */
 const ABSOLUTE_HREF = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Link codes whose finding is the code itself (src/html cleanHref), in catalog order. */
@@ -117,6 +118,8 @@ async function* run(reader: IndexReader, minRank: number): AsyncGenerator<AuditF
   for (; next < pages.length; next++) {
     for (const finding of pageLevel.get(pages[next]!)!) if (keep(finding)) yield finding;
   }
+  const unchecked = index.fragmentsNotChecked();
+  if (unchecked !== undefined && keep(unchecked)) yield unchecked;
   // The sitemaps the crawl read, after the pages (sitemap-findings.ts).
   for await (const finding of sitemapFindings(reader)) if (keep(finding)) yield finding;
 }
@@ -145,6 +148,9 @@ class IndexFacts {
   /** The URLs the crawl runs started from, in the order they were first given. */
   readonly #seeds = new Set<number>();
   #hasAnchors = false;
+  /** Links whose fragment would have been checked had any page anchors, and the first of their targets. */
+  #uncheckedFragments = 0;
+  #uncheckedExample: string | undefined;
 
   /** The facts of the index behind `reader`: one pass over its URLs, one over its fetches. */
   static async read(reader: IndexReader): Promise<IndexFacts> {
@@ -261,6 +267,20 @@ class IndexFacts {
     return byPage;
   }
 
+  /**
+   * Said once, after the links: fragments that would have been checked were not,
+   * because no page of the index has an anchor recorded (see #readFetches).
+   */
+  fragmentsNotChecked(): AuditFinding | undefined {
+    const n = this.#uncheckedFragments;
+    if (n === 0) return undefined;
+    const example = this.#uncheckedExample;
+    const message =
+      `fragments not checked: no fetched HTML page has an id or <a name> (an index crawled before they were recorded?); ` +
+      `${plural(n, 'link')} with a fragment${example === undefined ? '' : `, e.g. ${example}`}`;
+    return finding('LINK_FRAGMENTS_NOT_CHECKED', undefined, undefined, undefined, message, example === undefined ? { links: n } : { links: n, example });
+  }
+
   pageContext(id: number): PageContext {
     const key = this.#urls.get(id)?.key ?? '';
     const parsed = parseUriReference(key);
@@ -301,9 +321,12 @@ class IndexFacts {
     }
 
     const fragment = link.fragment;
-    if (fragment !== undefined && this.#hasAnchors && broken === false && isElementFragment(fragment)) {
+    if (fragment !== undefined && broken === false && isElementFragment(fragment)) {
       const end = this.#endOf(link.metUrlId);
-      if (this.#htmlEnds.has(end)) {
+      if (this.#htmlEnds.has(end) && !this.#hasAnchors) {
+        this.#uncheckedFragments++;
+        this.#uncheckedExample ??= target;
+      } else if (this.#htmlEnds.has(end)) {
         const anchors = this.#anchors.get(end);
         const decoded = percentDecodeUtf8(fragment);
         if (anchors === undefined || !(anchors.has(fragment) || (decoded !== undefined && anchors.has(decoded)))) {
@@ -436,6 +459,10 @@ function leadsTo(row: FetchRow): string | undefined {
 
 /** Why a fetch counts as a broken target, or `false`. A refusal of the crawl's own (robots.txt, private address) proves nothing. */
 function brokenReason(f: FetchFacts): { message: string; detail: Record<string, string | number> } | false {
+  // Not requested, its host having answered none of the requests before it: no response, as theirs.
+  if (f.errorCode === HOST_UNREACHABLE) {
+    return { message: `not checked: its host did not answer earlier requests and was paused for the run (${HOST_UNREACHABLE})`, detail: { errorCode: HOST_UNREACHABLE } };
+  }
   if (f.errorCode?.startsWith('ERR_CRAWL_') === true) return false;
   const via = f.hops > 0 && f.finalUrl !== undefined ? ` after ${plural(f.hops, 'redirect')} to ${redactPassword(f.finalUrl)}` : '';
   const detail: Record<string, string | number> = {};

@@ -80,7 +80,7 @@ describe('linkladder explain', () => {
     expect(skipped.out[2]).toBe('verdict   skipped: recorded, not fetched: the scheme mailto: is not crawled (only http and https)');
     // Out of scope: checked, never crawled (issue 11).
     const external = await run(['explain', `${origin.replace('127.0.0.1', 'localhost')}/gone.html`, '--db', db]);
-    expect(external.out[2]).toBe('verdict   fetched: checked once as an external link (HEAD) (status 404): out of scope, never crawled');
+    expect(external.out[2]).toBe('verdict   fetched: checked once as an external link (GET) (status 404): out of scope, never crawled');
     const failed = await run(['explain', `${origin}/private/secret.html`, '--db', db]);
     expect(failed.code).toBe(0);
     expect(failed.out[2]).toBe(`verdict   failed: refused, not requested: robots.txt of ${origin} disallows /private/`);

@@ -128,7 +128,7 @@ async function referenceCrawl(server: DemoServer, { baseMode, isCareless }: Craw
     done.add(canonical(key));
     await get(key);
   }
-  // External links: robots.txt of their origin once, then HEAD each.
+  // External links: robots.txt of their origin once, then HEAD each, and GET where HEAD answered an error (not 429).
   const externalOrigins = new Set<string>();
   for (const key of external) {
     const externalOrigin = new URL(key).origin;
@@ -136,7 +136,8 @@ async function referenceCrawl(server: DemoServer, { baseMode, isCareless }: Craw
       externalOrigins.add(externalOrigin);
       await rawRequest(externalOrigin, '/robots.txt');
     }
-    await rawRequest(externalOrigin, key.slice(externalOrigin.length), 'HEAD');
+    const head = await rawRequest(externalOrigin, key.slice(externalOrigin.length), 'HEAD');
+    if (head.status >= 400 && head.status !== 429) await rawRequest(externalOrigin, key.slice(externalOrigin.length));
   }
   return recordedOnly;
 }

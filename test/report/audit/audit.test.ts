@@ -211,15 +211,32 @@ describe('audit: fragments', () => {
     expect(await codes(audit(reader))).toEqual(['LINK_BROKEN']);
   });
 
-  it('are not checked at all in an index crawled before anchors were recorded', async () => {
+  it('are not checked when no fetched page has an id or name (an index crawled before anchors were recorded), and the audit says so', async () => {
     const reader = await index(
       [
         { id: 1, path: '/', fetch: page({ anchors: [] }) },
         { id: 2, path: '/a', fetch: page({ anchors: [] }) },
+        { id: 3, path: '/b', fetch: page({ anchors: [] }) },
       ],
-      [{ fromUrlId: 1, rawHref: 'a#x', fragment: 'x', metUrlId: 2 }],
+      [
+        { fromUrlId: 1, rawHref: 'a#x', fragment: 'x', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'b#y', fragment: 'y', metUrlId: 3 },
+        { fromUrlId: 1, rawHref: '#top', fragment: 'top', metUrlId: 1 },
+      ],
     );
-    expect(await codes(audit(reader))).toEqual([]);
+    const findings = await collect(audit(reader));
+    expect(findings.map((f) => [f.code, f.severity, f.page, f.message, f.detail])).toEqual([
+      [
+        'LINK_FRAGMENTS_NOT_CHECKED',
+        'warning',
+        undefined,
+        'fragments not checked: no fetched HTML page has an id or <a name> (an index crawled before they were recorded?); 2 links with a fragment, e.g. http://h/a#x',
+        { links: 2, example: 'http://h/a#x' },
+      ],
+    ]);
+    // Nothing to say when no link has a fragment to check.
+    const plain = await index([{ id: 1, path: '/', fetch: page({ anchors: [] }) }, { id: 2, path: '/a', fetch: page({ anchors: [] }) }], [{ fromUrlId: 1, rawHref: 'a', metUrlId: 2 }]);
+    expect(await codes(audit(plain))).toEqual([]);
   });
 });
 
