@@ -57,6 +57,11 @@ export interface PgStoreOptions {
    */
   readonly leaseMs?: number;
   /**
+   * The clock leases are judged by, in Unix ms (tests that make a lease run out).
+   * @default the database server's clock
+   */
+  readonly leaseClock?: (() => number) | undefined;
+  /**
    * How long a call waits for the server to answer again when it went away (a restart),
    * asking with backoff; then the call fails, and so does every call after it.
    * @default 30000
@@ -152,7 +157,7 @@ export class PgStore implements IndexWriter {
       ids: new UrlIdPool(),
       known: new KnownUrls(),
       url: options.url,
-      frontier: new PgFrontier(sql, { workerId, leaseMs, now, persist: (work) => server.run(work) }),
+      frontier: new PgFrontier(sql, { workerId, leaseMs, now, leaseClock: options.leaseClock, persist: (work) => server.run(work) }),
       isReadOnly: options.readOnly === true,
       server,
       isClosed: false,
