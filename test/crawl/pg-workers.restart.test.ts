@@ -80,7 +80,7 @@ describe.skipIf(typeof cluster === 'string')('a PostgreSQL server restarted unde
       await restarted;
       expect(exit.stderr).not.toContain('TypeError');
       expect(waited).toBeGreaterThan(29_000);
-      expect(ownStderr(exit.stderr)).toMatch(/^linkladder: error: the crawl stopped on a fatal error: ERR_STORE_WRITE_FAILED: the index at postgres:\/\/\S+ did not answer again within 30 s \([^\n]*\)\n$/);
+      expect(ownStderr(exit.stderr), `exit ${exit.code}, stdout:\n${exit.stdout}`).toMatch(/^linkladder: error: the crawl stopped on a fatal error: ERR_STORE_WRITE_FAILED: the index at postgres:\/\/\S+ did not answer again within 30 s \([^\n]*\)\n$/);
       expect(exit.stdout).toMatch(/^crawl +stopped on a fatal error \(on stderr\); run it again to resume$/m);
       expect(exit.stdout).toMatch(/^requests +\d+: /m);
       expect(exit.code).toBe(3);
