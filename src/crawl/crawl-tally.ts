@@ -112,12 +112,6 @@ export class CrawlTally {
     this.#pending.delete(owner);
     const r = this.recordedRequests;
     for (const key of Object.keys(r) as (keyof RequestCounts)[]) r[key] += pending[key];
-    await this.#writeRunCounts(tx);
-  }
-
-  async #writeRunCounts(tx: IndexWriter): Promise<void> {
-    if (this.runId === undefined) return;
-    const r = this.recordedRequests;
     await tx.recordRunCounts(this.runId, { requests: r.fetches + r.retries + r.redirects + r.robots, requestsByKind: { ...r } });
   }
 

@@ -106,8 +106,9 @@ export class PageAdmission {
    * The page's references admitted a chunk at a time, with a turn of the event loop
    * between chunks (a page may hold up to `maxLinksPerPage` links), and its
    * canonical link as evidence. New targets past `maxQueuedPerPage` are recorded,
-   * not queued (issue 10, item 3): a chunk holds no more followed entries than
-   * the page may still queue, so no admission queues past the cap. A stylesheet's
+   * not queued, so that one page of a million links cannot flood the frontier: a
+   * chunk holds no more followed entries than the page may still queue, so no
+   * admission queues past the cap. A stylesheet's
    * references come here too, with the room `shared` with the page that uses it.
    */
   async links(tx: IndexWriter, page: Page, reader: LinkSource, shared?: QueueRoom): Promise<AdmittedLinks> {

@@ -9,14 +9,14 @@
 // the protocol's 50 MiB per file uncompressed (a gzip bomb is cut there). Bad XML,
 // a missing or failing sitemap is a recorded finding, never an error of the crawl.
 
+import { resourceKeyOf } from '../ladder/index.js';
 import { SITEMAP_LIMITS, parseSitemap, type FetchedResponse, type ParsedSitemap, type SentRequest } from '../fetch/index.js';
 import type { SitemapEntryRecord, SitemapFindingRecord, SitemapQueueEntry, SitemapQueueRow, SitemapRecord, SitemapSettlement } from '../store/index.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlTally } from './crawl-tally.js';
-import { schemeRung } from './origin-key.js';
+import { originOf, schemeRung } from './origin-key.js';
 import { isPrivateUrl } from './private-address.js';
 import type { ScopeTest } from './scope.js';
-import { serialize } from '../uri/index.js';
 
 export interface SitemapSeedsOptions {
   readonly options: ValidCrawlOptions;
@@ -56,10 +56,9 @@ export async function seedFromSitemaps(p: SitemapSeedsOptions): Promise<number> 
   return queued;
 }
 
-/** The key of a sitemap on the sitemap frontier: its URL at the scheme rung, without fragment. */
+/** The key of a sitemap on the sitemap frontier: its resource key (a URL's, without aliases). */
 function sitemapKey(url: string): string {
-  const ref = schemeRung(url);
-  return ref === undefined ? url : serialize({ ...ref, fragment: undefined });
+  return resourceKeyOf(url) ?? url;
 }
 
 async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<number> {
@@ -67,9 +66,10 @@ async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<numbe
   const store = options.store;
   const onRequest = (request: SentRequest): void => tally.countRequest(request, 1, origin);
   const guessed = `${origin}/sitemap.xml`;
+  const guessedKey = sitemapKey(guessed);
   let rows = await store.sitemapQueue(origin);
   // Its /sitemap.xml on the frontier says the origin's sitemaps were found (they are queued with it).
-  if (!rows.some((row) => row.key === sitemapKey(guessed))) {
+  if (!rows.some((row) => row.key === guessedKey)) {
     const found = await findSitemaps(p, origin, onRequest);
     if (found === 'stopped') return 0;
     if (found === 'unreachable') {
@@ -259,11 +259,4 @@ function findingRecords(parsed: ParsedSitemap, response: FetchedResponse): Sitem
     findings.push({ code: 'SITEMAP_TOO_LARGE', detail: 'cut at the fetcher\'s body cap' });
   }
   return findings;
-}
-
-/** `scheme://host[:port]` of an absolute http(s) URL, at the scheme rung. */
-function originOf(url: string): string | undefined {
-  const uri = schemeRung(url);
-  if (uri?.scheme === undefined || uri.host === undefined) return undefined;
-  return `${uri.scheme}://${uri.host}${uri.port === undefined || uri.port === '' ? '' : `:${uri.port}`}`;
 }

@@ -144,7 +144,7 @@ export class UrlPipeline {
       // A re-check sends the validators of the last response (recheck.ts); an external link is checked afresh.
       const revalidation = this.#o.recheck && claimed.role !== 'external' ? await revalidationOf(this.#store, claimed.id) : undefined;
       const fetched =
-        claimed.role === 'external' ? await this.#check(claimed, onRequest) : await this.#fetch(claimed, 'GET', onRequest, revalidation?.validators);
+        claimed.role === 'external' ? await this.#check(claimed, origin, onRequest) : await this.#fetch(claimed, origin, 'GET', onRequest, revalidation?.validators);
       const response = unsolicitedNotModified(fetched, revalidation !== undefined);
       if (this.#p.isStopping() && response.errorCode === 'ERR_FETCH_ABORTED') {
         await this.#p.requeue(claimed.id);
@@ -197,7 +197,7 @@ export class UrlPipeline {
   }
 
   /** One request of the claimed URL, redirects vetted hop by hop; what a fetcher that threw leaves, if it did. */
-  async #fetch(claimed: ClaimedUrl, method: HttpMethod, onRequest: (request: SentRequest) => void, validators?: Validators): Promise<FetchedResponse> {
+  async #fetch(claimed: ClaimedUrl, origin: string | undefined, method: HttpMethod, onRequest: (request: SentRequest) => void, validators?: Validators): Promise<FetchedResponse> {
     const isExternal = claimed.role === 'external';
     try {
       const response = await this.#o.fetcher.fetch(claimed.key, this.#p.signal, {
@@ -209,7 +209,6 @@ export class UrlPipeline {
         ...(validators === undefined ? {} : { validators }),
       });
       // A failure after redirects is another host's (the URL's own host answered).
-      const origin = originOf(claimed.key);
       if (response.status !== undefined || response.hops.length > 0) this.#breaker.answered(origin);
       else if (response.errorCode !== undefined) this.#breaker.failed(origin, response.errorCode);
       return response.method === undefined ? { ...response, method } : response;
@@ -219,22 +218,22 @@ export class UrlPipeline {
   }
 
   /**
-   * An external link checked (issue 11, item 2): HEAD, and GET where HEAD answers an
+   * An external link checked: HEAD, and GET where HEAD answers an
    * error status or gets no answer at all — servers that mishandle HEAD exist (405,
    * 501, but also 403 or 404 where GET answers 200), so a link is called broken only
    * on GET's word. Not after a 429 (RFC 6585 §4: asking again at once is what it
    * asks not to do). Neither body is read (the fetcher reads only HTML and CSS
    * bodies, and the crawl does not parse them for an external link).
    */
-  async #check(claimed: ClaimedUrl, onRequest: (request: SentRequest) => void): Promise<FetchedResponse> {
-    const head = await this.#fetch(claimed, 'HEAD', onRequest);
+  async #check(claimed: ClaimedUrl, origin: string | undefined, onRequest: (request: SentRequest) => void): Promise<FetchedResponse> {
+    const head = await this.#fetch(claimed, origin, 'HEAD', onRequest);
     const isRefused = head.status !== undefined && head.status >= 400 && head.status !== 429;
     const isUnanswered = head.status === undefined && !NO_FALLBACK.has(head.errorCode ?? '');
     if (!isRefused && !isUnanswered) return head;
     // The host did not answer the requests before this one either: GET would not fare better.
-    if (this.#p.isStopping() || this.#breaker.isPaused(originOf(claimed.key))) return head;
+    if (this.#p.isStopping() || this.#breaker.isPaused(origin)) return head;
     this.#tally.checks.headFallbacks++;
-    return this.#fetch(claimed, 'GET', onRequest);
+    return this.#fetch(claimed, origin, 'GET', onRequest);
   }
 
   /** A redirect of an external link: followed, unless into a private address the crawl may not reach (RFC 3986 §7.4). */
@@ -415,7 +414,7 @@ export class UrlPipeline {
   }
 
   /**
-   * An external link's answer (issue 11, item 2): its status after the redirects,
+   * An external link's answer: its status after the redirects,
    * which are recorded hop by hop in its fetch row and nothing more — no URL of the
    * chain is admitted, no alias learned, nothing read.
    */
