@@ -7,6 +7,10 @@
 // What a static server does, done here: a directory URL means its index file; a
 // directory named without its trailing slash answers a 301 to the slash form (so
 // the page's base, RFC 3986 §5.1.3, is the directory); a missing file is a 404.
+// An index file's answer names its own URL in Content-Location, so the crawl knows
+// `dir/` and `dir/index.html` are one file: seed a folder's index files by their
+// directory URL, so that the directory is read first and its index file never again.
+// `fileOf` is async (it asks the disk); `pathOf` maps without asking.
 
 import { constants, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
