@@ -79,7 +79,7 @@ export interface FileFetcherOptions {
 
 /** A Fetcher answering the URLs under its roots from disk. */
 export interface FileFetcher extends Fetcher {
-  /** Close the fallback's connections, if any. */
+  /** Nothing to release (files are closed as they are read); the fallback is not closed: it is its creator's. */
   close(): Promise<void>;
   /** Whether `url` is under one of the roots (answered from disk). */
   isLocal(url: string): boolean;
@@ -310,10 +310,8 @@ export function createFileFetcher(options: FileFetcherOptions): FileFetcher {
         return failed(url, url, [], startedAt, now, method, 'ERR_FETCH_FILE_UNREADABLE');
       }
     },
-    close: async () => {
-      const closable = fallback as { close?: () => Promise<void> } | undefined;
-      await closable?.close?.();
-    },
+    // The fallback is its creator's to close (the crawl's HTTP fetcher is closed where it was made).
+    close: async () => undefined,
     isLocal,
     pathOf: (url: string) => {
       const where = place(url);
