@@ -390,6 +390,17 @@ export const crawlOptionsSchema = z.object({
     description: 'request every URL of the index again, conditionally (`If-None-Match`, `If-Modified-Since`); changed pages are parsed again',
   }),
   /**
+   * Ask once more, when the frontier is empty, the external links whose answer this
+   * run left unverified (a timeout, a network error, 5xx, 429, a bot wall's 401, 403
+   * or 999): after waiting the longest `Retry-After` they sent (at most 60 s), else
+   * 5 s; with the method that gave the first answer, without retries, once per URL per
+   * run. The new answer replaces the first. A host paused for the run is not asked again.
+   * @default false
+   */
+  secondPass: isOn.default(false).register(SETTING_META, {
+    description: 'at the end, ask once more the external links left unverified (timeout, network error, 5xx, 429, 401/403/999), after their `Retry-After` (at most 60 s) or 5 s',
+  }),
+  /**
    * Follow links to loopback, private and link-local addresses and `localhost`
    * (compared numerically: `0x7f.1`, `2130706433`, `[::1]`), and connect to hosts
    * whose names resolve to one (checked per connection by the HTTP clients crawl() makes).
