@@ -5,6 +5,8 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/api.js';
+import { formatSummary, summaryJson } from '../../src/cli/format-summary.js';
+import { explain } from '../../src/crawl/index.js';
 import type { CrawlSummary } from '../../src/crawl/index.js';
 import {
   DEFAULT_CACHE_MAX_AGE_MS,
@@ -79,6 +81,18 @@ describe('readVerdictCache and the crawl', () => {
     const third = await cacheOf(second);
     expect(third.size).toBe(3);
     expect(third.get(`${other.origin}/gone`)?.startedAt).toBe(lastOf(first, `${other.origin}/gone`)!.startedAt);
+  });
+
+  it('explain, the summary and its JSON say an answer came from the cache, and when it was asked', async () => {
+    const other = await host('127.0.0.2', () => ({ '/ok': [200], '/gone': [404] }));
+    const site = await siteLinkingTo(other, ['/ok', '/gone']);
+    const first = await crawlInto(new MemoryStore(), `${site.origin}/`);
+    const second = await crawlInto(new MemoryStore(), `${site.origin}/`, { verdictCache: await cacheOf(first) });
+    const asked = new Date(lastOf(first, `${other.origin}/ok`)!.startedAt).toISOString();
+    expect((await explain(second.store, `${other.origin}/ok`)).reason).toBe(`answered from the cache of ${asked} (an earlier run asked it with HEAD) (status 200): no request this run`);
+    expect((await explain(first.store, `${other.origin}/ok`)).reason).toMatch(/^checked once as an external link \(HEAD\)/);
+    expect(formatSummary(second.summary).join('\n')).toMatch(/^external\s+0 links to other sites checked, each once,\s+2 from the cache \(not requested\): 1 broken$/m);
+    expect(JSON.parse(summaryJson(second.summary))).toMatchObject({ externalChecked: 0, externalFromCache: 2, externalBroken: 1 });
   });
 
   it('an entry older than the cache age is asked again', async () => {
