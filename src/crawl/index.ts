@@ -16,6 +16,7 @@ export {
   CONTENT_LOCATION_POLICIES,
   RENAMED_CRAWL_OPTIONS,
   SETTING_META,
+  cacheMaxAgeSetting,
   crawlOptionsSchema,
   integerAtLeast,
   isOn,

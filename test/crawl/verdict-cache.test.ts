@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/api.js';
 import { formatSummary, summaryJson } from '../../src/cli/format-summary.js';
-import { explain } from '../../src/crawl/index.js';
+import { cacheMaxAgeSetting, explain } from '../../src/crawl/index.js';
 import type { CrawlSummary } from '../../src/crawl/index.js';
 import {
   DEFAULT_CACHE_MAX_AGE_MS,
@@ -186,5 +186,14 @@ describe('parseCacheMaxAge', () => {
 
   it('the default is a day', () => {
     expect(DEFAULT_CACHE_MAX_AGE_MS).toBe(parseCacheMaxAge('1d'));
+  });
+
+  it('cacheMaxAgeSetting: the schema of a command\'s flag, variable and config file (a duration as text, a day by default)', () => {
+    const setting = cacheMaxAgeSetting();
+    expect(setting.parse(undefined)).toBe(86_400_000);
+    expect(setting.parse('12h')).toBe(43_200_000);
+    expect(setting.parse('0')).toBe(0);
+    expect(setting.safeParse('soon').error?.issues[0]?.message).toBe('Expected a duration such as 1d, 12h, 30m, 45s, or 0 (no cache)');
+    expect(setting.safeParse(5).success).toBe(false);
   });
 });
