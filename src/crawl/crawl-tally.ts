@@ -192,7 +192,8 @@ export class CrawlTally {
     if (first.isFailed) this.failed--;
     else this.fetched--;
     if (first.isRedirected) this.redirected--;
-    this.checks.externalChecked--;
+    if (first.isChecked) this.checks.externalChecked--;
+    if (first.isNotCheckedByRobots) this.checks.notCheckedByRobots--;
     if (first.error === undefined) return;
     const left = (this.errors[first.error] ?? 0) - 1;
     if (left > 0) this.errors[first.error] = left;

@@ -19,6 +19,10 @@ export interface CountedAnswer {
   readonly error: string | undefined;
   /** The URL's own request was redirected. */
   readonly isRedirected: boolean;
+  /** Counted in `externalChecked` (a request of its own, or its host's robots.txt, got no answer). */
+  readonly isChecked: boolean;
+  /** Counted in `notCheckedByRobots` (its host's robots.txt answered 5xx or 429). */
+  readonly isNotCheckedByRobots: boolean;
 }
 
 /** An external URL's answer as the pipeline recorded it. */

@@ -25,7 +25,7 @@ import { ProtocolEvidence } from './protocol-evidence.js';
 import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
 import { notModifiedRecord, revalidationOf } from './recheck.js';
-import type { SecondPass } from './second-pass.js';
+import type { CountedAnswer, ExternalAnswer, SecondPass } from './second-pass.js';
 import { cachedFetchRecord } from './verdict-cache.js';
 
 /** What is known of a page before its links are admitted (its findings, anchors, base chain). */
@@ -301,6 +301,10 @@ export class UrlPipeline {
       if (file.status === undefined) this.#tally.countChecked('external', code);
       else this.#tally.checks.notCheckedByRobots++;
     });
+    // Unverified: the second pass asks its robots.txt again (RFC 9309 §2.3.1.4: a fact of the moment).
+    const isChecked = file.status === undefined;
+    const counted = { isFailed: true, error: code, isRedirected: false, isChecked, isNotCheckedByRobots: !isChecked };
+    this.#externalAnswered(claimed, attempt, { status: file.status, errorCode: code, method: undefined, retryAfter: undefined }, counted);
     return { kind: 'done' };
   }
 
@@ -360,7 +364,7 @@ export class UrlPipeline {
     this.#tally.countError(code);
     // A request was made: a resource or an external link was checked, and is broken.
     if (response !== undefined) this.#tally.countChecked(claimed.role, code);
-    if (response !== undefined && claimed.role === 'external') this.#externalAnswered(claimed, response, code, attempt, true);
+    if (response !== undefined && claimed.role === 'external') this.#externalResponse(claimed, response, code, attempt, true);
     this.#tally.emit({ type: 'error', url: claimed.key, code, outcome: 'permanent', attempt, retryInMs: undefined, status: response?.status });
   }
 
@@ -471,7 +475,7 @@ export class UrlPipeline {
     if (error !== undefined) this.#tally.countError(error);
     this.#tally.countChecked('external', error);
     if (response.hops.length > 0) this.#tally.redirected++;
-    this.#externalAnswered(claimed, response, record.errorCode, attempt, false);
+    this.#externalResponse(claimed, response, record.errorCode, attempt, false);
     this.#tally.emit({
       type: 'page',
       url: claimed.key,
@@ -496,27 +500,26 @@ export class UrlPipeline {
    * An external URL's answer was recorded: an unverified first answer waits for the
    * second pass; a second-pass answer replaces the first in the tally.
    */
-  #externalAnswered(claimed: ClaimedUrl, response: FetchedResponse, errorCode: string | undefined, attempt: number, isFailed: boolean): void {
+  #externalResponse(claimed: ClaimedUrl, response: FetchedResponse, errorCode: string | undefined, attempt: number, isFailed: boolean): void {
+    const answer = { status: response.status, errorCode, method: response.method ?? 'GET', retryAfter: response.headers['retry-after'] } as const;
+    const error = errorCodeOf(errorCode, response.status);
+    this.#externalAnswered(claimed, attempt, answer, { isFailed, error, isRedirected: !isFailed && response.hops.length > 0, isChecked: true, isNotCheckedByRobots: false });
+  }
+
+  /** What the second pass is told of an answer, and what the tally counted of it (taken back when it is replaced). */
+  #externalAnswered(
+    claimed: ClaimedUrl,
+    attempt: number,
+    answer: Pick<ExternalAnswer, 'status' | 'errorCode' | 'method' | 'retryAfter'>,
+    counted: CountedAnswer,
+  ): void {
     const pass = this.#p.secondPass;
     if (pass === undefined) return;
-    const error = errorCodeOf(errorCode, response.status);
-    const first = pass.answered({
-      id: claimed.id,
-      key: claimed.key,
-      origin: originOf(claimed.key),
-      status: response.status,
-      errorCode,
-      method: response.method ?? 'GET',
-      attempts: attempt,
-      retryAfter: response.headers['retry-after'],
-      isFailed,
-      error,
-      isRedirected: !isFailed && response.hops.length > 0,
-    });
+    const first = pass.answered({ id: claimed.id, key: claimed.key, origin: originOf(claimed.key), attempts: attempt, ...answer, ...counted });
     if (first === undefined) return;
     this.#tally.retractExternal(first);
     this.#tally.checks.secondPassAsked++;
-    if (error === undefined) this.#tally.checks.secondPassOk++;
+    if (counted.error === undefined) this.#tally.checks.secondPassOk++;
   }
 }
 

@@ -93,6 +93,15 @@ describe('the second pass (secondPass)', () => {
     expect(run.urls.get(refused)!.lastFetch?.errorCode).toBe('ERR_FETCH_CONNECTION_REFUSED');
   });
 
+  it('a link whose host\'s robots.txt answered 503 is asked again, robots.txt first (RFC 9309 §2.3.1.4: unreachable is a fact of the moment)', async () => {
+    const other = await host('127.0.0.2', () => ({ '/robots.txt': (n) => (n === 1 ? [503] : [404]), '/x': [200] }));
+    const site = await host('127.0.0.1', () => ({ '/robots.txt': [404], '/': `<a href="${other.origin}/x">x</a>` }));
+    const run = await crawlSite(`${site.origin}/`, { robots: undefined });
+    expect(other.log).toEqual(['GET /robots.txt', 'GET /robots.txt', 'HEAD /x']);
+    expect(run.urls.get(`${other.origin}/x`)!.lastFetch).toMatchObject({ status: 200, method: 'HEAD' });
+    expect(run.summary).toMatchObject({ secondPassAsked: 1, secondPassOk: 1, notCheckedByRobots: 0, externalChecked: 1, externalBroken: 0, errorsByCode: {} });
+  });
+
   it('is off by default: an unverified link is asked only in the first pass', async () => {
     const other = await host('127.0.0.2', () => ({ '/down': [503] }));
     const site = await siteLinkingTo(other, ['/down']);
