@@ -1,13 +1,16 @@
 // `linkladder crawl --second-pass`, in-process: an external link left unverified is
 // asked once more after its Retry-After, and Ctrl-C during that wait ends the crawl at
-// once, its first answer kept. The site is 127.0.0.1; 127.0.0.2 plays another site.
+// once, its first answer kept; `explain` of an answer the verdict cache gave. The site
+// is 127.0.0.1; 127.0.0.2 plays another site.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { CrawlSummary } from '../../../src/crawl/index.js';
+import { crawl } from '../../../src/api.js';
+import { readVerdictCache, type CrawlSummary } from '../../../src/crawl/index.js';
+import { MemoryStore } from '../../../src/store/index.js';
 import { closeHosts, host, siteLinkingTo } from '../../crawl/logged-host.js';
 import { FakeInterrupts, jsonLines, run } from '../cli-harness.js';
 
@@ -45,4 +48,24 @@ describe('linkladder crawl --second-pass', () => {
     expect(events.some((event) => event.type === 'progress' && (event.secondPassInMs ?? 0) > 50_000)).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'summary', stoppedBy: 'signal', secondPassAsked: 0, errorsByCode: { HTTP_503: 1 } });
   }, 30_000);
+});
+
+describe('linkladder explain of an answer from the verdict cache', () => {
+  it('says when it was asked, and that this run did not ask', async () => {
+    const other = await host('127.0.0.2', () => ({ '/gone': [404] }));
+    const site = await siteLinkingTo(other, ['/gone']);
+    const options = { allowPrivate: true, retries: 0, sitemap: false, robots: false } as const;
+    const first = new MemoryStore();
+    await crawl(`${site.origin}/`, { ...options, store: first });
+    const verdictCache = await readVerdictCache(first.reader(), { now: Date.now(), maxAgeMs: 60_000 });
+    const askedAt = new Date(verdictCache.get(`${other.origin}/gone`)!.startedAt).toISOString();
+    const db = path.join(dir, 'cached.db');
+    await crawl(`${site.origin}/`, { ...options, db, verdictCache });
+    const result = await run(['explain', `${other.origin}/gone`, '--db', db]);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`fetch     ${askedAt}  from the cache of ${askedAt.slice(0, 10)} (asked then by an earlier run): status 404, not requested this run`);
+    expect(result.out.find((line) => line.startsWith('verdict'))).toBe(
+      `verdict   fetched: answered from the cache of ${askedAt} (an earlier run asked it with GET) (status 404): no request this run`,
+    );
+  });
 });
