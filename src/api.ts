@@ -158,7 +158,7 @@ const librarySettingsSchema = crawlSettingsSchema.omit({ json: true });
  */
 export interface CrawlOptions
   extends CrawlSettingsOf<z.input<typeof librarySettingsSchema>>,
-    Pick<CrawlRuntime, 'signal' | 'onEvent' | 'now' | 'sleep'> {
+    Pick<CrawlRuntime, 'signal' | 'onEvent' | 'now' | 'sleep' | 'verdictCache'> {
   /**
    * The index to crawl into, instead of opening the SQLite one at `db`. Left open.
    * @default the SQLite index at `db`, created if needed, resumed if it holds a crawl, closed at the end
@@ -179,7 +179,7 @@ export interface CrawlOptions
 }
 
 /** The options of crawl() that are not data, in the order messages list them. */
-const LIBRARY_RUNTIME_KEYS = ['store', 'fetcher', 'robots', 'signal', 'onEvent', 'now', 'sleep'] as const satisfies readonly (keyof CrawlOptions)[];
+const LIBRARY_RUNTIME_KEYS = ['store', 'fetcher', 'robots', 'signal', 'onEvent', 'now', 'sleep', 'verdictCache'] as const satisfies readonly (keyof CrawlOptions)[];
 
 const LIBRARY_RENAMED: Readonly<Record<string, string>> = Object.freeze({
   ...Object.fromEntries(Object.entries(RENAMED_CRAWL_OPTIONS).filter(([, to]) => to in librarySettingsSchema.shape)),
@@ -235,6 +235,7 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
       onEvent: given.onEvent as CrawlRuntime['onEvent'],
       ...(given.now === undefined ? {} : { now: given.now as NonNullable<CrawlRuntime['now']> }),
       ...(given.sleep === undefined ? {} : { sleep: given.sleep as NonNullable<CrawlRuntime['sleep']> }),
+      verdictCache: given.verdictCache as CrawlRuntime['verdictCache'],
     };
     return await crawlValid(crawlOptionsOf(settings, seeds, runtime));
   } finally {

@@ -108,9 +108,16 @@ export function canonicalText(pages: number): string {
   return `${pages} page${pages === 1 ? '' : 's'} name${pages === 1 ? 's' : ''} another URL as canonical (rel=canonical): recorded, not obeyed, no alias`;
 }
 
-/** External links: checked once each, and how many were broken. */
+/**
+ * External links: checked once each, those an earlier run's answer stood for (the
+ * verdict cache), how many were broken, and what the second pass asked again.
+ */
 export function externalText(summary: CrawlSummary): string {
-  return `${summary.externalChecked} links to other sites checked, each once: ${summary.externalBroken} broken`;
+  const cached = summary.externalFromCache ?? 0;
+  const fromCache = cached > 0 ? `, ${cached} from the cache (not requested)` : '';
+  const asked = summary.secondPassAsked ?? 0;
+  const second = asked > 0 ? `; second pass: ${asked} unverified asked again, ${summary.secondPassOk ?? 0} now ok` : '';
+  return `${summary.externalChecked} links to other sites checked, each once${fromCache}: ${summary.externalBroken} broken${second}`;
 }
 
 /** RFC 9309 §2.3.1.4: a host's robots.txt that could not be read, and what became of its URLs. */

@@ -54,13 +54,16 @@ export class ProgressLine {
   update(event: ProgressEvent): void {
     if (!this.#isEnabled) return;
     const now = this.#now();
-    if (now - this.#lastDrawAt < REDRAW_MS) return;
+    // The second pass's wait is drawn whatever the rate: the crawl then sits still for seconds.
+    const isWaiting = event.secondPassInMs !== undefined;
+    if (now - this.#lastDrawAt < REDRAW_MS && !isWaiting) return;
     this.#lastDrawAt = now;
     const seconds = Math.max((now - this.#startedAt) / 1000, 0.001);
     const rate = (event.fetched + event.failed) / seconds;
     const text =
       `crawling: ${this.#broken} broken, ${this.#redirected} redirected; ${event.fetched} done, ${event.queued} queued, ` +
-      `${event.failed} failed; ${event.inFlight} requests in flight, ${formatElapsed(seconds)}, ${rate.toFixed(1)} pages/s`;
+      `${event.failed} failed; ${event.inFlight} requests in flight, ${formatElapsed(seconds)}, ${rate.toFixed(1)} pages/s` +
+      (isWaiting ? `; second pass: ${event.secondPassUrls ?? 0} unverified links asked again in ${Math.ceil(event.secondPassInMs / 1000)} s` : '');
     this.#write(`\r${this.#fit(text)}${ERASE_TO_END}`);
     this.#isDrawn = true;
   }

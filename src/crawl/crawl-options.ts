@@ -14,6 +14,7 @@ import { RENAMED_CRAWL_OPTIONS, crawlOptionsSchema, type CrawlSettingsData, type
 import { parseOptionData } from './option-issues.js';
 import { privateAddressOf } from './private-address.js';
 import { CRAWL_SCHEMES, describeVerdict } from './scope.js';
+import type { VerdictCache } from './verdict-cache.js';
 
 /** What a crawl is given to work with: not data, so not in the settings' schema. */
 export interface CrawlRuntime {
@@ -48,6 +49,13 @@ export interface CrawlRuntime {
    * @default setTimeout of node:timers/promises
    */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Answers of external links kept from an earlier run (`readVerdictCache`): a claimed
+   * external URL with an entry is recorded from it, with the time it was really asked,
+   * and requested not at all.
+   * @default undefined (every external link is requested)
+   */
+  readonly verdictCache?: VerdictCache | undefined;
 }
 
 /** The options of crawl(): the seeds, the data options of `crawlOptionsSchema`, and the runtime. */
@@ -63,6 +71,7 @@ const RUNTIME_DEFAULTS: Required<Omit<CrawlRuntime, 'store' | 'fetcher'>> = Obje
   onEvent: undefined,
   now: Date.now,
   sleep: (ms: number, signal: AbortSignal): Promise<void> => sleepTimer(ms, undefined, { signal }).catch(() => undefined),
+  verdictCache: undefined,
 });
 
 /** The options of crawl() that are not data, in the order messages list them. */
@@ -111,6 +120,7 @@ export function crawlOptionsOf(settings: CrawlSettingsData, seeds: CrawlSeeds, r
     onEvent: checkFunction('onEvent', given.onEvent, RUNTIME_DEFAULTS.onEvent),
     now: checkFunction('now', given.now, RUNTIME_DEFAULTS.now),
     sleep: checkFunction('sleep', given.sleep, RUNTIME_DEFAULTS.sleep),
+    verdictCache: given.verdictCache === undefined ? undefined : checkObject<VerdictCache>('verdictCache', given.verdictCache, ['get'], 'a VerdictCache'),
   });
   VALIDATED.add(valid);
   return valid;

@@ -77,8 +77,11 @@ export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
     resourcesChecked: summary.resourcesChecked,
     resourcesBroken: summary.resourcesBroken,
     externalChecked: summary.externalChecked,
+    externalFromCache: summary.externalFromCache,
     externalBroken: summary.externalBroken,
     headFallbacks: summary.headFallbacks,
+    secondPassAsked: summary.secondPassAsked,
+    secondPassOk: summary.secondPassOk,
     notCheckedByRobots: summary.notCheckedByRobots,
     ...(summary.contentEvidence === undefined ? {} : { contentEvidence: summary.contentEvidence }),
   };

@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { BASE_MODES } from '../base/index.js';
 import { DEFAULT_FOLLOW, LINK_KINDS, type LinkKind } from '../html/index.js';
 import { SCOPES } from './scope.js';
+import { DEFAULT_CACHE_MAX_AGE_MS, parseCacheMaxAge } from './verdict-cache.js';
 
 /** How README and --help present a setting: what the schema does not say. */
 export interface SettingMeta {
@@ -120,6 +121,34 @@ export function sitemapSetting(isDefaultOn = true) {
     description: 'read `/sitemap.xml` and robots.txt `Sitemap:` lines of each seed\'s origin: their URLs seed the crawl, the audit checks them',
   });
 }
+
+/**
+ * `--cache-max-age`: how long an external link's verified answer is reused from the
+ * previous run's index (`readVerdictCache`) — a duration as a person writes it (`1d`,
+ * `12h`, `30m`, `45s`, `0` = no cache), parsed to ms. Not a setting of crawl(), which is
+ * given the cache itself: for a command that keeps an index between runs (`check`).
+ * @default 86400000 (1d)
+ */
+export function cacheMaxAgeSetting() {
+  return z
+    .string({ error: CACHE_MAX_AGE_ERROR })
+    .transform((text, context) => {
+      try {
+        return parseCacheMaxAge(text);
+      } catch {
+        context.addIssue({ code: 'custom', message: CACHE_MAX_AGE_ERROR });
+        return z.NEVER;
+      }
+    })
+    .default(DEFAULT_CACHE_MAX_AGE_MS)
+    .register(SETTING_META, {
+      argument: 'DURATION',
+      defaultText: '`1d`',
+      description: 'reuse an external link\'s verified answer from the previous run for this long (`12h`, `30m`, `0` = ask every link again)',
+    });
+}
+
+const CACHE_MAX_AGE_ERROR = 'Expected a duration such as 1d, 12h, 30m, 45s, or 0 (no cache)';
 
 /** The settings of a crawl (every option of crawl() that is data), in the order of --help and README. */
 export const crawlOptionsSchema = z.object({
@@ -388,6 +417,17 @@ export const crawlOptionsSchema = z.object({
    */
   recheck: isOn.default(false).register(SETTING_META, {
     description: 'request every URL of the index again, conditionally (`If-None-Match`, `If-Modified-Since`); changed pages are parsed again',
+  }),
+  /**
+   * Ask once more, when the frontier is empty, the external links whose answer this
+   * run left unverified (a timeout, a network error, 5xx, 429, a bot wall's 401, 403
+   * or 999): after waiting the longest `Retry-After` they sent (at most 60 s), else
+   * 5 s; with the method that gave the first answer, without retries, once per URL per
+   * run. The new answer replaces the first. A host paused for the run is not asked again.
+   * @default false
+   */
+  secondPass: isOn.default(false).register(SETTING_META, {
+    description: 'at the end, ask once more the external links left unverified (timeout, network error, 5xx, 429, 401/403/999), after their `Retry-After` (at most 60 s) or 5 s',
   }),
   /**
    * Follow links to loopback, private and link-local addresses and `localhost`

@@ -104,8 +104,20 @@ export interface CheckCounts {
   readonly resourcesBroken: number;
   /** URLs of the `external` role (out of scope) requested once each (HEAD, else GET). */
   readonly externalChecked: number;
-  /** Of those, broken: a 4xx, a 5xx, or no usable response (a host that did not answer included). */
+  /**
+   * URLs of the `external` role answered from the verdict cache of an earlier run
+   * (`CrawlRuntime.verdictCache`): recorded without any request.
+   */
+  readonly externalFromCache: number;
+  /** Of the external links checked or answered from the cache, broken: a 4xx, a 5xx, or no usable response (a host that did not answer included). */
   readonly externalBroken: number;
+  /**
+   * External links whose answer this run was unverified (timeout, network error, 5xx,
+   * 429, a bot wall) asked once more by the second pass (`secondPass`), after a polite wait.
+   */
+  readonly secondPassAsked: number;
+  /** Of those, how many answered without an error the second time. */
+  readonly secondPassOk: number;
   /** External links requested with HEAD and, HEAD failing or answering an error, again with GET. */
   readonly headFallbacks: number;
   /** URLs not requested because robots.txt disallows them (any role): recorded as `ERR_CRAWL_ROBOTS_DISALLOWED`, not checked. */
@@ -147,6 +159,8 @@ export interface PageEvent {
   readonly role?: UrlRole | undefined;
   /** The method of the request that gave the answer. */
   readonly method?: 'GET' | 'HEAD' | undefined;
+  /** The answer was taken from the verdict cache of an earlier run: no request was made. */
+  readonly isFromCache?: boolean | undefined;
 }
 
 /** A URL could not be fetched, or will be tried again. */
@@ -183,6 +197,12 @@ export interface ProgressEvent {
   /** URLs waiting on the frontier (an estimate kept from this run's counts). */
   readonly queued: number;
   readonly inFlight: number;
+  /**
+   * The second pass (`secondPass`) waits this long (ms) before it asks `secondPassUrls`
+   * external links again; absent otherwise.
+   */
+  readonly secondPassInMs?: number | undefined;
+  readonly secondPassUrls?: number | undefined;
 }
 
 export type CrawlEvent = PageEvent | ErrorEvent | EvidenceEvent | ProgressEvent;

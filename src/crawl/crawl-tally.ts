@@ -5,10 +5,11 @@
 import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
 import type { SentRequest } from '../fetch/index.js';
-import { brokenCounts, errorKindOf } from './broken-links.js';
+import { brokenCounts, errorKindOf, type ErrorKind } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { CheckCounts, CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
 import type { IndexWriter, UrlRole } from '../store/index.js';
+import type { CountedAnswer } from './second-pass.js';
 
 /** Whose outcome a request belongs to: a claimed URL (its id), or an origin whose sitemaps are read. */
 export type RequestOwner = number | string;
@@ -20,6 +21,10 @@ export interface CrawlTallyOptions {
   /** Called when `onEvent` throws: the crawl stops. */
   readonly onEventError: (error: unknown) => void;
   readonly now: () => number;
+}
+
+function isBrokenKind(kind: ErrorKind): boolean {
+  return kind === 'client-error' || kind === 'server-error' || kind === 'failed';
 }
 
 export class CrawlTally {
@@ -58,7 +63,10 @@ export class CrawlTally {
     resourcesChecked: 0,
     resourcesBroken: 0,
     externalChecked: 0,
+    externalFromCache: 0,
     externalBroken: 0,
+    secondPassAsked: 0,
+    secondPassOk: 0,
     headFallbacks: 0,
     notCheckedByRobots: 0,
   };
@@ -158,8 +166,7 @@ export class CrawlTally {
    */
   countChecked(role: UrlRole, error: string | undefined): void {
     if (role === 'page') return;
-    const kind = error === undefined ? undefined : errorKindOf(error);
-    const isBroken = kind === 'client-error' || kind === 'server-error' || kind === 'failed';
+    const isBroken = error !== undefined && isBrokenKind(errorKindOf(error));
     if (role === 'resource') {
       this.checks.resourcesChecked++;
       if (isBroken) this.checks.resourcesBroken++;
@@ -167,6 +174,31 @@ export class CrawlTally {
       this.checks.externalChecked++;
       if (isBroken) this.checks.externalBroken++;
     }
+  }
+
+  /** An external URL answered from the verdict cache, with `error` (`errorCodeOf`) when it is one: no request. */
+  countFromCache(error: string | undefined): void {
+    this.checks.externalFromCache++;
+    if (error === undefined) return;
+    this.countError(error);
+    if (isBrokenKind(errorKindOf(error))) this.checks.externalBroken++;
+  }
+
+  /**
+   * An external URL's first answer, replaced by its second-pass answer: what it
+   * counted is taken back, so that each URL counts once, with its last answer.
+   */
+  retractExternal(first: CountedAnswer): void {
+    if (first.isFailed) this.failed--;
+    else this.fetched--;
+    if (first.isRedirected) this.redirected--;
+    if (first.isChecked) this.checks.externalChecked--;
+    if (first.isNotCheckedByRobots) this.checks.notCheckedByRobots--;
+    if (first.error === undefined) return;
+    const left = (this.errors[first.error] ?? 0) - 1;
+    if (left > 0) this.errors[first.error] = left;
+    else delete this.errors[first.error];
+    if (isBrokenKind(errorKindOf(first.error))) this.checks.externalBroken--;
   }
 
   countError(code: string): void {
@@ -192,7 +224,8 @@ export class CrawlTally {
     this.emit({ type: 'evidence', action: 'revoked', evidence, from, to, detail: undefined, reason });
   }
 
-  progress(inFlight: number): void {
+  /** Counts after each URL is settled; with `secondPass`, the wait before the second pass and its URLs. */
+  progress(inFlight: number, secondPass?: { readonly waitMs: number; readonly urls: number }): void {
     this.emit({
       type: 'progress',
       requests: this.requests,
@@ -200,6 +233,7 @@ export class CrawlTally {
       failed: this.failed,
       queued: Math.max(0, this.frontier),
       inFlight,
+      ...(secondPass === undefined ? {} : { secondPassInMs: secondPass.waitMs, secondPassUrls: secondPass.urls }),
     });
   }
 

@@ -19,6 +19,7 @@ import { HostBreaker } from './host-breaker.js';
 import { HostScheduler } from './host-scheduler.js';
 import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
 import { ScopeTest } from './scope.js';
+import { SecondPass } from './second-pass.js';
 import { seedFromSitemaps } from './sitemap-seeds.js';
 import { UrlPipeline, type Job } from './url-pipeline.js';
 import { CLAIM_POLL_MS, WorkerCooperation } from './worker-cooperation.js';
@@ -56,6 +57,8 @@ class Crawler {
   readonly #cooperation: WorkerCooperation | undefined;
   /** Present with `contentEvidence`: holds predicted duplicates back until the end. */
   readonly #content: ContentEvidence | undefined;
+  /** Present with `secondPass`: external links left unverified, asked once more at the end. */
+  readonly #secondPass: SecondPass | undefined;
   /** Aborts requests in flight when the crawl stops (at once on a fatal error, after STOP_GRACE_MS on its signal). */
   readonly #abort = new AbortController();
   /** Ends the grace period early (the crawl is over). */
@@ -117,7 +120,9 @@ class Crawler {
     this.#content = options.contentEvidence
       ? new ContentEvidence({ tally: this.#tally, claims: this.#claims, mayHold: shared === undefined, release: (claims) => this.#fetchHeld(claims) })
       : undefined;
+    this.#secondPass = options.secondPass ? new SecondPass(options.now) : undefined;
     this.#pipeline = new UrlPipeline({
+      secondPass: this.#secondPass,
       content: this.#content,
       outages: this.#outages,
       breaker: this.#breaker,
@@ -220,19 +225,20 @@ class Crawler {
       }
       const cooperation = this.#cooperation;
       if (cooperation === undefined || this.#isStopping || this.#isBudgetSpent) {
-        if (isIdle) return;
-        await this.#sleep(wait);
+        if (isIdle && claim !== 'cached' && !(await this.#startSecondPass())) return;
+        if (!isIdle) await this.#sleep(wait);
         continue;
       }
       cooperation.maybeReport(this.#scheduler.inFlight);
       // A shared frontier that gave less than asked (hosts busy, or waiting on a delay) is
       // asked again soon, even while this worker's requests are in flight. With nothing
       // in flight: over when no worker holds a claim, else asked again when a host's slot opens.
-      let retry = claim === undefined ? undefined : CLAIM_POLL_MS;
-      if (isIdle) {
+      // All it claimed was answered from the verdict cache: claim again at once.
+      let retry = claim === undefined ? undefined : claim === 'cached' ? 0 : CLAIM_POLL_MS;
+      if (isIdle && claim !== 'cached') {
         const idle = await cooperation.whenIdle();
-        if (idle.isOver) return;
-        retry = idle.retryInMs;
+        if (idle.isOver && !(await this.#startSecondPass())) return;
+        retry = idle.isOver ? 0 : idle.retryInMs;
       }
       await this.#sleep(wait === undefined ? retry : Math.min(wait, retry ?? wait));
     }
@@ -246,7 +252,7 @@ class Crawler {
   // waiting here do not keep the other workers from their hosts. Resolves with how a
   // claim made went: `empty`, `short` (less than asked), or `undefined` (all asked, or
   // none made). `maxPages` is this worker's own budget on a shared index.
-  async #refill(): Promise<'empty' | 'short' | undefined> {
+  async #refill(): Promise<'empty' | 'short' | 'cached' | undefined> {
     const isShared = this.#cooperation !== undefined;
     const room = isShared
       ? this.#o.concurrency - this.#scheduler.inFlight - this.#scheduler.pending
@@ -259,13 +265,22 @@ class Crawler {
     }
     const asked = Math.min(room, budget);
     const claims = await this.#store.claim(asked);
+    let cached = 0;
     for (const claimed of claims) {
       this.#tally.frontier--;
+      // An external link the verdict cache answers: recorded at once, no request, no host slot.
+      if (await this.#pipeline.answerFromCache(claimed)) {
+        cached++;
+        continue;
+      }
       if (this.#content?.hold(claimed) === true) continue;
       this.#claims.waiting.add(claimed.id);
       this.#committed++;
-      this.#scheduler.push(claimed.host ?? '', { claimed, attempt: 1 });
+      this.#scheduler.push(claimed.host ?? '', { claimed, attempt: this.#secondPass?.attemptOf(claimed.id) ?? 1 });
     }
+    if (cached > 0) this.#tally.progress(this.#claims.inFlight.size);
+    // All it claimed was answered from the cache: the frontier may hold more (`cached`: claim again).
+    if (claims.length > 0 && cached === claims.length) return 'cached';
     return claims.length === 0 ? 'empty' : claims.length < asked ? 'short' : undefined;
   }
 
@@ -285,6 +300,31 @@ class Crawler {
     }
     this.#wake = undefined;
     this.#isDirty = false;
+  }
+
+  /**
+   * The second pass (`secondPass`), when the frontier is empty: the external links this
+   * run left unverified wait politely (the longest `Retry-After` they sent, else
+   * SECOND_PASS_DEFAULT_WAIT_MS; a stop ends the wait at once), then go back on the
+   * frontier, each once per run, within the `maxPages` budget. Resolves with whether
+   * any did.
+   */
+  async #startSecondPass(): Promise<boolean> {
+    const pass = this.#secondPass;
+    if (pass === undefined || this.#isStopping || this.#fatal !== undefined) return false;
+    const wave = pass.takeWave(this.#o.maxPages - this.#committed, (origin) => this.#breaker.isPaused(origin));
+    if (wave.ids.length === 0) return false;
+    this.#tally.progress(0, { waitMs: wave.waitMs, urls: wave.ids.length });
+    // Nothing is in flight: only a stop wakes the loop during the wait.
+    this.#isDirty = false;
+    if (wave.waitMs > 0) await this.#sleep(wave.waitMs);
+    if (this.#isStopping) {
+      for (const id of wave.ids) pass.forget(id);
+      return false;
+    }
+    // Requeued after the wait: a crawl killed while it waits leaves them as they were recorded.
+    for (const id of wave.ids) await this.#requeue(id);
+    return true;
   }
 
   /** The least time between two requests to the host of `url`: a robots.txt Crawl-delay is honoured up to the longest delay an option may ask (one hour). */

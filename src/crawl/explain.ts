@@ -7,6 +7,7 @@ import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, IndexWriter, UrlHistor
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawl-options.js';
 import { originOf } from './origin-key.js';
+import { isFromCache } from './verdict-cache.js';
 import { SCOPES, ScopeTest, describeVerdict, type Scope, type ScopeVerdict } from './scope.js';
 
 /** What became of a URL. */
@@ -179,6 +180,7 @@ function describeFetched(fetches: readonly FetchRow[], role: UrlRecord['role']):
   const last = fetches[fetches.length - 1];
   if (last === undefined) return 'fetched (no fetch row: recorded by an older version)';
   const status = last.status === undefined ? '' : ` (status ${last.status})`;
+  if (isFromCache(last)) return `${fromCacheText(last)}${status}: no request this run`;
   if (!isOwnRequest(last)) {
     return `fetched once, with another URL’s response${status}: the end of a redirect chain or a Content-Location named it`;
   }
@@ -188,6 +190,11 @@ function describeFetched(fetches: readonly FetchRow[], role: UrlRecord['role']):
   if (role === 'external') return `checked once as an external link${method}${retries}${status}: out of scope, never crawled`;
   if (role === 'resource') return `checked once as a resource a page uses${method}${retries}${status}: not read for links (but a stylesheet's url() and @import)`;
   return `fetched once, by a request of its own${retries}${status}`;
+}
+
+/** An answer taken from the verdict cache: when it was really asked, by an earlier run. */
+function fromCacheText(fetch: FetchRow): string {
+  return `answered from the cache of ${new Date(fetch.startedAt).toISOString()} (an earlier run asked it${fetch.method === undefined ? '' : ` with ${fetch.method}`})`;
 }
 
 /**
@@ -287,6 +294,7 @@ function describeFailed(last: FetchRow | undefined, robots: Facts['robotsRule'],
   if (code === 'ERR_CRAWL_PRIVATE_ADDRESS') return 'refused: a redirect led to a private address (private address refused)';
   if (last === undefined) return 'failed (no fetch row: recorded by an older version)';
   const status = last.status === undefined ? '' : ` (status ${last.status})`;
+  if (isFromCache(last)) return `${fromCacheText(last)}, without a usable response: ${code ?? 'no response'}${status}`;
   return `requested without a usable response: ${code ?? 'no response'}${status}`;
 }
 

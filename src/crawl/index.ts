@@ -16,6 +16,7 @@ export {
   CONTENT_LOCATION_POLICIES,
   RENAMED_CRAWL_OPTIONS,
   SETTING_META,
+  cacheMaxAgeSetting,
   crawlOptionsSchema,
   integerAtLeast,
   isOn,
@@ -65,5 +66,18 @@ export { SCOPES, CRAWL_SCHEMES, ScopeTest, describeVerdict, type Scope, type Sco
 export { privateAddressOf, parseIPv4Number, isPrivateUrl, type PrivateAddress, type PrivateAddressKind } from './private-address.js';
 export { fetcherOptionsOf, httpOptionsOf, type FetcherHttpOptions, type HttpOptions } from './http-options.js';
 export { isNegotiatedVariant } from './negotiated-variant.js';
+export {
+  DEFAULT_CACHE_MAX_AGE_MS,
+  EMPTY_VERDICT_CACHE,
+  cachedFetchRecord,
+  isFromCache,
+  isUnverifiedAnswer,
+  parseCacheMaxAge,
+  readVerdictCache,
+  type CachedAnswer,
+  type VerdictCache,
+  type VerdictCacheOptions,
+} from './verdict-cache.js';
+export { SECOND_PASS_DEFAULT_WAIT_MS } from './second-pass.js';
 export { explain, type Explanation, type ExplainScope, type ExplainVerdict } from './explain.js';
 export { LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE } from './page-links.js';

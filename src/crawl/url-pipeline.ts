@@ -25,6 +25,8 @@ import { ProtocolEvidence } from './protocol-evidence.js';
 import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
 import { notModifiedRecord, revalidationOf } from './recheck.js';
+import type { CountedAnswer, ExternalAnswer, SecondPass } from './second-pass.js';
+import { cachedFetchRecord } from './verdict-cache.js';
 
 /** What is known of a page before its links are admitted (its findings, anchors, base chain). */
 type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
@@ -54,6 +56,8 @@ export interface UrlPipelineOptions {
   readonly content: ContentEvidence | undefined;
   /** Hosts that did not answer, paused for the run (host-breaker.ts). */
   readonly breaker: HostBreaker;
+  /** With `secondPass`: the external links left unverified, asked once more at the end (second-pass.ts). */
+  readonly secondPass: SecondPass | undefined;
 }
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
@@ -79,6 +83,41 @@ export class UrlPipeline {
     this.#outages = p.outages;
     this.#breaker = p.breaker;
     this.#admission = new PageAdmission({ options: p.options, scope: p.scope, tally: p.tally, evidence: this.#evidence });
+  }
+
+  /**
+   * An external URL whose answer the verdict cache keeps (`CrawlRuntime.verdictCache`):
+   * recorded from it in one unit, with the time it was really asked, and no request.
+   * Resolves with whether it was.
+   */
+  async answerFromCache(claimed: ClaimedUrl): Promise<boolean> {
+    const answer = claimed.role === 'external' ? this.#o.verdictCache?.get(claimed.key) : undefined;
+    if (answer === undefined) return false;
+    const record = cachedFetchRecord(claimed.id, answer);
+    await this.#unit(claimed, async (tx) => {
+      await tx.recordFetch(record);
+      this.#tally.countFromCache(errorCodeOf(record.errorCode, record.status));
+    });
+    this.#tally.emit({
+      type: 'page',
+      url: claimed.key,
+      finalUrl: record.finalUrl ?? claimed.key,
+      status: record.status,
+      contentType: record.contentType,
+      depth: claimed.depth,
+      attempts: 0,
+      links: 0,
+      queued: 0,
+      baseLevel: undefined,
+      baseLevelsDiffer: false,
+      hrefFindings: [],
+      pageFindings: [],
+      errorCode: record.errorCode,
+      role: 'external',
+      method: record.method,
+      isFromCache: true,
+    });
+    return true;
   }
 
   async process(job: Job): Promise<TaskResult> {
@@ -143,8 +182,12 @@ export class UrlPipeline {
       }
       // A re-check sends the validators of the last response (recheck.ts); an external link is checked afresh.
       const revalidation = this.#o.recheck && claimed.role !== 'external' ? await revalidationOf(this.#store, claimed.id) : undefined;
+      // The second pass asks once, with the method that gave the first answer, and no retries.
+      const isSecondPass = this.#p.secondPass?.isAsking(claimed.id) === true;
       const fetched =
-        claimed.role === 'external' ? await this.#check(claimed, origin, onRequest) : await this.#fetch(claimed, origin, 'GET', onRequest, revalidation?.validators);
+        claimed.role === 'external'
+          ? await this.#check(claimed, origin, onRequest, isSecondPass ? this.#p.secondPass!.methodOf(claimed.id) : undefined)
+          : await this.#fetch(claimed, origin, 'GET', onRequest, revalidation?.validators);
       const response = unsolicitedNotModified(fetched, revalidation !== undefined);
       if (this.#p.isStopping() && response.errorCode === 'ERR_FETCH_ABORTED') {
         await this.#p.requeue(claimed.id);
@@ -152,7 +195,7 @@ export class UrlPipeline {
       }
       const outcome = outcomeOfResponse(response.errorCode, response.status);
       // Not tried again once its host is paused: recorded with its own failure.
-      if (outcome === 'retry' && attempt <= retriesFor(response.errorCode, this.#o.retries) && !this.#breaker.isPaused(origin)) {
+      if (outcome === 'retry' && !isSecondPass && attempt <= retriesFor(response.errorCode, this.#o.retries) && !this.#breaker.isPaused(origin)) {
         // Stopping: tried again on resume rather than recorded as failed.
         if (this.#p.isStopping()) {
           await this.#p.requeue(claimed.id);
@@ -225,7 +268,8 @@ export class UrlPipeline {
    * asks not to do). Neither body is read (the fetcher reads only HTML and CSS
    * bodies, and the crawl does not parse them for an external link).
    */
-  async #check(claimed: ClaimedUrl, origin: string | undefined, onRequest: (request: SentRequest) => void): Promise<FetchedResponse> {
+  async #check(claimed: ClaimedUrl, origin: string | undefined, onRequest: (request: SentRequest) => void, method?: HttpMethod): Promise<FetchedResponse> {
+    if (method === 'GET') return this.#fetch(claimed, origin, 'GET', onRequest);
     const head = await this.#fetch(claimed, origin, 'HEAD', onRequest);
     const isRefused = head.status !== undefined && head.status >= 400 && head.status !== 429;
     const isUnanswered = head.status === undefined && !NO_FALLBACK.has(head.errorCode ?? '');
@@ -257,6 +301,10 @@ export class UrlPipeline {
       if (file.status === undefined) this.#tally.countChecked('external', code);
       else this.#tally.checks.notCheckedByRobots++;
     });
+    // Unverified: the second pass asks its robots.txt again (RFC 9309 §2.3.1.4: a fact of the moment).
+    const isChecked = file.status === undefined;
+    const counted = { isFailed: true, error: code, isRedirected: false, isChecked, isNotCheckedByRobots: !isChecked };
+    this.#externalAnswered(claimed, attempt, { status: file.status, errorCode: code, method: undefined, retryAfter: undefined }, counted);
     return { kind: 'done' };
   }
 
@@ -316,6 +364,7 @@ export class UrlPipeline {
     this.#tally.countError(code);
     // A request was made: a resource or an external link was checked, and is broken.
     if (response !== undefined) this.#tally.countChecked(claimed.role, code);
+    if (response !== undefined && claimed.role === 'external') this.#externalResponse(claimed, response, code, attempt, true);
     this.#tally.emit({ type: 'error', url: claimed.key, code, outcome: 'permanent', attempt, retryInMs: undefined, status: response?.status });
   }
 
@@ -426,6 +475,7 @@ export class UrlPipeline {
     if (error !== undefined) this.#tally.countError(error);
     this.#tally.countChecked('external', error);
     if (response.hops.length > 0) this.#tally.redirected++;
+    this.#externalResponse(claimed, response, record.errorCode, attempt, false);
     this.#tally.emit({
       type: 'page',
       url: claimed.key,
@@ -446,6 +496,31 @@ export class UrlPipeline {
     });
   }
 
+  /**
+   * An external URL's answer was recorded: an unverified first answer waits for the
+   * second pass; a second-pass answer replaces the first in the tally.
+   */
+  #externalResponse(claimed: ClaimedUrl, response: FetchedResponse, errorCode: string | undefined, attempt: number, isFailed: boolean): void {
+    const answer = { status: response.status, errorCode, method: response.method ?? 'GET', retryAfter: response.headers['retry-after'] } as const;
+    const error = errorCodeOf(errorCode, response.status);
+    this.#externalAnswered(claimed, attempt, answer, { isFailed, error, isRedirected: !isFailed && response.hops.length > 0, isChecked: true, isNotCheckedByRobots: false });
+  }
+
+  /** What the second pass is told of an answer, and what the tally counted of it (taken back when it is replaced). */
+  #externalAnswered(
+    claimed: ClaimedUrl,
+    attempt: number,
+    answer: Pick<ExternalAnswer, 'status' | 'errorCode' | 'method' | 'retryAfter'>,
+    counted: CountedAnswer,
+  ): void {
+    const pass = this.#p.secondPass;
+    if (pass === undefined) return;
+    const first = pass.answered({ id: claimed.id, key: claimed.key, origin: originOf(claimed.key), attempts: attempt, ...answer, ...counted });
+    if (first === undefined) return;
+    this.#tally.retractExternal(first);
+    this.#tally.checks.secondPassAsked++;
+    if (counted.error === undefined) this.#tally.checks.secondPassOk++;
+  }
 }
 
 /**

@@ -146,7 +146,11 @@ export interface FetchRecord {
   readonly errorCode?: string | undefined;
   readonly finalUrl?: string | undefined;
   readonly redirects?: readonly RedirectHop[] | undefined;
-  /** How many requests this outcome took (retries included). @default 1 */
+  /**
+   * How many requests this outcome took (retries included); 0: none, the answer was
+   * taken from an earlier run's index (the crawl's verdict cache), `startedAt` being
+   * when it was really asked. @default 1
+   */
   readonly attempts?: number | undefined;
   /** Codes about the page itself (`HTML_*`, `BASE_*`). */
   readonly findings?: readonly string[] | undefined;

@@ -45,6 +45,7 @@ describe('the settings schema', () => {
       maxSitemapEntries: 50_000,
       contentEvidence: false,
       recheck: false,
+      secondPass: false,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
@@ -80,6 +81,7 @@ describe('the settings schema', () => {
       ['maxSitemapEntries', '--max-sitemap-entries', 'LINKLADDER_MAX_SITEMAP_ENTRIES', 'integer'],
       ['contentEvidence', '--content-evidence', 'LINKLADDER_CONTENT_EVIDENCE', 'switch'],
       ['recheck', '--recheck', 'LINKLADDER_RECHECK', 'switch'],
+      ['secondPass', '--second-pass', 'LINKLADDER_SECOND_PASS', 'switch'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
@@ -130,6 +132,7 @@ describe('the settings schema', () => {
       | 'maxSitemapEntries'
       | 'contentEvidence'
       | 'recheck'
+      | 'secondPass'
       | 'allowPrivate'
       | 'userAgent'
       | 'json'

@@ -1,7 +1,7 @@
 // `linkladder explain <url>`: why the index fetched, skipped or merged a URL.
 
 import type { Command } from 'commander';
-import { errorKindOf, explain, type Explanation } from '../../crawl/index.js';
+import { errorKindOf, explain, isFromCache, type Explanation } from '../../crawl/index.js';
 import { ERROR_MESSAGES, type ErrorCode } from '../../errors.js';
 import type { FetchRow, UrlRecord } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
@@ -92,6 +92,8 @@ function describeFetch(fetch: FetchRow): string {
   const at = new Date(fetch.startedAt).toISOString();
   const isOwn = fetch.durationMs !== undefined || fetch.redirects.length > 0;
   const code = fetch.errorCode;
+  // An earlier run's answer, kept by the verdict cache: no request this run.
+  if (isFromCache(fetch)) return `${at}  from the cache of ${at.slice(0, 10)} (asked then by an earlier run): ${code ?? (fetch.status === undefined ? 'no response' : `status ${fetch.status}`)}, not requested this run`;
   if (!isOwn && code !== undefined && errorKindOf(code) === 'refused') return `${at}  not requested: ${code}`;
   const answer = code ?? (fetch.status === undefined ? 'no response' : `status ${fetch.status}`);
   if (!isOwn) return `${at}  with another URL’s response: ${answer}`;
