@@ -91,3 +91,19 @@ export {
   type Severity,
 } from './audit/index.js';
 // --- end of audit ---------------------------------------------------------------
+
+// --- check: CI formats --------------------------------------------------------
+export {
+  formatCheckGithub,
+  formatCheckJunit,
+  formatCheckMarkdown,
+  githubCommand,
+  markdownText,
+  GITHUB_COMMENT_MAX_LENGTH,
+  type CheckFinding,
+  type CheckGithubOptions,
+  type CheckJunitOptions,
+  type CheckMarkdownSummary,
+  type Verdict,
+} from './check/index.js';
+// --- end of check: CI formats ---------------------------------------------------
