@@ -40,6 +40,8 @@ const TABLE_HEAD = ['| Where | Link | Target | Why |', '| --- | --- | --- | --- 
 /** A cell longer than this many characters is cut (an href can be kilobytes long). */
 const CELL_MAX = 200;
 const MIN_LENGTH = 1024;
+/** Fewer characters than any row and its line break: `|  |  |  |  |`. */
+const MIN_ROW_LENGTH = 12;
 
 // Controls and bidirectional formatting characters are shown, not obeyed.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -113,8 +115,10 @@ export function formatCheckMarkdown(findings: Iterable<CheckFinding>, summary: C
   }
   const inReadingOrder = (a: CheckFinding, b: CheckFinding): number =>
     findingPlace(a) < findingPlace(b) ? -1 : findingPlace(a) > findingPlace(b) ? 1 : byPosition(a, b);
-  const brokenRows = broken.sort(inReadingOrder).map(row);
-  const unverifiedRows = unverified.sort(inReadingOrder).map(row);
+  // Every row is longer than this, so no more rows than the limit over it can be shown: the rest are only counted.
+  const mostRows = Math.ceil(maxLength / MIN_ROW_LENGTH);
+  const brokenRows = broken.sort(inReadingOrder).slice(0, mostRows).map(row);
+  const unverifiedRows = unverified.sort(inReadingOrder).slice(0, mostRows).map(row);
 
   const pages = summary.pages === undefined ? '' : ` on ${plural(summary.pages, 'page')}`;
   const verdict = `### ${isFailed ? '❌' : '✅'} linkladder check: ${summary.broken} broken, ${summary.unverified} unverified, ${summary.ok} ok ${summary.ok === 1 ? 'link' : 'links'}${pages}`;
@@ -125,16 +129,16 @@ export function formatCheckMarkdown(findings: Iterable<CheckFinding>, summary: C
 
   const render = (shownBroken: number, shownUnverified: number): string => {
     const lines = [verdict, ''];
-    if (brokenRows.length > 0) {
+    if (broken.length > 0) {
       lines.push('#### Broken links', '');
       if (shownBroken > 0) lines.push(...TABLE_HEAD, ...brokenRows.slice(0, shownBroken), '');
-      if (shownBroken < brokenRows.length) lines.push(`_…and ${plural(brokenRows.length - shownBroken, 'more broken link')} not shown: the summary would be too long._`, '');
+      if (shownBroken < broken.length) lines.push(`_…and ${plural(broken.length - shownBroken, 'more broken link')} not shown: the summary would be too long._`, '');
     }
-    if (unverifiedRows.length > 0) {
-      lines.push(`<details><summary>${plural(unverifiedRows.length, 'unverified link')} (the target could not be verified)</summary>`, '');
+    if (unverified.length > 0) {
+      lines.push(`<details><summary>${plural(unverified.length, 'unverified link')} (the target could not be verified)</summary>`, '');
       if (shownUnverified > 0) lines.push(...TABLE_HEAD, ...unverifiedRows.slice(0, shownUnverified), '');
-      if (shownUnverified < unverifiedRows.length) {
-        lines.push(`_…and ${plural(unverifiedRows.length - shownUnverified, 'more unverified link')} not shown: the summary would be too long._`, '');
+      if (shownUnverified < unverified.length) {
+        lines.push(`_…and ${plural(unverified.length - shownUnverified, 'more unverified link')} not shown: the summary would be too long._`, '');
       }
       lines.push('</details>', '');
     }
