@@ -122,7 +122,8 @@ export function formatCheckJunit(findings: Iterable<CheckFinding>, options: Chec
       : ['    <properties>', `      <property${attributes({ name: 'linkladder.version', value: options.toolVersion })}/>`, '    </properties>'];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes({ name: SUITE, ...counts })}>`,
+    // The Ant/Surefire schema has no `skipped` on the root.
+    `<testsuites${attributes({ name: SUITE, tests: counts.tests, failures: counts.failures, errors: counts.errors, time: counts.time })}>`,
     `  <testsuite${attributes({ name: SUITE, ...counts })}>`,
     ...properties,
     ...cases,

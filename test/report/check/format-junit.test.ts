@@ -55,9 +55,8 @@ describe('formatCheckJunit', () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
     const root = parseXml(xml);
     const suite = suiteOf(xml);
-    for (const element of [root, suite]) {
-      expect(element.attributes).toMatchObject({ name: 'linkladder check', tests: '3', failures: '1', errors: '0', skipped: '0', time: '1.5' });
-    }
+    expect(root.attributes).toEqual({ name: 'linkladder check', tests: '3', failures: '1', errors: '0', time: '1.5' });
+    expect(suite.attributes).toEqual({ name: 'linkladder check', tests: '3', failures: '1', errors: '0', skipped: '0', time: '1.5' });
     expect(child(suite, 'properties')?.children[0]?.attributes).toEqual({ name: 'linkladder.version', value: '1.2.3' });
     const [index, guide, about] = cases(suite);
     expect(cases(suite).map((c) => [c.attributes['name'], c.attributes['file'], c.attributes['classname']])).toEqual([
