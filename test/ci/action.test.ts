@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { formatCheckMarkdown, type CheckFinding } from '../../src/report/index.js';
 import { ensureBuilt, MAIN } from '../cli/built-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,6 +47,33 @@ const NPX = /npx --yes "linkladder@\$CHECK_VERSION"/g;
 await ensureBuilt();
 /** Whether the build has the `check` command (it lands with the command's own branch). */
 const hasCheckCommand = /^Usage: linkladder check /m.test(spawnSync(process.execPath, [MAIN, 'check', '--help'], { encoding: 'utf8' }).stdout);
+
+/** What the fake check reports: the fixture's broken link, and a slow external one (a warning). */
+const BROKEN_LINK: CheckFinding = {
+  code: 'LINK_BROKEN',
+  severity: 'error',
+  page: 'file:///site/index.md',
+  file: 'index.md',
+  rawHref: 'missing.md',
+  target: 'file:///site/missing.md',
+  message: 'the target answered 404',
+  detail: {},
+  verdict: 'broken',
+  line: 3,
+  column: 42,
+};
+const SLOW_LINK: CheckFinding = {
+  ...BROKEN_LINK,
+  code: 'LINK_UNVERIFIED',
+  severity: 'warning',
+  page: 'file:///site/guide.md',
+  file: 'guide.md',
+  rawHref: 'https://slow.example/',
+  target: 'https://slow.example/',
+  message: 'the target did not answer in time',
+  verdict: 'unverified',
+  column: 6,
+};
 
 const temps: string[] = [];
 afterEach(() => {
@@ -153,21 +181,34 @@ describe('action.yml', () => {
 
   test('runs check with the inputs, prints its annotations, writes the job summary and exits with its code', () => {
     const log = join(tempDir(), 'args.json');
-    const run = runAction({}, `node ${JSON.stringify(FAKE)}`, { FAKE_LINKLADDER_LOG: log });
+    const run = runAction({}, `node ${JSON.stringify(FAKE)}`, { FAKE_LINKLADDER_LOG: log, FAKE_LINKLADDER_FINDINGS: JSON.stringify([BROKEN_LINK, SLOW_LINK]) });
     expect(run.code).toBe(1);
-    expect(run.stdout).toBe('::error file=index.md,line=3,col=42,title=LINK_BROKEN::"missing.md" → file:///site/missing.md: the target answered 404\n');
-    expect(run.summary).toBe('### ❌ linkladder check: 1 broken, 0 unverified, 1 ok link on 2 pages\n');
+    expect(run.stdout).toBe(
+      '::error file=index.md,line=3,col=42,title=LINK_BROKEN::"missing.md" → file:///site/missing.md: the target answered 404\n' +
+        '::warning file=guide.md,line=3,col=6,title=LINK_UNVERIFIED::"https://slow.example/": the target did not answer in time\n',
+    );
+    expect(run.summary).toBe(formatCheckMarkdown([BROKEN_LINK, SLOW_LINK], { ok: 1, broken: 1, unverified: 1 }));
+    expect(run.summary).toMatch(/^### ❌ linkladder check: 1 broken, 1 unverified, 1 ok link\n/);
     expect(run.outputs).toBe('exit-code=1\n');
     const { args, cwd } = JSON.parse(readFileSync(log, 'utf8')) as { args: string[]; cwd: string };
     expect(args).toEqual(['check', '.', '--fail-on', 'error', '--format', 'github', '--summary', run.summaryFile]);
     expect(cwd).toBe(run.cwd);
   });
 
+  test('fail-on warning reaches check: an unverified link alone fails the step', () => {
+    const log = join(tempDir(), 'args.json');
+    const env = { FAKE_LINKLADDER_LOG: log, FAKE_LINKLADDER_FINDINGS: JSON.stringify([SLOW_LINK]) };
+    expect(runAction({}, `node ${JSON.stringify(FAKE)}`, env).code).toBe(0);
+    const run = runAction({ 'fail-on': 'warning' }, `node ${JSON.stringify(FAKE)}`, env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=guide\.md,/);
+    expect(run.summary).toMatch(/^### ❌ /);
+  });
+
   test('exit 0 passes through; other inputs; no summary when summary is false', () => {
     const log = join(tempDir(), 'args.json');
     const run = runAction({ 'fail-on': 'warning', format: 'junit', summary: 'false', args: 'docs' }, `node ${JSON.stringify(FAKE)}`, {
       FAKE_LINKLADDER_LOG: log,
-      FAKE_LINKLADDER_EXIT: '0',
     });
     expect(run.code).toBe(0);
     expect(run.outputs).toBe('exit-code=0\n');
@@ -179,7 +220,7 @@ describe('action.yml', () => {
     const log = join(tempDir(), 'args.json');
     const args = '*.md  ./public\n--site-url https://example.org/ $(touch pwned) `touch pwned2` ;touch pwned3';
     const run = runAction({ args }, `node ${JSON.stringify(FAKE)}`, { FAKE_LINKLADDER_LOG: log });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(0);
     expect((JSON.parse(readFileSync(log, 'utf8')) as { args: string[] }).args.slice(0, 10)).toEqual([
       'check',
       '*.md',
