@@ -53,6 +53,9 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a
  */
 const MARKDOWN_PUNCTUATION = /[!"#$&'()*.:<>@[\\\]^_`{|}~]/g;
 
+/** A code as the catalog spells them, literal in Markdown as it is (an underscore inside a word is no emphasis). */
+const CATALOG_CODE = /^[A-Z][A-Z0-9_]*$/;
+
 /** `text` as literal inline Markdown, on one line, safe in a table cell. */
 export function markdownText(text: string): string {
   const oneLine = text.replace(/\r\n?|\n/g, ' ');
@@ -125,7 +128,7 @@ export function formatCheckMarkdown(findings: Iterable<CheckFinding>, summary: C
   const otherLine =
     others.size === 0
       ? []
-      : [`Other findings: ${[...others].map(([c, { count, severity }]) => `${c} × ${count} (${severity})`).join(', ')}.`, ''];
+      : [`Other findings: ${[...others].map(([c, { count, severity }]) => `${CATALOG_CODE.test(c) ? c : markdownText(c)} × ${count} (${severity})`).join(', ')}.`, ''];
 
   const render = (shownBroken: number, shownUnverified: number): string => {
     const lines = [verdict, ''];

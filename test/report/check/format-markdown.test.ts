@@ -82,6 +82,13 @@ describe('formatCheckMarkdown', () => {
     ]);
   });
 
+  test('other findings are counted by code, in the order met; a code of no catalog shape is escaped', () => {
+    const odd = checkFinding({ code: '<b>X|Y</b>', severity: 'info', message: 'm' });
+    const md = formatCheckMarkdown([REDIRECT, odd, REDIRECT], COUNTS);
+    expect(md.split('\n').at(-2)).toBe('Other findings: LINK_REDIRECT × 2 (warning), &#60;b&#62;X&#124;Y&#60;/b&#62; × 1 (info).');
+    expect(md.split('\n')[0]).toBe('### ✅ linkladder check: 4 broken, 1 unverified, 120 ok links on 14 pages');
+  });
+
   test('an empty href is shown as such; a missing target leaves its cell empty', () => {
     const f = checkFinding({ code: 'LINK_BROKEN', file: 'a.md', rawHref: '', verdict: 'broken', message: 'm' });
     expect(rows(formatCheckMarkdown([f], COUNTS))).toEqual(['| <code>a&#46;md</code> | <em>(empty)</em> |  | m |']);
