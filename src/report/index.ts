@@ -94,12 +94,14 @@ export {
 
 // --- check: CI formats --------------------------------------------------------
 export {
+  CHECK_CI_FORMATS,
   formatCheckGithub,
   formatCheckJunit,
   formatCheckMarkdown,
   githubCommand,
   markdownText,
   GITHUB_COMMENT_MAX_LENGTH,
+  type CheckCiFormat,
   type CheckFinding,
   type CheckGithubOptions,
   type CheckJunitOptions,
