@@ -91,3 +91,21 @@ export {
   type Severity,
 } from './audit/index.js';
 // --- end of audit ---------------------------------------------------------------
+
+// --- check: CI formats --------------------------------------------------------
+export {
+  CHECK_CI_FORMATS,
+  formatCheckGithub,
+  formatCheckJunit,
+  formatCheckMarkdown,
+  githubCommand,
+  markdownText,
+  GITHUB_COMMENT_MAX_LENGTH,
+  type CheckCiFormat,
+  type CheckFinding,
+  type CheckGithubOptions,
+  type CheckJunitOptions,
+  type CheckMarkdownSummary,
+  type Verdict,
+} from './check/index.js';
+// --- end of check: CI formats ---------------------------------------------------
