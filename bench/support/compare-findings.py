@@ -29,7 +29,7 @@ import html
 import json
 import os
 import sys
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 
 def normalise_file(value, root, cwd, page=None):
@@ -91,9 +91,13 @@ def match(tools, records):
     """Group records into (names-that-reported, stage, [record per tool]) by the three stages."""
     left = {name: list(records[name]) for name in tools}
     groups = []
-    stages = (('same', lambda r: (r['file'], r['line'], r['link'], r['kind'])),
-              ('kind differs', lambda r: (r['file'], r['line'], r['link'])),
-              ('line differs', lambda r: (r['file'], r['link'], r['kind'])))
+    def link(r):  # `%20` and ` `, `<a b>` and `a b` are one link to match on (shown as written)
+        written = r['link']
+        return unquote(written[1:-1] if written.startswith('<') and written.endswith('>') else written)
+
+    stages = (('same', lambda r: (r['file'], r['line'], link(r), r['kind'])),
+              ('kind differs', lambda r: (r['file'], r['line'], link(r))),
+              ('line differs', lambda r: (r['file'], link(r), r['kind'])))
     for stage, key in stages:
         buckets = collections.defaultdict(lambda: {name: [] for name in tools})
         for name in tools:
@@ -122,6 +126,8 @@ def main():
     parser.add_argument('--cwd', default='.', help='the working directory the tools ran in (their relative file paths)')
     parser.add_argument('--show', type=int, default=10, help='differences shown per group (default %(default)s)')
     parser.add_argument('--external-urls', action='store_true', help='linkladder: a LINK_BROKEN on an http(s) href is broken-url')
+    parser.add_argument('--cases', metavar='FILE', help='JSON lines {file, line, link, case} naming what each link of the folder tests (make-markdown-docs.py writes it): differences are counted by case')
+    parser.add_argument('--truth', metavar='NAME', help='the input that is the truth: print each other tool\'s hits, misses and false reports')
     parser.add_argument('--ignore-lines', action='store_true', help='match on (file, link, kind) only (a tool without lines)')
     args = parser.parse_args()
     root, cwd = os.path.abspath(args.root), os.path.abspath(args.cwd)
@@ -150,18 +156,46 @@ def main():
         print(f'both            {both}' + ''.join(f'\n  {stage:<13} {n}' for (present, stage), n in sorted(tally.items()) if len(present) == 2))
         print(f'only {a:<10} {tally[((a,), "alone")]}')
         print(f'only {b:<10} {tally[((b,), "alone")]}')
+    elif not groups:
+        print('no findings from any tool')
     else:
         for (present, stage), n in sorted(tally.items(), key=lambda item: (-len(item[0][0]), item[0])):
             print(f"{'+'.join(present):<40} {stage:<13} {n}")
+    if args.truth in tools:
+        print()
+        for name in tools:
+            if name == args.truth:
+                continue
+            hits = sum(1 for present, _, _ in groups if name in present and args.truth in present)
+            false = sum(1 for present, _, _ in groups if name in present and args.truth not in present)
+            missed = sum(1 for present, _, _ in groups if args.truth in present and name not in present)
+            print(f'{name:<12} found {hits} of {len(records[args.truth])} true ({missed} missed), {false} false reports')
     differing = [(present, stage, found) for present, stage, found in groups if len(present) < len(tools) or stage != 'same']
     by_group = collections.defaultdict(list)
     for present, stage, found in differing:
         by_group[(present, stage)].append(found)
+    cases = {}
+    if args.cases:
+        for line in open(args.cases, encoding='utf-8'):
+            case = json.loads(line)
+            written = case['link']
+            cases.setdefault((case['file'], written), case['case'])
+            cases.setdefault((case['file'], unquote(written.strip('<>'))), case['case'])
+            cases.setdefault((case['file'], case['line']), case['case'])  # a reference's name, a bare URL's line
+
+    def case_of(record):
+        written = record['link']
+        return (cases.get((record['file'], written)) or cases.get((record['file'], unquote(written.strip('<>'))))
+                or cases.get((record['file'], record['line']), '?'))
+
     for (present, stage), items in sorted(by_group.items()):
         label = f"only {'+'.join(present)}" if stage == 'alone' else f"{'+'.join(present)}, {stage}"
-        targets = collections.Counter((found[0]['target'] or found[0]['link']).split('#')[0] for found in items)
+        targets = collections.Counter((found[0]['target'] or found[0]['link']).split('#')[0] or found[0]['link'] for found in items)
         print(f'\n{label}: {len(items)} ({len(targets)} distinct targets; most: '
               + ', '.join(f'{t} ×{n}' for t, n in targets.most_common(3)) + ')')
+        if cases:
+            by_case = collections.Counter(case_of(found[0]) for found in items)
+            print('  cases: ' + '; '.join(f'{case} ×{n}' for case, n in by_case.most_common()))
         for found in items[:args.show]:
             print('  ' + '  |  '.join(f'{name}: {describe(record)}' for name, record in zip(present, found)))
     return 1 if differing else 0
