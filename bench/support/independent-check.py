@@ -465,7 +465,7 @@ def main():
     references = sum(1 for _ in files)
     print(f'independent-check: {references} pages; {len(findings)} findings: '
           f'{missing_files} missing-file, {len(findings) - missing_files} missing-fragment; '
-          f'{len({f["target"].split("#")[0] for f in findings if f["kind"] == "missing-file"})} distinct missing targets',
+          f'{len({f["target"].split("#")[0] for f in findings if f["kind"] == "missing-file"})} distinct missing-file targets',
           file=sys.stderr)
 
 
