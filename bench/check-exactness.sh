@@ -7,15 +7,15 @@
 #
 #   npm run build && bash bench/check-exactness.sh /usr/share/doc/python3.11/html
 #
-# Settings (environment):
-#   ORACLE_ARGS      more arguments for the oracle, e.g. `--reachable-from index.html` to judge
-#                    only the pages a crawl from index.html reaches          (default none: every page)
-#   CHECK_ARGS       more arguments for `linkladder check`                   (default none)
-#   LINKLADDER_CLI   the CLI bundle to run                                  (default dist/linkladder.mjs)
-#   LINKLADDER_JSON  a file holding linkladder's JSON lines already: it is compared, not run
-#   LINKLADDER_CWD   the folder that run was made in (its `file` paths)     (default the current one)
-#   EXACTNESS_OUT    where the outputs are kept                              (default a new folder under /tmp)
-#   EXACTNESS_SHOW   differences shown per group                             (default 10)
+# Settings (environment; not LINKLADDER_* but LINKLADDER_BENCH_*, which linkladder leaves alone):
+#   ORACLE_ARGS            more arguments for the oracle, e.g. `--reachable-from index.html`
+#                          to judge only the pages a crawl from index.html reaches (default none)
+#   CHECK_ARGS             more arguments for `linkladder check`                  (default none)
+#   LINKLADDER_BENCH_CLI   the CLI bundle to run                (default dist/linkladder.mjs)
+#   LINKLADDER_BENCH_JSON  a file holding linkladder's JSON lines already: compared, not run
+#   LINKLADDER_BENCH_CWD   the folder that run was made in (its `file` paths) (default .)
+#   EXACTNESS_OUT          where the outputs are kept     (default a new folder under /tmp)
+#   EXACTNESS_SHOW         differences shown per group                       (default 10)
 #
 # Only the folder is read; linkladder runs with --no-check-external, so nothing beyond
 # the machine is contacted. Exit 0 when both agree, 1 when they differ, 2 on bad usage.
@@ -28,7 +28,7 @@ if [ $# -ne 1 ] || [ ! -d "$1" ]; then
 fi
 dir="$(cd "$1" && pwd)"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cli="${LINKLADDER_CLI:-$repo/dist/linkladder.mjs}"
+cli="${LINKLADDER_BENCH_CLI:-$repo/dist/linkladder.mjs}"
 out="${EXACTNESS_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/linkladder-exactness.XXXXXX")}"
 mkdir -p "$out"
 read -r -a oracle_args <<<"${ORACLE_ARGS:-}"
@@ -53,10 +53,10 @@ timed oracle python3 "$repo/bench/support/independent-check.py" "$dir" "${oracle
 cat "$out/oracle.err"; tail -n 1 "$out/oracle.time"
 
 ran_in="$out"
-if [ -n "${LINKLADDER_JSON:-}" ]; then
-  ran_in="$(cd "${LINKLADDER_CWD:-.}" && pwd)"
-  cp "$LINKLADDER_JSON" "$out/linkladder.jsonl"
-  echo "linkladder: read from $LINKLADDER_JSON"
+if [ -n "${LINKLADDER_BENCH_JSON:-}" ]; then
+  ran_in="$(cd "${LINKLADDER_BENCH_CWD:-.}" && pwd)"
+  cp "$LINKLADDER_BENCH_JSON" "$out/linkladder.jsonl"
+  echo "linkladder: read from $LINKLADDER_BENCH_JSON"
 else
   if [ ! -f "$cli" ]; then
     echo "check-exactness: $cli is missing; run npm run build first" >&2

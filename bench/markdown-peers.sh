@@ -14,13 +14,13 @@
 #   npm run build && bash bench/markdown-peers.sh
 #
 # Settings (environment):
-#   PEERS_BIN       folder of the peers' executables        (default /tmp/peers/node_modules/.bin)
-#   PEERS_OUT       where the outputs are kept              (default a new folder under /tmp)
-#   PEERS_SHOW      differences shown per group             (default 3)
-#   PEERS_ONLY      repo or generated: one folder only      (default both)
-#   LINKLADDER_CLI  the CLI bundle                          (default dist/linkladder.mjs)
-#   LINKLADDER_ARGS more arguments for `linkladder check` on the generated folder
-#                   (default --allow-private: its "external" server is on 127.0.0.1)
+#   PEERS_BIN              folder of the peers' executables (default /tmp/peers/node_modules/.bin)
+#   PEERS_OUT              where the outputs are kept       (default a new folder under /tmp)
+#   PEERS_SHOW             differences shown per group                        (default 3)
+#   PEERS_ONLY             repo or generated: one folder only                 (default both)
+#   LINKLADDER_BENCH_CLI   the CLI bundle                        (default dist/linkladder.mjs)
+#   LINKLADDER_BENCH_ARGS  more arguments for `linkladder check` on the generated folder
+#                          (default --allow-private: its "external" server is on 127.0.0.1)
 #
 # Nothing beyond 127.0.0.1 is contacted: markdown-link-check is given a config that
 # ignores every http(s) URL not on 127.0.0.1 and every mailto: (it would look up the
@@ -31,10 +31,10 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${PEERS_BIN:-/tmp/peers/node_modules/.bin}"
-cli="${LINKLADDER_CLI:-$repo/dist/linkladder.mjs}"
+cli="${LINKLADDER_BENCH_CLI:-$repo/dist/linkladder.mjs}"
 out="${PEERS_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/linkladder-markdown-peers.XXXXXX")}"
 show="${PEERS_SHOW:-3}"
-read -r -a linkladder_args <<<"${LINKLADDER_ARGS:---allow-private}"
+read -r -a linkladder_args <<<"${LINKLADDER_BENCH_ARGS:---allow-private}"
 mkdir -p "$out"
 validate_links="$(dirname "$bin")/remark-validate-links/index.js"
 

@@ -25,7 +25,7 @@ python3 "$repo/bench/support/independent-check.py" "$fixtures/exactness-site" >"
 diff -u "$fixtures/exactness-oracle.jsonl" "$work/oracle.jsonl" || fail "the oracle's findings on exactness-site changed"
 
 status=0
-(cd "$repo" && LINKLADDER_JSON="$fixtures/exactness-linkladder.jsonl" LINKLADDER_CWD="$repo" EXACTNESS_OUT="$work/out" \
+(cd "$repo" && LINKLADDER_BENCH_JSON="$fixtures/exactness-linkladder.jsonl" LINKLADDER_BENCH_CWD="$repo" EXACTNESS_OUT="$work/out" \
   bash bench/check-exactness.sh "$fixtures/exactness-site") >"$work/compare.txt" 2>&1 || status=$?
 [ "$status" = 1 ] || { cat "$work/compare.txt"; fail "check-exactness.sh exited $status, expected 1 (they differ)"; }
 for expected in 'oracle: 16 findings (missing-file 12, missing-fragment 4)' \
