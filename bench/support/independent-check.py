@@ -281,7 +281,10 @@ class Oracle:
     @staticmethod
     def netloc_of(parts):
         host = (parts.hostname or '').lower()
-        port = parts.port
+        try:
+            port = parts.port
+        except ValueError:  # not a port number: no host of ours
+            return f'{host}:?'
         default = {'http': 80, 'https': 443}.get(parts.scheme.lower())
         return host if port in (None, default) else f'{host}:{port}'
 
