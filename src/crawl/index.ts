@@ -67,3 +67,18 @@ export { fetcherOptionsOf, httpOptionsOf, type FetcherHttpOptions, type HttpOpti
 export { isNegotiatedVariant } from './negotiated-variant.js';
 export { explain, type Explanation, type ExplainScope, type ExplainVerdict } from './explain.js';
 export { LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE } from './page-links.js';
+export {
+  CODE_VERDICTS,
+  DEFAULT_STATUS_POLICY,
+  STATUS_POLICY_EXPECTED,
+  VERDICTS,
+  formatStatusPolicy,
+  parseStatusPolicy,
+  readStatusPolicy,
+  verdictOf,
+  verdictOfRow,
+  withVerdict,
+  type StatusPolicy,
+  type Verdict,
+  type VerdictFacts,
+} from './verdict.js';

@@ -25,6 +25,7 @@ import { ProtocolEvidence } from './protocol-evidence.js';
 import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
 import { notModifiedRecord, revalidationOf } from './recheck.js';
+import { parseStatusPolicy, withVerdict, type StatusPolicy } from './verdict.js';
 
 /** What is known of a page before its links are admitted (its findings, anchors, base chain). */
 type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
@@ -68,6 +69,8 @@ export class UrlPipeline {
   readonly #admission: PageAdmission;
   readonly #breaker: HostBreaker;
   readonly #p: UrlPipelineOptions;
+  /** What the verdict of each fetch row says of a status (src/crawl/verdict.ts). */
+  readonly #policy: StatusPolicy;
 
   constructor(p: UrlPipelineOptions) {
     this.#p = p;
@@ -78,6 +81,7 @@ export class UrlPipeline {
     this.#evidence = new ProtocolEvidence(p);
     this.#outages = p.outages;
     this.#breaker = p.breaker;
+    this.#policy = parseStatusPolicy(p.options.statusPolicy);
     this.#admission = new PageAdmission({ options: p.options, scope: p.scope, tally: p.tally, evidence: this.#evidence });
   }
 
@@ -167,7 +171,7 @@ export class UrlPipeline {
       // RFC 9110 §15.4.5: not modified, the page stays as recorded (its links too).
       if (response.status === 304 && revalidation !== undefined && response.hops.length === 0) {
         await this.#unit(claimed, async (tx) => {
-          await tx.recordFetch(notModifiedRecord(claimed, response, revalidation, attempt));
+          await tx.recordFetch(withVerdict(notModifiedRecord(claimed, response, revalidation, attempt), claimed.role, this.#policy));
           this.#tally.fetched++;
           this.#tally.unchanged++;
         });
@@ -311,7 +315,7 @@ export class UrlPipeline {
       response === undefined
         ? { urlId: claimed.id, outcome: 'failed' as const, startedAt: this.#o.now(), errorCode: code, attempts: attempt, representsUrlId: claimed.id }
         : fetchRecordOf(claimed.id, response, 'failed', { attempts: attempt, errorCode: code });
-    await tx.recordFetch(response === undefined ? record : { ...record, method: response.method ?? 'GET' });
+    await tx.recordFetch(withVerdict(response === undefined ? record : { ...record, method: response.method ?? 'GET' }, claimed.role, this.#policy));
     this.#tally.failed++;
     this.#tally.countError(code);
     // A request was made: a resource or an external link was checked, and is broken.
@@ -337,7 +341,7 @@ export class UrlPipeline {
     // RFC 9110 §15.4.5: a 304 that answered no conditional request names no representation to keep.
     if (response.errorCode === UNSOLICITED_304) return this.#recordFailure(tx, claimed, attempt, UNSOLICITED_304, response);
     if (claimed.role === 'external') return this.#settleExternal(tx, claimed, response, attempt);
-    const record = { ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' };
+    const record = withVerdict({ ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' }, claimed.role, this.#policy);
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
     // its page recorded, and the index requeues it when opened again (DESIGN.md §5).
     const page = await this.#evidence.redirectChain(tx, claimed, response, record);
@@ -419,7 +423,7 @@ export class UrlPipeline {
    * chain is admitted, no alias learned, nothing read.
    */
   async #settleExternal(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number): Promise<void> {
-    const record = { ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' };
+    const record = withVerdict({ ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' }, 'external', this.#policy);
     await tx.recordFetch(record);
     this.#tally.fetched++;
     const error = errorCodeOf(response.errorCode, response.status);
@@ -457,6 +461,7 @@ export class UrlPipeline {
 const NO_FALLBACK: ReadonlySet<string> = new Set([
   'ERR_FETCH_PRIVATE_ADDRESS',
   'ERR_FETCH_DNS',
+  'ERR_FETCH_DNS_TEMPORARY',
   'ERR_FETCH_CONNECTION_REFUSED',
   'ERR_FETCH_CONNECT_TIMEOUT',
   'ERR_FETCH_ABORTED',
