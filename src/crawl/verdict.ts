@@ -58,13 +58,15 @@ export const CODE_VERDICTS = {
   // Deadlines and the network: the next run may get an answer.
   ERR_FETCH_CONNECT_TIMEOUT: 'unverified',
   ERR_FETCH_HEADERS_TIMEOUT: 'unverified',
-  ERR_FETCH_BODY_TIMEOUT: 'unverified',
-  ERR_FETCH_REQUEST_TIMEOUT: 'unverified',
-  ERR_FETCH_TOO_SLOW: 'unverified',
-  ERR_FETCH_BODY_TRUNCATED: 'unverified',
   ERR_FETCH_NETWORK: 'unverified',
   ERR_FETCH_CONNECTION_REFUSED: 'unverified',
   ERR_FETCH_ABORTED: 'unverified',
+  // A deadline or a cut that may fall after the status came: the status judges it (a 200
+  // whose body was cut exists; the page's defect is BODY_TRUNCATED), no status proves nothing.
+  ERR_FETCH_BODY_TIMEOUT: 'status',
+  ERR_FETCH_REQUEST_TIMEOUT: 'status',
+  ERR_FETCH_TOO_SLOW: 'status',
+  ERR_FETCH_BODY_TRUNCATED: 'status',
   // RFC 1035 §4.1.1 RCODE 3 (NXDOMAIN): the DNS says the name does not exist.
   ERR_FETCH_DNS: 'broken',
   // The resolver failed or did not answer: whether the name exists is not known.
@@ -75,10 +77,11 @@ export const CODE_VERDICTS = {
   // Not HTTP, or a 304 to an unconditional request: a server (or a proxy before it) misbehaving, not a missing target.
   ERR_FETCH_PROTOCOL: 'unverified',
   ERR_FETCH_UNSOLICITED_NOT_MODIFIED: 'unverified',
-  // The response came and is kept, cut at the size cap: its status judges it.
+  // The response came: its status judges the target. A body cut at the size cap is kept;
+  // one that does not decompress is the page's defect (counted as `cut` by the summary and
+  // `stats`, as the cap is), not a missing target.
   ERR_FETCH_BODY_TOO_LARGE: 'status',
-  // A body no client can decode: the link leads to nothing readable, every time.
-  ERR_FETCH_CONTENT_ENCODING: 'broken',
+  ERR_FETCH_CONTENT_ENCODING: 'status',
   // The crawl's own refusals: not requested, so not judged.
   ERR_FETCH_PRIVATE_ADDRESS: 'unverified',
   ERR_CRAWL_ROBOTS_DISALLOWED: 'unverified',
@@ -88,15 +91,6 @@ export const CODE_VERDICTS = {
   ERR_CRAWL_FETCHER_THREW: 'unverified',
   ERR_CRAWL_STOPPED: 'unverified',
 } as const satisfies Readonly<Record<Extract<ErrorCode, `ERR_FETCH_${string}` | `ERR_CRAWL_${string}`>, Verdict | 'status'>>;
-
-/** Codes about a body after its status came. */
-const BODY_CODES: ReadonlySet<string> = new Set([
-  'ERR_FETCH_BODY_TRUNCATED',
-  'ERR_FETCH_BODY_TIMEOUT',
-  'ERR_FETCH_TOO_SLOW',
-  'ERR_FETCH_REQUEST_TIMEOUT',
-  'ERR_FETCH_CONTENT_ENCODING',
-]);
 
 /**
  * The statuses that say the resource is not there: 404 Not Found (RFC 9110 §15.5.5)
@@ -129,9 +123,8 @@ export function verdictOf(facts: VerdictFacts, policy: StatusPolicy = DEFAULT_ST
   const { status, errorCode } = facts;
   const byCode = errorCode === undefined ? 'status' : ((CODE_VERDICTS as Readonly<Record<string, Verdict | 'status'>>)[errorCode] ?? 'unverified');
   if (status === undefined) return byCode === 'status' ? 'unverified' : byCode;
-  // A redirect that could not be followed keeps its 3xx: the code judges it, not the policy;
-  // but an error status whose body was then cut is judged by the status, which came whole.
-  if (byCode !== 'status' && !(status >= 400 && BODY_CODES.has(errorCode!))) return byCode;
+  // A redirect that could not be followed keeps its 3xx: the code judges it, not the policy.
+  if (byCode !== 'status') return byCode;
   const set = policy.statuses[status] ?? policy.classes[Math.floor(status / 100)];
   if (set !== undefined) return set;
   if (facts.isNotModified === true || status === 304) return 'ok';

@@ -54,7 +54,6 @@ describe('verdictOf: the defaults', () => {
     ['ERR_FETCH_NETWORK', 'unverified'],
     ['ERR_FETCH_CONNECT_TIMEOUT', 'unverified'],
     ['ERR_FETCH_HEADERS_TIMEOUT', 'unverified'],
-    ['ERR_FETCH_REQUEST_TIMEOUT', 'unverified'],
     ['ERR_FETCH_TLS', 'unverified'],
     ['ERR_CRAWL_ROBOTS_DISALLOWED', 'unverified'],
     ['ERR_CRAWL_ROBOTS_UNREACHABLE', 'unverified'],
@@ -76,10 +75,11 @@ describe('verdictOf: the defaults', () => {
     expect(verdictOf(facts(301, 'ERR_FETCH_BAD_LOCATION'))).toBe('broken');
   });
 
-  it('a body cut at the size cap is judged by its status; a body that does not decode is broken; an error status whose body was then cut keeps its status', () => {
+  it('a body cut, late or undecodable after its status came is judged by the status; without one, unverified', () => {
     expect(verdictOf(facts(200, 'ERR_FETCH_BODY_TOO_LARGE'))).toBe('ok');
-    expect(verdictOf(facts(200, 'ERR_FETCH_CONTENT_ENCODING'))).toBe('broken');
-    expect(verdictOf(facts(200, 'ERR_FETCH_BODY_TRUNCATED'))).toBe('unverified');
+    expect(verdictOf(facts(200, 'ERR_FETCH_CONTENT_ENCODING'))).toBe('ok');
+    expect(verdictOf(facts(200, 'ERR_FETCH_BODY_TRUNCATED'))).toBe('ok');
+    expect(verdictOf(facts(undefined, 'ERR_FETCH_REQUEST_TIMEOUT'))).toBe('unverified');
     expect(verdictOf(facts(404, 'ERR_FETCH_BODY_TRUNCATED'))).toBe('broken');
     expect(verdictOf(facts(503, 'ERR_FETCH_TOO_SLOW'))).toBe('unverified');
   });
