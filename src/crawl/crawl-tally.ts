@@ -8,7 +8,8 @@ import type { SentRequest } from '../fetch/index.js';
 import { brokenCounts, errorKindOf } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { CheckCounts, CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
-import type { IndexWriter, UrlRole } from '../store/index.js';
+import type { IndexWriter, UrlRole, Verdict } from '../store/index.js';
+import { VERDICTS } from './verdict.js';
 
 /** Whose outcome a request belongs to: a claimed URL (its id), or an origin whose sitemaps are read. */
 export type RequestOwner = number | string;
@@ -63,6 +64,8 @@ export class CrawlTally {
     notCheckedByRobots: 0,
   };
   readonly hrefFindings: Record<string, number> = {};
+  /** The verdicts of the fetch rows this run recorded (verdict.ts): each URL settled once. */
+  readonly verdicts: Record<Verdict, number> = zeroCounts(VERDICTS);
   /** robots.txt requests by URL (`scheme://host[:port]/robots.txt`), whoever asked: the pages, the sitemaps. */
   readonly #robotsRequests = new Map<string, number>();
 
@@ -169,6 +172,11 @@ export class CrawlTally {
     }
   }
 
+  /** A fetch row was recorded with `verdict`. */
+  countVerdict(verdict: Verdict | undefined): void {
+    if (verdict !== undefined) this.verdicts[verdict]++;
+  }
+
   countError(code: string): void {
     this.errors[code] = (this.errors[code] ?? 0) + 1;
   }
@@ -221,6 +229,7 @@ export class CrawlTally {
       evidenceRevoked: this.revoked,
       errorsByCode: { ...this.errors },
       broken: brokenCounts(this.errors),
+      verdicts: { ...this.verdicts },
       redirected: this.redirected,
       ...this.checks,
       hrefFindings: { ...this.hrefFindings },

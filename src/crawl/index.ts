@@ -76,6 +76,7 @@ export {
   parseStatusPolicy,
   readStatusPolicy,
   verdictOf,
+  verdictCounts,
   verdictOfRow,
   withVerdict,
   type StatusPolicy,

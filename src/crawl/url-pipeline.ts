@@ -171,7 +171,9 @@ export class UrlPipeline {
       // RFC 9110 §15.4.5: not modified, the page stays as recorded (its links too).
       if (response.status === 304 && revalidation !== undefined && response.hops.length === 0) {
         await this.#unit(claimed, async (tx) => {
-          await tx.recordFetch(withVerdict(notModifiedRecord(claimed, response, revalidation, attempt), claimed.role, this.#policy));
+          const record = withVerdict(notModifiedRecord(claimed, response, revalidation, attempt), claimed.role, this.#policy);
+          await tx.recordFetch(record);
+          this.#tally.countVerdict(record.verdict);
           this.#tally.fetched++;
           this.#tally.unchanged++;
         });
@@ -315,7 +317,9 @@ export class UrlPipeline {
       response === undefined
         ? { urlId: claimed.id, outcome: 'failed' as const, startedAt: this.#o.now(), errorCode: code, attempts: attempt, representsUrlId: claimed.id }
         : fetchRecordOf(claimed.id, response, 'failed', { attempts: attempt, errorCode: code });
-    await tx.recordFetch(withVerdict(response === undefined ? record : { ...record, method: response.method ?? 'GET' }, claimed.role, this.#policy));
+    const judged = withVerdict(response === undefined ? record : { ...record, method: response.method ?? 'GET' }, claimed.role, this.#policy);
+    await tx.recordFetch(judged);
+    this.#tally.countVerdict(judged.verdict);
     this.#tally.failed++;
     this.#tally.countError(code);
     // A request was made: a resource or an external link was checked, and is broken.
@@ -384,6 +388,7 @@ export class UrlPipeline {
           ? { ...represented, findings: stylesheet }
           : represented,
     );
+    this.#tally.countVerdict(record.verdict);
     this.#tally.fetched++;
     const error = errorCodeOf(response.errorCode, status);
     if (error !== undefined) this.#tally.countError(error);
@@ -425,6 +430,7 @@ export class UrlPipeline {
   async #settleExternal(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number): Promise<void> {
     const record = withVerdict({ ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' }, 'external', this.#policy);
     await tx.recordFetch(record);
+    this.#tally.countVerdict(record.verdict);
     this.#tally.fetched++;
     const error = errorCodeOf(response.errorCode, response.status);
     if (error !== undefined) this.#tally.countError(error);

@@ -7,7 +7,7 @@
 // last fetch (after the polite retries), with one table for the error codes.
 
 import { OptionError, type ErrorCode } from '../errors.js';
-import type { FetchRecord, FetchRow, UrlRole, Verdict } from '../store/index.js';
+import type { FetchRecord, FetchRow, IndexReader, UrlRole, Verdict } from '../store/index.js';
 
 export type { Verdict } from '../store/index.js';
 
@@ -191,4 +191,17 @@ export function formatStatusPolicy(policy: StatusPolicy): string {
 export function withVerdict(record: FetchRecord, role: UrlRole, policy: StatusPolicy): FetchRecord {
   const verdict = verdictOf({ status: record.status, errorCode: record.errorCode, role, isNotModified: record.isNotModified }, policy);
   return { ...record, verdict };
+}
+
+/**
+ * The URLs of the index that were checked (each once: it has a fetch row), by the
+ * verdict of its last fetch — what the audit reports of them, and what `stats` and the
+ * crawl's summary count. One pass over the URLs, streamed.
+ */
+export async function verdictCounts(reader: Pick<IndexReader, 'urls'>): Promise<Record<Verdict, number>> {
+  const counts: Record<Verdict, number> = { ok: 0, broken: 0, unverified: 0 };
+  for await (const url of reader.urls()) {
+    if (url.lastFetch !== undefined) counts[verdictOfRow(url.lastFetch, url.role)]++;
+  }
+  return counts;
 }
