@@ -74,9 +74,11 @@ export const CODE_VERDICTS = {
   // A certificate expired or a handshake refused is the server's to fix, often soon, and
   // says nothing of whether the resource exists; a TLS-intercepting proxy causes it too.
   ERR_FETCH_TLS: 'unverified',
-  // Not HTTP, or a 304 to an unconditional request: a server (or a proxy before it) misbehaving, not a missing target.
+  // Not HTTP: a server (or a proxy before it) misbehaving at the transport, not a missing target.
   ERR_FETCH_PROTOCOL: 'unverified',
-  ERR_FETCH_UNSOLICITED_NOT_MODIFIED: 'unverified',
+  // A valid answer to a plain GET that names no representation (RFC 9110 §15.4.5), the same
+  // every time, as a redirect without Location: nothing a browser could show.
+  ERR_FETCH_UNSOLICITED_NOT_MODIFIED: 'broken',
   // The response came: its status judges the target. A body cut at the size cap is kept;
   // one that does not decompress is the page's defect (counted as `cut` by the summary and
   // `stats`, as the cap is), not a missing target.
