@@ -39,8 +39,9 @@ export interface VerdictFacts {
 }
 
 /**
- * What each code says of the target. `status`: the code does not judge it — the
- * response came and is kept (the body cut at the size cap), so its status does.
+ * What each code says of the target. `status`: the code does not judge it — it may
+ * come after the response's status (a body cut, late, too large, undecodable), and
+ * the status judges the target; with no status, such a fetch is `unverified`.
  * Exhaustive over the fetch and crawl codes: a new code does not compile until it has a row.
  */
 export const CODE_VERDICTS = {
