@@ -3,7 +3,8 @@
 // connections, and a name under `.invalid` (RFC 6761 §6.4) one that DNS says does not exist.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import dns from 'node:dns';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/api.js';
 import { verdictCounts, type CrawlSummary } from '../../src/crawl/index.js';
@@ -76,6 +77,7 @@ async function site(): Promise<Site> {
     `${external}/fine`,
     refused,
     'http://no-such-host.invalid/page',
+    'http://flaky-resolver.test/page',
   ];
   const origin = await host('127.0.0.1', () => ({
     '/': [200, {}, `<!doctype html><title>t</title>${links.map((href) => `<a href="${href}">x</a>`).join('\n')}`],
@@ -91,7 +93,16 @@ async function site(): Promise<Site> {
 
 async function crawlSite(s: Site, statusPolicy?: string): Promise<{ summary: CrawlSummary; verdicts: Map<string, string | undefined>; store: MemoryStore }> {
   const store = new MemoryStore();
-  const fetcher = createFetcher({ refusePrivate: false });
+  // The resolver of flaky-resolver.test does not answer (EAI_AGAIN); any other name is left to
+  // the test's resolver, which answers names beyond loopback with NXDOMAIN (ENOTFOUND).
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    if (hostname === 'flaky-resolver.test') {
+      callback(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: 'EAI_AGAIN' }), '', 4);
+      return;
+    }
+    dns.lookup(hostname, options, callback as never);
+  };
+  const fetcher = createFetcher({ refusePrivate: false, lookup });
   try {
     const summary = await crawl([`${s.origin}/`], {
       store,
@@ -134,20 +145,23 @@ describe('the verdict of each fetch, recorded by the crawl', () => {
       [s.refused]: 'unverified',
       // NXDOMAIN: the name does not exist.
       'http://no-such-host.invalid/page': 'broken',
+      // The resolver did not answer: whether the name exists is not known.
+      'http://flaky-resolver.test/page': 'unverified',
     });
     const rows = await collect(store.reader().urls());
     const codeOf = (key: string): string | undefined => rows.find((url) => url.key === key)?.lastFetch?.errorCode;
     expect(codeOf(s.refused)).toBe('ERR_FETCH_CONNECTION_REFUSED');
     expect(codeOf('http://no-such-host.invalid/page')).toBe('ERR_FETCH_DNS');
+    expect(codeOf('http://flaky-resolver.test/page')).toBe('ERR_FETCH_DNS_TEMPORARY');
     expect(rows.find((url) => url.key === `${s.origin}/slow`)?.lastFetch?.attempts).toBe(2);
 
-    expect(summary.verdicts).toEqual({ ok: 3, broken: 5, unverified: 7 });
+    expect(summary.verdicts).toEqual({ ok: 3, broken: 5, unverified: 8 });
     expect(await verdictCounts(store.reader())).toEqual(summary.verdicts);
 
     const findings = await collect(audit(store.reader()));
     const byTarget = (code: string): string[] => findings.filter((f) => f.code === code).map((f) => f.target!.replace(s.origin, 'O').replace(s.external, 'X'));
     expect(byTarget('LINK_BROKEN').sort()).toEqual(['O/forbidden', 'O/gone', 'O/missing', 'X/gone', 'http://no-such-host.invalid/page'].sort());
-    expect(byTarget('LINK_UNVERIFIED').sort()).toEqual(['O/busy', 'O/error', 'O/slow', 'X/down', 'X/li', 'X/wall', s.refused].sort());
+    expect(byTarget('LINK_UNVERIFIED').sort()).toEqual(['O/busy', 'O/error', 'O/slow', 'X/down', 'X/li', 'X/wall', s.refused, 'http://flaky-resolver.test/page'].sort());
     expect(findings.filter((f) => f.code === 'LINK_BROKEN').every((f) => f.verdict === 'broken' && f.severity === 'error')).toBe(true);
     expect(findings.filter((f) => f.code === 'LINK_UNVERIFIED').every((f) => f.verdict === 'unverified' && f.severity === 'warning')).toBe(true);
     expect(findings.find((f) => f.target === `${s.origin}/slow`)?.message).toBe('the target answered 429 (too many requests: rate-limited)');
@@ -165,7 +179,7 @@ describe('the verdict of each fetch, recorded by the crawl', () => {
     // A status the policy does not name keeps its default; an error code is no status.
     expect(verdicts.get(`${s.origin}/slow`)).toBe('unverified');
     expect(verdicts.get(s.refused)).toBe('unverified');
-    expect(summary.verdicts).toEqual({ ok: 4, broken: 9, unverified: 2 });
+    expect(summary.verdicts).toEqual({ ok: 4, broken: 9, unverified: 3 });
     expect((await store.runs())[0]?.settings['statusPolicy']).toBe('403=broken,999=ok,5xx=broken');
     // The audit reads the recorded verdict: the policy of the run holds, not the default.
     const findings = await collect(audit(store.reader()));
