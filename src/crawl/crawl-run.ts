@@ -73,6 +73,7 @@ export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
     representationsReused: summary.representationsReused,
     redirected: summary.redirected,
     broken: summary.broken,
+    verdicts: summary.verdicts,
     errorsByCode: summary.errorsByCode,
     resourcesChecked: summary.resourcesChecked,
     resourcesBroken: summary.resourcesBroken,

@@ -181,6 +181,7 @@ describe('the verdict of each fetch, recorded by the crawl', () => {
     expect(verdicts.get(s.refused)).toBe('unverified');
     expect(summary.verdicts).toEqual({ ok: 4, broken: 9, unverified: 3 });
     expect((await store.runs())[0]?.settings['statusPolicy']).toBe('403=broken,999=ok,5xx=broken');
+    expect((await store.runs())[0]?.counts?.['verdicts']).toEqual(summary.verdicts);
     // The audit reads the recorded verdict: the policy of the run holds, not the default.
     const findings = await collect(audit(store.reader()));
     expect(findings.find((f) => f.target === `${s.external}/li`)).toBeUndefined();
