@@ -47,7 +47,13 @@ export const FINDINGS = {
   // Links and what their targets did when fetched (the audit, from the index).
   LINK_BROKEN: {
     severity: 'error',
-    summary: 'the link names a URL that answered 4xx or 5xx, or could not be fetched at all (network error, redirect loop, …)',
+    summary: 'the link names a URL whose verdict is broken: it answered 404 or 410 (another 4xx on the crawl\'s own hosts), its host name does not exist, or its redirects lead nowhere',
+    recordedOn: 'index',
+    subject: 'link',
+  },
+  LINK_UNVERIFIED: {
+    severity: 'warning',
+    summary: 'the link names a URL whose verdict is unverified: a timeout, a refused connection, a TLS failure, 5xx, 429, a bot wall of an external host (401, 403, 999 …) or a robots.txt refusal; not proved broken',
     recordedOn: 'index',
     subject: 'link',
   },
@@ -79,7 +85,13 @@ export const FINDINGS = {
   SEED_BROKEN: {
     severity: 'error',
     summary:
-      'a seed of the crawl answered 4xx or 5xx (after its redirects), or could not be fetched at all: the crawl could not start there, and no link names it to say so',
+      'a seed of the crawl is broken (404, 410, another 4xx, a host name that does not exist, redirects that lead nowhere): the crawl could not start there, and no link names it to say so',
+    recordedOn: 'index',
+    subject: 'url',
+  },
+  SEED_UNVERIFIED: {
+    severity: 'warning',
+    summary: 'a seed of the crawl is unverified (a timeout, 5xx, 429, a refusal): the crawl could not start there, though the seed is not proved broken',
     recordedOn: 'index',
     subject: 'url',
   },

@@ -1,6 +1,6 @@
 // The end-of-crawl summary of `crawl` and `demo`: one screen of plain lines, or one JSON object.
 
-import type { BrokenKind, CrawlSummary, StopReason } from '../crawl/index.js';
+import type { BrokenKind, CrawlSummary, StopReason, Verdict } from '../crawl/index.js';
 import { splitByEvidence } from '../ladder/index.js';
 import type { MatchRung } from '../store/index.js';
 import type { InterruptSignal } from './cli-context.js';
@@ -29,6 +29,8 @@ const AUDIT_HINT = '; `linkladder audit` lists the links to them';
 export interface IndexStanding {
   /** Broken URLs of the whole index, by kind (as `stats` counts them). */
   readonly broken: Readonly<Record<BrokenKind, number>>;
+  /** The URLs of the whole index checked, by verdict (as `stats` and the audit count them); absent when not read. */
+  readonly verdicts?: Readonly<Record<Verdict, number>> | undefined;
 }
 
 /**
@@ -57,6 +59,10 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal, s
     ],
   ];
   if (indexBroken !== undefined) lines.push(['', `whole index: ${brokenText(indexBroken)}${sum(Object.values(indexBroken)) > 0 ? AUDIT_HINT : ''}`]);
+  // The verdicts the audit reports by (LINK_BROKEN, LINK_UNVERIFIED), and `stats` counts.
+  const indexVerdicts = standing?.verdicts !== undefined && !sameCounts(summary.verdicts, standing.verdicts) ? standing.verdicts : undefined;
+  lines.push(['verdicts', verdictText(summary.verdicts, indexVerdicts === undefined ? '' : ' this run')]);
+  if (indexVerdicts !== undefined) lines.push(['', `whole index: ${verdictText(indexVerdicts)}`]);
   lines.push(
     ['redirects', `${summary.redirected} URLs answered with a redirect, ${summary.requestsByKind.redirects} redirect hops followed`],
     ['external', externalText(summary)],
@@ -148,6 +154,11 @@ export function brokenText(broken: Readonly<Record<BrokenKind, number>>, scope =
   return `${urls(total)}${scope}: 4xx ${broken['client-error']}, 5xx ${broken['server-error']}, no response ${broken.failed}`;
 }
 
+/** URLs checked by verdict: `N URLs checked: a ok, b broken, c unverified`. */
+export function verdictText(verdicts: Readonly<Record<Verdict, number>>, scope = ''): string {
+  return `${urls(verdicts.ok + verdicts.broken + verdicts.unverified)} checked${scope}: ${verdicts.ok} ok, ${verdicts.broken} broken, ${verdicts.unverified} unverified`;
+}
+
 /** Every request sent, and what each was for. */
 function requestsText(summary: CrawlSummary): string {
   const { fetches, retries, redirects, robots } = summary.requestsByKind;
@@ -172,7 +183,12 @@ function wrap(text: string, width: number): string[] {
 
 /** The summary as the last JSON line of `--json`, after the events; with `standing`, the whole index's broken URLs as `indexBroken`. */
 export function summaryJson(summary: CrawlSummary, standing?: IndexStanding): string {
-  return toJsonLine({ type: 'summary', ...summary, ...(standing === undefined ? {} : { indexBroken: standing.broken }) });
+  return toJsonLine({
+    type: 'summary',
+    ...summary,
+    ...(standing === undefined ? {} : { indexBroken: standing.broken }),
+    ...(standing?.verdicts === undefined ? {} : { indexVerdicts: standing.verdicts }),
+  });
 }
 
 /** Links that named a URL the crawl knew already, in plain words (`stats` gives them by rung). */

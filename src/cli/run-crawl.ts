@@ -6,6 +6,7 @@ import {
   CRAWL_DEFAULTS,
   CrawlError,
   brokenCounts,
+  verdictCounts,
   crawl,
   crawlOptionsOf,
   fetcherOptionsOf,
@@ -238,7 +239,8 @@ async function keepLastRunFindings(store: WritableIndex, context: CliContext): P
  */
 async function standingOf(store: WritableIndex): Promise<IndexStanding | undefined> {
   try {
-    return { broken: brokenCounts(await store.reader().errorsByCode()) };
+    const reader = store.reader();
+    return { broken: brokenCounts(await reader.errorsByCode()), verdicts: await verdictCounts(reader) };
   } catch {
     return undefined;
   }

@@ -73,6 +73,7 @@ export function runCountsOf(summary: CrawlSummary): Record<string, unknown> {
     representationsReused: summary.representationsReused,
     redirected: summary.redirected,
     broken: summary.broken,
+    verdicts: summary.verdicts,
     errorsByCode: summary.errorsByCode,
     resourcesChecked: summary.resourcesChecked,
     resourcesBroken: summary.resourcesBroken,
@@ -97,7 +98,8 @@ export function runOutcomeOf(summary: CrawlSummary): string {
 
 /** What failed, in a few words, for the codes of a request that got no answer. */
 const NETWORK_FAILURES: Readonly<Record<string, string>> = {
-  ERR_FETCH_DNS: 'DNS: the host name did not resolve',
+  ERR_FETCH_DNS: 'DNS: no such host name',
+  ERR_FETCH_DNS_TEMPORARY: 'DNS: the resolver did not answer',
   ERR_FETCH_CONNECTION_REFUSED: 'connection refused',
   ERR_FETCH_CONNECT_TIMEOUT: 'timeout: no connection',
   ERR_FETCH_HEADERS_TIMEOUT: 'timeout: no response',

@@ -11,6 +11,7 @@ import { BASE_MODES } from '../base/index.js';
 import { DEFAULT_FOLLOW, LINK_KINDS, type LinkKind } from '../html/index.js';
 import { SCOPES } from './scope.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, parseCacheMaxAge } from './verdict-cache.js';
+import { STATUS_POLICY_EXPECTED, formatStatusPolicy, readStatusPolicy } from './verdict.js';
 
 /** How README and --help present a setting: what the schema does not say. */
 export interface SettingMeta {
@@ -107,6 +108,14 @@ const pattern = z
   });
 
 const patterns = z.array(pattern, { error: 'Expected an array of regular expressions (RegExp or strings)' });
+
+/** A status policy as written (`readStatusPolicy`), checked here and kept as text, spaces dropped. */
+const statusPolicyText = z.string({ error: `Expected ${STATUS_POLICY_EXPECTED}` }).transform((value, context) => {
+  const policy = readStatusPolicy(value);
+  if (typeof policy !== 'string') return formatStatusPolicy(policy);
+  context.issues.push({ code: 'custom', message: `Expected ${STATUS_POLICY_EXPECTED}; ${policy}`, input: value });
+  return z.NEVER;
+});
 
 const linkKinds = z.array(oneOf(LINK_KINDS as readonly LinkKind[] as [LinkKind, ...LinkKind[]]), {
   error: `Expected an array of ${LINK_KINDS.join(', ')}`,
@@ -221,6 +230,20 @@ export const crawlOptionsSchema = z.object({
    */
   checkExternal: isOn.default(true).register(SETTING_META, {
     description: 'check each link out of scope once (HEAD, GET where HEAD fails or answers an error), never crawling it; robots.txt applies',
+  }),
+  /**
+   * Verdicts set for HTTP statuses, overriding the defaults (src/crawl/verdict.ts)
+   * whatever the URL's role: `403=broken,999=ok,5xx=broken` — a single status
+   * 100–999 or a class `4xx`, a verdict `ok`, `broken` or `unverified`; a single
+   * status beats its class. Kept as written, spaces dropped.
+   * @default '' (the defaults: 404 and 410 broken, 5xx and 429 unverified, another
+   * 4xx broken on the crawl's own hosts and unverified on external ones)
+   */
+  statusPolicy: statusPolicyText.default('').register(SETTING_META, {
+    argument: 'LIST',
+    defaultText: 'none',
+    description:
+      'verdicts for statuses, over the defaults: `403=broken,999=ok,5xx=broken` (a status or a class `4xx`; `ok`, `broken` or `unverified`)',
   }),
   /**
    * Links deeper than this (seeds are depth 0) are recorded, not followed.

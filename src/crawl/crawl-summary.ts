@@ -3,7 +3,7 @@
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { ContentEvidenceSummary } from './content-evidence.js';
-import type { MatchRung, StoreStats, UrlRole } from '../store/index.js';
+import type { MatchRung, StoreStats, UrlRole, Verdict } from '../store/index.js';
 import type { BrokenKind } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { Outcome } from './outcome-table.js';
@@ -74,6 +74,12 @@ export interface CrawlSummary extends CheckCounts {
   readonly errorsByCode: Readonly<Record<string, number>>;
   /** Broken links: URLs whose answer was a 4xx, a 5xx, or none (a network failure, a timeout, a redirect leading nowhere). */
   readonly broken: Readonly<Record<BrokenKind, number>>;
+  /**
+   * The URLs this run settled (each once: pages, resources, external links, refusals
+   * included), by the verdict recorded on their fetch rows (src/crawl/verdict.ts):
+   * `ok`, `broken` (what `LINK_BROKEN` reports), `unverified` (`LINK_UNVERIFIED`).
+   */
+  readonly verdicts: Readonly<Record<Verdict, number>>;
   /** URLs whose own request was redirected and ended at a representation. */
   readonly redirected: number;
   /** Browser-style href fixes by finding code (`HREF_*` of the findings catalog, src/findings.ts), for the audit. */

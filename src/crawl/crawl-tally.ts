@@ -8,8 +8,9 @@ import type { SentRequest } from '../fetch/index.js';
 import { brokenCounts, errorKindOf, type ErrorKind } from './broken-links.js';
 import type { SeedOutcome } from './crawl-run.js';
 import type { CheckCounts, CrawlEvent, CrawlSummary, RequestCounts, StopReason } from './crawl-summary.js';
-import type { IndexWriter, UrlRole } from '../store/index.js';
 import type { CountedAnswer } from './second-pass.js';
+import type { IndexWriter, UrlRole, Verdict } from '../store/index.js';
+import { VERDICTS } from './verdict.js';
 
 /** Whose outcome a request belongs to: a claimed URL (its id), or an origin whose sitemaps are read. */
 export type RequestOwner = number | string;
@@ -71,6 +72,8 @@ export class CrawlTally {
     notCheckedByRobots: 0,
   };
   readonly hrefFindings: Record<string, number> = {};
+  /** The verdicts of the fetch rows this run recorded (verdict.ts): each URL settled once. */
+  readonly verdicts: Record<Verdict, number> = zeroCounts(VERDICTS);
   /** robots.txt requests by URL (`scheme://host[:port]/robots.txt`), whoever asked: the pages, the sitemaps. */
   readonly #robotsRequests = new Map<string, number>();
 
@@ -177,8 +180,9 @@ export class CrawlTally {
   }
 
   /** An external URL answered from the verdict cache, with `error` (`errorCodeOf`) when it is one: no request. */
-  countFromCache(error: string | undefined): void {
+  countFromCache(error: string | undefined, verdict: Verdict | undefined): void {
     this.checks.externalFromCache++;
+    this.countVerdict(verdict);
     if (error === undefined) return;
     this.countError(error);
     if (isBrokenKind(errorKindOf(error))) this.checks.externalBroken++;
@@ -194,11 +198,17 @@ export class CrawlTally {
     if (first.isRedirected) this.redirected--;
     if (first.isChecked) this.checks.externalChecked--;
     if (first.isNotCheckedByRobots) this.checks.notCheckedByRobots--;
+    if (first.verdict !== undefined) this.verdicts[first.verdict]--;
     if (first.error === undefined) return;
     const left = (this.errors[first.error] ?? 0) - 1;
     if (left > 0) this.errors[first.error] = left;
     else delete this.errors[first.error];
     if (isBrokenKind(errorKindOf(first.error))) this.checks.externalBroken--;
+  }
+
+  /** A fetch row was recorded with `verdict`. */
+  countVerdict(verdict: Verdict | undefined): void {
+    if (verdict !== undefined) this.verdicts[verdict]++;
   }
 
   countError(code: string): void {
@@ -255,6 +265,7 @@ export class CrawlTally {
       evidenceRevoked: this.revoked,
       errorsByCode: { ...this.errors },
       broken: brokenCounts(this.errors),
+      verdicts: { ...this.verdicts },
       redirected: this.redirected,
       ...this.checks,
       hrefFindings: { ...this.hrefFindings },

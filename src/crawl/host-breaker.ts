@@ -8,6 +8,7 @@
 /** Failures that say nothing answered: the host, its name or its port is not there, or not now. */
 export const HOST_FAILURES: ReadonlySet<string> = new Set([
   'ERR_FETCH_DNS',
+  'ERR_FETCH_DNS_TEMPORARY',
   'ERR_FETCH_CONNECTION_REFUSED',
   'ERR_FETCH_CONNECT_TIMEOUT',
   'ERR_FETCH_HEADERS_TIMEOUT',

@@ -71,7 +71,6 @@ export {
   EMPTY_VERDICT_CACHE,
   cachedFetchRecord,
   isFromCache,
-  isUnverifiedAnswer,
   parseCacheMaxAge,
   readVerdictCache,
   type CachedAnswer,
@@ -81,3 +80,19 @@ export {
 export { SECOND_PASS_DEFAULT_WAIT_MS } from './second-pass.js';
 export { explain, type Explanation, type ExplainScope, type ExplainVerdict } from './explain.js';
 export { LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE } from './page-links.js';
+export {
+  CODE_VERDICTS,
+  DEFAULT_STATUS_POLICY,
+  STATUS_POLICY_EXPECTED,
+  VERDICTS,
+  formatStatusPolicy,
+  parseStatusPolicy,
+  readStatusPolicy,
+  verdictOf,
+  verdictCounts,
+  verdictOfRow,
+  withVerdict,
+  type StatusPolicy,
+  type Verdict,
+  type VerdictFacts,
+} from './verdict.js';

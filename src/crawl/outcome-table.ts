@@ -40,6 +40,7 @@ export const OUTCOME_TABLE = {
   ERR_FETCH_NETWORK: 'retry',
   // A name that did not resolve, a refused connection: a resolver or a server restarting may answer next time.
   ERR_FETCH_DNS: 'retry',
+  ERR_FETCH_DNS_TEMPORARY: 'retry',
   ERR_FETCH_CONNECTION_REFUSED: 'retry',
   // Our crawl aborting a fetch: the URL goes back to the frontier unrecorded when the
   // crawl is stopping; an abort at any other time is treated as a transient failure.

@@ -17,6 +17,7 @@ import { isNegotiatedVariant } from './negotiated-variant.js';
 import { originKey } from './origin-key.js';
 import { keyOf } from './page-links.js';
 import { describeVerdict, type ScopeTest } from './scope.js';
+import { parseStatusPolicy, withVerdict, type StatusPolicy } from './verdict.js';
 
 /** The URL whose representation a response is, and whether it is new to the index. */
 export interface Page {
@@ -43,12 +44,14 @@ export class ProtocolEvidence {
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;
   readonly #ledger = new EvidenceLedger();
+  readonly #policy: StatusPolicy;
 
   constructor({ options, scope, tally, claims }: ProtocolEvidenceOptions) {
     this.#o = options;
     this.#scope = scope;
     this.#tally = tally;
     this.#claims = claims;
+    this.#policy = parseStatusPolicy(options.statusPolicy);
   }
 
   /**
@@ -164,8 +167,10 @@ export class ProtocolEvidence {
    * a followed link had put it on the frontier before this response: its request is saved.
    */
   async #derive(tx: IndexWriter, id: number, state: UrlState, response: FetchedResponse, wasWanted: boolean): Promise<FetchRecord> {
-    const record = fetchRecordOf(id, response, 'done', undefined);
+    // In scope (a chain or a Content-Location out of scope makes no row): judged as the crawl's own host.
+    const record = withVerdict(fetchRecordOf(id, response, 'done', undefined), 'page', this.#policy);
     await tx.recordFetch(record);
+    this.#tally.countVerdict(record.verdict);
     this.#tally.reused++;
     if (wasWanted) this.#tally.saveFetch();
     const error = errorCodeOf(record.errorCode, record.status);

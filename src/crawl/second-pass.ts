@@ -4,9 +4,9 @@
 // restarting has time to come back — and their new answer replaces the first.
 // Once per URL per run; an answer taken from the verdict cache is never re-asked.
 
+import type { Verdict } from './verdict.js';
 import type { FetchMethod } from '../store/index.js';
 import { retryDelayMs, MAX_RETRY_DELAY_MS } from './outcome-table.js';
-import { isUnverifiedAnswer } from './verdict-cache.js';
 
 /** The wait before the second pass when no answer sent `Retry-After`. */
 export const SECOND_PASS_DEFAULT_WAIT_MS = 5000;
@@ -23,6 +23,8 @@ export interface CountedAnswer {
   readonly isChecked: boolean;
   /** Counted in `notCheckedByRobots` (its host's robots.txt answered 5xx or 429). */
   readonly isNotCheckedByRobots: boolean;
+  /** The verdict recorded on its fetch row: an unverified first answer is asked again. */
+  readonly verdict: Verdict | undefined;
 }
 
 /** An external URL's answer as the pipeline recorded it. */
@@ -86,7 +88,7 @@ export class SecondPass {
   answered(answer: ExternalAnswer): CountedAnswer | undefined {
     const first = this.#asking.get(answer.id);
     if (first !== undefined) return first;
-    if (!isUnverifiedAnswer(answer)) return undefined;
+    if (answer.verdict !== 'unverified') return undefined;
     const now = this.#now();
     const notBefore = answer.retryAfter === undefined ? undefined : now + retryDelayMs(1, 0, answer.retryAfter, now);
     this.#candidates.set(answer.id, { answer, notBefore });

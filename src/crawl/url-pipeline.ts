@@ -27,6 +27,7 @@ import type { ScopeTest } from './scope.js';
 import { notModifiedRecord, revalidationOf } from './recheck.js';
 import type { CountedAnswer, ExternalAnswer, SecondPass } from './second-pass.js';
 import { cachedFetchRecord } from './verdict-cache.js';
+import { parseStatusPolicy, verdictOf, withVerdict, type StatusPolicy, type Verdict } from './verdict.js';
 
 /** What is known of a page before its links are admitted (its findings, anchors, base chain). */
 type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
@@ -72,6 +73,8 @@ export class UrlPipeline {
   readonly #admission: PageAdmission;
   readonly #breaker: HostBreaker;
   readonly #p: UrlPipelineOptions;
+  /** What the verdict of each fetch row says of a status (src/crawl/verdict.ts). */
+  readonly #policy: StatusPolicy;
 
   constructor(p: UrlPipelineOptions) {
     this.#p = p;
@@ -82,6 +85,7 @@ export class UrlPipeline {
     this.#evidence = new ProtocolEvidence(p);
     this.#outages = p.outages;
     this.#breaker = p.breaker;
+    this.#policy = parseStatusPolicy(p.options.statusPolicy);
     this.#admission = new PageAdmission({ options: p.options, scope: p.scope, tally: p.tally, evidence: this.#evidence });
   }
 
@@ -93,10 +97,11 @@ export class UrlPipeline {
   async answerFromCache(claimed: ClaimedUrl): Promise<boolean> {
     const answer = claimed.role === 'external' ? this.#o.verdictCache?.get(claimed.key) : undefined;
     if (answer === undefined) return false;
-    const record = cachedFetchRecord(claimed.id, answer);
+    // Judged again by this run's status policy: the answer is the earlier run's, the verdict this run's.
+    const record = withVerdict(cachedFetchRecord(claimed.id, answer), 'external', this.#policy);
     await this.#unit(claimed, async (tx) => {
       await tx.recordFetch(record);
-      this.#tally.countFromCache(errorCodeOf(record.errorCode, record.status));
+      this.#tally.countFromCache(errorCodeOf(record.errorCode, record.status), record.verdict);
     });
     this.#tally.emit({
       type: 'page',
@@ -210,7 +215,9 @@ export class UrlPipeline {
       // RFC 9110 §15.4.5: not modified, the page stays as recorded (its links too).
       if (response.status === 304 && revalidation !== undefined && response.hops.length === 0) {
         await this.#unit(claimed, async (tx) => {
-          await tx.recordFetch(notModifiedRecord(claimed, response, revalidation, attempt));
+          const record = withVerdict(notModifiedRecord(claimed, response, revalidation, attempt), claimed.role, this.#policy);
+          await tx.recordFetch(record);
+          this.#tally.countVerdict(record.verdict);
           this.#tally.fetched++;
           this.#tally.unchanged++;
         });
@@ -303,7 +310,8 @@ export class UrlPipeline {
     });
     // Unverified: the second pass asks its robots.txt again (RFC 9309 §2.3.1.4: a fact of the moment).
     const isChecked = file.status === undefined;
-    const counted = { isFailed: true, error: code, isRedirected: false, isChecked, isNotCheckedByRobots: !isChecked };
+    const verdict = verdictOf({ status: undefined, errorCode: code, role: 'external' }, this.#policy);
+    const counted = { isFailed: true, error: code, isRedirected: false, isChecked, isNotCheckedByRobots: !isChecked, verdict };
     this.#externalAnswered(claimed, attempt, { status: file.status, errorCode: code, method: undefined, retryAfter: undefined }, counted);
     return { kind: 'done' };
   }
@@ -359,12 +367,14 @@ export class UrlPipeline {
       response === undefined
         ? { urlId: claimed.id, outcome: 'failed' as const, startedAt: this.#o.now(), errorCode: code, attempts: attempt, representsUrlId: claimed.id }
         : fetchRecordOf(claimed.id, response, 'failed', { attempts: attempt, errorCode: code });
-    await tx.recordFetch(response === undefined ? record : { ...record, method: response.method ?? 'GET' });
+    const judged = withVerdict(response === undefined ? record : { ...record, method: response.method ?? 'GET' }, claimed.role, this.#policy);
+    await tx.recordFetch(judged);
+    this.#tally.countVerdict(judged.verdict);
     this.#tally.failed++;
     this.#tally.countError(code);
     // A request was made: a resource or an external link was checked, and is broken.
     if (response !== undefined) this.#tally.countChecked(claimed.role, code);
-    if (response !== undefined && claimed.role === 'external') this.#externalResponse(claimed, response, code, attempt, true);
+    if (response !== undefined && claimed.role === 'external') this.#externalResponse(claimed, response, code, attempt, true, judged.verdict);
     this.#tally.emit({ type: 'error', url: claimed.key, code, outcome: 'permanent', attempt, retryInMs: undefined, status: response?.status });
   }
 
@@ -386,7 +396,7 @@ export class UrlPipeline {
     // RFC 9110 §15.4.5: a 304 that answered no conditional request names no representation to keep.
     if (response.errorCode === UNSOLICITED_304) return this.#recordFailure(tx, claimed, attempt, UNSOLICITED_304, response);
     if (claimed.role === 'external') return this.#settleExternal(tx, claimed, response, attempt);
-    const record = { ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' };
+    const record = withVerdict({ ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' }, claimed.role, this.#policy);
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
     // its page recorded, and the index requeues it when opened again (DESIGN.md §5).
     const page = await this.#evidence.redirectChain(tx, claimed, response, record);
@@ -429,6 +439,7 @@ export class UrlPipeline {
           ? { ...represented, findings: stylesheet }
           : represented,
     );
+    this.#tally.countVerdict(record.verdict);
     this.#tally.fetched++;
     const error = errorCodeOf(response.errorCode, status);
     if (error !== undefined) this.#tally.countError(error);
@@ -468,14 +479,15 @@ export class UrlPipeline {
    * chain is admitted, no alias learned, nothing read.
    */
   async #settleExternal(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number): Promise<void> {
-    const record = { ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' };
+    const record = withVerdict({ ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' }, 'external', this.#policy);
     await tx.recordFetch(record);
+    this.#tally.countVerdict(record.verdict);
     this.#tally.fetched++;
     const error = errorCodeOf(response.errorCode, response.status);
     if (error !== undefined) this.#tally.countError(error);
     this.#tally.countChecked('external', error);
     if (response.hops.length > 0) this.#tally.redirected++;
-    this.#externalResponse(claimed, response, record.errorCode, attempt, false);
+    this.#externalResponse(claimed, response, record.errorCode, attempt, false, record.verdict);
     this.#tally.emit({
       type: 'page',
       url: claimed.key,
@@ -500,10 +512,10 @@ export class UrlPipeline {
    * An external URL's answer was recorded: an unverified first answer waits for the
    * second pass; a second-pass answer replaces the first in the tally.
    */
-  #externalResponse(claimed: ClaimedUrl, response: FetchedResponse, errorCode: string | undefined, attempt: number, isFailed: boolean): void {
+  #externalResponse(claimed: ClaimedUrl, response: FetchedResponse, errorCode: string | undefined, attempt: number, isFailed: boolean, verdict: Verdict | undefined): void {
     const answer = { status: response.status, errorCode, method: response.method ?? 'GET', retryAfter: response.headers['retry-after'] } as const;
     const error = errorCodeOf(errorCode, response.status);
-    this.#externalAnswered(claimed, attempt, answer, { isFailed, error, isRedirected: !isFailed && response.hops.length > 0, isChecked: true, isNotCheckedByRobots: false });
+    this.#externalAnswered(claimed, attempt, answer, { isFailed, error, isRedirected: !isFailed && response.hops.length > 0, isChecked: true, isNotCheckedByRobots: false, verdict });
   }
 
   /** What the second pass is told of an answer, and what the tally counted of it (taken back when it is replaced). */
@@ -532,6 +544,7 @@ export class UrlPipeline {
 const NO_FALLBACK: ReadonlySet<string> = new Set([
   'ERR_FETCH_PRIVATE_ADDRESS',
   'ERR_FETCH_DNS',
+  'ERR_FETCH_DNS_TEMPORARY',
   'ERR_FETCH_CONNECTION_REFUSED',
   'ERR_FETCH_CONNECT_TIMEOUT',
   'ERR_FETCH_ABORTED',

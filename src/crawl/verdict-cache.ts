@@ -8,6 +8,7 @@
 
 import { OptionError, describeValue } from '../errors.js';
 import type { FetchMethod, FetchRecord, FetchRow, IndexReader, RedirectHop } from '../store/index.js';
+import { verdictOfRow } from './verdict.js';
 
 /** The answer an earlier run recorded for an external URL: what its fetch row said. */
 export interface CachedAnswer {
@@ -47,7 +48,7 @@ export const EMPTY_VERDICT_CACHE: VerdictCache = Object.freeze({ get: () => unde
 
 /**
  * The answers of `reader`'s external URLs (role `external`) whose last fetch is
- * younger than `maxAgeMs` and verified: an unverified answer (`isUnverifiedAnswer`) is
+ * younger than `maxAgeMs` and verified: an unverified answer (verdict.ts) is
  * asked again. Streams the index's URLs once; only the kept answers stay in memory.
  */
 export async function readVerdictCache(reader: IndexReader, options: VerdictCacheOptions): Promise<VerdictCache> {
@@ -61,7 +62,7 @@ export async function readVerdictCache(reader: IndexReader, options: VerdictCach
     if (url.role !== 'external' || last === undefined || (url.state !== 'done' && url.state !== 'failed')) continue;
     // A time ahead of the clock (another machine's) is no proof of freshness.
     const age = now - last.startedAt;
-    if (age < 0 || age >= maxAgeMs || isUnverifiedAnswer(last)) continue;
+    if (age < 0 || age >= maxAgeMs || verdictOfRow(last, 'external') === 'unverified') continue;
     answers.set(url.key, answerOf(last, url.state));
   }
   return Object.freeze({ get: (key: string) => answers.get(key), size: answers.size });
@@ -105,51 +106,6 @@ export function cachedFetchRecord(urlId: number, answer: CachedAnswer): FetchRec
 /** Whether a fetch row was answered from the verdict cache of an earlier run (no request: `attempts` 0). */
 export function isFromCache(row: Pick<FetchRow, 'attempts'>): boolean {
   return row.attempts === 0;
-}
-
-/**
- * Failures that say nothing of the link itself: the host or the network did not
- * answer (in time), the crawl was kept from asking (robots.txt, a host paused), or
- * the fetcher broke. A redirect that leads nowhere, an invalid URL or a private
- * address are the link's own: verified broken.
- */
-const UNVERIFIED_CODES: ReadonlySet<string> = new Set([
-  'ERR_FETCH_CONNECT_TIMEOUT',
-  'ERR_FETCH_HEADERS_TIMEOUT',
-  'ERR_FETCH_BODY_TIMEOUT',
-  'ERR_FETCH_REQUEST_TIMEOUT',
-  'ERR_FETCH_TOO_SLOW',
-  'ERR_FETCH_DNS',
-  'ERR_FETCH_CONNECTION_REFUSED',
-  'ERR_FETCH_NETWORK',
-  'ERR_FETCH_TLS',
-  'ERR_FETCH_PROTOCOL',
-  'ERR_FETCH_BODY_TRUNCATED',
-  'ERR_FETCH_ABORTED',
-  'ERR_CRAWL_ROBOTS_DISALLOWED',
-  'ERR_CRAWL_ROBOTS_UNREACHABLE',
-  'ERR_CRAWL_HOST_UNREACHABLE',
-  'ERR_CRAWL_FETCHER_THREW',
-]);
-
-/**
- * Statuses of an external host that are no verdict on the link: the server failed
- * or is busy (5xx, RFC 6585 §4 429), or a bot wall answered (401, 403, and 999 of
- * some social sites).
- */
-function isUnverifiedStatus(status: number): boolean {
-  return status >= 500 || status === 429 || status === 401 || status === 403 || status === 999;
-}
-
-/**
- * Whether an external link's answer leaves it unverified — asked again by the next
- * run however young it is, and once more by the second pass of this run. The one
- * place the cache and the second pass decide it.
- */
-export function isUnverifiedAnswer(answer: { readonly status: number | undefined; readonly errorCode: string | undefined }): boolean {
-  if (answer.errorCode !== undefined && UNVERIFIED_CODES.has(answer.errorCode)) return true;
-  if (answer.status === undefined) return answer.errorCode === undefined;
-  return isUnverifiedStatus(answer.status);
 }
 
 const DURATION = /^(\d+)(ms|s|m|h|d)?$/;

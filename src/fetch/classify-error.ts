@@ -14,8 +14,18 @@ const UNDICI_CODES: Readonly<Record<string, FetchErrorCode>> = Object.freeze({
   UND_ERR_NOT_SUPPORTED: 'ERR_FETCH_PROTOCOL',
 });
 
-/** node:dns (getaddrinfo) codes: the name did not resolve, or the resolver failed. */
-const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
+/**
+ * node:dns (getaddrinfo) codes that say the name is not there: it does not exist
+ * (RFC 1035 §4.1.1 RCODE 3, NXDOMAIN: `ENOTFOUND`, `EAI_NONAME`) or has no address
+ * (`EAI_NODATA`). Node reports both as `ENOTFOUND`.
+ */
+const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_NODATA', 'EAI_NONAME']);
+
+/**
+ * getaddrinfo codes of a resolver that failed: `EAI_AGAIN` (a timeout, SERVFAIL, no
+ * network), `EAI_FAIL` (a non-recoverable failure). They say nothing of the name.
+ */
+const DNS_TEMPORARY_CODES: ReadonlySet<string> = new Set(['EAI_AGAIN', 'EAI_FAIL']);
 
 /** OpenSSL and node:tls codes: the handshake failed or the certificate was refused. */
 const TLS_CODE = /^(?:ERR_SSL_|ERR_TLS_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
@@ -39,6 +49,7 @@ export function classifyError(error: unknown): FetchErrorCode {
       if (code.startsWith('HPE_')) return 'ERR_FETCH_PROTOCOL';
       if (TLS_CODE.test(code)) return 'ERR_FETCH_TLS';
       if (DNS_CODES.has(code)) return 'ERR_FETCH_DNS';
+      if (DNS_TEMPORARY_CODES.has(code)) return 'ERR_FETCH_DNS_TEMPORARY';
       if (code === 'ECONNREFUSED') return 'ERR_FETCH_CONNECTION_REFUSED';
     }
     if (name === 'HTTPParserError') return 'ERR_FETCH_PROTOCOL';

@@ -22,6 +22,7 @@ export type {
   StoreStats,
   UrlRecord,
   UrlRole,
+  Verdict,
   UrlState,
   UrlHistory,
   FirstLink,

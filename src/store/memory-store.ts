@@ -383,6 +383,7 @@ export class MemoryStore extends UnitStore {
       isNotModified: record.isNotModified === true,
       method: record.method,
       digest: record.digest,
+      verdict: record.verdict,
     });
     this.#undo.push(() => {
       this.#fetches.pop();

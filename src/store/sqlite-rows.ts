@@ -3,7 +3,7 @@
 import { currentFindingCodes } from '../findings.js';
 import { isArrayOfArrays, isStringList, parseStoredJson } from './index-corruption.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { AliasRow, CrawlRunRow, FetchMethod, FetchRow, FindingIdentity, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlRole, UrlRow, UrlState } from './types.js';
+import type { AliasRow, CrawlRunRow, FetchMethod, FetchRow, FindingIdentity, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlRole, UrlRow, UrlState, Verdict } from './types.js';
 
 /** Every crawl run, oldest first (an index older than migration 005 has no such table: none). */
 export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
@@ -33,7 +33,7 @@ export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified, f.method, f.digest,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified, f.method, f.digest, f.verdict,
   (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
    FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
 
@@ -56,6 +56,7 @@ export interface FetchColumns {
   not_modified: number;
   method: FetchMethod | null;
   digest: string | null;
+  verdict: string | null;
   redirects: string;
 }
 
@@ -82,6 +83,8 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     isNotModified: row.not_modified === 1,
     method: row.method ?? undefined,
     digest: row.digest ?? undefined,
+    // The column's CHECK admits only the three; NULL in rows written before migration 012.
+    verdict: (row.verdict ?? undefined) as Verdict | undefined,
   };
 }
 

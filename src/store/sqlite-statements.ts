@@ -21,9 +21,9 @@ const SQL = {
   markFetching: `UPDATE url SET state = 'fetching' WHERE id = :id`,
   requeue: `UPDATE url SET state = 'queued' WHERE id = :id AND state <> 'alias'`,
   insertFetch: `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id,
-         etag, last_modified, not_modified, method, digest)
+         etag, last_modified, not_modified, method, digest, verdict)
        VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors, :representsUrlId,
-         :etag, :lastModified, :notModified, :method, :digest)`,
+         :etag, :lastModified, :notModified, :method, :digest, :verdict)`,
   insertRedirect: 'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',
   setFetched: `UPDATE url SET state = :state WHERE id = :id AND state <> 'alias'`,
   putAlias: `INSERT INTO alias (from_id, evidence, to_id, detail, created_at) VALUES (:fromId, :evidence, :toId, :detail, :createdAt)

@@ -306,6 +306,7 @@ export class SqliteStore extends UnitStore {
           notModified: record.isNotModified === true ? 1 : 0,
           method: record.method ?? null,
           digest: record.digest ?? null,
+          verdict: record.verdict ?? null,
         }).lastInsertRowid,
       );
       (record.redirects ?? []).forEach((hop, index) =>

@@ -37,6 +37,13 @@ export function roleRank(role: UrlRole): number {
   return role === 'page' ? 2 : role === 'resource' ? 1 : 0;
 }
 
+/**
+ * What a fetch says of its URL as a link's target (src/crawl/verdict.ts decides it):
+ * `ok` it answered; `broken` it is not there or leads nowhere; `unverified` the answer
+ * proves neither (a timeout, 5xx, 429, a bot wall, a robots.txt refusal …).
+ */
+export type Verdict = 'ok' | 'broken' | 'unverified';
+
 /** The HTTP method of a fetch. */
 export type FetchMethod = 'GET' | 'HEAD';
 
@@ -179,6 +186,8 @@ export interface FetchRecord {
    * join are reported by it (DUPLICATE_REPRESENTATION, DESIGN.md §9).
    */
   readonly digest?: string | undefined;
+  /** The verdict on this answer, as the crawl judged it when it recorded it (`verdictOf`). */
+  readonly verdict?: Verdict | undefined;
 }
 
 /** A sitemap file as a crawl read it (migration 007 `sitemap`). */
@@ -511,6 +520,11 @@ export interface FetchRow {
   readonly method: FetchMethod | undefined;
   /** `FetchRecord.digest`; absent in rows written before migration 009. */
   readonly digest?: string | undefined;
+  /**
+   * `FetchRecord.verdict`; `undefined` in rows written before migration 012 (readers
+   * derive it with `verdictOfRow`, src/crawl/verdict.ts).
+   */
+  readonly verdict?: Verdict | undefined;
 }
 
 export interface AliasRow {

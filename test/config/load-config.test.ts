@@ -60,6 +60,7 @@ describe('loadCrawlSettings: where each setting comes from', () => {
     ['db', 'file.db', 'LINKLADDER_DB', 'env.db', 'env.db', 'flag.db'],
     ['allowPrivate', true, 'LINKLADDER_ALLOW_PRIVATE', 'false', false, true],
     ['json', true, 'LINKLADDER_JSON', '0', false, true],
+    ['statusPolicy', '403=broken', 'LINKLADDER_STATUS_POLICY', '999=ok, 5xx=broken', '999=ok,5xx=broken', '403=ok'],
   ];
 
   it.each(cases)('%s: default < file < env < flag', async (key, fileValue, variable, text, envValue, flagValue) => {
@@ -251,6 +252,15 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
       '`LINKLADDER_JSON=yes`: Expected true or false',
       '`LINKLADDER_MAX_PAGES=`: Expected an integer >= 0',
     ]);
+  });
+
+  it('a bad status policy: one line naming the entry', async () => {
+    const error = await failure({ cwd: workdir(), env: { LINKLADDER_STATUS_POLICY: '403=broken,404=gone' } });
+    expect(error.issues).toEqual([
+      '`LINKLADDER_STATUS_POLICY=403=broken,404=gone`: Expected comma-separated STATUS=VERDICT entries (a status 100-999 or a class such as 4xx; ok, broken or unverified); `404=gone` is not one',
+    ]);
+    const fromFile = await failure({ cwd: workdir({ statusPolicy: '4xx=ok,4xx=broken' }) });
+    expect(fromFile.message).toContain('`4xx` is given twice');
   });
 
   it("leaves alone the test suites' and benchmarks' own LINKLADDER_* variables, and every other variable", async () => {

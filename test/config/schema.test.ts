@@ -27,6 +27,7 @@ describe('the settings schema', () => {
       follow: ['navigation', 'frame', 'refresh'],
       checkResources: true,
       checkExternal: true,
+      statusPolicy: '',
       maxDepth: Infinity,
       maxPages: Infinity,
       maxLinksPerPage: 50_000,
@@ -63,6 +64,7 @@ describe('the settings schema', () => {
       ['follow', '--follow', 'LINKLADDER_FOLLOW', 'list'],
       ['checkResources', '--check-resources', 'LINKLADDER_CHECK_RESOURCES', 'switch'],
       ['checkExternal', '--check-external', 'LINKLADDER_CHECK_EXTERNAL', 'switch'],
+      ['statusPolicy', '--status-policy', 'LINKLADDER_STATUS_POLICY', 'string'],
       ['maxDepth', '--max-depth', 'LINKLADDER_MAX_DEPTH', 'integer'],
       ['maxPages', '--max-pages', 'LINKLADDER_MAX_PAGES', 'integer'],
       ['maxLinksPerPage', '--max-links-per-page', 'LINKLADDER_MAX_LINKS_PER_PAGE', 'integer'],
@@ -114,6 +116,7 @@ describe('the settings schema', () => {
       | 'follow'
       | 'checkResources'
       | 'checkExternal'
+      | 'statusPolicy'
       | 'maxDepth'
       | 'maxPages'
       | 'maxLinksPerPage'

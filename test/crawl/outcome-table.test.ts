@@ -21,6 +21,7 @@ describe('the outcome table', () => {
   it.each([
     ['ERR_FETCH_NETWORK', 'retry'],
     ['ERR_FETCH_DNS', 'retry'],
+    ['ERR_FETCH_DNS_TEMPORARY', 'retry'],
     ['ERR_FETCH_CONNECTION_REFUSED', 'retry'],
     ['ERR_FETCH_CONNECT_TIMEOUT', 'retry'],
     ['ERR_FETCH_HEADERS_TIMEOUT', 'retry'],

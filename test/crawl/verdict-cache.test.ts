@@ -6,12 +6,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/api.js';
 import { formatSummary, summaryJson } from '../../src/cli/format-summary.js';
-import { cacheMaxAgeSetting, explain } from '../../src/crawl/index.js';
+import { cacheMaxAgeSetting, explain, verdictOfRow } from '../../src/crawl/index.js';
 import type { CrawlSummary } from '../../src/crawl/index.js';
 import {
   DEFAULT_CACHE_MAX_AGE_MS,
   isFromCache,
-  isUnverifiedAnswer,
   parseCacheMaxAge,
   readVerdictCache,
   type VerdictCache,
@@ -146,7 +145,7 @@ describe('readVerdictCache and the crawl', () => {
   });
 });
 
-describe('isUnverifiedAnswer', () => {
+describe('which external answers the cache keeps: not the unverified ones (verdictOfRow)', () => {
   it.each([
     [{ status: 503, errorCode: undefined }, true],
     [{ status: 500, errorCode: undefined }, true],
@@ -161,9 +160,8 @@ describe('isUnverifiedAnswer', () => {
     [{ status: 404, errorCode: undefined }, false],
     [{ status: 410, errorCode: undefined }, false],
     [{ status: 301, errorCode: 'ERR_FETCH_REDIRECT_LOOP' }, false],
-    [{ status: undefined, errorCode: 'ERR_CRAWL_PRIVATE_ADDRESS' }, false],
   ])('%o → %s', (answer, expected) => {
-    expect(isUnverifiedAnswer(answer)).toBe(expected);
+    expect(verdictOfRow(answer, 'external') === 'unverified').toBe(expected);
   });
 });
 

@@ -258,6 +258,15 @@ describe('network failures', () => {
     expect(result.errorCode).toBe('ERR_FETCH_DNS');
   });
 
+  it('a resolver that did not answer (EAI_AGAIN): ERR_FETCH_DNS_TEMPORARY, not a name that does not exist', async () => {
+    const noAnswer: LookupFunction = (host, _options, callback) => {
+      const error = Object.assign(new Error(`getaddrinfo EAI_AGAIN ${host}`), { code: 'EAI_AGAIN' });
+      callback(error, '', 4);
+    };
+    const result = await fetcher({ lookup: noAnswer }).fetch('http://flaky-resolver.test/');
+    expect(result.errorCode).toBe('ERR_FETCH_DNS_TEMPORARY');
+  });
+
   it('a response that is not HTTP: ERR_FETCH_PROTOCOL', async () => {
     const raw = await startRawServer((socket) => socket.once('data', () => socket.end('SMTP ready\r\n\r\n')));
     expect((await fetcher().fetch(`http://127.0.0.1:${raw.port}/`)).errorCode).toBe('ERR_FETCH_PROTOCOL');

@@ -131,6 +131,45 @@ describe('migrations', () => {
     expect(after).toEqual(before);
   });
 
+  it('012: the fetch rows of an 011 index have no verdict; the audit and stats derive it with the default policy, by role; new rows keep theirs', async () => {
+    const { dir, db, migrations } = scratch();
+    const upTo011 = path.join(dir, 'up-to-011');
+    cpSync(migrations, upTo011, { recursive: true });
+    for (const m of loadMigrations(migrations).filter((m) => m.version > 11)) rmSync(path.join(upTo011, m.file));
+    const old = new Database(db);
+    migrate(old, loadMigrations(upTo011), Date.now);
+    old.exec(`
+      INSERT INTO url (id, key, scheme, host, state, depth, first_seen, role) VALUES
+        (1, 'http://h/', 'http', 'h', 'done', 0, 1, 'page'), (2, 'http://h/gone', 'http', 'h', 'done', 1, 1, 'page'),
+        (3, 'http://x/wall', 'http', 'x', 'done', 1, 1, 'external'), (4, 'http://h/busy', 'http', 'h', 'done', 1, 1, 'page');
+      INSERT INTO fetch (url_id, started_at, status, content_type, method) VALUES
+        (1, 1, 200, 'text/html', 'GET'), (2, 2, 404, 'text/html', 'GET'), (3, 3, 403, NULL, 'HEAD'), (4, 4, 503, 'text/html', 'GET');
+      INSERT INTO page_link (from_url, first_position, count, links) VALUES
+        (1, 0, 3, '[[2,"gone",null,"a","href","retrieval","new",null,null,null,null,null,1,1],' ||
+                  '[3,"http://x/wall",null,"a","href","retrieval","new",null,null,null,null,null,2,1],' ||
+                  '[4,"busy",null,"a","href","retrieval","new",null,null,null,null,null,3,1]]');`);
+    old.close();
+
+    const store = new SqliteStore({ path: db, migrationsDir: migrations });
+    const reader = store.reader();
+    const rows = [];
+    for await (const url of reader.urls()) rows.push(url);
+    expect(rows.map((url) => url.lastFetch?.verdict)).toEqual([undefined, undefined, undefined, undefined]);
+    const { audit } = await import('../../src/report/index.js');
+    const { verdictCounts } = await import('../../src/crawl/index.js');
+    const findings = [];
+    for await (const finding of audit(reader)) findings.push(finding);
+    expect(findings.map((f) => [f.rawHref, f.code, f.verdict])).toEqual([
+      ['gone', 'LINK_BROKEN', 'broken'],
+      ['http://x/wall', 'LINK_UNVERIFIED', 'unverified'],
+      ['busy', 'LINK_UNVERIFIED', 'unverified'],
+    ]);
+    expect(await verdictCounts(reader)).toEqual({ ok: 1, broken: 1, unverified: 2 });
+    await store.recordFetch({ urlId: 4, outcome: 'done', startedAt: 5, status: 503, method: 'GET', verdict: 'broken' });
+    expect((await reader.url(4))?.lastFetch?.verdict).toBe('broken');
+    await store.close();
+  });
+
   it('010: the links of a 009 index (format 1) read as before beside new ones (format 2), by the reader and the link view alike', async () => {
     const { dir, db, migrations } = scratch();
     const upTo009 = path.join(dir, 'up-to-009');

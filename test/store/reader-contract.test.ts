@@ -279,6 +279,25 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
     expect(await collect(store.reader().duplicateBodies())).toEqual([]);
   });
 
+  it('reads back the verdict of each fetch row as recorded, and none for a row written without one (an index older than the column)', async () => {
+    const store = await open();
+    const [page] = await store.admit([{ rawHref: 'http://site/', target: 'http://site/' }]);
+    const [gone, slow, old] = await store.admit([
+      link(page!.urlId!, 'gone', 'http://site/gone'),
+      link(page!.urlId!, 'slow', 'http://other/slow', { role: 'external' }),
+      link(page!.urlId!, 'old', 'http://site/old'),
+    ]);
+    await store.claim(10);
+    await store.recordFetch({ urlId: page!.urlId!, outcome: 'done', startedAt: 1, status: 200, method: 'GET', verdict: 'ok' });
+    await store.recordFetch({ urlId: gone!.urlId!, outcome: 'done', startedAt: 2, status: 404, method: 'GET', verdict: 'broken' });
+    await store.recordFetch({ urlId: slow!.urlId!, outcome: 'done', startedAt: 3, status: 503, method: 'HEAD', verdict: 'unverified' });
+    await store.recordFetch({ urlId: old!.urlId!, outcome: 'done', startedAt: 4, status: 410, method: 'GET' });
+    const reader = store.reader();
+    expect((await collect(reader.fetches())).map((f) => f.verdict)).toEqual(['ok', 'broken', 'unverified', undefined]);
+    expect((await collect(reader.urls())).map((u) => u.lastFetch?.verdict)).toEqual(['ok', 'broken', 'unverified', undefined]);
+    expect((await store.history(slow!.urlId!))?.fetches.map((f) => f.verdict)).toEqual(['unverified']);
+  });
+
   it('lets a pass stop early and starts each pass anew', async () => {
     const store = await open();
     await richCrawl(store);

@@ -3,7 +3,7 @@
 // from the reader page by page; only per-URL summaries (state, last fetch, anchors,
 // page findings) and the page- and URL-level findings are held in memory.
 
-import { LINK_HEADER_ELEMENT } from '../../crawl/index.js';
+import { LINK_HEADER_ELEMENT, verdictOfRow, type Verdict } from '../../crawl/index.js';
 import { isBodyCut } from '../../fetch/index.js';
 import { describeValue, OptionError } from '../../errors.js';
 import { AliasEnds, resourceKey } from '../../ladder/index.js';
@@ -42,6 +42,8 @@ interface FetchFacts {
   readonly isOwnRequest: boolean;
   /** The URL whose representation the fetch stands for, as the crawl recorded it (`undefined` before migration 003). */
   readonly representsUrlId: number | undefined;
+  /** The crawl's verdict on the fetch, as recorded (derived for a row written before verdicts were). */
+  readonly verdict: Verdict;
 }
 
 interface UrlInfo {
@@ -196,6 +198,7 @@ class IndexFacts {
               isStoppedRedirect: f.redirects.length > 0 && isRedirectStatus(f.status) && f.errorCode === undefined,
               isOwnRequest: f.durationMs !== undefined,
               representsUrlId: f.representsUrlId,
+              verdict: verdictOfRow(f, url.role),
             };
       this.#urls.set(url.id, { key: url.key, state: url.state, aliasOf: url.aliasOf, last });
       this.#idByKey.set(url.key, url.id);
@@ -244,9 +247,11 @@ class IndexFacts {
       // A seed no link names: a broken one would go unreported as a link's target.
       if (this.#seeds.has(id)) {
         const facts = this.#targetFacts(id);
-        const broken = facts === undefined ? false : brokenReason(facts);
-        if (broken !== false) {
-          add(id, finding('SEED_BROKEN', page, undefined, undefined, `${broken.message.replace(/^the target/, 'the seed')}: the crawl could not start there`, broken.detail));
+        const judged = facts === undefined ? undefined : judgement(facts);
+        if (judged !== undefined) {
+          const code = judged.verdict === 'broken' ? 'SEED_BROKEN' : 'SEED_UNVERIFIED';
+          const message = `${judged.message.replace(/^the target/, 'the seed').replace(/^not checked/, 'the seed was not checked')}: the crawl could not start there`;
+          add(id, { ...finding(code, page, undefined, undefined, message, judged.detail), verdict: judged.verdict });
         }
       }
       const f = url.last;
@@ -294,9 +299,10 @@ class IndexFacts {
     const rawHref = redactPassword(link.rawHref);
     const target = met === undefined ? undefined : redactPassword(link.fragment === undefined ? met.key : `${met.key}#${link.fragment}`);
     const position = link.line === undefined ? undefined : { line: link.line, column: link.column };
-    const make = (code: AuditCode, message: string, detail?: Readonly<Record<string, string | number>>): AuditFinding => {
+    const make = (code: AuditCode, message: string, detail?: Readonly<Record<string, string | number>>, verdict?: Verdict): AuditFinding => {
       const made = finding(code, pageText, rawHref, target, message, detail);
-      return position === undefined ? made : { ...made, ...position };
+      const placed = position === undefined ? made : { ...made, ...position };
+      return verdict === undefined ? placed : { ...placed, verdict };
     };
 
     for (const code of HREF_CODES) {
@@ -311,17 +317,17 @@ class IndexFacts {
 
     const redirect = this.#redirects.get(link.metUrlId);
     const facts = this.#targetFacts(link.metUrlId);
-    const broken = facts === undefined ? false : brokenReason(facts);
-    if (broken !== false) {
-      yield make('LINK_BROKEN', broken.message, broken.detail);
+    const judged = facts === undefined ? undefined : judgement(facts);
+    if (judged !== undefined) {
+      yield make(judged.verdict === 'broken' ? 'LINK_BROKEN' : 'LINK_UNVERIFIED', judged.message, judged.detail, judged.verdict);
     } else if (redirect !== undefined) {
       const final = redirect.finalUrl === undefined ? undefined : redactPassword(redirect.finalUrl);
       const message = `the target redirects to ${final ?? 'another URL'} (${plural(redirect.hops, 'hop')}): link to the final URL`;
-      yield make('LINK_REDIRECT', message, final === undefined ? { hops: redirect.hops } : { finalUrl: final, hops: redirect.hops });
+      yield make('LINK_REDIRECT', message, final === undefined ? { hops: redirect.hops } : { finalUrl: final, hops: redirect.hops }, facts?.verdict);
     }
 
     const fragment = link.fragment;
-    if (fragment !== undefined && broken === false && isElementFragment(fragment)) {
+    if (fragment !== undefined && judged === undefined && isElementFragment(fragment)) {
       const end = this.#endOf(link.metUrlId);
       if (this.#htmlEnds.has(end) && !this.#hasAnchors) {
         this.#uncheckedFragments++;
@@ -330,9 +336,7 @@ class IndexFacts {
         const anchors = this.#anchors.get(end);
         const decoded = percentDecodeUtf8(fragment);
         if (anchors === undefined || !(anchors.has(fragment) || (decoded !== undefined && anchors.has(decoded)))) {
-          yield make('LINK_FRAGMENT_MISSING', `no element with id or name ${JSON.stringify(decoded ?? fragment)} in the target page`, {
-            fragment,
-          });
+          yield make('LINK_FRAGMENT_MISSING', `no element with id or name ${JSON.stringify(decoded ?? fragment)} in the target page`, { fragment }, 'broken');
         }
       }
     }
@@ -457,13 +461,24 @@ function leadsTo(row: FetchRow): string | undefined {
 }
 
 
-/** Why a fetch counts as a broken target, or `false`. A refusal of the crawl's own (robots.txt, private address) proves nothing. */
-function brokenReason(f: FetchFacts): { message: string; detail: Record<string, string | number> } | false {
-  // Not requested, its host having answered none of the requests before it: no response, as theirs.
-  if (f.errorCode === HOST_UNREACHABLE) {
-    return { message: `not checked: its host did not answer earlier requests and was paused for the run (${HOST_UNREACHABLE})`, detail: { errorCode: HOST_UNREACHABLE } };
-  }
-  if (f.errorCode?.startsWith('ERR_CRAWL_') === true) return false;
+/** What the crawl's codes of a request not made, or not answered, say in a few words. */
+const WHY: Readonly<Record<string, string>> = {
+  ERR_CRAWL_ROBOTS_DISALLOWED: 'not checked: robots.txt disallows it',
+  ERR_CRAWL_ROBOTS_UNREACHABLE: "not checked: its host's robots.txt answered 5xx or 429",
+  ERR_CRAWL_PRIVATE_ADDRESS: 'not checked: it leads to a private address',
+  [HOST_UNREACHABLE]: `not checked: its host did not answer earlier requests and was paused for the run (${HOST_UNREACHABLE})`,
+  ERR_CRAWL_FETCHER_THREW: 'not checked: the fetcher failed',
+};
+
+/** Statuses that external hosts answer crawlers with rather than browsers. */
+const BOT_WALL: ReadonlySet<number> = new Set([401, 403, 999]);
+
+/**
+ * Why a fetch makes its target's link a finding — its recorded verdict, `broken` or
+ * `unverified`, with a message that says why — or `undefined` for an `ok` target.
+ */
+function judgement(f: FetchFacts): { verdict: Exclude<Verdict, 'ok'>; message: string; detail: Record<string, string | number> } | undefined {
+  if (f.verdict === 'ok') return undefined;
   const via = f.hops > 0 && f.finalUrl !== undefined ? ` after ${plural(f.hops, 'redirect')} to ${redactPassword(f.finalUrl)}` : '';
   const detail: Record<string, string | number> = {};
   if (f.status !== undefined) detail['status'] = f.status;
@@ -472,14 +487,25 @@ function brokenReason(f: FetchFacts): { message: string; detail: Record<string, 
     detail['hops'] = f.hops;
     if (f.finalUrl !== undefined) detail['finalUrl'] = redactPassword(f.finalUrl);
   }
-  if (f.status !== undefined && f.status >= 400) return { message: `the target answered ${f.status}${via}`, detail };
-  // A failure without a usable response (a redirect that could not be followed leaves its 3xx).
-  const isUnanswered = f.status === undefined || (f.status >= 300 && f.status < 400);
-  if (f.errorCode?.startsWith('ERR_FETCH_') === true && isUnanswered) {
-    const what = f.errorCode === REDIRECT_LOOP ? 'the target redirects in a loop' : `the target could not be fetched (${f.errorCode})`;
-    return { message: what, detail };
-  }
-  return false;
+  const why = f.errorCode === undefined ? undefined : WHY[f.errorCode];
+  const message =
+    why !== undefined
+      ? why
+      : f.errorCode === REDIRECT_LOOP
+        ? 'the target redirects in a loop'
+        : f.status !== undefined && (f.status >= 400 || f.errorCode === undefined)
+          ? `the target answered ${f.status}${statusWords(f.status, f.verdict)}${via}`
+          : `the target could not be fetched (${f.errorCode})${via}`;
+  return { verdict: f.verdict, message, detail };
+}
+
+/** What an unverified status is, in a few words: why it proves nothing. */
+function statusWords(status: number, verdict: Verdict): string {
+  if (verdict !== 'unverified') return '';
+  if (status === 429) return ' (too many requests: rate-limited)';
+  if (BOT_WALL.has(status)) return ' (a bot wall: the host refuses crawlers)';
+  if (status >= 500 && status < 600) return ' (a server error: try again later)';
+  return '';
 }
 
 /**

@@ -1,5 +1,6 @@
 // What the audit says about a crawl: one finding per problem, with a stable code.
 
+import type { Verdict } from '../../crawl/index.js';
 import type { Severity } from '../../findings.js';
 import { AUDIT_CODES, type AuditCode } from './codes.js';
 
@@ -24,6 +25,12 @@ export interface AuditFinding {
   readonly line?: number | undefined;
   /** And its 1-based column, in UTF-16 code units. */
   readonly column?: number | undefined;
+  /**
+   * The verdict on the target (src/crawl/verdict.ts), for a finding about a target's
+   * answer (`LINK_BROKEN`, `LINK_UNVERIFIED`, `LINK_REDIRECT`, `SEED_*`, `SITEMAP_ENTRY_BROKEN`) or
+   * fragment (`LINK_FRAGMENT_MISSING`: `broken`); absent on the others.
+   */
+  readonly verdict?: Verdict | undefined;
 }
 
 /** Findings as `audit` streams them, or as a list. */

@@ -5,7 +5,8 @@ import type { TargetGroup } from './target-groups.js';
 
 /**
  * One finding as the object `--format json` writes:
- * `{"code","severity","page","rawHref","target","line","column","message","detail"}`.
+ * `{"code","severity","page","rawHref","target","line","column","message","detail","verdict"}`;
+ * `verdict` (`ok`, `broken`, `unverified`) on a finding about a target's answer, else `null`.
  */
 export function auditFindingJson(f: AuditFinding): Record<string, unknown> {
   return {
@@ -18,6 +19,7 @@ export function auditFindingJson(f: AuditFinding): Record<string, unknown> {
     column: f.column ?? null,
     message: f.message,
     detail: f.detail,
+    verdict: f.verdict ?? null,
   };
 }
 

@@ -5,6 +5,7 @@
 // a link of its sitemap: `page` is the sitemap's URL, `rawHref` the `<loc>` as
 // written, `target` the key of the URL it was admitted as.
 
+import { verdictOfRow } from '../../crawl/index.js';
 import { resourceKeyOf } from '../../ladder/index.js';
 import type { AliasRow, IndexReader, SitemapEntryRow, UrlRow } from '../../store/index.js';
 import { AUDIT_CODES, isAuditCode, type AuditCode } from './codes.js';
@@ -95,9 +96,13 @@ class EntryFacts {
     const last = url.lastFetch;
     const hops = last?.redirects.length ?? 0;
     const status = last?.status;
-    if (last !== undefined && hops === 0 && ((status !== undefined && status >= 400) || (status === undefined && last.errorCode?.startsWith('ERR_FETCH_') === true))) {
+    // The crawl's verdict on it: an answer the status policy calls ok is no broken entry.
+    const verdict = last === undefined ? undefined : verdictOfRow(last, url.role);
+    const isFailed = (status !== undefined && status >= 400) || (status === undefined && last?.errorCode?.startsWith('ERR_FETCH_') === true);
+    if (last !== undefined && hops === 0 && verdict !== 'ok' && isFailed) {
       const detail: Record<string, string | number> = status === undefined ? { errorCode: last.errorCode! } : { status };
-      yield make('SITEMAP_ENTRY_BROKEN', status === undefined ? `the listed URL could not be fetched (${last.errorCode})` : `the listed URL answered ${status}`, detail);
+      const made = make('SITEMAP_ENTRY_BROKEN', status === undefined ? `the listed URL could not be fetched (${last.errorCode})` : `the listed URL answered ${status}`, detail);
+      yield { ...made, verdict };
     } else if (redirect !== undefined || hops > 0) {
       const final = redirect?.toKey ?? last?.finalUrl;
       const finalText = final === undefined ? 'another URL' : redactPassword(final);

@@ -1,6 +1,6 @@
 // The statistics of a crawl: the ladder funnel, what it saved, aliases and errors.
 
-import { brokenCounts, type BrokenKind, type ContentEvidenceSummary, type RequestCounts } from '../../crawl/index.js';
+import { brokenCounts, verdictCounts, type BrokenKind, type ContentEvidenceSummary, type RequestCounts, type Verdict } from '../../crawl/index.js';
 import type { AliasEvidence } from '../../ladder/index.js';
 import type { CrawlRunRow, Funnel, IndexReader, UrlState, WorkerRow } from '../../store/index.js';
 import { collectDuplicateStats, type DuplicateStats } from './duplicate-stats.js';
@@ -54,6 +54,11 @@ export interface CrawlStats {
   /** Broken links among them: 4xx, 5xx, no response (`brokenCounts`, as the crawl's summary counts them). */
   readonly broken: Readonly<Record<BrokenKind, number>>;
   /**
+   * The URLs checked (each once, by its last fetch), by verdict: `broken` are what the
+   * audit reports as `LINK_BROKEN`, `unverified` as `LINK_UNVERIFIED` (verdictCounts).
+   */
+  readonly verdicts: Readonly<Record<Verdict, number>>;
+  /**
    * Byte-identical representations under URLs the ladder did not join (DESIGN.md §9,
    * DUPLICATE_REPRESENTATION; content evidence, heuristic): always counted, whether or
    * not the crawl used `--content-evidence`.
@@ -96,6 +101,7 @@ export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
     aliasesByEvidence: stats.aliasesByEvidence,
     errorsByCode,
     broken: brokenCounts(errorsByCode),
+    verdicts: await verdictCounts(reader),
     duplicates: await collectDuplicateStats(reader),
     ...contentEvidenceOf(await reader.runs()),
     ...(await workersState(reader, stats.urlsByState)),

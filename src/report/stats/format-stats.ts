@@ -29,6 +29,7 @@ export function formatStats(stats: CrawlStats): string[] {
     ['aliases', `${total(protocol)}  by evidence: ${list(protocol)}`],
     ['errors', `${total(stats.errorsByCode)}${total(stats.errorsByCode) === 0 ? '' : `  by code: ${list(stats.errorsByCode)}`}`],
     ['broken', `${total(stats.broken)}  4xx ${stats.broken['client-error']}, 5xx ${stats.broken['server-error']}, no response ${stats.broken.failed}`],
+    ['verdicts', verdictsText(stats.verdicts)],
     ['duplicates', duplicatesText(stats.duplicates)],
   ];
   // Content evidence is heuristic, beyond RFC 3986 (DESIGN.md §9): shown apart, when there is any.
@@ -38,6 +39,11 @@ export function formatStats(stats: CrawlStats): string[] {
   if (stats.contentEvidence !== undefined) rows.push(['content rules', contentRulesText(stats.contentEvidence)]);
   if (stats.workers !== undefined) rows.push(...workerRows(stats.workers));
   return rows.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
+}
+
+/** The URLs checked by verdict, as the crawl's summary says them. */
+export function verdictsText(verdicts: CrawlStats['verdicts']): string {
+  return `${verdicts.ok + verdicts.broken + verdicts.unverified} URLs checked: ${verdicts.ok} ok, ${verdicts.broken} broken, ${verdicts.unverified} unverified`;
 }
 
 /** Pairs shown on the line; `--json` has `DUPLICATE_PAIRS_KEPT`. */

@@ -75,6 +75,7 @@ const FETCH_COLUMN_NAMES = [
   'not_modified',
   'method',
   'digest',
+  'verdict',
   'redirects',
 ] as const satisfies readonly (keyof FetchColumns)[];
 

@@ -75,7 +75,7 @@ describe('linkladder audit --since', () => {
       `${origin}/`,
       `  error    LINK_BROKEN  "missing.html" → ${origin}/missing.html`,
       // Known by its identity only: the catalog's summary of its code.
-      '           the link names a URL that answered 4xx or 5xx, or could not be fetched at all (network error, redirect loop, …)',
+      "           the link names a URL whose verdict is broken: it answered 404 or 410 (another 4xx on the crawl's own hosts), its host name does not exist, or its redirects lead nowhere",
     ]);
   });
 
@@ -108,6 +108,7 @@ describe('linkladder audit --since', () => {
         column: 10,
         message: 'the target answered 404',
         detail: { status: 404 },
+        verdict: 'broken',
       },
       {
         change: 'fixed',
@@ -120,6 +121,7 @@ describe('linkladder audit --since', () => {
         column: 10,
         message: 'the target answered 404',
         detail: { status: 404 },
+        verdict: 'broken',
       },
     ]);
     // Since a run: a fixed finding is known by its identity only.

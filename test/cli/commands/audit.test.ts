@@ -76,6 +76,7 @@ describe('linkladder audit: output', () => {
         column: 66,
         message: `the target redirects to ${origin}/third (2 hops): link to the final URL`,
         detail: { finalUrl: `${origin}/third`, hops: 2 },
+        verdict: 'ok',
       },
       {
         code: 'REDIRECT_CHAIN',
@@ -87,6 +88,7 @@ describe('linkladder audit: output', () => {
         column: null,
         message: `redirects 2 times before it reaches ${origin}/third: point the first hop at the last`,
         detail: { hops: 2, finalUrl: `${origin}/third` },
+        verdict: null,
       },
     ]);
   });

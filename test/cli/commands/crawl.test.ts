@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { checkRequestLog, startDemoServer, type DemoServer } from '../../../src/cli/demo/index.js';
-import type { CrawlSummary } from '../../../src/crawl/index.js';
-import { SqliteStore, type StoreStats } from '../../../src/store/index.js';
+import { verdictCounts, type CrawlSummary } from '../../../src/crawl/index.js';
+import { SqliteStore, openIndexReader, type StoreStats } from '../../../src/store/index.js';
 import { FakeInterrupts, Sink, jsonLines, run } from '../cli-harness.js';
 import { ROBOTS, untilRequests } from '../demo-crawl.js';
 
@@ -79,13 +79,15 @@ describe('linkladder crawl', () => {
     expect(result.stdout).toMatch(/^known URLs {2}\d+ links named a URL already known \(as written \d+,/m);
     expect(result.stdout).toMatch(/^merged {6}6 URLs found to stand for another \(redirect 4, content-location 2\);$/m);
     expect(result.stdout).toContain('evidence rejected 1, revoked 0\n');
-    // What to fix leads: broken, then redirects, then external links.
-    expect(result.out.slice(1, 5).map((line) => line.slice(0, 12).trim())).toEqual(['broken', '', 'redirects', 'external']);
+    // What to fix leads: broken, the verdicts, then redirects, then external links.
+    expect(result.out.slice(1, 6).map((line) => line.slice(0, 12).trim())).toEqual(['broken', '', 'verdicts', 'redirects', 'external']);
     expect(result.stdout).toContain('external    2 links to other sites checked, each once: 1 broken\n');
     expect(result.stdout).toContain('resources   3 checked (images, stylesheets, scripts, …), each once: 1 broken\n');
     expect(result.stdout).toContain('not checked 1 URL: robots.txt disallows it\n');
     expect(result.stdout).toContain('errors      7 URLs: ERR_CRAWL_ROBOTS_DISALLOWED 1, ERR_FETCH_REDIRECT_LOOP 1,');
     expect(result.stdout).toContain('broken      6 URLs: 4xx 3, 5xx 1, no response 2;\n            `linkladder audit` lists the links to them\n');
+    // Each URL checked once, by the verdict its fetch row records: what `stats` and the audit say of the index.
+    expect(result.stdout).toContain('verdicts    36 URLs checked: 29 ok, 5 broken, 2 unverified\n');
     expect(result.stdout).toContain('redirects   3 URLs answered with a redirect, 5 redirect hops followed\n');
     expect(result.stdout).toMatch(/^saved {7}5 requests avoided: URLs joined to a known page first$/m);
     expect(result.stdout).toContain('hrefs       browser-style fixes: HREF_BACKSLASH 1,');
@@ -94,6 +96,12 @@ describe('linkladder crawl', () => {
     // One run: the whole index is this run, so no second duplicates line.
     expect(result.stdout).not.toContain('whole index');
     const stats = await statsOf(db);
+    const reader = openIndexReader(db);
+    try {
+      expect(await verdictCounts(reader)).toEqual({ ok: 29, broken: 5, unverified: 2 });
+    } finally {
+      await reader.close();
+    }
     expect(stats.urlsByState).toMatchObject({ queued: 0, fetching: 0, done: 28, failed: 3, alias: 6 });
     expect(stats.aliasesByEvidence).toMatchObject({ redirect: 4, 'content-location': 2 });
   });

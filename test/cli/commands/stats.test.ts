@@ -51,9 +51,10 @@ describe('linkladder stats', () => {
     expect(result.out[1]).toBe('  raw links     6  links with a resolved target');
     expect(result.out[5]).toBe('  aliases       2  distinct after protocol-based aliases (§6.2.4), 1 folded');
     expect(result.out[7]).toMatch(/^fetches saved   2  \(requests avoided: URLs a followed link named that were never requested /);
-    expect(result.out.at(-4)).toBe('aliases         1  by evidence: redirect 1, content-location 0');
-    expect(result.out.at(-3)).toBe('errors          0');
-    expect(result.out.at(-2)).toBe('broken          0  4xx 0, 5xx 0, no response 0');
+    expect(result.out.at(-5)).toBe('aliases         1  by evidence: redirect 1, content-location 0');
+    expect(result.out.at(-4)).toBe('errors          0');
+    expect(result.out.at(-3)).toBe('broken          0  4xx 0, 5xx 0, no response 0');
+    expect(result.out.at(-2)).toMatch(/^verdicts        (\d+) URLs checked: \1 ok, 0 broken, 0 unverified$/);
     expect(result.out.at(-1)).toBe('duplicates      0 groups, 0 URLs byte-identical, not joined by the ladder (content evidence, heuristic)');
   });
 

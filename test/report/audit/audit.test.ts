@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { OptionError } from '../../../src/errors.js';
 import { audit, type AuditFinding } from '../../../src/report/index.js';
-import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../../src/store/index.js';
+import type { FetchRow, IndexReader, LinkRow, UrlRole, UrlState } from '../../../src/store/index.js';
 import { collect } from '../../support/collect.js';
 import { countingReader } from '../support/counting-reader.js';
 import { readerOf } from '../support/memory-index.js';
@@ -17,6 +17,7 @@ interface UrlSpec {
   readonly path: string;
   readonly state?: UrlState;
   readonly aliasOf?: number;
+  readonly role?: UrlRole;
   /** Its last fetch (fields left out: a 200 text/html page, `finalUrl` its own URL); none when absent. */
   readonly fetch?: Partial<FetchRow>;
   /** Earlier fetches, before `fetch`. */
@@ -34,6 +35,7 @@ function index(urls: readonly UrlSpec[], links: readonly LinkSpec[]): Promise<In
       key: spec.path.includes('://') ? spec.path : H + spec.path,
       state: spec.state,
       aliasOf: spec.aliasOf,
+      role: spec.role,
       fetches: [...(spec.earlier ?? []), ...(spec.fetch === undefined ? [] : [spec.fetch])].map(({ id: _id, urlId: _urlId, ...fetch }) => ({ finalUrl: H + spec.path, ...fetch })),
     })),
     links: links.map((spec) => ({
@@ -57,7 +59,7 @@ const codes = async (findings: AsyncIterable<AuditFinding>): Promise<string[]> =
 const page = (body: Partial<FetchRow> = {}): Partial<FetchRow> => ({ status: 200, contentType: 'text/html', anchors: ['a'], ...body });
 
 describe('audit: targets as the crawl fetched them', () => {
-  it('a target the crawl refused to fetch itself (robots.txt, private address) is not broken', async () => {
+  it('a target the crawl refused to fetch itself (robots.txt) or that did not answer is unverified, not broken (rows without a verdict: derived)', async () => {
     const reader = await index(
       [
         { id: 1, path: '/', fetch: page() },
@@ -72,7 +74,42 @@ describe('audit: targets as the crawl fetched them', () => {
       ],
     );
     expect((await collect(audit(reader)))).toEqual([
-      expect.objectContaining({ code: 'LINK_BROKEN', rawHref: 'down', message: 'the target could not be fetched (ERR_FETCH_NETWORK)', detail: { errorCode: 'ERR_FETCH_NETWORK' } }),
+      expect.objectContaining({ code: 'LINK_UNVERIFIED', severity: 'warning', verdict: 'unverified', rawHref: 'private', message: 'not checked: robots.txt disallows it' }),
+      expect.objectContaining({ code: 'LINK_UNVERIFIED', severity: 'warning', verdict: 'unverified', rawHref: 'down', message: 'the target could not be fetched (ERR_FETCH_NETWORK)', detail: { errorCode: 'ERR_FETCH_NETWORK' } }),
+    ]);
+  });
+
+  it('LINK_BROKEN only for a broken verdict, LINK_UNVERIFIED for an unverified one, each saying why; the recorded verdict is read, not judged again', async () => {
+    const gone = (status: number, verdict?: FetchRow['verdict']): Partial<FetchRow> => ({ status, contentType: 'text/html', anchors: [], ...(verdict === undefined ? {} : { verdict }) });
+    const reader = await index(
+      [
+        { id: 1, path: '/', fetch: page() },
+        { id: 2, path: '/missing', fetch: gone(404, 'broken') },
+        { id: 3, path: '/busy', fetch: gone(503, 'unverified') },
+        { id: 4, path: '/slow', fetch: gone(429, 'unverified') },
+        { id: 5, path: 'http://x/wall', role: 'external', fetch: gone(403, 'unverified') },
+        { id: 6, path: '/own-wall', fetch: gone(403, 'broken') },
+        // A status policy said so when the crawl recorded it (999=ok): the audit does not say otherwise.
+        { id: 7, path: 'http://x/li', role: 'external', fetch: gone(999, 'ok') },
+        { id: 8, path: 'http://nxdomain.invalid/', role: 'external', fetch: { status: undefined, contentType: undefined, errorCode: 'ERR_FETCH_DNS', verdict: 'broken' } },
+        { id: 9, path: 'http://x/timeout', role: 'external', fetch: { status: undefined, contentType: undefined, errorCode: 'ERR_FETCH_HEADERS_TIMEOUT', verdict: 'unverified' } },
+        // Rows of an index older than verdicts: derived with the default policy, by the URL's role.
+        { id: 10, path: 'http://x/old-wall', role: 'external', fetch: gone(403) },
+        { id: 11, path: '/old-gone', fetch: gone(410) },
+      ],
+      [2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((id) => ({ fromUrlId: 1, rawHref: `l${id}`, metUrlId: id })),
+    );
+    const findings = await collect(audit(reader));
+    expect(findings.map((f) => [f.rawHref, f.code, f.severity, f.verdict, f.message])).toEqual([
+      ['l2', 'LINK_BROKEN', 'error', 'broken', 'the target answered 404'],
+      ['l3', 'LINK_UNVERIFIED', 'warning', 'unverified', 'the target answered 503 (a server error: try again later)'],
+      ['l4', 'LINK_UNVERIFIED', 'warning', 'unverified', 'the target answered 429 (too many requests: rate-limited)'],
+      ['l5', 'LINK_UNVERIFIED', 'warning', 'unverified', 'the target answered 403 (a bot wall: the host refuses crawlers)'],
+      ['l6', 'LINK_BROKEN', 'error', 'broken', 'the target answered 403'],
+      ['l8', 'LINK_BROKEN', 'error', 'broken', 'the target could not be fetched (ERR_FETCH_DNS)'],
+      ['l9', 'LINK_UNVERIFIED', 'warning', 'unverified', 'the target could not be fetched (ERR_FETCH_HEADERS_TIMEOUT)'],
+      ['l10', 'LINK_UNVERIFIED', 'warning', 'unverified', 'the target answered 403 (a bot wall: the host refuses crawlers)'],
+      ['l11', 'LINK_BROKEN', 'error', 'broken', 'the target answered 410'],
     ]);
   });
 
@@ -165,9 +202,9 @@ describe('audit: fragments', () => {
       ],
     );
     const missing = (await collect(audit(reader))).filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
-    expect(missing.map((f) => [f.rawHref, f.target, f.detail])).toEqual([
-      ['out#nope', `${H}/out#nope`, { fragment: 'nope' }],
-      ['neg#z', `${H}/neg#z`, { fragment: 'z' }],
+    expect(missing.map((f) => [f.rawHref, f.target, f.detail, f.verdict])).toEqual([
+      ['out#nope', `${H}/out#nope`, { fragment: 'nope' }, 'broken'],
+      ['neg#z', `${H}/neg#z`, { fragment: 'z' }, 'broken'],
     ]);
   });
 
@@ -208,7 +245,7 @@ describe('audit: fragments', () => {
         { fromUrlId: 1, rawHref: 'q#x', fragment: 'x', metUrlId: 4 },
       ],
     );
-    expect(await codes(audit(reader))).toEqual(['LINK_BROKEN']);
+    expect(await codes(audit(reader))).toEqual(['LINK_UNVERIFIED']);
   });
 
   it('are not checked when no fetched page has an id or name (an index crawled before anchors were recorded), and the audit says so', async () => {
@@ -412,6 +449,7 @@ describe('audit: the seeds', () => {
       if (path === '/ok') response.writeHead(200, { 'content-type': 'text/html' }).end('<p>ok</p>');
       else if (path === '/private') response.writeHead(401, { 'content-type': 'text/html', 'www-authenticate': 'Basic' }).end();
       else if (path === '/moved') response.writeHead(301, { location: '/gone' }).end();
+      else if (path === '/busy') response.writeHead(503, { 'content-type': 'text/html' }).end();
       else response.writeHead(404, { 'content-type': 'text/html' }).end('<p>no</p>');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -422,13 +460,17 @@ describe('audit: the seeds', () => {
       const options = { store, fetcher, robots: false as const, allowPrivate: true, retries: 0, sitemap: false };
       await crawl([`${origin}/missing`, `${origin}/ok`], options);
       await crawl([`${origin}/private`, `${origin}/moved`], options);
+      await crawl([`${origin}/busy`], options);
       const findings = await collect(audit(store.reader()));
-      expect(findings.map((f) => [f.code, f.severity, f.page, f.detail])).toEqual([
-        ['SEED_BROKEN', 'error', `${origin}/missing`, { status: 404 }],
-        ['SEED_BROKEN', 'error', `${origin}/private`, { status: 401 }],
-        ['SEED_BROKEN', 'error', `${origin}/moved`, { status: 404, hops: 1, finalUrl: `${origin}/gone` }],
+      expect(findings.map((f) => [f.code, f.severity, f.verdict, f.page, f.detail])).toEqual([
+        ['SEED_BROKEN', 'error', 'broken', `${origin}/missing`, { status: 404 }],
+        ['SEED_BROKEN', 'error', 'broken', `${origin}/private`, { status: 401 }],
+        ['SEED_BROKEN', 'error', 'broken', `${origin}/moved`, { status: 404, hops: 1, finalUrl: `${origin}/gone` }],
+        // Not proved broken: a warning, which `--fail-on error` lets pass.
+        ['SEED_UNVERIFIED', 'warning', 'unverified', `${origin}/busy`, { status: 503 }],
       ]);
       expect(findings[0]!.message).toBe('the seed answered 404: the crawl could not start there');
+      expect(findings[3]!.message).toBe('the seed answered 503 (a server error: try again later): the crawl could not start there');
     } finally {
       await fetcher.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

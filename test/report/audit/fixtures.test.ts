@@ -68,8 +68,8 @@ describe('what the findings say', () => {
   it('LINK_BROKEN: the status of each broken target', async () => {
     const { findings, origin } = await crawlAndAudit(fixture('link-broken'), 'rfc3986');
     expect(strip(findings, origin)).toEqual([
-      { code: 'LINK_BROKEN', severity: 'error', page: 'O/', rawHref: 'missing.html', target: 'O/missing.html', message: 'the target answered 404', detail: { status: 404 }, line: 1, column: 66 },
-      { code: 'LINK_BROKEN', severity: 'error', page: 'O/', rawHref: 'gone', target: 'O/gone', message: 'the target answered 410', detail: { status: 410 }, line: 2, column: 10 },
+      { code: 'LINK_BROKEN', severity: 'error', page: 'O/', rawHref: 'missing.html', target: 'O/missing.html', message: 'the target answered 404', detail: { status: 404 }, line: 1, column: 66, verdict: 'broken' },
+      { code: 'LINK_BROKEN', severity: 'error', page: 'O/', rawHref: 'gone', target: 'O/gone', message: 'the target answered 410', detail: { status: 410 }, line: 2, column: 10, verdict: 'broken' },
     ]);
   });
 

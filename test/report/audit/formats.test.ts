@@ -24,6 +24,7 @@ const findings: AuditFinding[] = [
     target: 'http://h/missing.html',
     message: 'the target answered 404',
     detail: { status: 404 },
+    verdict: 'broken',
   },
   {
     code: 'HREF_TAB_OR_NEWLINE',
@@ -88,7 +89,8 @@ describe('formatAuditJson', () => {
     const lines = (await collect(formatAuditJson(findings)));
     expect(lines).toHaveLength(findings.length);
     expect(lines.every((line) => !line.includes('\n'))).toBe(true);
-    expect(JSON.parse(lines[1]!)).toEqual({ ...findings[1], line: 4, column: 9 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'LINK_BROKEN', verdict: 'broken' });
+    expect(JSON.parse(lines[1]!)).toEqual({ ...findings[1], line: 4, column: 9, verdict: null });
     expect(JSON.parse(lines[2]!)).toEqual({
       code: 'HTML_BASE_IN_BODY',
       severity: 'warning',
@@ -99,6 +101,7 @@ describe('formatAuditJson', () => {
       column: null,
       message: '<base> after the body',
       detail: {},
+      verdict: null,
     });
   });
 });

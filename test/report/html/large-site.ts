@@ -14,6 +14,7 @@ export interface LargeSite {
   readonly links: number;
   /** Targets that answer 404, 500 or time out. */
   readonly brokenTargets: number;
+  readonly unverifiedTargets: number;
   readonly redirects: number;
   readonly externalUrls: number;
 }
@@ -102,7 +103,9 @@ export async function largeSite(pages = 5000, linksPerPage = 20): Promise<LargeS
     findings: await collect(audit(reader)),
     pages,
     links,
-    brokenTargets: MISSING + FAILING + TIMING_OUT,
+    // 5xx and timeouts are unverified (LINK_UNVERIFIED), not broken: the broken table lists the 404s.
+    brokenTargets: MISSING,
+    unverifiedTargets: FAILING + TIMING_OUT,
     redirects: REDIRECTS,
     externalUrls: EXTERNAL_HOSTS * EXTERNAL_PER_HOST,
   };

@@ -59,6 +59,8 @@ describe('collectStats', () => {
       aliasesByEvidence: { redirect: 3, 'content-location': 1, canonical: 2, digest: 0, rule: 0 },
       errorsByCode: { ERR_FETCH_REDIRECT_LOOP: 1, HTTP_404: 2 },
       broken: { 'client-error': 2, 'server-error': 0, failed: 1 },
+      // Rows written without a verdict: derived, as the audit derives them (a 301 not followed again is ok).
+      verdicts: { ok: 21, broken: 3, unverified: 0 },
       duplicates: {
         groups: 2,
         urls: 5,
@@ -78,9 +80,10 @@ describe('collectStats', () => {
     expect(stats.linksNotFetched).toBe(0);
     expect(stats.folded).toEqual({ syntax: 0, scheme: 0, protocol: 0 });
     expect(stats.duplicates).toEqual({ groups: 0, urls: 0, joinedByContent: 0, prefixPairs: [] });
-    expect(formatStats(stats).slice(-3)).toEqual([
+    expect(formatStats(stats).slice(-4)).toEqual([
       'errors          0',
       'broken          0  4xx 0, 5xx 0, no response 0',
+      'verdicts        0 URLs checked: 0 ok, 0 broken, 0 unverified',
       'duplicates      0 groups, 0 URLs byte-identical, not joined by the ladder (content evidence, heuristic)',
     ]);
   });
@@ -105,6 +108,7 @@ describe('formatStats', () => {
       'canonical       2  pages name another URL as canonical (rel=canonical): recorded, not obeyed, no alias',
       'errors          3  by code: HTTP_404 2, ERR_FETCH_REDIRECT_LOOP 1', // the most frequent first
       'broken          3  4xx 2, 5xx 0, no response 1',
+      'verdicts        24 URLs checked: 21 ok, 3 broken, 0 unverified',
       'duplicates      2 groups, 5 URLs byte-identical, not joined by the ladder (content evidence, heuristic): /p6 ↔ /p5 1, /p7 ↔ /p5 1, /p9 ↔ /p8 1',
     ]);
   });
