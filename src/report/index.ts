@@ -91,3 +91,27 @@ export {
   type Severity,
 } from './audit/index.js';
 // --- end of audit ---------------------------------------------------------------
+
+// --- check ---------------------------------------------------------------------
+export {
+  CHECK_CSV_HEADER,
+  CHECK_JSON_KEYS,
+  checkFindingJson,
+  checkSeverity,
+  checkSummaryLine,
+  countCheckFindings,
+  fileUri,
+  formatCheckCsv,
+  formatCheckJson,
+  formatCheckSarif,
+  formatCheckText,
+  toCheckFinding,
+  verdictOfFinding,
+  type CheckCounts,
+  type CheckFinding,
+  type CheckFindings,
+  type CheckSarifOptions,
+  type CheckTextOptions,
+  type Verdict,
+} from './check/index.js';
+// --- end of check ----------------------------------------------------------------
