@@ -98,10 +98,10 @@ export interface CheckTextOptions {
    */
   readonly targetLabel?: ((target: string) => string | undefined) | undefined;
   /**
-   * How many pages (files and URLs) the check read, for the closing line.
+   * How many URLs (pages, files, resources, external links) the check answered, for the closing line.
    * @default undefined (not said)
    */
-  readonly pagesChecked?: number | undefined;
+  readonly urlsChecked?: number | undefined;
 }
 
 /** Counts of a check's findings for its closing line. */
@@ -124,9 +124,9 @@ export function countCheckFindings(findings: readonly CheckFinding[]): CheckCoun
 }
 
 /** The closing line: verdicts first (what CI acts on), then the severities. */
-export function checkSummaryLine(counts: CheckCounts, pagesChecked?: number): string {
+export function checkSummaryLine(counts: CheckCounts, urlsChecked?: number): string {
   const total = counts.bySeverity.error + counts.bySeverity.warning + counts.bySeverity.info;
-  const checked = pagesChecked === undefined ? '' : `${plural(pagesChecked, 'page')} checked: `;
+  const checked = urlsChecked === undefined ? '' : `${plural(urlsChecked, 'URL')} checked: `;
   if (total === 0) return `${checked}no broken links, nothing to report`;
   const severities = SEVERITIES.map((s) => `${counts.bySeverity[s]} ${s}${counts.bySeverity[s] === 1 || s === 'info' ? '' : 's'}`).join(', ');
   return `${checked}${counts.byVerdict.broken} broken, ${counts.byVerdict.unverified} unverified; ${plural(total, 'finding')} in ${plural(counts.files, 'file')} (${severities})`;
@@ -158,7 +158,7 @@ export function* formatCheckText(findings: readonly CheckFinding[], options: Che
     }
     yield '';
   }
-  yield checkSummaryLine(countCheckFindings(findings), options.pagesChecked);
+  yield checkSummaryLine(countCheckFindings(findings), options.urlsChecked);
 }
 
 /** Where a finding is shown: its file, else its page's URL, else the site. */

@@ -81,7 +81,7 @@ describe('formats', () => {
   });
 
   it('text: grouped by file, file:line:col lines, a verdict summary', () => {
-    const lines = [...formatCheckText(findings, { targetLabel: (t) => fileOf(t), pagesChecked: 4 })];
+    const lines = [...formatCheckText(findings, { targetLabel: (t) => fileOf(t), urlsChecked: 4 })];
     expect(lines).toEqual([
       'site/a.html',
       '  site/a.html:3:7  error    LINK_BROKEN  "b.html" → site/b.html  msg',
@@ -89,7 +89,7 @@ describe('formats', () => {
       'site/sub/a b.html',
       '  site/sub/a b.html:1:2  warning  LINK_REDIRECT  "b.html" → site/b.html  msg',
       '',
-      '4 pages checked: 1 broken, 0 unverified; 2 findings in 2 files (1 error, 1 warning, 0 info)',
+      '4 URLs checked: 1 broken, 0 unverified; 2 findings in 2 files (1 error, 1 warning, 0 info)',
     ]);
   });
 });
