@@ -47,6 +47,9 @@ export const ERROR_MESSAGES = {
   ERR_FETCH_CONTENT_ENCODING: 'the Content-Encoding is unknown or the compressed body is corrupt',
   ERR_FETCH_ABORTED: "the caller's AbortSignal aborted the fetch",
   ERR_FETCH_PRIVATE_ADDRESS: 'the host is, or resolves to, a loopback, private or link-local address and `refusePrivate` is set: not connected to',
+  ERR_FETCH_NO_ROOT: 'the file fetcher was asked for a URL under none of its folders, and has no fallback fetcher',
+  ERR_FETCH_FILE_UNREADABLE: 'the file (or a directory on its path) exists but could not be read: permission denied, a symlink loop, an I/O error',
+  ERR_FETCH_FILE_NOT_REGULAR: 'the path names a FIFO, a socket or a device, not a file: not read (a read could block or never end)',
   // crawl — recorded in a URL's fetch row, or (ERR_CRAWL_STOPPED) thrown by crawl()
   ERR_CRAWL_ROBOTS_DISALLOWED: "robots.txt disallows this URL for the crawler's user-agent: it was not fetched",
   ERR_CRAWL_ROBOTS_UNREACHABLE:

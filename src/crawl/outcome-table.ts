@@ -54,6 +54,10 @@ export const OUTCOME_TABLE = {
   ERR_FETCH_REDIRECT_HOOK_FAILED: 'permanent',
   // The fetcher's connection guard: the host resolves to a private address (recorded as ERR_CRAWL_PRIVATE_ADDRESS).
   ERR_FETCH_PRIVATE_ADDRESS: 'permanent',
+  // A folder's file: the disk answers the same way every time.
+  ERR_FETCH_NO_ROOT: 'permanent',
+  ERR_FETCH_FILE_UNREADABLE: 'permanent',
+  ERR_FETCH_FILE_NOT_REGULAR: 'permanent',
   // The crawl's own refusals.
   ERR_CRAWL_ROBOTS_DISALLOWED: 'permanent',
   ERR_CRAWL_ROBOTS_UNREACHABLE: 'retry',

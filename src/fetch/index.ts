@@ -56,6 +56,15 @@ export type {
 } from './types.js';
 export { createFetcher, ACCEPT_HTML, ACCEPT_XML, type HttpFetcher } from './create-fetcher.js';
 export {
+  createFileFetcher,
+  localRobots,
+  FILE_FETCHER_DEFAULTS,
+  FILE_MEDIA_TYPES,
+  type FileFetcher,
+  type FileFetcherOptions,
+  type FileRoot,
+} from './file-fetcher.js';
+export {
   FETCHER_DEFAULTS,
   validateFetchCallOptions,
   validateFetcherOptions,

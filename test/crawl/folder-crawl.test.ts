@@ -1,0 +1,48 @@
+// A crawl over a folder with the file fetcher: the base chain, the ladder, the
+// index and the audit work on files as on a live site, and each file is read once.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawl } from '../../src/crawl/index.js';
+import { createFileFetcher, type SentRequest } from '../../src/fetch/index.js';
+import { audit } from '../../src/report/index.js';
+import { MemoryStore } from '../../src/store/index.js';
+import { collect } from '../support/collect.js';
+
+const S = 'http://site.invalid/';
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'folder-crawl-'));
+  const files: Record<string, string> = {
+    'index.html': '<a href="guide">guide</a> <a href="./guide/">again</a> <a href="GUIDE/../guide/index.html">third</a> <a href="missing.html">gone</a>',
+    'guide/index.html': '<a href="../a%20b.html#x">ok</a> <a href="../a b.html#nope">frag</a> <img src="/img/logo.png"> <a href="/">home</a>',
+    'a b.html': '<p id=x>x</p>',
+    'img/logo.png': 'png',
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('a crawl over a folder', () => {
+  it('reads each file once however its links spell it, with the directory as the base, and audits it', async () => {
+    const store = new MemoryStore();
+    const fetcher = createFileFetcher({ roots: [{ prefix: S, dir }] });
+    const requests: SentRequest[] = [];
+    const summary = await crawl({ seeds: S, store, fetcher, sitemap: false, retryDelayMs: 0, onEvent: () => {}, sleep: async () => {} });
+    const findings = await collect(audit(store.reader()));
+    await store.close();
+    void requests;
+    // index, guide (301), guide/, a b.html, missing.html, img/logo.png: one read each, the 301 hop included.
+    expect(summary.requests).toBe(fetcher.reads.files);
+    expect(fetcher.reads.files).toBe(6);
+    expect(findings.filter((f) => f.code === 'LINK_BROKEN').map((f) => f.rawHref)).toEqual(['missing.html']);
+    expect(findings.filter((f) => f.code === 'LINK_FRAGMENT_MISSING').map((f) => f.rawHref)).toEqual(['../a b.html#nope']);
+    expect(findings.filter((f) => f.code === 'LINK_REDIRECT').map((f) => f.rawHref)).toEqual(['guide']);
+  });
+});
