@@ -55,6 +55,10 @@ export interface CheckPlan {
   readonly givenFiles: ReadonlySet<string> | undefined;
   /** Whether files (not only folders) were given: a repository's folder is then a page, not a 404. */
   readonly hasFileTargets: boolean;
+  /** The prefixes of `--map` roots. */
+  readonly mapPrefixes: ReadonlySet<string>;
+  /** The folders given (absolute). */
+  readonly folders: readonly string[];
   /** Warnings to print (a walk cut short). */
   readonly warnings: readonly string[];
 }
@@ -116,7 +120,12 @@ export async function planCheck(targets: readonly string[], options: CheckTarget
     }
     roots.push({ prefix: FILES_ORIGIN, dir });
   }
-  for (const map of options.maps ?? []) roots.push(await mapRoot(map, options.cwd));
+  const mapPrefixes = new Set<string>();
+  for (const map of options.maps ?? []) {
+    const root = await mapRoot(map, options.cwd);
+    roots.push(root);
+    mapPrefixes.add(root.prefix);
+  }
   const byPrefix = new Map<string, FileRoot>();
   for (const root of roots) {
     if (byPrefix.has(root.prefix)) throw new TargetError(`${root.prefix} is the URL of two folders`);
@@ -128,6 +137,8 @@ export async function planCheck(targets: readonly string[], options: CheckTarget
     seeds: [...new Set(seeds)],
     givenFiles: files.size === 0 ? undefined : files,
     hasFileTargets: files.size > 0,
+    mapPrefixes,
+    folders,
     warnings,
   };
 }

@@ -210,12 +210,14 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
         isDefaultIndex: false,
         isSummaryOnStderr: true,
         clients: (http) => {
+          if (plan.roots.length === 0) return http;
           files = createFileFetcher({
             roots: plan.roots,
             indexFiles: options.indexFile ?? ['index.html', 'index.htm'],
             cleanUrls: options.cleanUrls === true,
             directoryListing: plan.hasFileTargets,
-            fallback: http.fetcher,
+            // Its own view of the HTTP fetcher: runCrawl closes that one, once.
+            fallback: { fetch: (url, signal, callOptions) => http.fetcher.fetch(url, signal, callOptions) },
             maxBodyBytes: settings.maxBodyBytes,
           });
           local.fetcher = files;
@@ -265,7 +267,7 @@ function tuningOf(settings: CrawlSettings, plan: CheckPlan, given: Partial<Crawl
 }
 
 function hasFolders(plan: CheckPlan): boolean {
-  return plan.roots.some((root) => /^http:\/\/site\d*\.invalid\//.test(root.prefix)) || plan.seeds.some((seed) => !seed.startsWith('http://files.invalid/'));
+  return plan.folders.length > 0;
 }
 
 function isPrivateHost(url: string): boolean {
@@ -397,10 +399,22 @@ class LocalPages {
     const shown: CheckFinding[] = [];
     for (const f of raw) {
       const pageFile = f.page === undefined ? undefined : this.#files.get(f.page.replace(/#.*$/s, ''));
+      if (pageFile !== undefined && this.#isRepeated(f.code, f.page!, pageFile)) continue;
       const finding = toCheckFinding(f, () => (pageFile === undefined ? undefined : relativeFile(this.#cwd, pageFile)));
       if (this.#isShown(pageFile, f.target)) shown.push(finding);
     }
     return shown;
+  }
+
+  /**
+   * Findings that say nothing about the links: a file of a folder read again under
+   * a --map URL (its findings were given under the folder's URL), and files alike
+   * (clean URLs, alias pages a generator writes, a mapped copy).
+   */
+  #isRepeated(code: string, page: string, pageFile: string): boolean {
+    if (code === 'DUPLICATE_REPRESENTATION') return true;
+    const root = this.#plan.roots.find((r) => page.startsWith(r.prefix));
+    return root !== undefined && this.#plan.mapPrefixes.has(root.prefix) && this.#plan.folders.some((dir) => pageFile.startsWith(dir + path.sep));
   }
 
   #isShown(pageFile: string | undefined, target: string | undefined): boolean {
@@ -415,10 +429,13 @@ class LocalPages {
 
   /** A local target as its file (relative, with its fragment); `undefined` for other targets. */
   targetLabel(target: string): string | undefined {
-    const file = this.#files.get(target.replace(/#.*$/s, ''));
+    const bare = target.replace(/#.*$/s, '');
+    const file = this.#files.get(bare);
     if (file === undefined) return undefined;
     const hash = target.indexOf('#');
-    return relativeFile(this.#cwd, file) + (hash === -1 ? '' : target.slice(hash));
+    // A folder named with its slash, without an index file to stand for it.
+    const slash = bare.endsWith('/') && !PAGE_EXTENSIONS.has(path.extname(file).toLowerCase()) ? '/' : '';
+    return relativeFile(this.#cwd, file) + slash + (hash === -1 ? '' : target.slice(hash));
   }
 }
 
