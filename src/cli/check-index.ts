@@ -2,7 +2,7 @@
 // one named and renamed over it when the run ends, so that a killed or failed check
 // leaves the previous index whole (and the answers it holds for the next run).
 
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Where `check` keeps its index, under the working directory. */
@@ -22,10 +22,17 @@ export class FreshIndex {
     this.partialPath = `${this.path}.${process.pid}.partial`;
   }
 
-  /** Make its folder and clear what a run of this process id left (a reused pid after a kill). */
+  /** Make its folder and clear the partial indexes of runs that were killed (their process is gone). */
   async prepare(): Promise<void> {
-    await mkdir(path.dirname(this.path), { recursive: true });
+    const folder = path.dirname(this.path);
+    await mkdir(folder, { recursive: true });
     await this.discard();
+    const base = path.basename(this.path);
+    for (const name of await readdir(folder)) {
+      const match = /^\.(\d+)\.partial(?:-wal|-shm|-journal)?$/.exec(name.slice(base.length));
+      if (!name.startsWith(base) || match === null || isRunning(Number(match[1]))) continue;
+      await rm(path.join(folder, name), { force: true });
+    }
   }
 
   /**
@@ -40,6 +47,16 @@ export class FreshIndex {
   /** The run did not end (Ctrl-C, a failure): the partial index goes, the old one stays. */
   async discard(): Promise<void> {
     for (const side of ['', ...SIDE_FILES]) await rm(`${this.partialPath}${side}`, { force: true });
+  }
+}
+
+/** Whether process `pid` runs (on this machine: the partial index is beside the one named). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -5,7 +5,7 @@
 // every format's shape, a fresh index each run, --changed in a git repository, and
 // hostile folders (a symlink loop, a FIFO named x.html, a 200 MB file, 20k files).
 
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
@@ -21,12 +21,13 @@ const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-check-'));
 
 interface Exit {
   readonly code: number | null;
+  readonly signal?: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
 }
 
-/** Run the built `linkladder check …` in `cwd`. */
-function check(args: readonly string[], cwd = dir, timeoutMs = 60_000): Promise<Exit> {
+/** Run the built `linkladder check …` in `cwd`; `onStart` gets the process (to signal it). */
+function check(args: readonly string[], cwd = dir, timeoutMs = 60_000, onStart?: (child: ChildProcess) => void): Promise<Exit> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', LOOPBACK_ONLY, MAIN, 'check', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '' } });
     let stdout = '';
@@ -34,9 +35,10 @@ function check(args: readonly string[], cwd = dir, timeoutMs = 60_000): Promise<
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
+    onStart?.(child);
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
   });
 }
@@ -294,6 +296,47 @@ describe('the index', () => {
       sqlite.close();
     }
     expect(readdirSync(path.dirname(db)).filter((name) => name.includes('.partial'))).toEqual([]);
+  });
+});
+
+describe('stopped', () => {
+  const db = (): string => path.join(dir, 'stop/.linkladder/check.db');
+  const runs = (): number => {
+    const sqlite = new Database(db(), { readonly: true });
+    try {
+      return (sqlite.prepare('SELECT count(*) AS n FROM crawl_run').get() as { n: number }).n;
+    } finally {
+      sqlite.close();
+    }
+  };
+  const partials = (): string[] => readdirSync(path.dirname(db())).filter((name) => name.includes('.partial'));
+
+  beforeAll(() => {
+    for (let i = 0; i < 3000; i++) write(`stop/site/p${i}.html`, `<a href="p${i + 1}.html">next</a>`);
+  });
+
+  it('Ctrl-C: exit 130, the previous index left as it was, the partial one removed', async () => {
+    const first = await check(['site', '--no-check-external', '--max-pages', '5'], path.join(dir, 'stop'));
+    expect(first.code).toBe(0);
+    expect(runs()).toBe(1);
+    const exit = await check(['site', '--no-check-external'], path.join(dir, 'stop'), 60_000, (child) => {
+      setTimeout(() => child.kill('SIGINT'), 1500);
+    });
+    expect(exit.code).toBe(130);
+    expect(runs()).toBe(1);
+    expect(partials()).toEqual([]);
+  });
+
+  it('killed: the previous index stays; the next run clears what the killed one left and takes its place', async () => {
+    const killed = await check(['site', '--no-check-external'], path.join(dir, 'stop'), 60_000, (child) => {
+      setTimeout(() => child.kill('SIGKILL'), 1500);
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(runs()).toBe(1);
+    expect(partials().length).toBeGreaterThan(0);
+    const again = await check(['site', '--no-check-external', '--max-pages', '5'], path.join(dir, 'stop'));
+    expect(again.code).toBe(0);
+    expect(partials()).toEqual([]);
   });
 });
 
