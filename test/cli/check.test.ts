@@ -261,6 +261,7 @@ describe('formats', () => {
     for (const line of exit.stdout.trim().split('\n')) {
       expect(Object.keys(JSON.parse(line) as object)).toEqual(['code', 'severity', 'verdict', 'target', 'rawHref', 'file', 'line', 'column', 'page', 'message']);
     }
+    expect(exit.stderr.trim().split('\n').at(-1)).toMatch(/^\d+ URLs checked: 9 broken, 0 unverified; 13 findings/);
   });
 
   it('csv: a header, then a record per finding', async () => {

@@ -8,6 +8,8 @@ import { CRAWL_DEFAULTS, type CrawlSummary } from '../../crawl/index.js';
 import { createFileFetcher, localRobots, type FileFetcher } from '../../fetch/index.js';
 import {
   audit,
+  checkSummaryLine,
+  countCheckFindings,
   formatCheckCsv,
   formatCheckJson,
   formatCheckSarif,
@@ -247,6 +249,8 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
   let worst = -1;
   for (const f of findings) worst = Math.max(worst, SEVERITY_RANK[f.severity]);
   await withOutput(options, context, (out) => writeFindings(out, format, findings, local, urlsChecked(summary)));
+  // The text report closes with it; the other formats keep stdout to their own shape.
+  if (format !== 'text') await context.err.writeLine(checkSummaryLine(countCheckFindings(findings), urlsChecked(summary)));
   return worst >= SEVERITY_RANK[options.failOn] ? EXIT_CODES.INVALID : EXIT_CODES.OK;
 }
 
