@@ -53,8 +53,13 @@ export interface CheckPlan {
   readonly seeds: readonly string[];
   /** Files given by name or glob (absolute): only their findings are shown; `undefined` when none was. */
   readonly givenFiles: ReadonlySet<string> | undefined;
-  /** Whether files (not only folders) were given: a repository's folder is then a page, not a 404. */
+  /** Whether files (not only folders) were given. */
   readonly hasFileTargets: boolean;
+  /**
+   * Whether the pages are a repository's (files given, or folders of Markdown only):
+   * a folder there is a page, as a code host shows it, where a site build answers 404.
+   */
+  readonly isRepository: boolean;
   /** The prefixes of `--map` roots. */
   readonly mapPrefixes: ReadonlySet<string>;
   /** The folders given (absolute). */
@@ -103,12 +108,16 @@ export async function planCheck(targets: readonly string[], options: CheckTarget
   const roots: FileRoot[] = [];
   const seeds: string[] = [];
   const warnings: string[] = [];
+  let hasHtml = false;
   for (const [i, dir] of folders.entries()) {
     const prefix = options.siteUrl === undefined ? localOrigin(i) : folderUrl(options.siteUrl, '--site-url');
     roots.push({ prefix, dir });
     const walked = await walkPages(dir);
     if (walked.isCut) warnings.push(`${dir}: more than ${MAX_WALKED_FILES} files; the rest are not checked`);
-    for (const file of walked.files) seeds.push(pageUrl(prefix, dir, file, options.indexFiles));
+    for (const file of walked.files) {
+      seeds.push(pageUrl(prefix, dir, file, options.indexFiles));
+      if (!isMarkdown(file)) hasHtml = true;
+    }
   }
   if (files.size > 0) {
     const dir = path.resolve(options.cwd, options.root ?? '.');
@@ -137,6 +146,7 @@ export async function planCheck(targets: readonly string[], options: CheckTarget
     seeds: [...new Set(seeds)],
     givenFiles: files.size === 0 ? undefined : files,
     hasFileTargets: files.size > 0,
+    isRepository: files.size > 0 || (folders.length > 0 && !hasHtml),
     mapPrefixes,
     folders,
     warnings,
@@ -145,6 +155,11 @@ export async function planCheck(targets: readonly string[], options: CheckTarget
 
 function isPage(file: string): boolean {
   return PAGE_EXTENSIONS.has(path.extname(file).toLowerCase());
+}
+
+function isMarkdown(file: string): boolean {
+  const extension = path.extname(file).toLowerCase();
+  return extension === '.md' || extension === '.markdown';
 }
 
 function isInside(file: string, dir: string): boolean {

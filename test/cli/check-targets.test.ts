@@ -38,6 +38,12 @@ describe('planCheck', () => {
     expect(plan.givenFiles).toBeUndefined();
   });
 
+  it('takes a folder of Markdown only, or files given, as a repository\'s (a folder is a page there)', async () => {
+    expect((await planCheck(['docs'], options)).isRepository).toBe(true);
+    expect((await planCheck(['a'], options)).isRepository).toBe(false);
+    expect((await planCheck(['a', 'docs/one.md'], options)).isRepository).toBe(true);
+  });
+
   it('publishes the one folder at --site-url, with a trailing slash', async () => {
     const plan = await planCheck(['a'], { ...options, siteUrl: 'https://example.com/docs' });
     expect(plan.roots[0]!.prefix).toBe('https://example.com/docs/');

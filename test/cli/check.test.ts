@@ -238,7 +238,7 @@ describe.skipIf(!MARKDOWN_EXTRACTOR_MERGED)('Markdown', () => {
     write('md/src/main.ts', 'export {}');
   });
 
-  it('a folder of Markdown: links, references, heading slugs; code is no link', async () => {
+  it('a folder of Markdown: links, references, heading slugs; code is no link; a folder is there as in a repository', async () => {
     const exit = await check(['md', '--no-check-external', '--format', 'json']);
     expect(brief(exit)).toEqual([
       'LINK_BROKEN md/README.md docs/removed.md',

@@ -217,7 +217,7 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
             roots: plan.roots,
             indexFiles: options.indexFile ?? ['index.html', 'index.htm'],
             cleanUrls: options.cleanUrls === true,
-            directoryListing: plan.hasFileTargets,
+            directoryListing: plan.isRepository,
             // Its own view of the HTTP fetcher: runCrawl closes that one, once.
             fallback: { fetch: (url, signal, callOptions) => http.fetcher.fetch(url, signal, callOptions) },
             maxBodyBytes: settings.maxBodyBytes,
