@@ -177,6 +177,21 @@ describe('a site build folder', () => {
     expect(brief(exit)).toEqual(['LINK_BROKEN prod/index.html https://example.com/docs/gone.html']);
   });
 
+  it('a --site-url on a private address names the folder, never a connection', async () => {
+    const exit = await check(['prod', '--site-url', 'http://localhost:8080/docs/', '--clean-urls', '--no-check-external', '--format', 'json']);
+    expect(brief(exit)).toEqual([]);
+    expect(exit.code).toBe(0);
+  });
+
+  it('--index-file names what a folder URL means', async () => {
+    write('idx/index.html', '<a href="sub/">sub</a>');
+    write('idx/sub/default.htm', 'default');
+    expect(brief(await check(['idx', '--no-check-external', '--format', 'json']))).toEqual(['LINK_BROKEN idx/index.html sub/']);
+    const exit = await check(['idx', '--no-check-external', '--format', 'json', '--index-file', 'index.html', '--index-file', 'default.htm']);
+    expect(brief(exit)).toEqual([]);
+    expect(exit.code).toBe(0);
+  });
+
   it('--map checks absolute links to the production site against the files, fragments included', async () => {
     const exit = await check(['prod', '--map', 'https://example.com/docs/=prod', '--no-check-external', '--format', 'json']);
     expect(brief(exit)).toEqual([
