@@ -444,15 +444,18 @@ describe('--changed', () => {
     repo = path.join(dir, 'git');
     mkdirSync(path.join(repo, 'public'), { recursive: true });
     writeFileSync(path.join(repo, 'public/a.html'), '<h2 id="install">Install</h2><a href="missing-in-a.html">x</a>');
-    writeFileSync(path.join(repo, 'public/b.html'), `<a href="a.html#install">install</a> <a href="${ext}/from-b">external of b</a> <a href="old-broken.html">old</a>`);
+    writeFileSync(path.join(repo, 'public/b.html'), `<a href="a.html#install">install</a> <a href="${ext}/from-b">external of b</a> <a href="old-broken.html">old</a> <a href="guide/">guide</a>`);
+    mkdirSync(path.join(repo, 'public/guide'));
+    writeFileSync(path.join(repo, 'public/guide/index.htm'), `<a href="${ext}/from-guide">external of the guide</a>`);
     writeFileSync(path.join(repo, 'public/c.html'), `<a href="${ext}/from-c">external of c</a>`);
     git('init', '-q');
     git('add', '.');
     git('commit', '-qm', 'site');
-    // The change: a renamed heading in a.html, an edit of c.html, a new page d.html.
+    // The change: a renamed heading in a.html, an edit of c.html, a new page d.html, the guide deleted.
     writeFileSync(path.join(repo, 'public/a.html'), '<h2 id="installing">Installing</h2><a href="missing-in-a.html">x</a>');
     writeFileSync(path.join(repo, 'public/c.html'), `<a href="${ext}/from-c">external of c</a> <a href="c-gone.html">c</a>`);
     writeFileSync(path.join(repo, 'public/d.html'), '<a href="d-gone.html">new page</a>');
+    rmSync(path.join(repo, 'public/guide'), { recursive: true });
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -460,6 +463,8 @@ describe('--changed', () => {
     const exit = await check(['public', '--changed', 'HEAD', '--allow-private', '--retries', '0', '--format', 'json'], repo);
     expect(brief(exit)).toEqual([
       'LINK_BROKEN public/a.html missing-in-a.html',
+      // A link of an unchanged file into a deleted one.
+      'LINK_BROKEN public/b.html guide/',
       'LINK_BROKEN public/c.html c-gone.html',
       'LINK_BROKEN public/c.html http://127.0.0.1:' + (server.address() as AddressInfo).port + '/from-c',
       'LINK_BROKEN public/d.html d-gone.html',

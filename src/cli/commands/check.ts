@@ -1,6 +1,7 @@
 // `linkladder check <target...>`: crawl and audit in one command, for CI — a site
 // build folder, Markdown or HTML files of a repository, or a live site.
 
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { givenSettings, loadCrawlSettings, settingOptions, type CrawlSettings } from '../../config/index.js';
@@ -193,13 +194,16 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
     await context.err.writeLine(`linkladder: error: cannot write the index ${options.db}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT_CODES.FAILURE;
   }
-  // The seam for answers of the previous index (reused within --cache-max-age).
+  // The seam for the answers of the previous index: read before this run replaces it,
+  // they go into `runtime` below (as the crawl's verdict cache) to be reused while
+  // younger than `cacheMaxAgeMs`.
   const previous = await previousVerdicts(index.path);
   void previous;
   void cacheMaxAgeMs;
 
   let files: FileFetcher | undefined;
-  const local = new LocalPages(plan, changed, context.cwd);
+  const indexFiles = options.indexFile ?? ['index.html', 'index.htm'];
+  const local = new LocalPages(plan, changed, context.cwd, indexFiles);
   let summary: CrawlSummary | undefined;
   try {
     const run = await runCrawl(
@@ -215,7 +219,7 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
           if (plan.roots.length === 0) return http;
           files = createFileFetcher({
             roots: plan.roots,
-            indexFiles: options.indexFile ?? ['index.html', 'index.htm'],
+            indexFiles,
             cleanUrls: options.cleanUrls === true,
             directoryListing: plan.isRepository,
             // Its own view of the HTTP fetcher: runCrawl closes that one, once.
@@ -326,15 +330,17 @@ class LocalPages {
   readonly #plan: CheckPlan;
   readonly #changed: ReadonlySet<string> | undefined;
   readonly #cwd: string;
+  readonly #indexFiles: readonly string[];
   /** File paths (absolute) of URLs, as found. */
   readonly #files = new Map<string, string | undefined>();
   /** Keys of the local pages whose external links are requested (selective runs only). */
   readonly #externalPages: Set<string> | undefined;
 
-  constructor(plan: CheckPlan, changed: ReadonlySet<string> | undefined, cwd: string) {
+  constructor(plan: CheckPlan, changed: ReadonlySet<string> | undefined, cwd: string, indexFiles: readonly string[]) {
     this.#plan = plan;
     this.#changed = changed;
     this.#cwd = cwd;
+    this.#indexFiles = indexFiles;
     if (changed === undefined && plan.givenFiles === undefined) {
       this.#externalPages = undefined;
       return;
@@ -371,9 +377,8 @@ class LocalPages {
     const relative = decodeURIComponent(seed.slice(root.prefix.length));
     const file = path.join(root.dir, ...relative.split('/'));
     if (!relative.endsWith('/') && relative !== '') return file;
-    // A folder's URL stands for its index file: the one of them that exists was walked.
-    for (const seedFile of this.#plan.givenFiles ?? []) if (path.dirname(seedFile) === file) return seedFile;
-    return path.join(file, 'index.html');
+    // A folder's URL stands for its index file: the first of them that exists was walked.
+    return this.#indexFiles.map((name) => path.join(file, name)).find((candidate) => existsSync(candidate)) ?? path.join(file, this.#indexFiles[0] ?? 'index.html');
   }
 
   async #fileOf(url: string): Promise<string | undefined> {
@@ -428,7 +433,8 @@ class LocalPages {
     // A link from another file into a changed one: what the change broke elsewhere.
     if (this.#changed === undefined || target === undefined) return false;
     const targetFile = this.#files.get(target.replace(/#.*$/s, ''));
-    return targetFile !== undefined && (this.#changed.has(targetFile) || this.#changed.has(path.join(targetFile, 'index.html')));
+    const changed = this.#changed;
+    return targetFile !== undefined && (changed.has(targetFile) || this.#indexFiles.some((name) => changed.has(path.join(targetFile, name))));
   }
 
   /** A local target as its file (relative, with its fragment); `undefined` for other targets. */
