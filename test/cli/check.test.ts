@@ -117,7 +117,7 @@ beforeAll(async () => {
   mkdirSync(path.join(dir, 'empty/sub'), { recursive: true });
   write('empty/sub/notes.txt', 'no page');
   // HTML files of a repository, checked by name.
-  write('repo/docs/a.html', '<a href="b.html#there">b</a> <a href="b.html#nowhere">b</a> <a href="../src/">src</a> <a href="../nosrc/">none</a>');
+  write('repo/docs/a.html', '<a href="b.html#there">b</a> <a href="b.html#nowhere">b</a> <a href="../src/">src</a> <a href="../nosrc/">none</a> <a href="../src">no slash</a>');
   write('repo/docs/b.html', '<p id="there"><a href="c-missing.html">not reported: b.html was not given</a>');
   write('repo/src/code.ts', 'export {}');
 }, 120_000);

@@ -17,6 +17,7 @@ import {
   formatCheckText,
   SEVERITY_RANK,
   toCheckFinding,
+  type AuditFinding,
   type CheckFinding,
   type Severity,
 } from '../../report/index.js';
@@ -409,6 +410,7 @@ class LocalPages {
     for (const f of raw) {
       const pageFile = f.page === undefined ? undefined : this.#files.get(f.page.replace(/#.*$/s, ''));
       if (pageFile !== undefined && this.#isRepeated(f.code, f.page!, pageFile)) continue;
+      if (this.#isFolderLink(f)) continue;
       const finding = toCheckFinding(f, () => (pageFile === undefined ? undefined : relativeFile(this.#cwd, pageFile)));
       if (this.#isShown(pageFile, f.target)) shown.push(finding);
     }
@@ -424,6 +426,17 @@ class LocalPages {
     if (code === 'DUPLICATE_REPRESENTATION') return true;
     const root = this.#plan.roots.find((r) => page.startsWith(r.prefix));
     return root !== undefined && this.#plan.mapPrefixes.has(root.prefix) && this.#plan.folders.some((dir) => pageFile.startsWith(dir + path.sep));
+  }
+
+  /**
+   * In a repository a link to a folder without its slash (`[src](src)`) is how one
+   * writes it, and a code host shows the folder: the slash redirect a web server
+   * answers is no finding there.
+   */
+  #isFolderLink(f: AuditFinding): boolean {
+    if (!this.#plan.isRepository || f.code !== 'LINK_REDIRECT' || f.target === undefined) return false;
+    const bare = f.target.replace(/#.*$/s, '');
+    return f.detail['finalUrl'] === `${bare}/` && this.fetcher?.isLocal(bare) === true;
   }
 
   #isShown(pageFile: string | undefined, target: string | undefined): boolean {
