@@ -7,12 +7,13 @@ export const EXIT_CODES = {
   /**
    * Some input was not a valid URI-reference (or the base not absolute), or `compare` found them different,
    * `explain` found the URL nowhere in the index, `demo`'s request log is not that of a correct crawl,
-   * or `audit` found something at or above `--fail-on`.
+   * or `audit` or `check` found something at or above `--fail-on`.
    */
   INVALID: 1,
   /**
    * Bad command line: unknown command or option, missing argument, bad `--rung`, a bad crawl option, an invalid
-   * config file or LINKLADDER_* variable (ERR_CONFIG_INVALID), … Nothing was processed.
+   * config file or LINKLADDER_* variable (ERR_CONFIG_INVALID), a `check` target that is no folder,
+   * page file, glob or http(s) URL, … Nothing was processed.
    */
   USAGE: 2,
   /**
@@ -22,9 +23,9 @@ export const EXIT_CODES = {
    */
   FAILURE: 3,
   /**
-   * Nothing was crawled: `crawl` got no usable response from any seed (connection refused,
-   * DNS failure, 4xx/5xx, robots.txt, out of scope), or `audit`, `stats` or `report` was
-   * given an index that holds no crawl. One stderr line says why.
+   * Nothing was crawled: `crawl` or `check` got no usable response from any seed (connection refused,
+   * DNS failure, 4xx/5xx, robots.txt, out of scope), `check` found no page in its folders, or
+   * `audit`, `stats` or `report` was given an index that holds no crawl. One stderr line says why.
    */
   NO_CRAWL: 4,
   /** Ctrl-C (SIGINT) stopped a crawl: what was claimed but not fetched went back to the queue, the summary was printed. 128 + SIGINT, as shells report it. */
@@ -40,11 +41,13 @@ export const EXIT_CODES_HELP = `Exit codes:
   ${EXIT_CODES.OK}    every input valid (compare: equivalent; crawl: it ran to its end)
   ${EXIT_CODES.INVALID}    an input invalid (compare: different, or an argument invalid;
        explain: not in the index; demo: the request log is not a correct crawl's;
-       audit: a finding at or above --fail-on)
-  ${EXIT_CODES.USAGE}    usage error, reported on one stderr line; nothing processed
+       audit, check: a finding at or above --fail-on)
+  ${EXIT_CODES.USAGE}    usage error, reported on one stderr line; nothing processed (check:
+       a target that is no folder, page file, glob or http(s) URL)
   ${EXIT_CODES.FAILURE}    cannot read stdin, write output or open or write the database (not an
        index, corrupt, or another crawl writes it), or internal error
-  ${EXIT_CODES.NO_CRAWL}    nothing crawled: crawl fetched no seed (refused, unreachable, 4xx/5xx,
-       robots.txt); audit, stats, report: the index holds no crawl
+  ${EXIT_CODES.NO_CRAWL}    nothing crawled: crawl or check fetched no seed (refused, unreachable,
+       4xx/5xx, robots.txt); check: no page in its folders; audit, stats,
+       report: the index holds no crawl
   ${EXIT_CODES.INTERRUPTED}  a crawl stopped by Ctrl-C (it resumes from the database)
   ${EXIT_CODES.TERMINATED}  a crawl stopped by SIGTERM (likewise)`;

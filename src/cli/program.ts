@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import type { CliContext } from './cli-context.js';
 import { addAuditCommand } from './commands/audit.js';
+import { addCheckCommand } from './commands/check.js';
 import { addCompareCommand } from './commands/compare.js';
 import { addCrawlCommand } from './commands/crawl.js';
 import { addDbCommand } from './commands/db.js';
@@ -47,6 +48,7 @@ export function createProgram(context: CliContext, version: string): Command {
   addNormalizeCommand(program, context);
   addCompareCommand(program, context);
   addCrawlCommand(program, context);
+  addCheckCommand(program, context);
   addExplainCommand(program, context);
   addAuditCommand(program, context);
   addGraphCommand(program, context);

@@ -15,6 +15,7 @@ import {
   runOutcomeOf,
   validateSeeds,
   type CrawlEvent,
+  type CrawlRuntime,
   type CrawlSeeds,
   type CrawlSettingsData,
   type CrawlSummary,
@@ -26,6 +27,7 @@ import {
   type HttpFetcher,
   type HttpRobotsPolicy,
   type RobotsCache,
+  type RobotsPolicy,
 } from '../fetch/index.js';
 import { auditIdentities } from '../report/index.js';
 import type { CrawlRunRow } from '../store/index.js';
@@ -59,6 +61,22 @@ export interface CrawlRunSettings {
    * sites share it unasked.
    */
   readonly isDefaultIndex?: boolean;
+  /**
+   * What the crawl fetches with, given the HTTP fetcher and robots.txt policy the run
+   * made (and closes): `check` answers a folder's URLs from disk and sends the rest on.
+   * @default the HTTP fetcher and robots.txt policy as they are
+   */
+  readonly clients?: ((http: CrawlClients) => CrawlClients) | undefined;
+  /** crawl()'s runtime options beyond the index, the clients, the signal and the events. @default {} */
+  readonly runtime?: Omit<CrawlRuntime, 'store' | 'fetcher' | 'robots' | 'signal' | 'onEvent'> | undefined;
+  /** The summary on stderr, stdout being the command's own (`check`'s findings). @default false */
+  readonly isSummaryOnStderr?: boolean | undefined;
+}
+
+/** What a crawl fetches with: pages and robots.txt (`undefined`: not consulted). */
+export interface CrawlClients {
+  readonly fetcher: Fetcher;
+  readonly robots: RobotsPolicy | undefined;
 }
 
 export interface CrawlRun {
@@ -95,7 +113,8 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
       await index.close();
       return await reportUsage(new Error(refusal), context);
     }
-    return await crawlInto(index, seeds, settings, { fetcher, robots }, context, earlierRuns);
+    const used = settings.clients?.({ fetcher, robots }) ?? { fetcher, robots };
+    return await crawlInto(index, seeds, settings, used, context, earlierRuns);
   } finally {
     await Promise.all([fetcher.close(), robots.close()]);
   }
@@ -151,7 +170,7 @@ async function crawlInto(
   store: WritableIndex,
   seeds: CrawlSeeds,
   settings: CrawlRunSettings,
-  clients: Clients,
+  clients: CrawlClients,
   context: CliContext,
   earlierRuns: readonly CrawlRunRow[],
 ): Promise<CrawlRun> {
@@ -173,6 +192,7 @@ async function crawlInto(
     await keepLastRunFindings(store, context);
     summary = await crawl(
       crawlOptionsOf({ ...CRAWL_DEFAULTS, ...settings.tuning }, seeds, {
+        ...settings.runtime,
         store,
         fetcher: settings.isJson ? events.gate(clients.fetcher) : clients.fetcher,
         robots: clients.robots,
@@ -198,8 +218,9 @@ async function crawlInto(
   }
   // stdout itself failed (a closed pipe): nothing more can be said there.
   if (failure !== undefined && events.failure !== undefined && failure.cause === events.failure) throw failure.cause;
-  if (settings.isJson) await out.writeLine(summaryJson(summary, standing));
-  else for (const line of formatSummary(summary, stoppedBy, standing)) await out.writeLine(line);
+  const summaryOut = settings.isSummaryOnStderr === true ? context.err : out;
+  if (settings.isJson) await summaryOut.writeLine(summaryJson(summary, standing));
+  else for (const line of formatSummary(summary, stoppedBy, standing)) await summaryOut.writeLine(line);
   if (failure !== undefined || closeError !== undefined) {
     const message = failure?.message ?? `the last commit of the index failed: ${closeError instanceof Error ? closeError.message : String(closeError)}`;
     await context.err.writeLine(`linkladder: error: ${oneLine(message)}`);

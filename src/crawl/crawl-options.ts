@@ -56,6 +56,20 @@ export interface CrawlRuntime {
    * @default undefined (every external link is requested)
    */
   readonly verdictCache?: VerdictCache | undefined;
+  /**
+   * The URLs the scope is measured from, instead of the seeds (absolute http(s) URLs):
+   * a folder being checked has every file as a seed, yet its links may name any URL
+   * under its root (`scope: 'prefix'` with the root then keeps the crawl to it).
+   * @default undefined (the seeds)
+   */
+  readonly scopeRoots?: readonly string[] | undefined;
+  /**
+   * Whether the external links of a page (by its retrieval URL) are checked, when
+   * `checkExternal` is on; those of a page it refuses are recorded, not requested.
+   * Checking only what changed leaves the external links of unchanged pages alone.
+   * @default undefined (every page's)
+   */
+  readonly isExternalChecked?: ((pageUrl: string) => boolean) | undefined;
 }
 
 /** The options of crawl(): the seeds, the data options of `crawlOptionsSchema`, and the runtime. */
@@ -72,6 +86,8 @@ const RUNTIME_DEFAULTS: Required<Omit<CrawlRuntime, 'store' | 'fetcher'>> = Obje
   now: Date.now,
   sleep: (ms: number, signal: AbortSignal): Promise<void> => sleepTimer(ms, undefined, { signal }).catch(() => undefined),
   verdictCache: undefined,
+  scopeRoots: undefined,
+  isExternalChecked: undefined,
 });
 
 /** The options of crawl() that are not data, in the order messages list them. */
@@ -121,6 +137,8 @@ export function crawlOptionsOf(settings: CrawlSettingsData, seeds: CrawlSeeds, r
     now: checkFunction('now', given.now, RUNTIME_DEFAULTS.now),
     sleep: checkFunction('sleep', given.sleep, RUNTIME_DEFAULTS.sleep),
     verdictCache: given.verdictCache === undefined ? undefined : checkObject<VerdictCache>('verdictCache', given.verdictCache, ['get'], 'a VerdictCache'),
+    scopeRoots: given.scopeRoots === undefined ? undefined : checkScopeRoots(given.scopeRoots),
+    isExternalChecked: checkFunction('isExternalChecked', given.isExternalChecked, RUNTIME_DEFAULTS.isExternalChecked),
   });
   VALIDATED.add(valid);
   return valid;
@@ -170,6 +188,15 @@ function checkObject<T>(name: string, value: unknown, methods: readonly string[]
     throw new OptionError(`Expected \`${name}\` to be ${what} (with a \`${missing}\` method), got ${describeValue(value)}`);
   }
   return value as T;
+}
+
+/** Scope roots are measured as seeds are (scheme rung, no fragment); a private one is no refusal here: the scope test judges links. */
+function checkScopeRoots(value: unknown): readonly string[] {
+  try {
+    return validateSeeds(value, true);
+  } catch (error) {
+    throw new OptionError(`Expected \`scopeRoots\` to be a non-empty array of absolute http(s) URLs, got ${describeValue(value)} (${error instanceof Error ? error.message : String(error)})`);
+  }
 }
 
 function checkSignal(value: unknown): AbortSignal | undefined {

@@ -114,7 +114,7 @@ class Crawler {
     });
     this.#outages = new RobotsOutages(options.retries, (robotsUrl) => this.#tally.robotsRequestsTo(robotsUrl));
     this.#breaker = new HostBreaker(HostBreaker.limitFor(options.retries));
-    this.#scope = new ScopeTest(options);
+    this.#scope = new ScopeTest(options.scopeRoots === undefined ? options : { ...options, seeds: options.scopeRoots });
     // On a shared frontier a held claim would keep its host's slots from the other
     // workers: there content evidence makes digest aliases and rules, and holds nothing.
     this.#content = options.contentEvidence

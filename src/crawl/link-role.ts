@@ -76,8 +76,11 @@ export class LinkRoles {
     this.#o = options;
   }
 
-  /** The decision for `link`, found on a page whose links are at `depth`. */
-  decide(link: ResolvedReference, use: LinkUse, depth: number): LinkDecision {
+  /**
+   * The decision for `link`, found on a page whose links are at `depth`;
+   * `isExternalChecked` false records the page's external links without checking them.
+   */
+  decide(link: ResolvedReference, use: LinkUse, depth: number, isExternalChecked = true): LinkDecision {
     const o = this.#o;
     const verdict = o.scope.checkLink(link);
     if (verdict === undefined) {
@@ -87,7 +90,7 @@ export class LinkRoles {
     }
     if (verdict.reason === 'include' || verdict.reason === 'exclude') return use === 'resource' ? RESOURCE_RECORDED : PAGE_RECORDED;
     if (verdict.reason !== 'scope') return EXTERNAL_RECORDED;
-    const isChecked = o.checkExternal && (use === 'follow' || (use === 'resource' && o.checkResources));
+    const isChecked = o.checkExternal && isExternalChecked && (use === 'follow' || (use === 'resource' && o.checkResources));
     return isChecked && o.scope.checkPatterns(link) === undefined ? EXTERNAL : EXTERNAL_RECORDED;
   }
 }

@@ -62,6 +62,7 @@ export class PageAdmission {
    */
   async stylesheet(tx: IndexWriter, page: Page, response: FetchedResponse): Promise<AdmittedLinks & { readonly findings: readonly string[] }> {
     const depth = page.depth;
+    const isExternalChecked = this.#o.isExternalChecked?.(page.url) ?? true;
     const user = await usingPage(tx, page.id);
     const css = stylesheetLinks(response, {
       id: page.id,
@@ -69,7 +70,7 @@ export class PageAdmission {
       isImportFollowed: user.nesting < MAX_IMPORT_NESTING,
       baseMode: this.#o.baseMode,
       maxReferences: this.#o.maxLinksPerPage,
-      decide: (link, use) => this.#roles.decide(link, use, depth),
+      decide: (link, use) => this.#roles.decide(link, use, depth, isExternalChecked),
     });
     const key = user.pageId ?? page.id;
     const room = this.#rooms.get(key) ?? { left: this.#o.maxQueuedPerPage };
@@ -89,6 +90,7 @@ export class PageAdmission {
   /** The page's references, extracted a slice at a time, ready to be resolved against its base chain. */
   async pageLinks(page: Page, response: FetchedResponse): Promise<PageLinkReader> {
     const depth = page.depth + 1;
+    const isExternalChecked = this.#o.isExternalChecked?.(page.url) ?? true;
     const context = {
       id: page.id,
       url: page.url,
@@ -97,7 +99,7 @@ export class PageAdmission {
       follow: this.#o.follow,
       maxLinks: this.#o.maxLinksPerPage,
       mayFollow: (_target: string, link: ResolvedReference) => depth <= this.#o.maxDepth && this.#scope.checkLink(link) === undefined,
-      decide: (link: ResolvedReference, use: LinkUse) => this.#roles.decide(link, use, depth),
+      decide: (link: ResolvedReference, use: LinkUse) => this.#roles.decide(link, use, depth, isExternalChecked),
     };
     return new PageLinkReader(response, context, await extractPageReferences(response, context, nextTurn));
   }

@@ -92,20 +92,37 @@ export {
 } from './audit/index.js';
 // --- end of audit ---------------------------------------------------------------
 
-// --- check: CI formats --------------------------------------------------------
+// --- check ---------------------------------------------------------------------
 export {
   CHECK_CI_FORMATS,
+  CHECK_CSV_HEADER,
+  CHECK_JSON_KEYS,
+  GITHUB_COMMENT_MAX_LENGTH,
+  checkFindingJson,
+  checkSeverity,
+  checkSummaryLine,
+  countCheckFindings,
+  fileUri,
+  formatCheckCsv,
   formatCheckGithub,
+  formatCheckJson,
   formatCheckJunit,
   formatCheckMarkdown,
+  formatCheckSarif,
+  formatCheckText,
   githubCommand,
   markdownText,
-  GITHUB_COMMENT_MAX_LENGTH,
+  toCheckFinding,
+  verdictOfFinding,
   type CheckCiFormat,
+  type CheckCounts,
   type CheckFinding,
+  type CheckFindings,
   type CheckGithubOptions,
   type CheckJunitOptions,
   type CheckMarkdownSummary,
+  type CheckSarifOptions,
+  type CheckTextOptions,
   type Verdict,
 } from './check/index.js';
-// --- end of check: CI formats ---------------------------------------------------
+// --- end of check ----------------------------------------------------------------
