@@ -2,8 +2,12 @@
 // one named and renamed over it when the run ends, so that a killed or failed check
 // leaves the previous index whole (and the answers it holds for the next run).
 
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { readVerdictCache, type VerdictCache, type VerdictCacheOptions } from '../crawl/index.js';
+import type { IndexReader } from '../store/index.js';
+import { openReader } from './open-store.js';
 
 /** Where `check` keeps its index, under the working directory. */
 export const DEFAULT_CHECK_DB = '.linkladder/check.db';
@@ -61,22 +65,24 @@ function isRunning(pid: number): boolean {
 }
 
 /**
- * The external answers of the previous index, for this run to reuse within
- * `--cache-max-age` instead of asking the sites again; `undefined` when there are
- * none to reuse. The seam where the previous index is read: not yet.
+ * The external answers of the previous index (`dbPath`), for this run to reuse while
+ * younger than `maxAgeMs` instead of asking the sites again; `undefined` when there is
+ * no index, nothing to reuse, or an index this version cannot read (then `warn` says
+ * so, and every link is asked).
  */
-export async function previousVerdicts(dbPath: string): Promise<undefined> {
-  void dbPath;
-  return undefined;
-}
-
-const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/** `90s`, `30m`, `12h`, `1d`, `2w`, `0` as milliseconds; `undefined` when it is none of them. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d{1,9})(ms|s|m|h|d|w)?$/.exec(text.trim());
-  if (match === null) return undefined;
-  const n = Number(match[1]);
-  if (match[2] === undefined) return n === 0 ? 0 : undefined;
-  return n * UNITS[match[2]]!;
+export async function previousVerdicts(dbPath: string, options: VerdictCacheOptions, warn: (message: string) => unknown): Promise<VerdictCache | undefined> {
+  if (options.maxAgeMs === 0 || !existsSync(dbPath)) return undefined;
+  let reader: IndexReader;
+  try {
+    reader = await openReader(dbPath);
+  } catch (error) {
+    await warn(`the previous index ${dbPath} cannot be read (${error instanceof Error ? error.message : String(error)}): every external link is asked again`);
+    return undefined;
+  }
+  try {
+    const cache = await readVerdictCache(reader, options);
+    return cache.size === 0 ? undefined : cache;
+  } finally {
+    await reader.close();
+  }
 }

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FreshIndex, parseDuration, previousVerdicts } from '../../src/cli/check-index.js';
+import { FreshIndex, previousVerdicts } from '../../src/cli/check-index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-check-index-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,21 +45,19 @@ describe('FreshIndex', () => {
   });
 });
 
-describe('parseDuration', () => {
-  it.each([
-    ['1d', 86_400_000],
-    ['12h', 43_200_000],
-    ['30m', 1_800_000],
-    ['90s', 90_000],
-    ['2w', 1_209_600_000],
-    ['0', 0],
-  ])('%s', (text, ms) => expect(parseDuration(text)).toBe(ms));
-
-  it.each(['', 'soon', '1', '-1d', '1.5h', '1y'])('refuses %j', (text) => expect(parseDuration(text)).toBeUndefined());
-});
-
 describe('previousVerdicts', () => {
-  it('gives nothing to reuse yet', async () => {
-    expect(await previousVerdicts(path.join(dir, 'none.db'))).toBeUndefined();
+  it('nothing to reuse without a previous index, or with a cache age of 0', async () => {
+    const warnings: string[] = [];
+    expect(await previousVerdicts(path.join(dir, 'none.db'), { now: Date.now(), maxAgeMs: 86_400_000 }, (m) => warnings.push(m))).toBeUndefined();
+    expect(warnings).toEqual([]);
+  });
+
+  it('a previous index this version cannot read: a warning, and every link is asked', async () => {
+    const bad = path.join(dir, 'not-an-index.db');
+    writeFileSync(bad, 'not a database');
+    const warnings: string[] = [];
+    expect(await previousVerdicts(bad, { now: Date.now(), maxAgeMs: 86_400_000 }, (m) => warnings.push(m))).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/cannot be read.*asked again/);
   });
 });

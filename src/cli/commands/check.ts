@@ -2,17 +2,21 @@
 // build folder, Markdown or HTML files of a repository, or a live site.
 
 import { existsSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { givenSettings, loadCrawlSettings, settingOptions, type CrawlSettings } from '../../config/index.js';
-import { CRAWL_DEFAULTS, type CrawlSummary } from '../../crawl/index.js';
+import { CRAWL_DEFAULTS, isPrivateUrl, parseCacheMaxAge, type CrawlSummary } from '../../crawl/index.js';
 import { createFileFetcher, localRobots, type FileFetcher } from '../../fetch/index.js';
 import {
   audit,
   checkSummaryLine,
   countCheckFindings,
   formatCheckCsv,
+  formatCheckGithub,
   formatCheckJson,
+  formatCheckJunit,
+  formatCheckMarkdown,
   formatCheckSarif,
   formatCheckText,
   SEVERITY_RANK,
@@ -23,7 +27,7 @@ import {
 } from '../../report/index.js';
 import { resourceKeyOf } from '../../ladder/index.js';
 import { ChangedFilesError, changedFiles } from '../changed-files.js';
-import { DEFAULT_CHECK_DB, FreshIndex, parseDuration, previousVerdicts } from '../check-index.js';
+import { DEFAULT_CHECK_DB, FreshIndex, previousVerdicts } from '../check-index.js';
 import { PAGE_EXTENSIONS, TargetError, planCheck, relativeFile, type CheckPlan } from '../check-targets.js';
 import type { CliContext } from '../cli-context.js';
 import { EXIT_CODES } from '../exit-codes.js';
@@ -35,12 +39,6 @@ import { runCrawl, type CrawlTuning } from '../run-crawl.js';
 
 export const CHECK_FORMATS = ['text', 'json', 'csv', 'sarif', 'junit', 'github', 'markdown'] as const;
 export type CheckFormat = (typeof CHECK_FORMATS)[number];
-
-/**
- * The formats whose writer is not in this build yet: refused before anything is
- * read. Each is a `case` of `writeFindings` once its formatter exists.
- */
-const PENDING_FORMATS: ReadonlySet<CheckFormat> = new Set(['junit', 'github', 'markdown']);
 
 const OUTPUT: OutputOptionsSpec<CheckFormat> = { formats: CHECK_FORMATS, defaultFormat: 'text' };
 
@@ -119,6 +117,7 @@ interface CheckCommandOptions extends OutputOptions {
   readonly cleanUrls?: boolean;
   readonly changed?: string;
   readonly cacheMaxAge: string;
+  readonly summary?: string;
   readonly config?: string;
 }
 
@@ -137,7 +136,8 @@ export function addCheckCommand(program: Command, context: CliContext): void {
     .addOption(new Option('--index-file <name>', 'what a folder URL means (repeatable)').argParser(collectIndexFile).default(undefined, 'index.html, index.htm'))
     .addOption(new Option('--clean-urls', '/about may mean about.html'))
     .addOption(new Option('--changed <git-ref>', 'report only what files changed since this git revision break'))
-    .addOption(new Option('--cache-max-age <duration>', 'reuse external answers of the previous run this young (90s, 30m, 12h, 1d, 0)').default('1d'));
+    .addOption(new Option('--cache-max-age <duration>', 'reuse external answers of the previous run this young (90s, 30m, 12h, 1d, 0)').default('1d'))
+    .addOption(new Option('--summary <file>', 'also append a Markdown summary to this file (a CI job summary: $GITHUB_STEP_SUMMARY)'));
   // crawl's tuning flags, from the settings' schema (src/config/schema.ts), less those check decides itself.
   for (const option of settingOptions()) if (!NOT_CHECK_SETTINGS.has(option.attributeName())) command.addOption(option);
   command.addHelpText('after', HELP).action(async (targets: string[], options: CheckCommandOptions) => {
@@ -153,9 +153,12 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
     return EXIT_CODES.USAGE;
   };
   const format = outputFormat(options, OUTPUT) ?? 'text';
-  if (PENDING_FORMATS.has(format)) return usage(`--format ${format} is not available in this build`);
-  const cacheMaxAgeMs = parseDuration(options.cacheMaxAge);
-  if (cacheMaxAgeMs === undefined) return usage(`--cache-max-age ${options.cacheMaxAge}: expected a duration such as 90s, 30m, 12h, 1d or 0`);
+  let cacheMaxAgeMs: number;
+  try {
+    cacheMaxAgeMs = parseCacheMaxAge(options.cacheMaxAge, '--cache-max-age');
+  } catch {
+    return usage(`--cache-max-age ${options.cacheMaxAge}: expected a duration such as 45s, 30m, 12h, 1d or 0 (off)`);
+  }
   if (/^postgres(ql)?:/i.test(options.db)) return usage('--db: check rebuilds its index each run, in a file; a PostgreSQL index is for crawl');
   // Defaults < config file < LINKLADDER_* variables < the flags given; a bad source throws ERR_CONFIG_INVALID (exit 2).
   const given = givenSettings(command);
@@ -195,12 +198,10 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
     await context.err.writeLine(`linkladder: error: cannot write the index ${options.db}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT_CODES.FAILURE;
   }
-  // The seam for the answers of the previous index: read before this run replaces it,
-  // they go into `runtime` below (as the crawl's verdict cache) to be reused while
-  // younger than `cacheMaxAgeMs`.
-  const previous = await previousVerdicts(index.path);
-  void previous;
-  void cacheMaxAgeMs;
+  // The external answers of the previous run, read before this run replaces its index:
+  // reused while younger than --cache-max-age, so a pull request's check asks no site
+  // again what yesterday's asked.
+  const previous = await previousVerdicts(index.path, { now: Date.now(), maxAgeMs: cacheMaxAgeMs }, (message) => context.err.writeLine(`linkladder: warning: ${message}`));
 
   let files: FileFetcher | undefined;
   const indexFiles = options.indexFile ?? ['index.html', 'index.htm'];
@@ -231,6 +232,7 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
           return { fetcher: files, robots: localRobots(files, http.robots) };
         },
         runtime: {
+          ...(previous === undefined ? {} : { verdictCache: previous }),
           ...(plan.roots.length === 0 ? {} : { scopeRoots: [...plan.roots.map((root) => root.prefix), ...plan.urls.map(originOf)] }),
           ...(local.isSelective ? { isExternalChecked: (page: string) => local.isExternalChecked(page) } : {}),
         },
@@ -250,10 +252,19 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
     await (files as FileFetcher | undefined)?.close();
   }
 
-  const findings = await local.report(index.path);
+  const { findings, pages } = await local.report(index.path);
   let worst = -1;
   for (const f of findings) worst = Math.max(worst, SEVERITY_RANK[f.severity]);
-  await withOutput(options, context, (out) => writeFindings(out, format, findings, local, urlsChecked(summary)));
+  const shape: Shape = { failOn: options.failOn, pages, verdicts: summary?.verdicts ?? { ok: 0, broken: 0, unverified: 0 }, urlsChecked: urlsChecked(summary) };
+  await withOutput(options, context, (out) => writeFindings(out, format, findings, local, shape));
+  if (options.summary !== undefined) {
+    try {
+      await appendFile(path.resolve(context.cwd, options.summary), `${formatCheckMarkdown(findings, { ...shape.verdicts, pages: pages.length, failOn: options.failOn })}\n`);
+    } catch (error) {
+      await context.err.writeLine(`linkladder: error: cannot write the summary ${options.summary}: ${error instanceof Error ? error.message : String(error)}`);
+      return EXIT_CODES.FAILURE;
+    }
+  }
   // The text report closes with it; the other formats keep stdout to their own shape.
   if (format !== 'text') await context.err.writeLine(checkSummaryLine(countCheckFindings(findings), urlsChecked(summary)));
   return worst >= SEVERITY_RANK[options.failOn] ? EXIT_CODES.INVALID : EXIT_CODES.OK;
@@ -269,7 +280,9 @@ function tuningOf(settings: CrawlSettings, plan: CheckPlan, given: Partial<Crawl
     sitemap: false,
     scope: isLocal ? 'prefix' : CRAWL_DEFAULTS.scope,
     // A folder's own origin is a name, never connected to: a site URL on a private address is no reason to refuse it.
-    allowPrivate: settings.allowPrivate || plan.roots.some((root) => isPrivateHost(root.prefix)),
+    allowPrivate: settings.allowPrivate || plan.roots.some((root) => isPrivateUrl(root.prefix)),
+    // An unverified external link (a timeout, a 503, a 429) is asked once more at the end, politely.
+    secondPass: given.secondPass ?? true,
     // Files given by name: the files they link to are read for their anchors, not followed further.
     maxDepth: given.maxDepth === undefined && plan.urls.length === 0 && plan.hasFileTargets && !hasFolders(plan) ? 1 : settings.maxDepth,
   };
@@ -277,11 +290,6 @@ function tuningOf(settings: CrawlSettings, plan: CheckPlan, given: Partial<Crawl
 
 function hasFolders(plan: CheckPlan): boolean {
   return plan.folders.length > 0;
-}
-
-function isPrivateHost(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host.endsWith('.localhost') || /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[::1\]$)/.test(host);
 }
 
 function originOf(url: string): string {
@@ -297,8 +305,19 @@ function urlsChecked(summary: CrawlSummary | undefined): number | undefined {
   return summary === undefined ? undefined : summary.pagesFetched + summary.pagesFailed;
 }
 
-async function writeFindings(out: LineWriter, format: CheckFormat, findings: readonly CheckFinding[], local: LocalPages, urlsChecked: number | undefined): Promise<void> {
+/** What the formats need besides the findings. */
+interface Shape {
+  readonly failOn: (typeof CHECK_FAIL_ON)[number];
+  /** Every page checked and shown: its file (relative), or its URL for a live site. */
+  readonly pages: readonly string[];
+  /** The URLs checked, by verdict. */
+  readonly verdicts: Readonly<Record<'ok' | 'broken' | 'unverified', number>>;
+  readonly urlsChecked: number | undefined;
+}
+
+async function writeFindings(out: LineWriter, format: CheckFormat, findings: readonly CheckFinding[], local: LocalPages, shape: Shape): Promise<void> {
   let lines: AsyncIterable<string> | Iterable<string>;
+  const { urlsChecked, failOn } = shape;
   switch (format) {
     case 'text':
       lines = formatCheckText(findings, { targetLabel: (target) => local.targetLabel(target), urlsChecked });
@@ -312,13 +331,18 @@ async function writeFindings(out: LineWriter, format: CheckFormat, findings: rea
     case 'sarif':
       lines = formatCheckSarif(findings, { toolVersion: readPackageVersion() });
       break;
-    // The formats of CI systems: refused before the check (PENDING_FORMATS) until their writers are here.
     case 'junit':
+      lines = [formatCheckJunit(findings, { checkedFiles: shape.pages, failOn, toolVersion: readPackageVersion() })];
+      break;
     case 'github':
+      lines = [formatCheckGithub(findings, { failOn })];
+      break;
     case 'markdown':
-      throw new Error(`--format ${format} is not available in this build`);
+      lines = [formatCheckMarkdown(findings, { ...shape.verdicts, pages: shape.pages.length, failOn })];
+      break;
   }
-  for await (const line of lines) await out.writeLine(line);
+  // The CI formats come whole, their last line ended.
+  for await (const line of lines) await out.writeLine(line.endsWith('\n') ? line.slice(0, -1) : line);
 }
 
 /**
@@ -393,14 +417,27 @@ class LocalPages {
     return file;
   }
 
-  /** The findings of the index at `db`, as check's findings, those to show only. */
-  async report(db: string): Promise<CheckFinding[]> {
+  /**
+   * The findings of the index at `db`, as check's findings, those to show only; and
+   * the pages checked that are shown (files relative to the working directory, else URLs).
+   */
+  async report(db: string): Promise<{ readonly findings: CheckFinding[]; readonly pages: string[] }> {
     const reader = await openReader(db);
     const raw = [];
+    const pageUrls: string[] = [];
     try {
       for await (const f of audit(reader)) raw.push(f);
+      for await (const url of reader.urls()) {
+        if (url.role === 'page' && url.state === 'done' && url.lastFetch !== undefined && isPageType(url.lastFetch.contentType)) pageUrls.push(url.key);
+      }
     } finally {
       await reader.close();
+    }
+    const pages: string[] = [];
+    for (const url of pageUrls) {
+      const file = await this.#fileOf(url);
+      if (file === undefined) pages.push(url);
+      else if (this.#isShown(file, undefined) && !pages.includes(relativeFile(this.#cwd, file))) pages.push(relativeFile(this.#cwd, file));
     }
     for (const f of raw) {
       if (f.page !== undefined) await this.#fileOf(f.page);
@@ -414,7 +451,7 @@ class LocalPages {
       const finding = toCheckFinding(f, () => (pageFile === undefined ? undefined : relativeFile(this.#cwd, pageFile)));
       if (this.#isShown(pageFile, f.target)) shown.push(finding);
     }
-    return shown;
+    return { findings: shown, pages };
   }
 
   /**
@@ -460,6 +497,11 @@ class LocalPages {
     const slash = bare.endsWith('/') && !PAGE_EXTENSIONS.has(path.extname(file).toLowerCase()) ? '/' : '';
     return relativeFile(this.#cwd, file) + slash + (hash === -1 ? '' : target.slice(hash));
   }
+}
+
+/** The media types of pages: what check reads links from. */
+function isPageType(contentType: string | undefined): boolean {
+  return contentType === 'text/html' || contentType === 'application/xhtml+xml' || contentType === 'text/markdown';
 }
 
 function keyOf(url: string): string {

@@ -2,40 +2,21 @@
 // and the file of its page, and the severity CI acts on — broken fails, unverified
 // warns (a bot wall or a timeout of another site says nothing about one's own links).
 
+import type { Verdict } from '../../crawl/index.js';
 import type { AuditFinding, Severity } from '../audit/finding.js';
 
-/**
- * What became of a checked target: it answered (`ok`), it does not exist
- * (`broken`: a missing file, 404/410, a name that does not resolve, a fragment no
- * element has), or it could not be told (`unverified`: timeouts, 5xx, 429, bot walls).
- */
-export type Verdict = 'ok' | 'broken' | 'unverified';
+export type { Verdict };
 
 export interface CheckFinding extends AuditFinding {
-  /** The verdict on the link's target, for findings about a target's answer or fragment. */
+  /** The verdict on the link's target (recorded by the crawl), for findings about a target's answer or fragment. */
   readonly verdict: Verdict | undefined;
   /** The page's file, relative to the working directory with `/` separators, for a page read from disk. */
   readonly file: string | undefined;
 }
 
-const VERDICTS: ReadonlySet<string> = new Set<Verdict>(['ok', 'broken', 'unverified']);
-
-/**
- * The codes whose finding is a verdict, for an audit that does not give one itself.
- * A missing fragment is broken: the page is there, the place it promises is not.
- */
-const VERDICT_OF_CODE: Readonly<Record<string, Verdict>> = {
-  LINK_BROKEN: 'broken',
-  SEED_BROKEN: 'broken',
-  LINK_FRAGMENT_MISSING: 'broken',
-  LINK_UNVERIFIED: 'unverified',
-};
-
-/** The verdict a finding carries: its own `verdict` when the audit gives one, else the one its code implies. */
+/** The verdict a finding carries: the audit's, from what the crawl recorded. */
 export function verdictOfFinding(f: AuditFinding): Verdict | undefined {
-  const own: unknown = (f as { readonly verdict?: unknown }).verdict;
-  if (typeof own === 'string' && VERDICTS.has(own)) return own as Verdict;
-  return VERDICT_OF_CODE[f.code];
+  return f.verdict;
 }
 
 /** The severity in `check`: broken is an error, unverified a warning, anything else keeps its catalog severity. */

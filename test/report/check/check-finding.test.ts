@@ -1,4 +1,4 @@
-// A check finding: the verdict a finding carries (or its code implies), the
+// A check finding: the verdict a finding carries (what the crawl recorded), the
 // severity CI acts on, and the shapes of its formats.
 
 import { describe, expect, it } from 'vitest';
@@ -34,10 +34,10 @@ async function all(lines: AsyncIterable<string>): Promise<string[]> {
 }
 
 describe('toCheckFinding', () => {
-  it('maps broken codes to an error and gives the file', () => {
-    const f = toCheckFinding(base('LINK_FRAGMENT_MISSING', 'warning'), fileOf);
+  it('a broken verdict is an error (a missing fragment, a warning in the audit, included), and the file is given', () => {
+    const f = toCheckFinding(base('LINK_FRAGMENT_MISSING', 'warning', { verdict: 'broken' }), fileOf);
     expect([f.verdict, f.severity, f.file]).toEqual(['broken', 'error', 'site/a.html']);
-    expect(toCheckFinding(base('SEED_BROKEN', 'error'), fileOf).verdict).toBe('broken');
+    expect(toCheckFinding(base('SEED_BROKEN', 'error', { verdict: 'broken' }), fileOf).verdict).toBe('broken');
   });
 
   it('makes an unverified target a warning, whatever the catalog says', () => {
@@ -53,12 +53,12 @@ describe('toCheckFinding', () => {
 
 describe('formats', () => {
   const findings: CheckFinding[] = [
-    toCheckFinding(base('LINK_BROKEN', 'error'), fileOf),
+    toCheckFinding(base('LINK_BROKEN', 'error', { verdict: 'broken' }), fileOf),
     toCheckFinding(base('LINK_REDIRECT', 'warning', { page: 'http://site.invalid/sub/a b.html', line: 1, column: 2 }), fileOf),
   ];
 
   it('json: exactly the ten keys, null when absent', async () => {
-    const lines = await all(formatCheckJson([toCheckFinding(base('LINK_BROKEN', 'error', { line: undefined, column: undefined }), fileOf)]));
+    const lines = await all(formatCheckJson([toCheckFinding(base('LINK_BROKEN', 'error', { line: undefined, column: undefined, verdict: 'broken' }), fileOf)]));
     const object = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(Object.keys(object)).toEqual([...CHECK_JSON_KEYS]);
     expect(object).toMatchObject({ verdict: 'broken', file: 'site/a.html', line: null, column: null });
