@@ -207,7 +207,7 @@ export const FINDINGS = {
   },
   HTML_MARKDOWN_CAPPED: {
     severity: 'warning',
-    summary: 'the Markdown page is longer than the extractor reads (2 MiB): the links past it were not recorded nor followed',
+    summary: 'the Markdown page is longer than the extractor reads (1 MiB): the links past it were not recorded nor followed',
     recordedOn: 'fetch',
     subject: 'page',
   },

@@ -51,20 +51,20 @@ export interface MarkdownLinkOptions {
   /**
    * Characters of the document read; past it, `HTML_MARKDOWN_CAPPED`. Markdown parsing
    * costs far more than HTML's: this bounds the time one page takes.
-   * @default 2097152 (2 MiB)
+   * @default 1048576 (1 MiB)
    */
   readonly maxLength?: number;
 }
 
 /** The default of `maxLength`. */
-export const MARKDOWN_MAX_LENGTH = 2 * 1024 * 1024;
+export const MARKDOWN_MAX_LENGTH = 1024 * 1024;
 /** Container markers (`>`, list markers) read on one line; those past it are text. */
 const MAX_NESTING = 32;
 /** The column past which a line's container markers are text. */
 const MAX_INDENT = 256;
 /** How much one `step()` parses, at least (UTF-16 code units), and at most without a clean cut. */
-const PIECE = 32 * 1024;
-const MAX_PIECE = 64 * 1024;
+const PIECE = 16 * 1024;
+const MAX_PIECE = 32 * 1024;
 
 /** The links, anchors and findings of a whole Markdown document at once. */
 export function extractMarkdownLinks(markdown: string, options: MarkdownLinkOptions = {}): ExtractedLinks {
