@@ -212,6 +212,29 @@ describe('extractMarkdownLinks', () => {
     }
   });
 
+  it('hostile text is bounded: 100k links on one line, pathological emphasis and brackets, a 10 MB text (capped)', () => {
+    const cases: [string, string][] = [
+      ['100k links, one line', Array.from({ length: 100_000 }, (_, i) => `[l](/p${i})`).join(' ')],
+      ['emphasis', '*a **a _a __a '.repeat(10_000)],
+      ['brackets', '[' .repeat(40_000) + 'a' + ']('.repeat(40_000)],
+      ['angle brackets', '<a <b <!-- <? <![CDATA[ '.repeat(5_000)],
+      ['10 MB', 'word '.repeat(2_000_000)],
+    ];
+    for (const [name, md] of cases) {
+      const started = performance.now();
+      let steps = 0;
+      const extractor = createMarkdownExtractor(md, { maxReferences: 10 });
+      while (!extractor.step()) steps++;
+      const extracted = extractor.end();
+      expect(performance.now() - started, name).toBeLessThan(150_000);
+      // Read a piece per step: the caller's event loop turns between them.
+      if (md.length > 1024 * 1024) expect(steps, name).toBeGreaterThan(30);
+      expect(extracted.references.length, name).toBeLessThanOrEqual(10);
+      expect(extracted.findings.some((f) => f.code === 'HTML_MARKDOWN_CAPPED'), name).toBe(md.length > 1024 * 1024);
+      if (name.startsWith('100k')) expect(extracted.referenceCount).toBeGreaterThan(70_000);
+    }
+  }, 600_000);
+
   it('property: never throws, and each destination written as is sits at valueOffset (decoded, it is raw)', () => {
     const piece = fc.constantFrom(
       '[', ']', '(', ')', '<', '>', '!', '*', '_', '`', '\\', '&amp;', '&#x41;', '#', '\n', '\n\n', ' ', '\t', '> ', '- ', '1. ',
