@@ -63,8 +63,8 @@ const MAX_NESTING = 32;
 /** The column past which a line's container markers are text. */
 const MAX_INDENT = 256;
 /** How much one `step()` parses, at least (UTF-16 code units), and at most without a clean cut. */
-const PIECE = 16 * 1024;
-const MAX_PIECE = 32 * 1024;
+const PIECE = 8 * 1024;
+const MAX_PIECE = 16 * 1024;
 
 /** The links, anchors and findings of a whole Markdown document at once. */
 export function extractMarkdownLinks(markdown: string, options: MarkdownLinkOptions = {}): ExtractedLinks {

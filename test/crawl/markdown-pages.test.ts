@@ -88,7 +88,7 @@ describe('a site of Markdown pages', () => {
     });
     expect(requests).not.toContain('/docs/in-code.md');
     expect(requests).toEqual(
-      expect.arrayContaining(['/docs/README.md', '/docs/guide.md', '/docs/a%20b.md', '/docs/sub/', '/docs/missing.md', '/docs/raw.md', '/docs/img/logo.png', '/docs/guide_x.md']),
+      expect.arrayContaining(['/index.md', '/docs/README.md', '/docs/guide.md', '/docs/a%20b.md', '/docs/sub/', '/docs/missing.md', '/docs/raw.md', '/docs/img/logo.png', '/docs/guide_x.md']),
     );
     const findings = await collect(audit(store.reader()));
     const placed = findings

@@ -220,8 +220,8 @@ describe('pageLinks and extractPageReferences: a Markdown page', () => {
     const elapsed = performance.now() - started;
     expect(extracted!.references.map((r) => r.raw)).toEqual(Array.from({ length: 2000 }, (_, i) => `p${i}.md`));
     expect(extracted!.findings.map((f) => f.code)).toEqual(['HTML_MARKDOWN_CAPPED']);
-    // One pause per piece of 16 to 32 KiB of the head.
-    expect(pauses).toBeGreaterThanOrEqual(Math.floor(head.length / (32 * 1024)));
+    // One pause per piece of 8 to 16 KiB of the head.
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(head.length / (16 * 1024)));
     expect(elapsed).toBeLessThan(120_000);
   }, 180_000);
 });
