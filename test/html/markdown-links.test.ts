@@ -253,11 +253,13 @@ describe('extractMarkdownLinks', () => {
           // E-mail autolinks and GFM www. links: their scheme is not written.
           const unwritten = /^(?:mailto:|http:\/\/(?=www\.))/.exec(r.raw)?.[0];
           if (unwritten !== undefined && md.startsWith(r.raw.slice(unwritten.length), r.valueOffset)) continue;
-          // Escapes and character references: the written text decodes to raw.
-          const written = md.slice(r.valueOffset);
-          const match = /^(?:[^\s<>()\\]|\\[^]|\((?:[^\s()\\]|\\[^])*\))*/.exec(written)![0];
-          const asHtml = extractLinks(`<a href="${written.slice(0, written.indexOf('"') === -1 ? undefined : written.indexOf('"'))}">`).references[0]?.raw;
-          expect([decodeString(match), decodeString(written.slice(0, written.indexOf('>') === -1 ? undefined : written.indexOf('>'))), asHtml]).toContain(r.raw);
+          // Escapes and character references: some text written from valueOffset on decodes to raw.
+          const written = md.slice(r.valueOffset, r.valueOffset + r.raw.length * 10 + 10);
+          let decodes = false;
+          for (let k = 1; k <= written.length && !decodes; k++) decodes = decodeString(written.slice(0, k)) === r.raw;
+          // Raw HTML: an attribute value, character references decoded as HTML does.
+          if (!decodes) decodes = extractLinks(`<a href="${written.split('"')[0]}">`).references[0]?.raw === r.raw;
+          expect(decodes, `${JSON.stringify(md)} ${JSON.stringify(r)}`).toBe(true);
         }
       }),
       { numRuns: 400 },
