@@ -166,9 +166,8 @@ class PieceReader implements MarkdownExtractor {
     // gets every label that looks defined (a superset; one defined nowhere is dropped
     // when references are resolved). A Set, not micromark's array: `includes` is asked per label.
     const labels = new Set<string>();
-    for (const match of this.#text.matchAll(/^[ \t>*+\-0-9.)]*\[((?:[^[\]\\]|\\[^])+?)\]:/gm)) {
-      if (match[1]!.length <= 999) labels.add(normalizeIdentifier(match[1]!));
-    }
+    // CommonMark §4.7: a label holds at most 999 characters (so no line start scans further).
+    for (const match of this.#text.matchAll(/^[ \t>*+\-0-9.)]*\[((?:[^[\]\\]|\\[^]){1,999}?)\]:/gm)) labels.add(normalizeIdentifier(match[1]!));
     this.#defined = { includes: (id) => labels.has(id), push: (id) => labels.add(id) };
   }
 
