@@ -217,6 +217,12 @@ export const FINDINGS = {
     recordedOn: 'fetch',
     subject: 'page',
   },
+  HTML_MARKDOWN_CAPPED: {
+    severity: 'warning',
+    summary: 'the Markdown page is longer than the extractor reads (1 MiB): the links past it were not recorded nor followed',
+    recordedOn: 'fetch',
+    subject: 'page',
+  },
   // What the crawler left out of a page (src/crawl, its per-page caps; issue 10, item 3).
   PAGE_LINKS_CAPPED: {
     severity: 'warning',

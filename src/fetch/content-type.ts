@@ -44,3 +44,10 @@ export function isCssMediaType(mediaType: string | undefined): boolean {
 export function isHtmlMediaType(mediaType: string | undefined): boolean {
   return mediaType !== undefined && HTML_MEDIA_TYPES.has(mediaType);
 }
+
+/** Markdown (RFC 7763 `text/markdown`, and the `text/x-markdown` servers still send): read and decoded for its links. */
+export const MARKDOWN_MEDIA_TYPES: ReadonlySet<string> = new Set(['text/markdown', 'text/x-markdown']);
+
+export function isMarkdownMediaType(mediaType: string | undefined): boolean {
+  return mediaType !== undefined && MARKDOWN_MEDIA_TYPES.has(mediaType);
+}

@@ -44,6 +44,18 @@ export function decodeCss(bytes: Uint8Array, headerCharset: string | undefined):
   return { text: decode(bytes, encoding), charset: encoding, source: fromRule === undefined ? 'default' : 'meta' };
 }
 
+/**
+ * A Markdown text as text: a BOM, else the Content-Type charset (RFC 7763 §2 makes it
+ * required), else UTF-8. No `<meta>` is sniffed: Markdown has no place for one.
+ */
+export function decodeMarkdown(bytes: Uint8Array, headerCharset: string | undefined): DecodedText {
+  const bom = sniffBom(bytes);
+  if (bom !== undefined) return { text: decode(bytes, bom), charset: bom, source: 'bom' };
+  const fromHeader = headerCharset === undefined ? undefined : getEncoding(headerCharset);
+  if (fromHeader !== undefined) return { text: decode(bytes, fromHeader), charset: fromHeader, source: 'header' };
+  return { text: decode(bytes, DEFAULT_ENCODING), charset: DEFAULT_ENCODING, source: 'default' };
+}
+
 /** CSS Syntax 3 §3.2: the label of `@charset "label";` when the bytes start with exactly that. */
 function charsetRule(bytes: Uint8Array): string | undefined {
   const PREFIX = '@charset "';

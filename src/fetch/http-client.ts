@@ -8,8 +8,8 @@ import type { Agent } from 'undici';
 import type { FetchErrorCode } from '../errors.js';
 import { guardedConnector } from './address-guard.js';
 import { classifyError } from './classify-error.js';
-import { isCssMediaType, isHtmlMediaType, parseContentType } from './content-type.js';
-import { decodeCss, decodeHtml, decodeUtf8 } from './decode-body.js';
+import { isCssMediaType, isHtmlMediaType, isMarkdownMediaType, parseContentType } from './content-type.js';
+import { decodeCss, decodeHtml, decodeMarkdown, decodeUtf8 } from './decode-body.js';
 import { decodeBody, parseContentEncoding, plainBody } from './read-body.js';
 import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
@@ -255,7 +255,8 @@ export class HttpClient {
   ): Promise<Omit<FinalFields, 'finalUrl' | 'status' | 'headers'>> {
     const { mediaType, charset } = parseContentType(headers['content-type']);
     const isCss = isCssMediaType(mediaType);
-    if (policy.decode === 'html' && !isHtmlMediaType(mediaType) && !isCss) {
+    const isMarkdown = isMarkdownMediaType(mediaType);
+    if (policy.decode === 'html' && !isHtmlMediaType(mediaType) && !isCss && !isMarkdown) {
       // Not wanted: not read (beyond what keeps the connection, when it is small).
       await discard(sink);
       return { ...NO_BODY, contentType: mediaType };
@@ -278,7 +279,14 @@ export class HttpClient {
       return { ...NO_BODY, contentType: mediaType, bytes: read.data.length, errorCode };
     }
     if (policy.decode === 'bytes') return { ...NO_BODY, contentType: mediaType, data: read.data, bytes: read.data.length, errorCode };
-    const decoded = policy.decode === 'utf-8' ? decodeUtf8(read.data) : isCss ? decodeCss(read.data, charset) : decodeHtml(read.data, charset);
+    const decoded =
+      policy.decode === 'utf-8'
+        ? decodeUtf8(read.data)
+        : isCss
+          ? decodeCss(read.data, charset)
+          : isMarkdown
+            ? decodeMarkdown(read.data, charset)
+            : decodeHtml(read.data, charset);
     return {
       contentType: mediaType,
       charset: decoded.charset,

@@ -27,7 +27,8 @@
 //   then UTF-8 (the BOM first, as in the HTML Standard). An unknown label is skipped,
 //   never an error; `charset` is the WHATWG name (iso-8859-1 → windows-1252).
 //   Stylesheets (text/css) are read too, decoded as CSS Syntax 3 §3.2 says (BOM,
-//   charset, `@charset`, UTF-8), for their url() and @import.
+//   charset, `@charset`, UTF-8), for their url() and @import. So is Markdown
+//   (text/markdown, text/x-markdown): BOM, charset, UTF-8.
 // - HEAD (`method: 'HEAD'`, a link check): no body is read; redirects use HEAD too.
 // - robots.txt: 2xx parsed (up to 500 KiB); 4xx and redirect failures allow all;
 //   5xx, 429, network errors and timeouts disallow all, for as long as the entry is
@@ -87,7 +88,16 @@ export {
   type RobotsPolicyOptions,
   type ValidRobotsPolicyOptions,
 } from './robots-options.js';
-export { CSS_MEDIA_TYPE, HTML_MEDIA_TYPES, isCssMediaType, isHtmlMediaType, parseContentType, type ContentType } from './content-type.js';
+export {
+  CSS_MEDIA_TYPE,
+  HTML_MEDIA_TYPES,
+  MARKDOWN_MEDIA_TYPES,
+  isCssMediaType,
+  isHtmlMediaType,
+  isMarkdownMediaType,
+  parseContentType,
+  type ContentType,
+} from './content-type.js';
 export {
   DEFAULT_ENCODING,
   extractCharsetFromMeta,
@@ -97,7 +107,7 @@ export {
   type EncodingSource,
   type SniffedEncoding,
 } from './sniff-encoding.js';
-export { decodeCss, decodeHtml, type DecodedText } from './decode-body.js';
+export { decodeCss, decodeHtml, decodeMarkdown, type DecodedText } from './decode-body.js';
 export { BODY_CUT_CODES, CONTENT_CODINGS, isBodyCut, parseContentEncoding } from './read-body.js';
 export { resolveLocation, toRequestTarget, FETCHED_SCHEMES, type RequestTarget } from './request-target.js';
 export { classifyError } from './classify-error.js';

@@ -24,7 +24,7 @@ export interface FetchedResponse {
   readonly contentType: string | undefined;
   /** The charset used to decode `body` (from the header, a BOM or <meta>), lower-cased. */
   readonly charset: string | undefined;
-  /** The decoded text, for HTML responses (text/html, application/xhtml+xml) and stylesheets (text/css) only; never for HEAD. */
+  /** The decoded text, for HTML responses (text/html, application/xhtml+xml), Markdown (text/markdown, text/x-markdown) and stylesheets (text/css) only; never for HEAD. */
   readonly body: string | undefined;
   /**
    * The body's bytes (content codings undone), whatever its type, for a call with

@@ -45,4 +45,11 @@ export {
   type CssReferenceSyntax,
   type Positioned,
 } from './css-references.js';
+export {
+  MARKDOWN_MAX_LENGTH,
+  createMarkdownExtractor,
+  extractMarkdownLinks,
+  type MarkdownExtractor,
+  type MarkdownLinkOptions,
+} from './markdown-links.js';
 export { LineIndex, type LineIndexOptions, type SourcePosition } from './line-index.js';

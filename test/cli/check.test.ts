@@ -222,14 +222,7 @@ describe('files and globs of a repository', () => {
 
 });
 
-/**
- * Markdown pages are read for links by the Markdown extractor, built on another
- * branch. INTEGRATOR: set this to true once that branch is merged (the tests were
- * run against a trial merge of it).
- */
-const MARKDOWN_EXTRACTOR_MERGED = false;
-
-describe.skipIf(!MARKDOWN_EXTRACTOR_MERGED)('Markdown', () => {
+describe('Markdown', () => {
   beforeAll(() => {
     write(
       'md/README.md',

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { BaseMode } from '../../src/base/index.js';
-import { keyOf, pageLinks, type PageContext } from '../../src/crawl/page-links.js';
+import { extractPageReferences, keyOf, pageLinks, type PageContext } from '../../src/crawl/page-links.js';
 import type { FetchedResponse } from '../../src/fetch/index.js';
 import { DEFAULT_FOLLOW } from '../../src/html/index.js';
 import type { AdmitEntry } from '../../src/store/index.js';
@@ -176,4 +176,52 @@ describe('pageLinks: where each href is written', () => {
       ['/z', undefined, undefined],
     ]);
   });
+});
+
+describe('pageLinks and extractPageReferences: a Markdown page', () => {
+  const markdown = (url: string, body: string, contentType = 'text/markdown'): FetchedResponse => ({ ...response(url, body), contentType });
+
+  it('is read by the Markdown extractor (text/markdown, text/x-markdown): links resolved against the page URL, <base> in raw HTML ignored, slugs as anchors', () => {
+    const body = '<base href="http://elsewhere/">\n\n# Read Me\n\nSee [guide](guide.md#usage), ![logo](logo.png) and [top](#read-me).\n';
+    for (const type of ['text/markdown', 'text/x-markdown']) {
+      const page = pageLinks(markdown('http://h/docs/README.md', body, type), context('http://h/docs/README.md'));
+      expect(page.entries.map((e) => [e.element, e.attribute, e.rawHref, e.target, e.follow, e.line, e.column])).toEqual([
+        ['a', 'href', 'guide.md#usage', 'http://h/docs/guide.md#usage', true, 5, 13],
+        ['img', 'src', 'logo.png', 'http://h/docs/logo.png', false, 5, 38],
+        ['a', 'href', '#read-me', 'http://h/docs/README.md#read-me', false, 5, 58],
+      ]);
+      expect(page.anchors).toEqual(['read-me']);
+      expect(page.chain.level).toBe('retrieval');
+      expect(page.pageFindings).toEqual([]);
+    }
+    // As HTML, the same text would have its <base>.
+    expect(pageLinks(response('http://h/docs/README.md', body), context('http://h/docs/README.md')).chain.level).toBe('base-element');
+  });
+
+  it('caps its links at maxLinks (PAGE_LINKS_CAPPED), all counted', () => {
+    const body = Array.from({ length: 100 }, (_, i) => `[l${i}](p${i}.md)`).join('\n');
+    const page = pageLinks(markdown('http://h/a.md', body), { ...context('http://h/a.md'), maxLinks: 10 });
+    expect(page.entries).toHaveLength(10);
+    expect(page.linksFound).toBe(100);
+    expect(page.pageFindings).toContain('PAGE_LINKS_CAPPED');
+  });
+
+  it('a 10 MB Markdown body: read a piece per turn of the event loop, up to its cap (HTML_MARKDOWN_CAPPED)', async () => {
+    // An unclosed fence at 64 KiB: what follows is code (read by hand, not parsed), up to 10 MB.
+    const head = Array.from({ length: 2000 }, (_, i) => `## H${i}\n\n[l${i}](p${i}.md) *e* **s** \`c\`\n\n`).join('');
+    const body = head + '```\n' + '[not](a-link.md)\n'.repeat(Math.ceil((10_000_000 - head.length) / 17));
+    expect(body.length).toBeGreaterThan(10_000_000);
+    let pauses = 0;
+    const started = performance.now();
+    const extracted = await extractPageReferences(markdown('http://h/big.md', body), { follow: DEFAULT_FOLLOW }, async () => {
+      pauses++;
+      await new Promise((resolve) => setImmediate(resolve));
+    });
+    const elapsed = performance.now() - started;
+    expect(extracted!.references.map((r) => r.raw)).toEqual(Array.from({ length: 2000 }, (_, i) => `p${i}.md`));
+    expect(extracted!.findings.map((f) => f.code)).toEqual(['HTML_MARKDOWN_CAPPED']);
+    // One pause per piece of 8 to 16 KiB of the head.
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(head.length / (16 * 1024)));
+    expect(elapsed).toBeLessThan(120_000);
+  }, 180_000);
 });

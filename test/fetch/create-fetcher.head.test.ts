@@ -54,3 +54,25 @@ describe('stylesheets are read (for their url() and @import)', () => {
     expect(image).toMatchObject({ contentType: 'image/png', body: undefined });
   });
 });
+
+describe('Markdown is read (for its links)', () => {
+  it('decodes text/markdown and text/x-markdown by BOM, charset, else UTF-8 (no <meta> sniffing); text/plain is not read', async () => {
+    const server = await startServer((request, response) => {
+      if (request.url === '/latin1.md') {
+        response.writeHead(200, { 'content-type': 'text/markdown; charset=iso-8859-1' });
+        response.end(Buffer.from('[caf\xe9](caf\xe9.md)', 'latin1'));
+      } else if (request.url === '/meta.md') {
+        // A <meta charset> in raw HTML is no declaration for Markdown: UTF-8 it stays.
+        response.writeHead(200, { 'content-type': 'text/x-markdown' });
+        response.end('<meta charset="windows-1252">\n\n[café](café.md)');
+      } else {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.end('[a](b.md)');
+      }
+    });
+    const f = fetcher();
+    expect(await f.fetch(`${server.origin}/latin1.md`)).toMatchObject({ contentType: 'text/markdown', charset: 'windows-1252', body: '[café](café.md)' });
+    expect(await f.fetch(`${server.origin}/meta.md`)).toMatchObject({ contentType: 'text/x-markdown', charset: 'utf-8', body: '<meta charset="windows-1252">\n\n[café](café.md)' });
+    expect(await f.fetch(`${server.origin}/notes.txt`)).toMatchObject({ contentType: 'text/plain', body: undefined });
+  });
+});

@@ -61,7 +61,9 @@ interface RedirectFacts {
   readonly errorCode: string | undefined;
 }
 
-const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+/** Pages whose anchors the crawl records: HTML, and Markdown (its heading slugs and raw-HTML ids). */
+const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml', 'text/markdown', 'text/x-markdown']);
+const MARKDOWN_TYPES: ReadonlySet<string> = new Set(['text/markdown', 'text/x-markdown']);
 const REDIRECT_LOOP = 'ERR_FETCH_REDIRECT_LOOP';
 const HOST_UNREACHABLE = 'ERR_CRAWL_HOST_UNREACHABLE';
 /** `scheme:` at the start of an href: an absolute URI (RFC 3986 §3.1, §4.3). */
@@ -144,6 +146,8 @@ class IndexFacts {
   readonly #anchors = new Map<number, Set<string>>();
   /** Ends of classes one of whose URLs was fetched as HTML with a 2xx status. */
   readonly #htmlEnds = new Set<number>();
+  /** Of those, the Markdown pages: their heading slugs match a fragment without regard to case. */
+  readonly #markdownEnds = new Set<number>();
   readonly #ends = new AliasEnds<number>((id) => this.#nextOf(id));
   /** DUPLICATE_REPRESENTATION findings, by the URL each is about (duplicate-findings.ts). */
   readonly #duplicates = new Map<number, AuditFinding[]>();
@@ -225,7 +229,10 @@ class IndexFacts {
     for (const [owner, anchors] of anchorsByOwner) addAll(this.#anchors, this.#endOf(owner), anchors);
     for (const [id, url] of this.#urls) {
       const f = url.last;
-      if (f?.status !== undefined && f.status >= 200 && f.status < 300 && isHtml(f.contentType)) this.#htmlEnds.add(this.#endOf(id));
+      if (f?.status !== undefined && f.status >= 200 && f.status < 300 && isHtml(f.contentType)) {
+        this.#htmlEnds.add(this.#endOf(id));
+        if (MARKDOWN_TYPES.has(f.contentType!)) this.#markdownEnds.add(this.#endOf(id));
+      }
     }
   }
 
@@ -335,7 +342,12 @@ class IndexFacts {
       } else if (this.#htmlEnds.has(end)) {
         const anchors = this.#anchors.get(end);
         const decoded = percentDecodeUtf8(fragment);
-        if (anchors === undefined || !(anchors.has(fragment) || (decoded !== undefined && anchors.has(decoded)))) {
+        // A Markdown page's slugs are lower case and `#Install` reaches `## Install` on GitHub
+        // (remark-validate-links lower-cases the fragment likewise); an HTML id is case-sensitive.
+        const isCaseless = this.#markdownEnds.has(end);
+        const has = (name: string | undefined): boolean =>
+          name !== undefined && anchors !== undefined && (anchors.has(name) || (isCaseless && anchors.has(name.toLowerCase())));
+        if (!(has(fragment) || has(decoded))) {
           yield make('LINK_FRAGMENT_MISSING', `no element with id or name ${JSON.stringify(decoded ?? fragment)} in the target page`, { fragment }, 'broken');
         }
       }

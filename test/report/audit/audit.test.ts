@@ -208,6 +208,28 @@ describe('audit: fragments', () => {
     ]);
   });
 
+  it('are checked against a Markdown page too, its heading slugs without regard to case (as GitHub); an HTML id keeps its case', async () => {
+    const reader = await index(
+      [
+        { id: 1, path: '/README.md', fetch: page({ contentType: 'text/markdown', anchors: ['install', 'Raw-Id'] }) },
+        { id: 2, path: '/guide.md', fetch: page({ contentType: 'text/x-markdown', anchors: ['usage-1'] }) },
+        { id: 3, path: '/page.html', fetch: page({ anchors: ['install'] }) },
+      ],
+      [
+        { fromUrlId: 1, rawHref: '#install', fragment: 'install', metUrlId: 1 },
+        { fromUrlId: 1, rawHref: '#Install', fragment: 'Install', metUrlId: 1 },
+        { fromUrlId: 1, rawHref: '#Raw-Id', fragment: 'Raw-Id', metUrlId: 1 },
+        { fromUrlId: 1, rawHref: '#gone', fragment: 'gone', metUrlId: 1 },
+        { fromUrlId: 1, rawHref: 'guide.md#USAGE-1', fragment: 'USAGE-1', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'guide.md#usage-2', fragment: 'usage-2', metUrlId: 2 },
+        { fromUrlId: 1, rawHref: 'page.html#install', fragment: 'install', metUrlId: 3 },
+        { fromUrlId: 1, rawHref: 'page.html#Install', fragment: 'Install', metUrlId: 3 },
+      ],
+    );
+    const missing = (await collect(audit(reader))).filter((f) => f.code === 'LINK_FRAGMENT_MISSING');
+    expect(missing.map((f) => f.rawHref)).toEqual(['#gone', 'guide.md#usage-2', 'page.html#Install']);
+  });
+
   it('reads which URL each fetch stands for from the index, not from its final URL', async () => {
     // As the crawl records it since migration 003; the final URLs here would say otherwise.
     const elsewhere = 'http://elsewhere/';

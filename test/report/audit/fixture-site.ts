@@ -20,7 +20,7 @@ export interface FixtureResource {
   readonly body?: string;
   /** Bytes sent as they are (base64), in place of `body`. */
   readonly bodyBase64?: string;
-  /** In place of `body`: a gzip of this many zero bytes (a compression bomb for a cap to stop). */
+  /** A gzip of `body` (if any) then this many zero bytes (a compression bomb for a cap to stop; a big text cheaply). */
   readonly gzipOfZeros?: number;
 }
 
@@ -84,7 +84,9 @@ export async function serveFixture(fixture: Fixture): Promise<FixtureServer> {
     if (resource.body !== undefined) headers['content-type'] ??= 'text/html; charset=utf-8';
     response.writeHead(resource.status ?? 200, headers);
     if (resource.bodyBase64 !== undefined) response.end(Buffer.from(resource.bodyBase64, 'base64'));
-    else if (resource.gzipOfZeros !== undefined) response.end(gzipSync(Buffer.alloc(resource.gzipOfZeros)));
+    else if (resource.gzipOfZeros !== undefined) {
+      response.end(gzipSync(Buffer.concat([Buffer.from(fill(resource.body ?? '')), Buffer.alloc(resource.gzipOfZeros)])));
+    }
     else response.end(resource.body === undefined ? undefined : fill(resource.body));
   });
   server.on('connection', (socket: Socket) => {
