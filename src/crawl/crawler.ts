@@ -6,6 +6,7 @@
 // worker holds a claim; a claim that gave nothing is tried again when a host's
 // slot opens.
 
+import { availableParallelism } from 'node:os';
 import type { ClaimedUrl, IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
 import { ContentEvidence } from './content-evidence.js';
@@ -17,6 +18,7 @@ import { CrawlTally } from './crawl-tally.js';
 import { RANGES } from './crawl-settings.js';
 import { HostBreaker } from './host-breaker.js';
 import { HostScheduler } from './host-scheduler.js';
+import { ParsePool, defaultParseThreads } from './parse-pool.js';
 import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
 import { ScopeTest } from './scope.js';
 import { seedFromSitemaps } from './sitemap-seeds.js';
@@ -52,6 +54,8 @@ class Crawler {
   readonly #outages: RobotsOutages;
   readonly #breaker: HostBreaker;
   readonly #scope: ScopeTest;
+  /** Reads long pages on other cores; stopped when the run ends. */
+  readonly #pool: ParsePool;
   /** Present when the index is shared by cooperating workers. */
   readonly #cooperation: WorkerCooperation | undefined;
   /** Present with `contentEvidence`: holds predicted duplicates back until the end. */
@@ -117,7 +121,9 @@ class Crawler {
     this.#content = options.contentEvidence
       ? new ContentEvidence({ tally: this.#tally, claims: this.#claims, mayHold: shared === undefined, release: (claims) => this.#fetchHeld(claims) })
       : undefined;
+    this.#pool = new ParsePool({ threads: options.parseThreads ?? defaultParseThreads(availableParallelism()) });
     this.#pipeline = new UrlPipeline({
+      pool: this.#pool,
       content: this.#content,
       outages: this.#outages,
       breaker: this.#breaker,
@@ -165,6 +171,7 @@ class Crawler {
       signal?.removeEventListener('abort', onAbort);
     }
     await this.#scheduler.onIdle();
+    await this.#pool.close();
     this.#grace.abort();
     await this.#release();
     // URLs of hosts whose robots.txt stayed unreachable: queued again, for the next run.
