@@ -51,6 +51,8 @@ interface PoolWorker {
   readonly worker: Worker;
   readonly pending: Map<number, Pending>;
   hasAnswered: boolean;
+  /** Its script has loaded: the hang clock runs only from then (starting may be slow on a loaded machine). */
+  isOnline: boolean;
   /** Set while pages are pending: fires when none was answered for `hangMs`. */
   watchdog: NodeJS.Timeout | undefined;
 }
@@ -101,7 +103,7 @@ export class ParsePool {
     this.#sent++;
     return new Promise((resolve) => {
       slot.pending.set(id, { resolve });
-      slot.watchdog ??= this.#watch(slot);
+      if (slot.isOnline) slot.watchdog ??= this.#watch(slot);
       slot.worker.postMessage({ id, request } satisfies ParseJob);
     });
   }
@@ -136,7 +138,11 @@ export class ParsePool {
     }
     // Pages pending keep the process alive through their watchdogs, not the worker itself.
     worker.unref();
-    const slot: PoolWorker = { worker, pending: new Map(), hasAnswered: false, watchdog: undefined };
+    const slot: PoolWorker = { worker, pending: new Map(), hasAnswered: false, isOnline: false, watchdog: undefined };
+    worker.on('online', () => {
+      slot.isOnline = true;
+      if (slot.pending.size > 0) slot.watchdog ??= this.#watch(slot);
+    });
     worker.on('message', (answer: ParseAnswer) => this.#answered(slot, answer));
     worker.on('error', () => this.#lose(slot));
     worker.on('exit', () => this.#lose(slot));
