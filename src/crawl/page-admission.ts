@@ -8,6 +8,7 @@ import type { AdmitEntry, ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlTally } from './crawl-tally.js';
+import { rememberDigest } from './fetch-record.js';
 import { LinkRoles, type LinkUse } from './link-role.js';
 import { PageLinkReader, extractPageReferences } from './page-links.js';
 import { readRequestOf, unpackReading, type PackedReading } from './page-reading.js';
@@ -112,7 +113,9 @@ export class PageAdmission {
     const pageUrl = response.finalUrl;
     const o = this.#o;
     const packed = await pool.read(readRequestOf(response, { pageUrl, baseMode: o.baseMode, follow: o.follow, maxLinks: o.maxLinksPerPage }));
-    return packed === undefined ? undefined : { pageUrl, packed };
+    if (packed === undefined) return undefined;
+    rememberDigest(response, packed.digest);
+    return { pageUrl, packed };
   }
 
   /**

@@ -11,6 +11,7 @@ import type { FetchedResponse } from '../fetch/index.js';
 import type { ExtractedLinks, LinkKind, PageFinding } from '../html/index.js';
 import type { LadderForms } from '../ladder/index.js';
 import type { UriReference } from '../uri/index.js';
+import { digestOf } from './fetch-record.js';
 import type { LinkUse } from './link-role.js';
 import { LINK_HEADER_ELEMENT, PageLinkReader, extractPageReferences, type LinkResolver, type ReadReference } from './page-links.js';
 
@@ -32,6 +33,8 @@ export interface PageReadRequest {
 export interface PackedReading {
   readonly strings: readonly string[];
   readonly ints: Int32Array;
+  /** The body's digest (`bodyDigest`), hashed by the worker too. */
+  readonly digest: string;
 }
 
 /** A page read by a worker, unpacked: what `PageLinkReader` takes instead of reading it again. */
@@ -87,7 +90,7 @@ export async function readPage(request: PageReadRequest): Promise<PackedReading>
     mayFollow: () => false,
   };
   const extracted = await extractPageReferences(response, page, noPause);
-  return packReading(extracted, new PageLinkReader(response, page, extracted).reads());
+  return { ...packReading(extracted, new PageLinkReader(response, page, extracted).reads()), digest: digestOf(request.body) };
 }
 
 // The page's row of ints, then one row of READ_STRIDE per reference.
@@ -171,7 +174,7 @@ class StringTable {
 }
 
 /** Pack what a worker read: the extractor's facts and the references resolved, in order. */
-export function packReading(extracted: ExtractedLinks | undefined, reads: Iterable<ReadReference>): PackedReading {
+export function packReading(extracted: ExtractedLinks | undefined, reads: Iterable<ReadReference>): Omit<PackedReading, 'digest'> {
   const table = new StringTable();
   const rows: number[] = [];
   for (const read of reads) packRead(table, rows, read);

@@ -15,14 +15,14 @@ export interface ParseJob {
 
 /** The answer: the page packed, or why it could not be read (the pool then reads it in its own thread). */
 export type ParseAnswer =
-  | { readonly id: number; readonly strings: readonly string[]; readonly ints: Int32Array }
+  | { readonly id: number; readonly strings: readonly string[]; readonly ints: Int32Array; readonly digest: string }
   | { readonly id: number; readonly error: string };
 
 const port = parentPort;
 if (port !== null) {
   port.on('message', (job: ParseJob) => {
     readPage(job.request).then(
-      (packed) => port.postMessage({ id: job.id, strings: packed.strings, ints: packed.ints } satisfies ParseAnswer, [packed.ints.buffer as ArrayBuffer]),
+      (packed) => port.postMessage({ id: job.id, strings: packed.strings, ints: packed.ints, digest: packed.digest } satisfies ParseAnswer, [packed.ints.buffer as ArrayBuffer]),
       (error: unknown) => port.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies ParseAnswer),
     );
   });

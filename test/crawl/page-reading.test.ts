@@ -12,6 +12,7 @@ import { deserialize, serialize } from 'node:v8';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BaseMode, ResolvedReference } from '../../src/base/index.js';
+import { bodyDigest } from '../../src/crawl/fetch-record.js';
 import { LinkRoles, type LinkUse } from '../../src/crawl/link-role.js';
 import { PageLinkReader, extractPageReferences, type PageContext } from '../../src/crawl/page-links.js';
 import { readPage, readRequestOf, unpackReading, type PackedReading } from '../../src/crawl/page-reading.js';
@@ -100,6 +101,8 @@ async function throughWorkerCodec(response: FetchedResponse, setup: Setup) {
     maxLinks: context.maxLinks ?? Infinity,
   });
   const sent = await readPage(deserialize(serialize(request)) as typeof request);
+  // The worker hashes the body too: the digest the fetch row records.
+  expect(sent.digest).toBe(bodyDigest(response));
   // As postMessage carries it: structured clone.
   const packed = deserialize(serialize(sent)) as PackedReading;
   let reader: PageLinkReader | undefined;
