@@ -7,7 +7,9 @@
 # itself); and `hyperlink -r -i` on the folder's index.html (slow: minutes on
 # libstdc++, so only with CHECK_FOLDER_HYPERLINK=1). Each under `/usr/bin/time -v`:
 # wall and CPU (user+sys) seconds, peak RSS, and MB/s of the folder's HTML over the
-# wall time; then each peer's wall and CPU as a multiple of linkladder's.
+# wall time (and linkladder's main-thread CPU, bench/support/thread-cpu.cjs: the part
+# worker threads cannot take, so the wall time on an idle machine cannot be less);
+# then each peer's wall and CPU as a multiple of linkladder's.
 #
 #   npm run build && bash bench/check-folder.sh
 #   CHECK_FOLDER_HYPERLINK=1 bash bench/check-folder.sh          (hyperlink too)
@@ -76,10 +78,10 @@ run_one() { # tool root out
   case "$tool" in
     linkladder | linkladder-in-thread)
       if [ "$has_check" = 1 ]; then
-        /usr/bin/time -v -o "$out/time" node "$cli" check "$root" --no-check-external --db "$out/index.db" \
+        THREAD_CPU_OUT="$out/threads" /usr/bin/time -v -o "$out/time" node --require "$repo/bench/support/thread-cpu.cjs" "$cli" check "$root" --no-check-external --db "$out/index.db" \
           "${threads[@]}" "${extra_flags[@]}" >"$out/stdout" 2>"$out/stderr" || true
       else
-        /usr/bin/time -v -o "$out/time" node "$cli" crawl "${site}index.html" --db "$out/index.db" --scope prefix \
+        THREAD_CPU_OUT="$out/threads" /usr/bin/time -v -o "$out/time" node --require "$repo/bench/support/thread-cpu.cjs" "$cli" crawl "${site}index.html" --db "$out/index.db" --scope prefix \
           --allow-private --no-check-external --concurrency 4 --per-host-concurrency 4 "${threads[@]}" "${extra_flags[@]}" \
           >"$out/stdout" 2>"$out/stderr" || { echo "check-folder: linkladder failed:" >&2; cat "$out/stderr" >&2; exit 1; }
       fi
@@ -128,8 +130,10 @@ for root in "${roots[@]}"; do
         continue
       fi
       read -r wall cpu rss <"$out/figures"
-      printf '  round %d %-21s wall %8.2f s  cpu %8.2f s  rss %8.1f MB  %7.2f MB/s\n' "$round" "$tool" "$wall" "$cpu" "$rss" \
-        "$(awk -v m="$mb" -v w="$wall" 'BEGIN { print (w > 0) ? m / w : 0 }')"
+      main=""
+      [ -f "$out/threads" ] && main="  (main thread $(cut -d' ' -f1 "$out/threads") s)"
+      printf '  round %d %-21s wall %8.2f s  cpu %8.2f s  rss %8.1f MB  %7.2f MB/s%s\n' "$round" "$tool" "$wall" "$cpu" "$rss" \
+        "$(awk -v m="$mb" -v w="$wall" 'BEGIN { print (w > 0) ? m / w : 0 }')" "$main"
     done
   done
   [ "$has_check" = 1 ] || stop_tree
