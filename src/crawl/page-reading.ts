@@ -167,6 +167,17 @@ class StringTable {
     return index;
   }
 
+  /**
+   * A string most likely not in the table yet (an href, a target): added without
+   * looking it up, as hashing each long string cost the worker more than sending a
+   * repeat costs (the equal strings of one link are shared by the caller).
+   */
+  add(text: string | undefined): number {
+    if (text === undefined) return -1;
+    this.strings.push(text);
+    return this.strings.length - 1;
+  }
+
   /** A list of codes (no spaces in a code), -1 when empty. */
   codes(codes: readonly string[]): number {
     return codes.length === 0 ? -1 : this.of(codes.join(' '));
@@ -205,10 +216,10 @@ function packRead(table: StringTable, rows: number[], read: ReadReference): void
   const forms = resolved?.forms;
   let flags = (read.isFollowed ? IS_FOLLOWED : 0) | (read.isCanonical ? IS_CANONICAL : 0) | (USES.indexOf(read.use) << USE_SHIFT);
   if (read.element === LINK_HEADER_ELEMENT && read.line === undefined) flags |= IS_HEADER;
-  const raw = table.of(read.raw);
+  const raw = table.add(read.raw);
   // Most of a link's strings are another of its strings (a target in normal form is
   // its own key and forms): those are looked up once.
-  const cleaned = link.cleaned === read.raw ? raw : table.of(link.cleaned);
+  const cleaned = link.cleaned === read.raw ? raw : table.add(link.cleaned);
   let targetText = -1;
   let key = -1;
   let fragment = -1;
@@ -216,10 +227,10 @@ function packRead(table: StringTable, rows: number[], read: ReadReference): void
   let alternate = -1;
   if (resolved !== undefined) {
     flags |= IS_RESOLVED | (resolved.isSameDocument ? IS_SAME_DOCUMENT : 0);
-    targetText = resolved.targetText === read.raw ? raw : table.of(resolved.targetText);
-    fragment = table.of(resolved.fragment);
+    targetText = resolved.targetText === read.raw ? raw : table.add(resolved.targetText);
+    fragment = table.add(resolved.fragment);
     refFindings = table.codes(resolved.findings);
-    alternate = table.of(resolved.alternateTarget);
+    alternate = table.add(resolved.alternateTarget);
   }
   let string = -1;
   let syntax = -1;
@@ -229,9 +240,9 @@ function packRead(table: StringTable, rows: number[], read: ReadReference): void
   let keyFragment = -1;
   if (forms !== undefined) {
     flags |= HAS_FORMS;
-    string = forms.string === resolved!.targetText ? targetText : table.of(forms.string);
-    syntax = forms.syntax === forms.string ? string : table.of(forms.syntax);
-    formsKey = forms.key === forms.syntax ? syntax : forms.key === forms.string ? string : table.of(forms.key);
+    string = forms.string === resolved!.targetText ? targetText : table.add(forms.string);
+    syntax = forms.syntax === forms.string ? string : table.add(forms.syntax);
+    formsKey = forms.key === forms.syntax ? syntax : forms.key === forms.string ? string : table.add(forms.key);
     const uri = forms.keyReference;
     const keyText = forms.key;
     // The key is the key reference serialized without fragment (RFC 3986 §5.3): its
@@ -247,12 +258,12 @@ function packRead(table: StringTable, rows: number[], read: ReadReference): void
       path = pathStart;
       query = queryStart;
     } else {
-      path = table.of(uri.path);
-      query = table.of(uri.query);
+      path = table.add(uri.path);
+      query = table.add(uri.query);
     }
-    keyFragment = uri.fragment === resolved!.fragment ? fragment : table.of(uri.fragment);
+    keyFragment = uri.fragment === resolved!.fragment ? fragment : table.add(uri.fragment);
   }
-  if (resolved !== undefined) key = forms !== undefined && resolved.key === forms.key ? formsKey : table.of(resolved.key);
+  if (resolved !== undefined) key = forms !== undefined && resolved.key === forms.key ? formsKey : table.add(resolved.key);
   rows.push(
     raw,
     cleaned,
@@ -260,7 +271,7 @@ function packRead(table: StringTable, rows: number[], read: ReadReference): void
     table.of(read.attribute),
     flags,
     table.of(read.baseLevel),
-    table.of(read.hreflang),
+    table.add(read.hreflang),
     read.line ?? -1,
     read.column ?? -1,
     table.codes(link.hrefCodes),
