@@ -59,6 +59,7 @@ export const RANGES = Object.freeze({
   perHostConcurrency: [1, 256],
   /** One hour between two requests to one host at most. */
   perHostDelayMs: [0, 3_600_000],
+  parseThreads: [0, 64],
   retries: [0, 10],
   /** As a Retry-After is honoured up to 60 s. */
   retryDelayMs: [0, 60_000],
@@ -321,6 +322,22 @@ export const crawlOptionsSchema = z.object({
     .register(SETTING_META, {
       argument: 'MS',
       description: 'least time between two requests to one host (a larger robots.txt `Crawl-delay` wins)',
+    }),
+  /**
+   * Worker threads that read pages (extract their links and resolve them against the
+   * base chain) while the main thread writes the index; the index is the same whatever
+   * the number. `0`: every page is read in the main thread. `null`: one per core beside
+   * the main thread's, at most 4 (none on one core). Short pages are read in the main
+   * thread all the same.
+   * @default null
+   */
+  parseThreads: z
+    .union([integerBetween(...RANGES.parseThreads), z.null()], { error: `Expected an integer from ${RANGES.parseThreads.join(' to ')}` })
+    .default(null)
+    .register(SETTING_META, {
+      argument: 'N',
+      defaultText: 'cores − 1, at most 4',
+      description: 'worker threads that read pages (extract and resolve their links) while the main thread writes the index; `0`: in the main thread',
     }),
   /**
    * How many times a transient failure (a timeout, a network error, 429, 503 …) is

@@ -6,6 +6,7 @@
 // worker holds a claim; a claim that gave nothing is tried again when a host's
 // slot opens.
 
+import { availableParallelism } from 'node:os';
 import type { ClaimedUrl, IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
 import { ContentEvidence } from './content-evidence.js';
@@ -17,6 +18,7 @@ import { CrawlTally } from './crawl-tally.js';
 import { RANGES } from './crawl-settings.js';
 import { HostBreaker } from './host-breaker.js';
 import { HostScheduler } from './host-scheduler.js';
+import { ParsePool, defaultParseThreads } from './parse-pool.js';
 import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
 import { ScopeTest } from './scope.js';
 import { SecondPass } from './second-pass.js';
@@ -53,6 +55,8 @@ class Crawler {
   readonly #outages: RobotsOutages;
   readonly #breaker: HostBreaker;
   readonly #scope: ScopeTest;
+  /** Reads long pages on other cores; stopped when the run ends. */
+  readonly #pool: ParsePool;
   /** Present when the index is shared by cooperating workers. */
   readonly #cooperation: WorkerCooperation | undefined;
   /** Present with `contentEvidence`: holds predicted duplicates back until the end. */
@@ -93,7 +97,9 @@ class Crawler {
     this.#scheduler = new HostScheduler<Job>({
       concurrency: options.concurrency,
       perHostConcurrency: options.perHostConcurrency,
-      delayMs: (_host, job) => this.#hostDelayMs(job.claimed.key),
+      // A folder read from disk has no server to spare: no per-host limit, no delay.
+      isLocalHost: (_host, job) => options.fetcher.isLocal?.(job.claimed.key) === true,
+      delayMs: (_host, job) => (options.fetcher.isLocal?.(job.claimed.key) === true ? 0 : this.#hostDelayMs(job.claimed.key)),
       now: options.now,
       run: (job) =>
         this.#pipeline.process(job).catch((error: unknown) => {
@@ -121,8 +127,10 @@ class Crawler {
       ? new ContentEvidence({ tally: this.#tally, claims: this.#claims, mayHold: shared === undefined, release: (claims) => this.#fetchHeld(claims) })
       : undefined;
     this.#secondPass = options.secondPass ? new SecondPass(options.now) : undefined;
+    this.#pool = new ParsePool({ threads: options.parseThreads ?? defaultParseThreads(availableParallelism()) });
     this.#pipeline = new UrlPipeline({
       secondPass: this.#secondPass,
+      pool: this.#pool,
       content: this.#content,
       outages: this.#outages,
       breaker: this.#breaker,
@@ -170,6 +178,7 @@ class Crawler {
       signal?.removeEventListener('abort', onAbort);
     }
     await this.#scheduler.onIdle();
+    await this.#pool.close();
     this.#grace.abort();
     await this.#release();
     // URLs of hosts whose robots.txt stayed unreachable: queued again, for the next run.

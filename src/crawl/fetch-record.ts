@@ -54,7 +54,7 @@ export function bodyDigest(response: FetchedResponse): string | undefined {
   if (response.body === undefined) return undefined;
   let digest = DIGESTS.get(response);
   if (digest === undefined) {
-    digest = createHash('sha256').update(response.body).digest('base64url');
+    digest = digestOf(response.body);
     DIGESTS.set(response, digest);
   }
   return digest;
@@ -62,4 +62,14 @@ export function bodyDigest(response: FetchedResponse): string | undefined {
 
 function isSuccess(status: number | undefined): boolean {
   return status !== undefined && status >= 200 && status < 300;
+}
+
+/** The digest `bodyDigest` gives a body. */
+export function digestOf(body: string): string {
+  return createHash('sha256').update(body).digest('base64url');
+}
+
+/** The digest of a response's body computed elsewhere (by the parse worker that read it): not hashed again. */
+export function rememberDigest(response: FetchedResponse, digest: string): void {
+  DIGESTS.set(response, digest);
 }

@@ -18,6 +18,12 @@ export type TaskResult =
 export interface HostSchedulerOptions<T> {
   readonly concurrency: number;
   readonly perHostConcurrency: number;
+  /**
+   * Whether a host is answered without a network (a folder on disk): only the global
+   * limit holds it, no per-host one. Asked once per host line.
+   * @default () => false
+   */
+  readonly isLocalHost?: (host: string, item: T) => boolean;
   /** The least time between two starts on `host`, read at each start (robots.txt may raise it). */
   readonly delayMs: (host: string, item: T) => number;
   readonly now: () => number;
@@ -33,6 +39,8 @@ export interface HostSchedulerOptions<T> {
 
 interface HostLine<T> {
   readonly pending: T[];
+  /** Its concurrency: perHostConcurrency, or the global one for a local host. */
+  readonly concurrency: number;
   inFlight: number;
   /** Earliest time the next task may start. */
   readyAt: number;
@@ -64,7 +72,7 @@ export class HostScheduler<T> {
 
   /** Add a task for `host`, behind the ones already waiting there (or in front, for a retry). */
   push(host: string, item: T, isFirst = false): void {
-    const line = this.#line(host);
+    const line = this.#line(host, item);
     if (isFirst) line.pending.unshift(item);
     else line.pending.push(item);
     this.#pending++;
@@ -107,7 +115,7 @@ export class HostScheduler<T> {
           if (line.inFlight === 0 && line.readyAt <= now) this.#hosts.delete(host);
           continue;
         }
-        if (line.inFlight >= this.#options.perHostConcurrency) continue;
+        if (line.inFlight >= line.concurrency) continue;
         if (line.readyAt > now) {
           wait = Math.min(wait ?? Infinity, line.readyAt - now);
           continue;
@@ -124,10 +132,12 @@ export class HostScheduler<T> {
     return this.#queue.onIdle();
   }
 
-  #line(host: string): HostLine<T> {
+  #line(host: string, item?: T): HostLine<T> {
     let line = this.#hosts.get(host);
     if (line === undefined) {
-      line = { pending: [], inFlight: 0, readyAt: -Infinity, starts: 0 };
+      const isLocal = item !== undefined && this.#options.isLocalHost?.(host, item) === true;
+      const concurrency = isLocal ? this.#options.concurrency : this.#options.perHostConcurrency;
+      line = { pending: [], concurrency, inFlight: 0, readyAt: -Infinity, starts: 0 };
       this.#hosts.set(host, line);
     }
     return line;

@@ -4,12 +4,15 @@
 
 import type { ResolvedReference } from '../base/index.js';
 import type { FetchedResponse } from '../fetch/index.js';
-import type { AdmitEntry, IndexWriter } from '../store/index.js';
+import type { AdmitEntry, ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
 import type { ValidCrawlOptions } from './crawl-options.js';
 import type { CrawlTally } from './crawl-tally.js';
+import { rememberDigest } from './fetch-record.js';
 import { LinkRoles, type LinkUse } from './link-role.js';
 import { PageLinkReader, extractPageReferences } from './page-links.js';
+import { readRequestOf, unpackReading, type PackedReading } from './page-reading.js';
+import type { ParsePool } from './parse-pool.js';
 import type { Page, ProtocolEvidence } from './protocol-evidence.js';
 import type { ScopeTest } from './scope.js';
 import { MAX_IMPORT_NESTING, STYLESHEET_ELEMENT, stylesheetLinks } from './stylesheet-links.js';
@@ -20,6 +23,14 @@ export interface PageAdmissionOptions {
   readonly tally: CrawlTally;
   /** Where a page's canonical link goes as evidence. */
   readonly evidence: ProtocolEvidence;
+  /** Reads long pages on other cores (parse-pool.ts). @default undefined (each page is read here) */
+  readonly pool?: ParsePool | undefined;
+}
+
+/** A page's references as a parse worker read them, for the page at `pageUrl`. */
+export interface ReadAhead {
+  readonly pageUrl: string;
+  readonly packed: PackedReading;
 }
 
 /** Links admitted in one admission: how many, how many put on the frontier, and whether `maxQueuedPerPage` cut. */
@@ -36,6 +47,7 @@ export class PageAdmission {
   readonly #tally: CrawlTally;
   readonly #evidence: ProtocolEvidence;
   readonly #roles: LinkRoles;
+  readonly #pool: ParsePool | undefined;
   /** The room left to the pages read last (by page id), for the stylesheets they use. */
   readonly #rooms = new Map<number, QueueRoom>();
 
@@ -44,6 +56,7 @@ export class PageAdmission {
     this.#scope = p.scope;
     this.#tally = p.tally;
     this.#evidence = p.evidence;
+    this.#pool = p.pool;
     this.#roles = new LinkRoles({
       scope: p.scope,
       maxDepth: p.options.maxDepth,
@@ -87,8 +100,30 @@ export class PageAdmission {
     if (this.#rooms.size > REMEMBERED_ROOMS) this.#rooms.delete(this.#rooms.keys().next().value!);
   }
 
-  /** The page's references, extracted a slice at a time, ready to be resolved against its base chain. */
-  async pageLinks(page: Page, response: FetchedResponse): Promise<PageLinkReader> {
+  /**
+   * The references of a page's response read by a parse worker while the page waits
+   * for its turn to write, when the pool takes it; `undefined` otherwise (it is read in
+   * `pageLinks`). The page is sent whatever its media type: the worker reads it as
+   * `extractPageReferences` does.
+   */
+  async readAhead(claimed: ClaimedUrl, response: FetchedResponse): Promise<ReadAhead | undefined> {
+    const status = response.status;
+    const pool = this.#pool;
+    if (pool === undefined || claimed.role !== 'page' || status === undefined || status < 200 || status >= 300) return undefined;
+    if (response.body === undefined || !pool.takes(response.body.length)) return undefined;
+    const pageUrl = response.finalUrl;
+    const o = this.#o;
+    const packed = await pool.read(readRequestOf(response, { pageUrl, baseMode: o.baseMode, follow: o.follow, maxLinks: o.maxLinksPerPage }));
+    if (packed === undefined) return undefined;
+    rememberDigest(response, packed.digest);
+    return { pageUrl, packed };
+  }
+
+  /**
+   * The page's references, extracted a slice at a time, ready to be resolved against
+   * its base chain; or, given what a parse worker read of it (`readAhead`), those.
+   */
+  async pageLinks(page: Page, response: FetchedResponse, read?: ReadAhead): Promise<PageLinkReader> {
     const depth = page.depth + 1;
     const isExternalChecked = this.#o.isExternalChecked?.(page.url) ?? true;
     const context = {
@@ -101,6 +136,13 @@ export class PageAdmission {
       mayFollow: (_target: string, link: ResolvedReference) => depth <= this.#o.maxDepth && this.#scope.checkLink(link) === undefined,
       decide: (link: ResolvedReference, use: LinkUse) => this.#roles.decide(link, use, depth, isExternalChecked),
     };
+    if (read !== undefined && read.pageUrl === page.url) {
+      // The reader's resolvers: asked for only if a reference's parsed form is.
+      let reader: PageLinkReader | undefined;
+      const reading = unpackReading(read.packed, page.url, (isHeader) => reader!.resolverOf(isHeader));
+      reader = new PageLinkReader(response, context, reading.extracted, reading.reads);
+      return reader;
+    }
     return new PageLinkReader(response, context, await extractPageReferences(response, context, nextTurn));
   }
 

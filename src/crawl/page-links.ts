@@ -148,10 +148,33 @@ function isMarkdown(response: FetchedResponse): boolean {
 }
 
 /**
+ * One reference of a page once resolved, before the crawl decides what to do with
+ * it: what `PageLinkReader#reads` gives, in document order (then the Link
+ * header's). A parse worker (parse-pool.ts) computes these off the main thread.
+ */
+export interface ReadReference {
+  readonly raw: string;
+  readonly element: string;
+  readonly attribute: string;
+  readonly isFollowed: boolean;
+  readonly use: LinkUse;
+  /** The first canonical link of the page (`<link rel=canonical>`, else a Link header one). */
+  readonly isCanonical: boolean;
+  readonly hreflang: string | undefined;
+  /** Where the href's value sits in the source (1-based); `undefined` for the Link header. */
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  /** Which level of the chain gave the base it was resolved against. */
+  readonly baseLevel: BaseChain['level'];
+  readonly link: LinkRecord;
+}
+
+/**
  * One page's references once extracted: its base chain and findings at once, its
  * admit entries one at a time (`entries()`), so that a caller can admit a big
  * page in chunks. `hrefFindings`, `canonicalIndex` and `alternates` are complete once
- * `entries()` has run to its end.
+ * `entries()` has run to its end. Given `reads` (a parse worker's), the references
+ * are not resolved again.
  */
 export class PageLinkReader {
   readonly chain: BaseChain;
@@ -169,12 +192,16 @@ export class PageLinkReader {
   readonly #headerLinks: readonly LinkHeaderLink[];
   readonly #body: string | undefined;
   readonly #facts: { retrievalUrl: string; contentLocation: string | undefined; contentBase: string | undefined };
+  readonly #reads: Iterable<ReadReference> | undefined;
+  #resolver: LinkResolver | undefined;
+  #headerResolver: LinkResolver | undefined;
 
-  constructor(response: FetchedResponse, page: PageContext, extracted: ExtractedLinks | undefined) {
+  constructor(response: FetchedResponse, page: PageContext, extracted: ExtractedLinks | undefined, reads?: Iterable<ReadReference>) {
     const headers = response.headers;
     this.#page = page;
     this.#extracted = extracted;
     this.#body = response.body;
+    this.#reads = reads;
     this.#facts = { retrievalUrl: response.finalUrl, contentLocation: headers['content-location'], contentBase: headers['content-base'] };
     this.chain = computeBaseChain({ ...this.#facts, baseElementHref: extracted?.base?.raw }, { mode: page.baseMode });
     const linkHeader = headers['link'];
@@ -200,82 +227,117 @@ export class PageLinkReader {
   /** The admit entries, in document order (then the Link header's), `linkCount` of them. */
   *entries(): Generator<AdmitEntry> {
     const page = this.#page;
-    const extracted = this.#extracted;
     let count = 0;
-    // Line and column of each href's value, for reports that place it in the source (SARIF).
-    const lines = extracted !== undefined && extracted.references.length > 0 && this.#body !== undefined ? new LineIndex(this.#body) : undefined;
-    const entry = (
-      links: LinkResolver,
-      raw: string,
-      element: string,
-      attribute: string,
-      isFollowed: boolean,
-      use: LinkUse,
-      valueOffset?: number,
-      hreflang?: string,
-    ): AdmitEntry => {
+    for (const read of this.#reads ?? this.reads()) {
+      if (count >= this.linkCount) return;
+      if (read.isCanonical && this.canonicalIndex === undefined) this.canonicalIndex = count;
       count++;
-      const link = links.resolve(raw);
-      if (link.hrefCodes.length > 0) this.hrefFindings.push({ rawHref: raw, codes: link.hrefCodes });
+      const link = read.link;
+      if (link.hrefCodes.length > 0) this.hrefFindings.push({ rawHref: read.raw, codes: link.hrefCodes });
       const resolved = link.resolved;
-      if (hreflang !== undefined) this.alternates.push({ key: resolved?.key, language: hreflang.trim().toLowerCase() });
+      if (read.hreflang !== undefined) this.alternates.push({ key: resolved?.key, language: read.hreflang.trim().toLowerCase() });
       let follow: boolean | undefined;
       let role: LinkDecision['role'] | undefined;
       if (resolved !== undefined && page.decide !== undefined) {
         // A same-document reference names the page itself: nothing to decide.
-        const decision = resolved.isSameDocument ? undefined : page.decide(resolved, use);
+        const decision = resolved.isSameDocument ? undefined : page.decide(resolved, read.use);
         follow = decision?.follow ?? false;
         role = decision?.role;
-      } else if (resolved !== undefined) follow = resolved.isSameDocument ? false : isFollowed && page.mayFollow(resolved.targetText, resolved);
-      const position = lines === undefined || valueOffset === undefined ? undefined : lines.position(valueOffset);
+      } else if (resolved !== undefined) follow = resolved.isSameDocument ? false : read.isFollowed && page.mayFollow(resolved.targetText, resolved);
       // One object literal for every entry: the same shape whatever the outcome.
-      return {
+      yield {
         fromUrlId: page.id,
-        rawHref: raw,
+        rawHref: read.raw,
         target: resolved?.targetText,
         forms: resolved?.forms,
         error: link.error,
-        element,
-        attribute,
-        baseLevel: links.baseLevel,
+        element: read.element,
+        attribute: read.attribute,
+        baseLevel: read.baseLevel,
         follow,
         depth: page.depth,
         role,
         findings: link.findings,
         alternateTarget: resolved?.alternateTarget,
-        line: position?.line,
-        column: position?.column,
+        line: read.line,
+        column: read.column,
       };
-    };
+    }
+  }
 
-    const links = new LinkResolver(this.chain, page.url);
+  /**
+   * The references resolved, in document order (then the Link header's), `linkCount`
+   * of them: what `entries()` decides on. Needs nothing of the crawl but the page's
+   * URL, base mode and follow kinds, so a parse worker can run it.
+   */
+  *reads(): Generator<ReadReference> {
+    const page = this.#page;
+    const extracted = this.#extracted;
+    let count = 0;
+    let hasCanonical = false;
+    // Line and column of each href's value, for reports that place it in the source (SARIF).
+    const lines = extracted !== undefined && extracted.references.length > 0 && this.#body !== undefined ? new LineIndex(this.#body) : undefined;
+    const links = this.resolverOf(false);
     if (extracted !== undefined) {
       const canonical = extracted.canonical;
       for (const reference of extracted.references) {
         if (count >= this.linkCount) return;
-        if (
+        count++;
+        const isCanonical =
           canonical !== undefined &&
-          this.canonicalIndex === undefined &&
+          !hasCanonical &&
           reference.element === 'link' &&
           reference.offset === canonical.offset &&
-          reference.raw === canonical.raw
-        ) {
-          this.canonicalIndex = count;
-        }
-        const use = linkUseOf(reference.kind, reference.isFollowed, reference.rel);
-        yield entry(links, reference.raw, reference.element, reference.attribute, reference.isFollowed, use, reference.valueOffset, reference.hreflang);
+          reference.raw === canonical.raw;
+        if (isCanonical) hasCanonical = true;
+        const position = lines?.position(reference.valueOffset);
+        yield {
+          raw: reference.raw,
+          element: reference.element,
+          attribute: reference.attribute,
+          isFollowed: reference.isFollowed,
+          use: linkUseOf(reference.kind, reference.isFollowed, reference.rel),
+          isCanonical,
+          hreflang: reference.hreflang,
+          line: position?.line,
+          column: position?.column,
+          baseLevel: links.baseLevel,
+          link: links.resolve(reference.raw),
+        };
       }
     }
     if (this.#headerLinks.length > 0) {
-      // RFC 8288 §3.1: "any base IRI appearing in the message's content is not applied".
-      const headerLinks = extracted?.base === undefined ? links : new LinkResolver(computeBaseChain(this.#facts, { mode: page.baseMode }), page.url);
+      const headerLinks = this.resolverOf(true);
       const isFollowed = page.follow.includes('link');
       for (const link of this.#headerLinks) {
         if (count >= this.linkCount) return;
-        if (this.canonicalIndex === undefined && link.anchor === undefined && link.rel.includes('canonical')) this.canonicalIndex = count;
-        yield entry(headerLinks, link.target, LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE, isFollowed, linkUseOf('link', isFollowed, link.rel));
+        count++;
+        const isCanonical = !hasCanonical && link.anchor === undefined && link.rel.includes('canonical');
+        if (isCanonical) hasCanonical = true;
+        yield {
+          raw: link.target,
+          element: LINK_HEADER_ELEMENT,
+          attribute: LINK_HEADER_ATTRIBUTE,
+          isFollowed,
+          use: linkUseOf('link', isFollowed, link.rel),
+          isCanonical,
+          hreflang: undefined,
+          line: undefined,
+          column: undefined,
+          baseLevel: headerLinks.baseLevel,
+          link: headerLinks.resolve(link.target),
+        };
       }
     }
+  }
+
+  /** The resolver of the page's references, or (`isHeader`) of its Link header's. */
+  resolverOf(isHeader: boolean): LinkResolver {
+    // RFC 8288 §3.1: "any base IRI appearing in the message's content is not applied".
+    if (isHeader && this.#extracted?.base !== undefined) {
+      return (this.#headerResolver ??= new LinkResolver(computeBaseChain(this.#facts, { mode: this.#page.baseMode }), this.#page.url));
+    }
+    return (this.#resolver ??= new LinkResolver(this.chain, this.#page.url));
   }
 }
 

@@ -18,10 +18,11 @@ import { fetchRecordOf } from './fetch-record.js';
 import { isStylesheet } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
 import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
-import { PageAdmission, type AdmittedLinks } from './page-admission.js';
+import { PageAdmission, type AdmittedLinks, type ReadAhead } from './page-admission.js';
 import { keyOf, type DeclaredVariant, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
 import { ProtocolEvidence } from './protocol-evidence.js';
+import type { ParsePool } from './parse-pool.js';
 import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
 import { notModifiedRecord, revalidationOf } from './recheck.js';
@@ -59,6 +60,8 @@ export interface UrlPipelineOptions {
   readonly breaker: HostBreaker;
   /** With `secondPass`: the external links left unverified, asked once more at the end (second-pass.ts). */
   readonly secondPass: SecondPass | undefined;
+  /** Reads long pages on other cores (parse-pool.ts). @default undefined */
+  readonly pool?: ParsePool | undefined;
 }
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
@@ -86,7 +89,7 @@ export class UrlPipeline {
     this.#outages = p.outages;
     this.#breaker = p.breaker;
     this.#policy = parseStatusPolicy(p.options.statusPolicy);
-    this.#admission = new PageAdmission({ options: p.options, scope: p.scope, tally: p.tally, evidence: this.#evidence });
+    this.#admission = new PageAdmission({ options: p.options, scope: p.scope, tally: p.tally, evidence: this.#evidence, pool: p.pool });
   }
 
   /**
@@ -223,8 +226,11 @@ export class UrlPipeline {
         });
         return { kind: 'done' };
       }
+      // Its references read on another core before its turn to write comes, so that
+      // the units before it are not kept waiting (parse-pool.ts).
+      const read = await this.#admission.readAhead(claimed, response);
       // One unit per response: its fetch row, aliases and links are recorded together, or not at all.
-      await this.#unit(claimed, (tx) => this.#settle(tx, claimed, response, attempt));
+      await this.#unit(claimed, (tx) => this.#settle(tx, claimed, response, attempt, read));
       if (outcome === 'fatal') this.#p.fail(new CrawlError('ERR_CRAWL_STOPPED', `fetch returned ${response.errorCode}`, {}));
       return { kind: 'done' };
     } finally {
@@ -379,7 +385,7 @@ export class UrlPipeline {
   }
 
   /** Record a response and learn from it, in one unit of the index. */
-  async #settle(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number): Promise<void> {
+  async #settle(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number, read?: ReadAhead): Promise<void> {
     // RFC 3986 §7.4: the fetcher followed a redirect into a private address, or its
     // connection guard refused a host that resolves to one (the URL's own, or a hop's).
     const isRefused = response.errorCode === 'ERR_FETCH_PRIVATE_ADDRESS';
@@ -414,7 +420,7 @@ export class UrlPipeline {
         stylesheet = css.isQueueCapped ? [...css.findings, 'PAGE_QUEUE_CAPPED'] : css.findings;
         links = css;
       } else if (isOk && claimed.role === 'page') {
-        const reader = await this.#admission.pageLinks(page, response);
+        const reader = await this.#admission.pageLinks(page, response, read);
         details = reader.facts();
         await this.#evidence.contentLocation(tx, page, response, details.chain.contentLocation, fingerprint);
         links = await this.#admission.links(tx, page, reader);

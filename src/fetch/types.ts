@@ -133,6 +133,11 @@ export interface Validators {
 /** Fetches one URL. Implementations never throw for network or HTTP trouble. */
 export interface Fetcher {
   fetch(url: string, signal?: AbortSignal, options?: FetchCallOptions): Promise<FetchedResponse>;
+  /**
+   * Whether `url` is answered without a network (a folder read from disk): no server to
+   * be polite to, so its host gets no per-host limit or delay. Optional: absent, none is.
+   */
+  isLocal?(url: string): boolean;
 }
 
 /** robots.txt (RFC 9309) for the crawler's user-agent. */

@@ -35,6 +35,7 @@ describe('the settings schema', () => {
       concurrency: CRAWL_DEFAULTS.concurrency,
       perHostConcurrency: CRAWL_DEFAULTS.perHostConcurrency,
       perHostDelayMs: CRAWL_DEFAULTS.perHostDelayMs,
+      parseThreads: null,
       retries: CRAWL_DEFAULTS.retries,
       retryDelayMs: CRAWL_DEFAULTS.retryDelayMs,
       requestTimeoutMs: CRAWL_DEFAULTS.requestTimeoutMs,
@@ -72,6 +73,7 @@ describe('the settings schema', () => {
       ['concurrency', '--concurrency', 'LINKLADDER_CONCURRENCY', 'integer'],
       ['perHostConcurrency', '--per-host-concurrency', 'LINKLADDER_PER_HOST_CONCURRENCY', 'integer'],
       ['perHostDelayMs', '--per-host-delay-ms', 'LINKLADDER_PER_HOST_DELAY_MS', 'integer'],
+      ['parseThreads', '--parse-threads', 'LINKLADDER_PARSE_THREADS', 'integer'],
       ['retries', '--retries', 'LINKLADDER_RETRIES', 'integer'],
       ['retryDelayMs', '--retry-delay-ms', 'LINKLADDER_RETRY_DELAY_MS', 'integer'],
       ['requestTimeoutMs', '--request-timeout-ms', 'LINKLADDER_REQUEST_TIMEOUT_MS', 'integer'],
@@ -124,6 +126,7 @@ describe('the settings schema', () => {
       | 'concurrency'
       | 'perHostConcurrency'
       | 'perHostDelayMs'
+      | 'parseThreads'
       | 'retries'
       | 'retryDelayMs'
       | 'requestTimeoutMs'
@@ -144,6 +147,7 @@ describe('the settings schema', () => {
     expectTypeOf<CrawlSettings['scope']>().toEqualTypeOf<Scope>();
     expectTypeOf<CrawlSettings['include']>().toEqualTypeOf<readonly RegExp[]>();
     expectTypeOf<CrawlSettings['maxDepth']>().toEqualTypeOf<number>();
+    expectTypeOf<CrawlSettings['parseThreads']>().toEqualTypeOf<number | null>();
     expectTypeOf<CrawlSettings['concurrency']>().toEqualTypeOf<number>();
     expectTypeOf<CrawlSettings['allowPrivate']>().toEqualTypeOf<boolean>();
     expectTypeOf<CrawlSettings['db']>().toEqualTypeOf<string>();

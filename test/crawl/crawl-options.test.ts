@@ -44,6 +44,8 @@ describe('crawl options', () => {
     [{ concurrency: 1.5 }, 'Expected `concurrency` to be an integer from 1 to 1000, got `1.5` (number)'],
     [{ perHostConcurrency: '2' }, 'Expected `perHostConcurrency` to be an integer from 1 to 256, got `2` (string)'],
     [{ perHostDelayMs: -1 }, 'Expected `perHostDelayMs` to be an integer from 0 to 3600000, got `-1` (number)'],
+    [{ parseThreads: -1 }, 'Expected `parseThreads` to be an integer from 0 to 64, got `-1` (number)'],
+    [{ parseThreads: 'auto' }, 'Expected `parseThreads` to be an integer from 0 to 64, got `auto` (string)'],
     [{ maxDepth: -1 }, 'Expected `maxDepth` to be an integer >= 0, got `-1` (number)'],
     [{ maxPages: NaN }, 'Expected `maxPages` to be an integer >= 0, got `NaN` (number)'],
     [{ scope: 'site' }, 'Expected `scope` to be one of origin, host, domain, prefix, got `site` (string)'],

@@ -45,4 +45,28 @@ describe('a crawl over a folder', () => {
     expect(findings.filter((f) => f.code === 'LINK_FRAGMENT_MISSING').map((f) => f.rawHref)).toEqual(['../a b.html#nope']);
     expect(findings.filter((f) => f.code === 'LINK_REDIRECT').map((f) => f.rawHref)).toEqual(['guide']);
   });
+
+  it('a folder has no server to spare: its files are read with the global concurrency, not one at a time, and no delay', async () => {
+    const files = createFileFetcher({ roots: [{ prefix: S, dir }] });
+    let inFlight = 0;
+    let most = 0;
+    const fetcher = {
+      isLocal: (url: string) => files.isLocal(url),
+      fetch: async (...args: Parameters<typeof files.fetch>) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        try {
+          return await files.fetch(...args);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const store = new MemoryStore();
+    const started = Date.now();
+    await crawl({ seeds: [S, `${S}a%20b.html`, `${S}missing.html`, `${S}img/logo.png`], store, fetcher, sitemap: false, concurrency: 4, perHostConcurrency: 1, perHostDelayMs: 1000 });
+    await store.close();
+    expect(most).toBeGreaterThan(1);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
 });
