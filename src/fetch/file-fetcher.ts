@@ -147,7 +147,7 @@ interface ValidRoot {
 
 /** Where a URL leads on disk. */
 type Located =
-  | { readonly kind: 'file'; readonly path: string; readonly stats: Stats; readonly indexFile?: string }
+  | { readonly kind: 'file'; readonly path: string; readonly stats: Stats; readonly contentLocation?: string }
   | { readonly kind: 'listing'; readonly path: string }
   | { readonly kind: 'redirect'; readonly to: string }
   | { readonly kind: 'missing' }
@@ -202,11 +202,11 @@ export function createFileFetcher(options: FileFetcherOptions): FileFetcher {
       for (const name of indexFiles) {
         const index = await statOf(join(path, name));
         if (index === 'error') return { kind: 'error', code: 'ERR_FETCH_FILE_UNREADABLE' };
-        if (index !== undefined && !index.isDirectory()) return fileOrError(join(path, name), index, name);
+        if (index !== undefined && !index.isDirectory()) return fileOrError(join(path, name), index, encodeURIComponent(name));
       }
       return directoryListing ? { kind: 'listing', path } : { kind: 'missing' };
     }
-    if (found !== undefined) return fileOrError(path, found);
+    if (found !== undefined) return fileOrError(path, found, await directoryOfIndex(path, segments.at(-1)!));
     if (cleanUrls && !isDirectoryUrl) {
       for (const extension of ['.html', '.htm']) {
         const clean = await statOf(path + extension);
@@ -215,6 +215,17 @@ export function createFileFetcher(options: FileFetcherOptions): FileFetcher {
       }
     }
     return { kind: 'missing' };
+  };
+
+  /** `./` when the file named `name` at `path` is what its directory's URL answers (its first index file present). */
+  const directoryOfIndex = async (path: string, name: string): Promise<string | undefined> => {
+    const at = indexFiles.indexOf(name);
+    if (at === -1) return undefined;
+    for (const earlier of indexFiles.slice(0, at)) {
+      const other = await statOf(join(path, '..', earlier));
+      if (other !== undefined && other !== 'error' && !other.isDirectory()) return undefined;
+    }
+    return './';
   };
 
   const answer = async (url: string, method: HttpMethod, signal: AbortSignal | undefined, options: FetchCallOptions | undefined): Promise<FetchedResponse> => {
@@ -258,7 +269,7 @@ export function createFileFetcher(options: FileFetcherOptions): FileFetcher {
     finalUrl: string,
     hops: readonly FetchHop[],
     startedAt: number,
-    { path, stats, indexFile }: Extract<Located, { kind: 'file' }>,
+    { path, stats, contentLocation }: Extract<Located, { kind: 'file' }>,
     method: HttpMethod,
     options: FetchCallOptions | undefined,
     signal: AbortSignal | undefined,
@@ -270,9 +281,10 @@ export function createFileFetcher(options: FileFetcherOptions): FileFetcher {
       'content-length': String(stats.size),
       'last-modified': stats.mtime.toUTCString(),
       etag,
-      // RFC 9110 §8.7: the directory's representation is its index file's, at that file's own URL. The
-      // crawl learns from it that `dir/` and `dir/index.html` are one resource (RFC 3986 §6.2.4).
-      ...(indexFile === undefined ? {} : { 'content-location': encodeURIComponent(indexFile) }),
+      // RFC 9110 §8.7: a directory's representation is its index file's, and the index file's is the
+      // directory's. The crawl learns from either that `dir/` and `dir/index.html` are one resource
+      // (RFC 3986 §6.2.4), whichever it reads first.
+      ...(contentLocation === undefined ? {} : { 'content-location': contentLocation }),
     };
     // RFC 9110 §13.1.2: the file has not changed since the validator was given.
     if (options?.validators?.etag === etag && hops.length === 0) return respond(url, finalUrl, hops, startedAt, now, method, 304, headers, undefined);
@@ -371,10 +383,10 @@ async function statOf(path: string): Promise<Stats | undefined | 'error'> {
   }
 }
 
-function fileOrError(path: string, stats: Stats, indexFile?: string): Located {
+function fileOrError(path: string, stats: Stats, contentLocation?: string): Located {
   // A FIFO would block a read until a writer comes; a device may never end.
   if (!stats.isFile()) return { kind: 'error', code: 'ERR_FETCH_FILE_NOT_REGULAR' };
-  return indexFile === undefined ? { kind: 'file', path, stats } : { kind: 'file', path, stats, indexFile };
+  return contentLocation === undefined ? { kind: 'file', path, stats } : { kind: 'file', path, stats, contentLocation };
 }
 
 /**

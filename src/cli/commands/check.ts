@@ -444,11 +444,17 @@ class LocalPages {
       if (f.target !== undefined) await this.#fileOf(f.target);
     }
     const shown: CheckFinding[] = [];
+    // A file read under two URLs (`a.html?x=1` and `a.html`, both spellings of an index file read at
+    // once) gives its findings twice: one finding per place in the file.
+    const places = new Set<string>();
     for (const f of raw) {
       const pageFile = f.page === undefined ? undefined : this.#files.get(f.page.replace(/#.*$/s, ''));
       if (pageFile !== undefined && this.#isRepeated(f.code, f.page!, pageFile)) continue;
       if (this.#isFolderLink(f)) continue;
       const finding = toCheckFinding(f, () => (pageFile === undefined ? undefined : relativeFile(this.#cwd, pageFile)));
+      const place = pageFile === undefined ? undefined : JSON.stringify([f.code, pageFile, f.line, f.column, f.rawHref, f.target]);
+      if (place !== undefined && places.has(place)) continue;
+      if (place !== undefined) places.add(place);
       if (this.#isShown(pageFile, f.target)) shown.push(finding);
     }
     return { findings: shown, pages };
