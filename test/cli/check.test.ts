@@ -421,6 +421,50 @@ describe('a live site', () => {
   });
 });
 
+describe('external links across runs', () => {
+  let external: Server;
+  let origin: string;
+  const asked: string[] = [];
+  beforeAll(async () => {
+    // 127.0.0.2 plays another site: what it is asked is its own log.
+    external = createServer((request, response) => {
+      asked.push(`${request.method} ${request.url}`);
+      const status = request.url === '/gone' ? 404 : request.url === '/busy' ? 503 : 200;
+      response.writeHead(status, status === 503 ? { 'retry-after': '0' } : {});
+      response.end();
+    });
+    await new Promise<void>((resolve) => external.listen(0, '127.0.0.2', resolve));
+    origin = `http://127.0.0.2:${(external.address() as AddressInfo).port}`;
+    write('cached/index.html', `<a href="${origin}/ok">ok</a> <a href="${origin}/gone">gone</a> <a href="${origin}/busy">busy</a>`);
+  });
+  afterAll(() => new Promise<void>((resolve) => external.close(() => resolve())));
+
+  it('a second check within --cache-max-age asks the other site nothing it answered; an unverified link is asked again', async () => {
+    const db = path.join(dir, 'cached.db');
+    const first = await check(['cached', '--allow-private', '--db', db, '--format', 'json']);
+    expect(first.code).toBe(1);
+    const expected = [
+      ['LINK_BROKEN', `${origin}/gone`, 'broken', 'error'],
+      ['LINK_UNVERIFIED', `${origin}/busy`, 'unverified', 'warning'],
+    ];
+    expect(json(first).map((f) => [f.code, f.target, f.verdict, f.severity])).toEqual(expected);
+    expect(asked).toContain('HEAD /ok');
+    // The 503 was asked again at the end (its second pass), once.
+    expect(first.stderr).toMatch(/second pass: 1 unverified asked again, 0 now ok/);
+    asked.length = 0;
+    const second = await check(['cached', '--allow-private', '--db', db, '--format', 'json']);
+    expect(json(second).map((f) => [f.code, f.target, f.verdict, f.severity])).toEqual(expected);
+    // Only the unverified one (and the host's robots.txt, asked for it).
+    expect(asked.filter((line) => !line.endsWith('/busy') && line !== 'GET /robots.txt')).toEqual([]);
+    expect(second.stderr).toMatch(/2 from the cache/);
+    // A cache age of 0: everything is asked again.
+    asked.length = 0;
+    const third = await check(['cached', '--allow-private', '--db', db, '--format', 'json', '--cache-max-age', '0']);
+    expect(json(third).map((f) => [f.code, f.target])).toEqual(expected.map(([code, target]) => [code, target]));
+    expect(asked).toEqual(expect.arrayContaining(['HEAD /ok', 'HEAD /gone']));
+  });
+});
+
 describe('--changed', () => {
   let server: Server;
   const requests: string[] = [];
