@@ -31,6 +31,12 @@ export interface SarifOptions {
    */
   readonly sourceRoots?: readonly SourceRoot[] | undefined;
   /**
+   * A finding's file, relative to where the log is read (`/` separators), when it is
+   * known (`check` reads pages from disk): the result is located there.
+   * @default undefined (`sourceRoots`, else the page's URL)
+   */
+  readonly fileOf?: ((f: AuditFinding) => string | undefined) | undefined;
+  /**
    * Each result's state against a baseline (§3.27.24 `baselineState`): `new`, or
    * `absent` for a finding of the baseline that is gone (`audit --since`).
    * @default undefined (no baselineState)
@@ -60,27 +66,40 @@ export function sarifRules(): Record<string, unknown>[] {
 }
 
 /** One finding as a SARIF result (§3.27), located at its page's file when `sourceRoots` maps it, else at its URL. */
-export function sarifResult(f: AuditFinding, sourceRoots: readonly SourceRoot[] = []): Record<string, unknown> {
+export function sarifResult(f: AuditFinding, sourceRoots: readonly SourceRoot[] = [], fileOf?: (f: AuditFinding) => string | undefined): Record<string, unknown> {
   const properties: Record<string, unknown> = { ...f.detail };
   if (f.rawHref !== undefined) properties['rawHref'] = f.rawHref;
   if (f.target !== undefined) properties['target'] = f.target;
+  if (f.verdict !== undefined) properties['verdict'] = f.verdict;
+  const file = fileOf?.(f);
   const ruleIndex = RULE_INDEX.get(f.code);
   return {
     ruleId: f.code,
     ...(ruleIndex === undefined ? {} : { ruleIndex }),
     level: LEVELS[f.severity],
     message: { text: messageText(f) },
-    ...(f.page === undefined ? {} : { locations: [{ physicalLocation: physicalLocation(f, f.page, sourceRoots) }] }),
+    ...(file !== undefined
+      ? { locations: [{ physicalLocation: physicalLocation(f, fileUri(file)) }] }
+      : f.page === undefined
+        ? {}
+        : { locations: [{ physicalLocation: physicalLocation(f, (sourceRoots.length === 0 ? undefined : sourceFileOf(f.page, sourceRoots)) ?? f.page) }] }),
     properties,
   };
 }
 
 /** §3.29: the page's file or URL (§3.4), and the href's line and column (§3.30, 1-based, UTF-16 code units). */
-function physicalLocation(f: AuditFinding, page: string, sourceRoots: readonly SourceRoot[]): Record<string, unknown> {
-  const file = sourceRoots.length === 0 ? undefined : sourceFileOf(page, sourceRoots);
-  const location: Record<string, unknown> = { artifactLocation: { uri: file ?? page } };
+function physicalLocation(f: AuditFinding, uri: string): Record<string, unknown> {
+  const location: Record<string, unknown> = { artifactLocation: { uri } };
   if (f.line !== undefined) location['region'] = f.column === undefined ? { startLine: f.line } : { startLine: f.line, startColumn: f.column };
   return location;
+}
+
+/** §3.4.3: a relative file path as a URI reference — each segment percent-encoded (a name may hold "%", "#" or spaces), `/` kept. */
+export function fileUri(file: string): string {
+  return file
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
 }
 
 /** The message a CI system shows: the href and what it resolves to, then what is wrong. */
@@ -122,7 +141,7 @@ async function* sarifLines(findings: AuditFindings, options: SarifOptions): Asyn
   yield head.slice(0, cut + 1);
   let isFirst = true;
   for await (const f of findings) {
-    const result = sarifResult(f, sourceRoots);
+    const result = sarifResult(f, sourceRoots, options.fileOf);
     const state = options.baselineState?.(f);
     if (state !== undefined) result['baselineState'] = state;
     yield `${isFirst ? '' : ','}${JSON.stringify(result)}`;

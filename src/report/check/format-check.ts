@@ -3,7 +3,7 @@
 // SARIF located at the file.
 
 import { csvField } from '../graph/index.js';
-import { SARIF_SCHEMA, SARIF_VERSION, sarifResult, sarifRules } from '../audit/format-sarif.js';
+import { fileUri, formatAuditSarif } from '../audit/format-sarif.js';
 import { terminalSafe } from '../audit/format-text.js';
 import { SEVERITIES, type Severity } from '../audit/finding.js';
 import type { CheckFinding, Verdict } from './check-finding.js';
@@ -55,40 +55,14 @@ export interface CheckSarifOptions {
 /**
  * One SARIF 2.1.0 log: a result per finding located at its file (a relative URI
  * reference, as code-scanning tools resolve against the checkout) with the href's
- * line and column; a page read over HTTP is located at its URL.
+ * line and column; a page read over HTTP is located at its URL. The audit's SARIF,
+ * with the file check knows.
  */
-export async function* formatCheckSarif(findings: CheckFindings, options: CheckSarifOptions = {}): AsyncGenerator<string> {
-  const driver: Record<string, unknown> = { name: 'linkladder' };
-  if (options.toolVersion !== undefined) driver['version'] = options.toolVersion;
-  driver['rules'] = sarifRules();
-  // SARIF §3.14.17: columns count UTF-16 code units, as the crawl records them.
-  const head = JSON.stringify({ $schema: SARIF_SCHEMA, version: SARIF_VERSION, runs: [{ tool: { driver }, columnKind: 'utf16CodeUnits', results: [] }] });
-  const cut = head.lastIndexOf('[]');
-  yield head.slice(0, cut + 1);
-  let isFirst = true;
-  for await (const f of findings) {
-    const result = sarifResult(f);
-    if (f.file !== undefined) {
-      const region = f.line === undefined ? undefined : f.column === undefined ? { startLine: f.line } : { startLine: f.line, startColumn: f.column };
-      // §3.4.3: a relative reference; a file name may hold "%", "#" or spaces, which a URI must escape.
-      const location: Record<string, unknown> = { artifactLocation: { uri: fileUri(f.file) } };
-      if (region !== undefined) location['region'] = region;
-      result['locations'] = [{ physicalLocation: location }];
-    }
-    if (f.verdict !== undefined) (result['properties'] as Record<string, unknown>)['verdict'] = f.verdict;
-    yield `${isFirst ? '' : ','}${JSON.stringify(result)}`;
-    isFirst = false;
-  }
-  yield head.slice(cut + 1);
+export function formatCheckSarif(findings: CheckFindings, options: CheckSarifOptions = {}): AsyncGenerator<string> {
+  return formatAuditSarif(findings, { toolVersion: options.toolVersion, fileOf: (f) => (f as CheckFinding).file });
 }
 
-/** A relative file path as a URI reference: each segment percent-encoded, `/` kept. */
-export function fileUri(file: string): string {
-  return file
-    .split('/')
-    .map((segment) => encodeURIComponent(segment))
-    .join('/');
-}
+export { fileUri };
 
 export interface CheckTextOptions {
   /**

@@ -270,7 +270,7 @@ describe('formatAuditSarif', () => {
       level: 'error',
       message: { text: '"missing.html" (→ http://h/missing.html): the target answered 404' },
       locations: [{ physicalLocation: { artifactLocation: { uri: 'http://h/' } } }],
-      properties: { status: 404, rawHref: 'missing.html', target: 'http://h/missing.html' },
+      properties: { status: 404, rawHref: 'missing.html', target: 'http://h/missing.html', verdict: 'broken' },
     });
     expect(results.map((r) => r['level'])).toEqual(['error', 'warning', 'warning', 'note', 'error']);
     // A finding about no page has no location.
