@@ -69,4 +69,16 @@ describe('a crawl over a folder', () => {
     expect(most).toBeGreaterThan(1);
     expect(Date.now() - started).toBeLessThan(3000);
   });
+
+  it("a fragment on an external page is not called missing: that page's body is never read for its ids", async () => {
+    const ext = mkdtempSync(join(tmpdir(), 'folder-crawl-ext-'));
+    writeFileSync(join(ext, 'index.html'), '<p id=here><a href="https://other.example/page.html#section">other</a> <a href="#nope">here</a>');
+    const external = { fetch: async (url: string) => ({ requestUrl: url, finalUrl: url, hops: [], status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html', charset: undefined, body: undefined, bytes: 0, startedAt: 0, durationMs: 1, errorCode: undefined }) };
+    const store = new MemoryStore();
+    await crawl({ seeds: S, store, fetcher: createFileFetcher({ roots: [{ prefix: S, dir: ext }], fallback: external }), sitemap: false, robots: undefined });
+    const findings = await collect(audit(store.reader()));
+    await store.close();
+    rmSync(ext, { recursive: true, force: true });
+    expect(findings.filter((f) => f.code === 'LINK_FRAGMENT_MISSING').map((f) => f.rawHref)).toEqual(['#nope']);
+  });
 });

@@ -7,7 +7,7 @@ import { LINK_HEADER_ELEMENT, verdictOfRow, type Verdict } from '../../crawl/ind
 import { isBodyCut } from '../../fetch/index.js';
 import { describeValue, OptionError } from '../../errors.js';
 import { AliasEnds, resourceKey } from '../../ladder/index.js';
-import type { FetchRow, IndexReader, LinkRow, UrlState } from '../../store/index.js';
+import type { FetchRow, IndexReader, LinkRow, UrlRole, UrlState } from '../../store/index.js';
 import { parseUriReference, percentDecodeUtf8, type UriReference } from '../../uri/index.js';
 import { AUDIT_CODE_LIST, AUDIT_CODES, SEVERITY_RANK, type AuditCode } from './codes.js';
 import { SEVERITIES, finding, type AuditFinding, type Severity } from './finding.js';
@@ -49,6 +49,8 @@ interface FetchFacts {
 interface UrlInfo {
   readonly key: string;
   readonly state: UrlState;
+  /** A page's body is read (its ids recorded); an external link's or a resource's never is. */
+  readonly role: UrlRole;
   readonly aliasOf: number | undefined;
   readonly last: FetchFacts | undefined;
 }
@@ -204,7 +206,7 @@ class IndexFacts {
               representsUrlId: f.representsUrlId,
               verdict: verdictOfRow(f, url.role),
             };
-      this.#urls.set(url.id, { key: url.key, state: url.state, aliasOf: url.aliasOf, last });
+      this.#urls.set(url.id, { key: url.key, state: url.state, role: url.role, aliasOf: url.aliasOf, last });
       this.#idByKey.set(url.key, url.id);
     }
   }
@@ -229,7 +231,9 @@ class IndexFacts {
     for (const [owner, anchors] of anchorsByOwner) addAll(this.#anchors, this.#endOf(owner), anchors);
     for (const [id, url] of this.#urls) {
       const f = url.last;
-      if (f?.status !== undefined && f.status >= 200 && f.status < 300 && isHtml(f.contentType)) {
+      // Only a page's body is read for its ids: an external link is asked with HEAD (or a GET
+      // whose body is not read), so a fragment on it cannot be checked, and is not called missing.
+      if (url.role === 'page' && f?.status !== undefined && f.status >= 200 && f.status < 300 && isHtml(f.contentType)) {
         this.#htmlEnds.add(this.#endOf(id));
         if (MARKDOWN_TYPES.has(f.contentType!)) this.#markdownEnds.add(this.#endOf(id));
       }
