@@ -262,7 +262,10 @@ async function mapRoot(map: string, cwd: string): Promise<FileRoot> {
   return { prefix, dir };
 }
 
-/** `file` relative to `cwd`, with "/" separators, as findings name it. */
+/** `file` relative to `cwd` with "/" separators, as findings name it; absolute when it lies outside `cwd`. */
 export function relativeFile(cwd: string, file: string): string {
-  return path.relative(cwd, file).split(path.sep).join('/');
+  const relative = path.relative(cwd, file);
+  // Outside the working directory (a Debian doc tree checked from elsewhere), "../../../usr/…" says less than the path itself.
+  const shown = relative === '..' || relative.startsWith(`..${path.sep}`) ? file : relative;
+  return shown.split(path.sep).join('/');
 }

@@ -156,7 +156,7 @@ describe('a site build folder', () => {
     expect(lines).toContain('site/index.html');
     expect(lines).toContain('  site/index.html:5:10  error    LINK_BROKEN  "missing.html" → site/missing.html  the target answered 404');
     expect(lines).toContain('  site/index.html:9:10  error    LINK_BROKEN  "noindex/" → site/noindex/  the target answered 404');
-    expect(lines.at(-2)).toMatch(/^\d+ URLs checked: 9 broken, 0 unverified; 13 findings in 6 files \(9 errors, 4 warnings, 0 info\)$/);
+    expect(lines.at(-2)).toMatch(/^\d+ URLs checked: 9 broken links, 0 unverified; 13 findings in 6 files \(9 errors, 4 warnings, 0 info\)$/);
     // The crawl's summary went to stderr.
     expect(exit.stderr).toMatch(/^crawl {7}finished/m);
   });
@@ -320,7 +320,7 @@ describe('formats', () => {
     for (const line of exit.stdout.trim().split('\n')) {
       expect(Object.keys(JSON.parse(line) as object)).toEqual(['code', 'severity', 'verdict', 'target', 'rawHref', 'file', 'line', 'column', 'page', 'message']);
     }
-    expect(exit.stderr.trim().split('\n').at(-1)).toMatch(/^\d+ URLs checked: 9 broken, 0 unverified; 13 findings/);
+    expect(exit.stderr.trim().split('\n').at(-1)).toMatch(/^\d+ URLs checked: 9 broken links, 0 unverified; 13 findings/);
   });
 
   it('csv: a header, then a record per finding', async () => {

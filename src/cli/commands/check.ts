@@ -6,7 +6,7 @@ import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { givenSettings, loadCrawlSettings, settingOptions, type CrawlSettings } from '../../config/index.js';
-import { CRAWL_DEFAULTS, isPrivateUrl, parseCacheMaxAge, type CrawlSummary } from '../../crawl/index.js';
+import { CRAWL_DEFAULTS, isPrivateUrl, parseCacheMaxAge, verdictOfRow, type CrawlSummary, type Verdict } from '../../crawl/index.js';
 import { createFileFetcher, localRobots, type FileFetcher } from '../../fetch/index.js';
 import {
   audit,
@@ -252,10 +252,14 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
     await (files as FileFetcher | undefined)?.close();
   }
 
-  const { findings, pages } = await local.report(index.path);
+  const { findings, pages, links } = await local.report(index.path);
   let worst = -1;
   for (const f of findings) worst = Math.max(worst, SEVERITY_RANK[f.severity]);
-  const shape: Shape = { failOn: options.failOn, pages, verdicts: summary?.verdicts ?? { ok: 0, broken: 0, unverified: 0 }, urlsChecked: urlsChecked(summary) };
+  // Links, as the findings count them: a missing fragment makes a link to a page that answered broken.
+  const counts = countCheckFindings(findings);
+  const fragmentsMissing = findings.filter((f) => f.code === 'LINK_FRAGMENT_MISSING').length;
+  const verdicts = { ok: Math.max(0, links.ok - fragmentsMissing), broken: counts.byVerdict.broken, unverified: counts.byVerdict.unverified };
+  const shape: Shape = { failOn: options.failOn, pages, verdicts, urlsChecked: urlsChecked(summary) };
   await withOutput(options, context, (out) => writeFindings(out, format, findings, local, shape));
   if (options.summary !== undefined) {
     try {
@@ -316,7 +320,7 @@ interface Shape {
   readonly failOn: (typeof CHECK_FAIL_ON)[number];
   /** Every page checked and shown: its file (relative), or its URL for a live site. */
   readonly pages: readonly string[];
-  /** The URLs checked, by verdict. */
+  /** The links of the pages shown, by verdict (a link with a missing fragment is broken). */
   readonly verdicts: Readonly<Record<'ok' | 'broken' | 'unverified', number>>;
   readonly urlsChecked: number | undefined;
 }
@@ -427,22 +431,40 @@ class LocalPages {
    * The findings of the index at `db`, as check's findings, those to show only; and
    * the pages checked that are shown (files relative to the working directory, else URLs).
    */
-  async report(db: string): Promise<{ readonly findings: CheckFinding[]; readonly pages: string[] }> {
+  async report(db: string): Promise<{ readonly findings: CheckFinding[]; readonly pages: string[]; readonly links: Record<Verdict, number> }> {
     const reader = await openReader(db);
     const raw = [];
-    const pageUrls: string[] = [];
+    const pageUrls: { readonly id: number; readonly key: string }[] = [];
+    const verdictById = new Map<number, Verdict>();
+    const aliasOf = new Map<number, number>();
+    const links: Record<Verdict, number> = { ok: 0, broken: 0, unverified: 0 };
     try {
       for await (const f of audit(reader)) raw.push(f);
       for await (const url of reader.urls()) {
-        if (url.role === 'page' && url.state === 'done' && url.lastFetch !== undefined && isPageType(url.lastFetch.contentType)) pageUrls.push(url.key);
+        if (url.aliasOf !== undefined) aliasOf.set(url.id, url.aliasOf);
+        if (url.lastFetch !== undefined) verdictById.set(url.id, verdictOfRow(url.lastFetch, url.role));
+        if (url.role === 'page' && url.state === 'done' && url.lastFetch !== undefined && isPageType(url.lastFetch.contentType)) pageUrls.push(url);
+      }
+      const shownPages = new Set<number>();
+      for (const { id, key } of pageUrls) {
+        const file = await this.#fileOf(key);
+        if (file === undefined || this.#isShown(file, undefined)) shownPages.add(id);
+      }
+      // The links of the pages shown, by the verdict on their target (after its aliases): what was checked.
+      for await (const link of reader.links()) {
+        if (!shownPages.has(link.fromUrlId)) continue;
+        let id = link.toUrlId;
+        for (let hops = 0; id !== undefined && aliasOf.has(id) && hops < 32; hops++) id = aliasOf.get(id);
+        const verdict = id === undefined ? undefined : verdictById.get(id);
+        if (verdict !== undefined) links[verdict]++;
       }
     } finally {
       await reader.close();
     }
     const pages: string[] = [];
-    for (const url of pageUrls) {
-      const file = await this.#fileOf(url);
-      if (file === undefined) pages.push(url);
+    for (const { key } of pageUrls) {
+      const file = await this.#fileOf(key);
+      if (file === undefined) pages.push(key);
       else if (this.#isShown(file, undefined) && !pages.includes(relativeFile(this.#cwd, file))) pages.push(relativeFile(this.#cwd, file));
     }
     for (const f of raw) {
@@ -463,7 +485,7 @@ class LocalPages {
       if (place !== undefined) places.add(place);
       if (this.#isShown(pageFile, f.target)) shown.push(finding);
     }
-    return { findings: shown, pages };
+    return { findings: shown, pages, links };
   }
 
   /**

@@ -103,7 +103,7 @@ export function checkSummaryLine(counts: CheckCounts, urlsChecked?: number): str
   const checked = urlsChecked === undefined ? '' : `${plural(urlsChecked, 'URL')} checked: `;
   if (total === 0) return `${checked}no broken links, nothing to report`;
   const severities = SEVERITIES.map((s) => `${counts.bySeverity[s]} ${s}${counts.bySeverity[s] === 1 || s === 'info' ? '' : 's'}`).join(', ');
-  return `${checked}${counts.byVerdict.broken} broken, ${counts.byVerdict.unverified} unverified; ${plural(total, 'finding')} in ${plural(counts.files, 'file')} (${severities})`;
+  return `${checked}${plural(counts.byVerdict.broken, 'broken link')}, ${counts.byVerdict.unverified} unverified; ${plural(total, 'finding')} in ${plural(counts.files, 'file')} (${severities})`;
 }
 
 /**

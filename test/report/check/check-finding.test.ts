@@ -89,7 +89,7 @@ describe('formats', () => {
       'site/sub/a b.html',
       '  site/sub/a b.html:1:2  warning  LINK_REDIRECT  "b.html" → site/b.html  msg',
       '',
-      '4 URLs checked: 1 broken, 0 unverified; 2 findings in 2 files (1 error, 1 warning, 0 info)',
+      '4 URLs checked: 1 broken link, 0 unverified; 2 findings in 2 files (1 error, 1 warning, 0 info)',
     ]);
   });
 });
