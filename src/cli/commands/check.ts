@@ -310,9 +310,9 @@ function originOf(url: string): string {
   }
 }
 
-/** URLs the run answered: fetched with a response, or failed. */
+/** URLs checked, as the crawl's summary counts them by verdict (on stderr): one figure for both. */
 function urlsChecked(summary: CrawlSummary | undefined): number | undefined {
-  return summary === undefined ? undefined : summary.pagesFetched + summary.pagesFailed;
+  return summary === undefined ? undefined : summary.verdicts.ok + summary.verdicts.broken + summary.verdicts.unverified;
 }
 
 /** What the formats need besides the findings. */
