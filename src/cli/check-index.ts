@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { readVerdictCache, type VerdictCache, type VerdictCacheOptions } from '../crawl/index.js';
-import type { IndexReader } from '../store/index.js';
+import { isProcessRunning, type IndexReader } from '../store/index.js';
 import { openReader } from './open-store.js';
 
 /** Where `check` keeps its index, under the working directory. */
@@ -34,7 +34,7 @@ export class FreshIndex {
     const base = path.basename(this.path);
     for (const name of await readdir(folder)) {
       const match = /^\.(\d+)\.partial(?:-wal|-shm|-journal)?$/.exec(name.slice(base.length));
-      if (!name.startsWith(base) || match === null || isRunning(Number(match[1]))) continue;
+      if (!name.startsWith(base) || match === null || isProcessRunning(Number(match[1]))) continue;
       await rm(path.join(folder, name), { force: true });
     }
   }
@@ -51,16 +51,6 @@ export class FreshIndex {
   /** The run did not end (Ctrl-C, a failure): the partial index goes, the old one stays. */
   async discard(): Promise<void> {
     for (const side of ['', ...SIDE_FILES]) await rm(`${this.partialPath}${side}`, { force: true });
-  }
-}
-
-/** Whether process `pid` runs (on this machine: the partial index is beside the one named). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

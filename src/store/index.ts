@@ -53,6 +53,7 @@ export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, unlockIndex, type Sqlite
 export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './sqlite-database.js';
 export { LINKLADDER_APPLICATION_ID } from './index-file.js';
 export type { WriterLockHolder } from './writer-lock.js';
+export { isProcessRunning } from './writer-lock.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { PgStore, type PgStoreOptions } from './pg/pg-store.js';
 export { isPostgresUrl, redactUrl } from './pg/pg-database.js';

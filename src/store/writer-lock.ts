@@ -114,13 +114,14 @@ function isGone(row: LockRow): boolean {
   if (row.host !== hostname()) return false;
   if (row.pid === process.pid) return !heldHere.has(row.token);
   const start = processStart(row.pid);
-  if (!isRunning(row.pid)) return true;
+  if (!isProcessRunning(row.pid)) return true;
   // Linux: the pid now names another process (started later), or a zombie.
   if (start === 'zombie') return true;
   return row.process_start !== null && start !== undefined && start !== row.process_start;
 }
 
-function isRunning(pid: number): boolean {
+/** Whether process `pid` runs on this machine (EPERM: it runs, as another user). */
+export function isProcessRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
