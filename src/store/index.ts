@@ -49,12 +49,12 @@ export type {
   DuplicateBodyRow,
 } from './types.js';
 export { MATCH_RUNGS, URL_ROLES, URL_STATES, roleRank, zeroCounts } from './types.js';
-export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, unlockIndex, type SqliteStoreOptions } from './sqlite-store.js';
-export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './sqlite-database.js';
-export { LINKLADDER_APPLICATION_ID } from './index-file.js';
-export type { WriterLockHolder } from './writer-lock.js';
-export { isProcessRunning } from './writer-lock.js';
-export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, unlockIndex, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
+export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './sqlite/sqlite-database.js';
+export { LINKLADDER_APPLICATION_ID } from './sqlite/index-file.js';
+export type { WriterLockHolder } from './sqlite/writer-lock.js';
+export { isProcessRunning } from './sqlite/writer-lock.js';
+export { MemoryStore, type MemoryStoreOptions } from './memory/memory-store.js';
 export { PgStore, type PgStoreOptions } from './pg/pg-store.js';
 export { isPostgresUrl, redactUrl } from './pg/pg-database.js';
 export { GROUP_COMMIT_DEFAULTS, type GroupCommitOptions } from './write-units.js';

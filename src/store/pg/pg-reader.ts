@@ -23,7 +23,7 @@ import {
   type SitemapColumns,
   type SitemapEntryColumns,
   type UrlColumns,
-} from '../sqlite-rows.js';
+} from '../row-codec.js';
 import type {
   AliasRow,
   CrawlRunRow,
@@ -55,7 +55,7 @@ export const PG_CURSOR_ROWS = 500;
  */
 const READER_CONNECTIONS = 8;
 
-/** The columns of a fetch row (sqlite-rows.ts `FetchColumns`), as PG_FETCH_COLUMNS names them. */
+/** The columns of a fetch row (row-codec.ts `FetchColumns`), as PG_FETCH_COLUMNS names them. */
 const FETCH_COLUMN_NAMES = [
   'id',
   'url_id',

@@ -1,5 +1,5 @@
 // SQL fragments of the PostgreSQL index that read rows in the shapes the SQLite
-// index's converters take (sqlite-rows.ts), so both share one conversion; and the
+// index's converters take (row-codec.ts), so both share one conversion; and the
 // reads the PostgreSQL store and its reader share.
 
 import { ALIAS_EVIDENCE, type AliasEvidence } from '../../ladder/index.js';

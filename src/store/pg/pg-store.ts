@@ -12,7 +12,7 @@ import { ladderForms } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { asCorruption, isObject, parseStoredJson } from '../index-corruption.js';
 import type { Migration } from '../migrations.js';
-import { ALIAS_COLUMNS, URL_COLUMNS, jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../sqlite-rows.js';
+import { ALIAS_COLUMNS, URL_COLUMNS, jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
 import {
   type AdmitEntry,
   type AdmitResult,

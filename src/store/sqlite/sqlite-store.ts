@@ -5,32 +5,23 @@
 
 import path from 'node:path';
 import type { Database as Db } from 'better-sqlite3';
-import { StoreError } from '../errors.js';
-import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';
-import { resourceKey } from '../ladder/index.js';
-import { parseUriReference } from '../uri/index.js';
-import { Admitter, type IndexBackend, type NewUrl, type Standing } from './admitter.js';
-import { KeyMirror } from './key-mirror.js';
-import { LinkWriter } from './link-writer.js';
-import { defaultMigrationsDir, loadMigrations, type Migration } from './migrations.js';
-import { asCorruption, isObject, parseStoredJson, readingIndex } from './index-corruption.js';
+import { StoreError } from '../../errors.js';
+import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
+import { resourceKey } from '../../ladder/index.js';
+import { parseUriReference } from '../../uri/index.js';
+import { Admitter, type IndexBackend, type NewUrl, type Standing } from '../admitter.js';
+import { KeyMirror } from '../key-mirror.js';
+import { LinkWriter } from '../link-writer.js';
+import { defaultMigrationsDir, loadMigrations, type Migration } from '../migrations.js';
+import { asCorruption, isObject, parseStoredJson, readingIndex } from '../index-corruption.js';
 import { DEFAULT_DB_FOLDER, fileOf, openDatabase } from './sqlite-database.js';
 import { WriterLock, type WriterLockHolder } from './writer-lock.js';
-import { UnitStore } from './unit-store.js';
-import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
+import { UnitStore } from '../unit-store.js';
+import type { GroupCommitOptions, TransactionSteps } from '../write-units.js';
 import { SqliteIndexReader, readStats } from './sqlite-reader.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
-import {
-  jsonList,
-  toAliasRow,
-  toFetchRow,
-  toFirstLink,
-  toUrlRecord,
-  readRuns,
-  type AliasColumns,
-  type FetchColumns,
-  type UrlColumns,
-} from './sqlite-rows.js';
+import { jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
+import { readRuns } from './sqlite-rows.js';
 import type {
   AdmitEntry,
   AdmitResult,
@@ -51,7 +42,7 @@ import type {
   UrlRecord,
   UrlRole,
   UrlState,
-} from './types.js';
+} from '../types.js';
 
 /** The standing of a URL the key mirror knows to be a followed page. */
 const FOLLOWED_PAGE: Standing = Object.freeze({ isSkipped: false, role: 'page' });

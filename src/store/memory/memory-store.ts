@@ -2,15 +2,15 @@
 // shares the admitter and the link codec with the SQLite store and passes the same
 // contract tests.
 
-import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';
-import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
-import { parseUriReference } from '../uri/index.js';
-import { StoreError } from '../errors.js';
-import { Admitter, type FormHit } from './admitter.js';
-import { decodeLink, encodeLink, rungOf, type EncodedLink } from './link-codec.js';
+import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
+import { ALIAS_EVIDENCE, resourceKey } from '../../ladder/index.js';
+import { parseUriReference } from '../../uri/index.js';
+import { StoreError } from '../../errors.js';
+import { Admitter, type FormHit } from '../admitter.js';
+import { decodeLink, encodeLink, rungOf, type EncodedLink } from '../link-codec.js';
 import { MemoryIndexReader } from './memory-reader.js';
-import { UnitStore } from './unit-store.js';
-import type { GroupCommitOptions, TransactionSteps } from './write-units.js';
+import { UnitStore } from '../unit-store.js';
+import type { GroupCommitOptions, TransactionSteps } from '../write-units.js';
 import {
   MATCH_RUNGS,
   URL_STATES,
@@ -38,7 +38,7 @@ import {
   type UrlRecord,
   type UrlRole,
   type UrlState,
-} from './types.js';
+} from '../types.js';
 
 interface MemoryUrl {
   id: number;

@@ -2,7 +2,8 @@
 // prepared once per connection.
 
 import type { Database as Db, Statement } from 'better-sqlite3';
-import { ALIAS_COLUMNS, FETCH_COLUMNS, URL_COLUMNS } from './sqlite-rows.js';
+import { ALIAS_COLUMNS, URL_COLUMNS } from '../row-codec.js';
+import { FETCH_COLUMNS } from './sqlite-rows.js';
 
 const SQL = {
   requeueFetching: `UPDATE url SET state = 'queued' WHERE state = 'fetching'`,

@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/store/index.js';
+import { SqliteStore } from '../../../src/store/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-writer-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@
 
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Database as Db } from 'better-sqlite3';
-import { StoreError } from '../errors.js';
+import { StoreError } from '../../errors.js';
 
 /**
  * `PRAGMA application_id` of every index: "LnkL" in ASCII (0x4C6E6B4C). Set when

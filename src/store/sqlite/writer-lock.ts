@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Database as Db } from 'better-sqlite3';
-import { StoreError } from '../errors.js';
+import { StoreError } from '../../errors.js';
 
 /** Who holds an index's writer lock. */
 export interface WriterLockHolder {

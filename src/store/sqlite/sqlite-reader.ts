@@ -3,25 +3,12 @@
 // bounded memory.
 
 import type { Database as Db, Statement } from 'better-sqlite3';
-import { ALIAS_EVIDENCE, AliasEnds, type AliasEvidence } from '../ladder/index.js';
-import {
-  ALIAS_COLUMNS,
-  FETCH_COLUMNS,
-  URL_COLUMNS,
-  toAliasRow,
-  toFetchRow,
-  toUrlRow,
-  readRuns,
-  readRunFindings,
-  readSitemapEntries,
-  readSitemaps,
-  type AliasColumns,
-  type FetchColumns,
-  type UrlColumns,
-} from './sqlite-rows.js';
-import { isArrayOfArrays, iteratingIndex, parseStoredJson, readingIndex } from './index-corruption.js';
-import { decodeLink, type EncodedLink, type LinkFormat } from './link-codec.js';
-import { DUPLICATE_ALIAS_EVIDENCE, RepresentationEnds, withContentEvidence, type DuplicateMember } from './duplicate-bodies.js';
+import { ALIAS_EVIDENCE, AliasEnds, type AliasEvidence } from '../../ladder/index.js';
+import { ALIAS_COLUMNS, URL_COLUMNS, toAliasRow, toFetchRow, toUrlRow, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
+import { FETCH_COLUMNS, readRuns, readRunFindings, readSitemapEntries, readSitemaps } from './sqlite-rows.js';
+import { isArrayOfArrays, iteratingIndex, parseStoredJson, readingIndex } from '../index-corruption.js';
+import { decodeLink, type EncodedLink, type LinkFormat } from '../link-codec.js';
+import { DUPLICATE_ALIAS_EVIDENCE, RepresentationEnds, withContentEvidence, type DuplicateMember } from '../duplicate-bodies.js';
 import {
   MATCH_RUNGS,
   URL_STATES,
@@ -43,8 +30,8 @@ import {
   type StoreStats,
   type UrlRow,
   type UrlState,
-} from './types.js';
-import { settled } from './write-units.js';
+} from '../types.js';
+import { settled } from '../write-units.js';
 import { fileOf } from './sqlite-database.js';
 
 export class SqliteIndexReader implements IndexReader {

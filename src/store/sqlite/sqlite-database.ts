@@ -4,10 +4,10 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database, { type Database as Db } from 'better-sqlite3';
-import { StoreError } from '../errors.js';
-import { asCorruption, corruptIndex, isSqliteCorruption } from './index-corruption.js';
+import { StoreError } from '../../errors.js';
+import { asCorruption, corruptIndex, isSqliteCorruption } from '../index-corruption.js';
 import { checkIndexHeader, hasWalFrames, identifyIndex, markIndex, notIndex } from './index-file.js';
-import { defaultMigrationsDir, loadMigrations, migrate, migrationStatus, type Migration, type MigrationStatus } from './migrations.js';
+import { defaultMigrationsDir, loadMigrations, migrate, migrationStatus, type Migration, type MigrationStatus } from '../migrations.js';
 
 export interface OpenDatabaseOptions {
   /** Refuse to create the file. @default false */

@@ -1,10 +1,10 @@
 // The IndexReader over the memory store's Maps: the same rows, in the same order,
 // as the SQLite reader gives for the same writes (test/store/reader-contract.test.ts).
 
-import { currentFindingCodes } from '../findings.js';
-import { AliasEnds } from '../ladder/index.js';
-import { decodeLink, type EncodedLink } from './link-codec.js';
-import { isRepresentationFetch, RepresentationEnds, withContentEvidence, type DuplicateMember } from './duplicate-bodies.js';
+import { currentFindingCodes } from '../../findings.js';
+import { AliasEnds } from '../../ladder/index.js';
+import { decodeLink, type EncodedLink } from '../link-codec.js';
+import { isRepresentationFetch, RepresentationEnds, withContentEvidence, type DuplicateMember } from '../duplicate-bodies.js';
 import type {
   AliasRow,
   CrawlRunRow,
@@ -23,7 +23,7 @@ import type {
   UrlRole,
   UrlRow,
   UrlState,
-} from './types.js';
+} from '../types.js';
 
 /** A URL as the memory store keeps it. */
 export interface MemoryUrlView {

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../cli/cli-harness.js';
-import { serveFixture, type Fixture } from '../report/audit/fixture-site.js';
+import { run } from '../../cli/cli-harness.js';
+import { serveFixture, type Fixture } from '../../report/audit/fixture-site.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-sql-views-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 /** The ```sql blocks of README.md's section on SQL. */
 function readmeQueries(): string[] {
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
   const start = readme.indexOf('### Querying the index with SQL');
   const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
   return [...section.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());

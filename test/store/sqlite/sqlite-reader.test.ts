@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteStore, openIndexReader } from '../../src/store/index.js';
-import { collect } from '../support/collect.js';
-import { link, smallCrawl } from './small-crawl.js';
+import { SqliteStore, openIndexReader } from '../../../src/store/index.js';
+import { collect } from '../../support/collect.js';
+import { link, smallCrawl } from '../small-crawl.js';
 
 const folders: string[] = [];
 afterEach(() => {

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/store/index.js';
+import { SqliteStore } from '../../../src/store/index.js';
 
-const CHILD = fileURLToPath(new URL('../fixtures/store/admit-forever.mjs', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../fixtures/store/admit-forever.mjs', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
