@@ -1,0 +1,150 @@
+// The crawl's side of the index: what it writes as it learns, and the few reads it
+// makes while deciding. Async, so that a networked store can sit behind it.
+
+import type { RobotsCache } from '../fetch/index.js';
+import type { AdmitEntry, AdmitResult, AliasRecord, UrlRecord } from './admission-records.js';
+import type { ClaimedUrl, FetchRecord } from './fetch-records.js';
+import type { UrlHistory } from './reader-rows.js';
+import type { CrawlRunEnd, CrawlRunRow, CrawlRunStart, FindingIdentity, StoreStats } from './run-records.js';
+import type { SitemapQueueEntry, SitemapQueueRow, SitemapRecord, SitemapSettlement } from './sitemap-records.js';
+
+/**
+ * The crawl's side of the index (DESIGN.md §6): the seen-set, the frontier and
+ * protocol-rung evidence, written as the crawl learns them, and the few reads it
+ * makes while deciding. Async, so that a networked store can sit behind it.
+ *
+ * Writes run one at a time. Each call is a unit (all of it or nothing); `transact`
+ * makes one unit of several calls. Units are committed in groups (a thousand
+ * links, or 50 ms): a call resolves once its unit has run, and `flush()` once
+ * everything before it is committed.
+ */
+export interface IndexWriter {
+  /** Admit a batch of links as one unit. */
+  admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]>;
+  /** Move up to `limit` queued URLs (shallowest first) to `fetching` and return them. */
+  claim(limit: number): Promise<ClaimedUrl[]>;
+  /** Record a fetch and move its URL to `done` or `failed`. */
+  recordFetch(record: FetchRecord): Promise<void>;
+  /**
+   * Record that `fromId` is `toId` (DESIGN.md §2, rung 4). `redirect` and
+   * `content-location` make `fromId` an alias (links to it then name `toId`);
+   * `canonical` is only recorded. `digest` and `rule` (content evidence, DESIGN.md
+   * §9, heuristic) make an alias too.
+   */
+  addAlias(record: AliasRecord): Promise<void>;
+  /** Undo an alias of `fromId` (contradicting evidence) and queue it again. */
+  revokeAlias(fromId: number): Promise<void>;
+  /** Put a URL back on the frontier (`queued`), whatever its state; an alias stays one. */
+  requeue(id: number): Promise<void>;
+  /** The URL with this id, if any. */
+  getUrl(id: number): Promise<UrlRecord | undefined>;
+  /** The URL whose key is the scheme-rung form of `uri` (without fragment), if any. */
+  findUrl(uri: string): Promise<UrlRecord | undefined>;
+  /**
+   * Run `work` as one unit: every call it makes through `tx` is recorded, or
+   * (when it throws) none is. `work` should await nothing but `tx`: the units
+   * after it wait for it.
+   */
+  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T>;
+  /** Commit every unit that has run. */
+  flush(): Promise<void>;
+  stats(): Promise<StoreStats>;
+  /** What explains a URL: its first link, its fetches, the aliases from and to it. */
+  history(id: number): Promise<UrlHistory | undefined>;
+  /** Record a crawl run's start; resolves with its id. */
+  startRun(run: CrawlRunStart): Promise<number>;
+  /** Record how the run `id` ended. */
+  endRun(id: number, end: CrawlRunEnd): Promise<void>;
+  /**
+   * The counts of the run `id` so far (requests by kind), written in the unit that
+   * records the outcomes they account for: a run killed before its end keeps what
+   * its committed units counted. Ignored once the run has ended (endRun's counts stand).
+   */
+  recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void>;
+  /** Every crawl run, oldest first. */
+  runs(): Promise<readonly CrawlRunRow[]>;
+  /**
+   * Record a sitemap file and its entries (migration 007); resolves with its id. With
+   * `settlement`, in the same unit, its row of the sitemap frontier leaves `queued`
+   * and the sitemaps it names are queued (migration 011).
+   */
+  recordSitemap(record: SitemapRecord, settlement?: SitemapSettlement): Promise<number>;
+  /** Put sitemaps on the sitemap frontier, `queued`; a key already there is left as it is. */
+  queueSitemaps(entries: readonly SitemapQueueEntry[]): Promise<void>;
+  /** The sitemap frontier of a seed origin, in the order queued. */
+  sitemapQueue(origin: string): Promise<SitemapQueueRow[]>;
+  /**
+   * Take the queued sitemap `key` to read: false when it is not queued, or (workers
+   * sharing the index) another worker holds it. A hold ends when the sitemap is
+   * recorded with its settlement, or after the store's lease.
+   */
+  takeSitemap(key: string): Promise<boolean>;
+  /** Give back a sitemap taken but not read (the crawl stopped): it stays queued, free for any worker at once. */
+  releaseSitemap(key: string): Promise<void>;
+  /** A re-check begins: the sitemap frontier is emptied, so that every sitemap is found and read again. */
+  clearSitemapQueue(): Promise<void>;
+  /**
+   * A re-check begins: every URL fetched (`done`, `failed`) goes back to `queued`,
+   * its fetch rows kept (their validators make the requests conditional), and so does
+   * every URL that answered a redirect: no longer an alias (its `redirect` evidence
+   * is dropped, a canonical claim kept), it is asked again, and where it leads now is
+   * learned anew. Resolves with how many were queued.
+   */
+  requeueFetched(): Promise<number>;
+  /** Forget the links recorded on page `fromUrlId` (its new representation is parsed again). */
+  dropLinks(fromUrlId: number): Promise<void>;
+  /** Keep the identities of the audit's findings as run `runId` left the index (replacing any kept before). */
+  recordRunFindings(runId: number, findings: readonly FindingIdentity[]): Promise<void>;
+  /** robots.txt answers kept across runs (RFC 9309 §2.4), for the robots policy. */
+  readonly robotsCache: RobotsCache;
+  /**
+   * Present when many workers share this index (PostgreSQL, issue 12): claims carry
+   * leases and hold per-host politeness for the whole crawl. Absent for a store with
+   * one writer, whose empty frontier ends the crawl.
+   */
+  readonly shared?: SharedFrontier | undefined;
+  /**
+   * With `shared`: whether this worker still holds its claim on `id` (its lease not
+   * lapsed, by the index's clock), and in a unit, held until the unit commits. A claim
+   * that lapsed may be another worker's now: its results are not to be recorded.
+   * Absent where claims do not lapse (one writer).
+   */
+  holdClaim?(id: number): Promise<boolean>;
+  /** Flush, then close. */
+  close(): Promise<void>;
+}
+
+/** The politeness every worker of a shared crawl keeps, whichever claims the URL. */
+export interface SharedPoliteness {
+  /** Requests in flight on one host, across all workers. */
+  readonly perHostConcurrency: number;
+  /** The least time between two request starts on one host, across all workers. */
+  readonly perHostDelayMs: number;
+}
+
+/** When a shared frontier gave no claim: the crawl is over, or ask again later. */
+export interface FrontierIdle {
+  /** Nothing is queued and no other worker holds a live lease (its fetches could queue more). */
+  readonly isOver: boolean;
+  /** When not over: how long to wait before claiming again (a host's next slot, or a poll). */
+  readonly retryInMs: number;
+}
+
+/**
+ * What a frontier shared by cooperating workers adds (issue 12). `claim` takes only
+ * URLs whose host has a free slot (its concurrency and delay held across workers),
+ * each with a lease the store renews while the worker lives; a dead worker's claims
+ * are taken by another once their lease runs out.
+ */
+export interface SharedFrontier {
+  /** This worker's id, recorded with its claims, fetches and run. */
+  readonly workerId: string;
+  /** Set the politeness this worker's claims keep (before the first claim). */
+  setPoliteness(politeness: SharedPoliteness): void;
+  /** Raise a host's least delay between starts for every worker (robots.txt Crawl-delay). */
+  setHostDelay(host: string, delayMs: number): Promise<void>;
+  /** After `claim` gave nothing: whether the crawl is over, or when to ask again. */
+  whenIdle(): Promise<FrontierIdle>;
+  /** This worker's progress, kept where every worker and `stats` can read it. */
+  reportProgress(counts: Readonly<Record<string, number>>): Promise<void>;
+}
