@@ -3,7 +3,8 @@
 
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence, LadderForms } from '../ladder/index.js';
-import type { MatchRung, UrlRole, UrlState } from './url-states.js';
+import type { MatchRung, UrlRole } from './url-vocabulary.js';
+import type { UrlState } from './url-state-machine.js';
 
 /** One link to admit: where it was found, as written, and what it resolved to. */
 export interface AdmitEntry {

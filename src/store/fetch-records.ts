@@ -1,6 +1,6 @@
 // What the crawl records of a fetch: the URL it claimed, the redirect hops, the result.
 
-import type { FetchMethod, UrlRole, Verdict } from './url-states.js';
+import type { FetchMethod, UrlRole, Verdict } from './url-vocabulary.js';
 
 export interface ClaimedUrl {
   readonly id: number;

@@ -49,6 +49,20 @@ export type {
   DuplicateBodyRow,
 } from './types.js';
 export { MATCH_RUNGS, URL_ROLES, URL_STATES, roleRank, zeroCounts } from './types.js';
+export {
+  URL_OPERATIONS,
+  URL_TRANSITIONS,
+  URL_MOVES,
+  STORE_BACKENDS,
+  fromStates,
+  mayMove,
+  stateIn,
+  type UrlOperation,
+  type UrlOrigin,
+  type UrlTransition,
+  type UrlMove,
+  type StoreBackend,
+} from './url-state-machine.js';
 export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, unlockIndex, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './sqlite/sqlite-database.js';
 export { LINKLADDER_APPLICATION_ID } from './sqlite/index-file.js';

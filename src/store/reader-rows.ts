@@ -5,7 +5,8 @@ import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { UrlRecord } from './admission-records.js';
 import type { RedirectHop } from './fetch-records.js';
-import type { FetchMethod, MatchRung, UrlRole, UrlState, Verdict } from './url-states.js';
+import type { FetchMethod, MatchRung, UrlRole, Verdict } from './url-vocabulary.js';
+import type { UrlState } from './url-state-machine.js';
 
 /** The link that first named a URL (DESIGN.md §5): where a crawl found it. */
 export interface FirstLink {

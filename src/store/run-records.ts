@@ -1,7 +1,8 @@
 // Crawl runs, their counts and the audit findings kept per run.
 
 import type { AliasEvidence } from '../ladder/index.js';
-import type { MatchRung, UrlState } from './url-states.js';
+import type { MatchRung } from './url-vocabulary.js';
+import type { UrlState } from './url-state-machine.js';
 
 /**
  * What identifies an audit finding from one run to the next (`audit --since`): its

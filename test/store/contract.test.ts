@@ -3,7 +3,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { ladderForms } from '../../src/ladder/index.js';
-import { MemoryStore, PgStore, SqliteStore, type AdmitEntry, type IndexWriter } from '../../src/store/index.js';
+import { MemoryStore, PgStore, SqliteStore, URL_MOVES, URL_STATES, type AdmitEntry, type IndexWriter, type StoreBackend, type UrlMove, type UrlOrigin, type UrlState } from '../../src/store/index.js';
 import { startPostgres } from '../support/postgres-cluster.js';
 import { skipNotice } from '../support/system-tools.js';
 import { parseUriReference, type AbsoluteUri } from '../../src/uri/index.js';
@@ -534,5 +534,207 @@ describe.each(implementations)('IndexWriter contract, links with their ladder fo
     const wrong = ladderForms(other.value as AbsoluteUri);
     const [result] = await store.admit([link(page, 'http://host/z', { forms: wrong })]);
     expect((await store.getUrl(result!.urlId!))?.key).toBe('http://host/z');
+  });
+});
+
+// The URL state machine (url-state-machine.ts), transition by transition: on each store,
+// a URL in each state meets each operation, and ends in the state the table says, or
+// the one it was in when the table has no move for it. Every move a store makes must be
+// met by the walk.
+
+type Walked = { store: IndexWriter; reopen: (options?: { recoverClaims?: boolean }) => Promise<IndexWriter>; another: () => Promise<IndexWriter>; setClock: (ms: number) => void };
+
+const walkImplementations: [StoreBackend, () => Promise<Walked>][] = [
+  ['sqlite', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'linkladder-walk-')), 'x.db');
+    const store = new SqliteStore({ path: file, now: () => 1_700_000_000_000 });
+    return {
+      store,
+      reopen: async (options) => new SqliteStore({ path: file, now: () => 1_700_000_000_000, ...options }),
+      another: async () => store,
+      setClock: () => {},
+    };
+  }],
+  ['memory', async () => {
+    const store = new MemoryStore({ now: () => 1_700_000_000_000 });
+    return { store, reopen: async () => store, another: async () => store, setClock: () => {} };
+  }],
+  ...(typeof cluster === 'string' ? [] : [['postgresql', async () => {
+      const url = await cluster.createDatabase();
+      let clock = 1_700_000_000_000;
+      const open = async (workerId: string): Promise<PgStore> => {
+        const store = await PgStore.open({ url, workerId, now: () => 1_700_000_000_000, leaseClock: () => clock, maxConnections: 2 });
+        pgStores.push(store);
+        return store;
+      };
+      return { store: await open('walker'), reopen: async () => open('reopened'), another: async () => open('another'), setClock: (ms: number) => void (clock = ms) };
+    }] as [StoreBackend, () => Promise<Walked>]]),
+];
+
+/** One operation the walk applies: to each URL, or once to the store; `exercises` says which moves of the table it makes. */
+interface WalkStep {
+  readonly name: string;
+  readonly backends?: readonly StoreBackend[];
+  readonly exercises: (move: UrlMove) => boolean;
+  /** Applies the operation; returns the store to read the states from, and the ids it claimed, if it claims. */
+  readonly run: (walked: Walked, page: number, subjects: ReadonlyMap<UrlOrigin, number>, target: number) => Promise<{ store: IndexWriter; claimed?: number[] }>;
+}
+
+const SUBJECT = (state: UrlOrigin): string => `http://host/${state}`;
+
+const eachSubject = (work: (store: IndexWriter, id: number, state: UrlOrigin) => Promise<unknown>) =>
+  async ({ store }: Walked, _page: number, subjects: ReadonlyMap<UrlOrigin, number>): Promise<{ store: IndexWriter }> => {
+    for (const [state, id] of subjects) if (state !== 'none') await work(store, id, state);
+    return { store };
+  };
+
+const WALK: readonly WalkStep[] = [
+  {
+    name: 'admit, a followed link',
+    exercises: (m) => m.by === 'admit' && m.to === 'queued',
+    run: async ({ store }, page) => {
+      await store.admit([...URL_STATES, 'none' as const].map((state) => link(page, SUBJECT(state))));
+      return { store };
+    },
+  },
+  {
+    name: 'admit, a link not followed',
+    exercises: (m) => m.by === 'admit' && m.to === 'skipped',
+    run: async ({ store }, page) => {
+      await store.admit([...URL_STATES, 'none' as const].map((state) => link(page, SUBJECT(state), { follow: false })));
+      return { store };
+    },
+  },
+  {
+    name: 'claim',
+    exercises: (m) => m.by === 'claim' && m.transition.when === undefined,
+    run: async ({ store }) => ({ store, claimed: (await store.claim(100)).map((u) => u.id) }),
+  },
+  {
+    name: 'claim by another worker once the leases lapsed',
+    backends: ['postgresql'],
+    exercises: (m) => m.by === 'claim',
+    run: async (walked) => {
+      walked.setClock(1_700_000_000_000 + 60_000);
+      const other = await walked.another();
+      return { store: other, claimed: (await other.claim(100)).map((u) => u.id) };
+    },
+  },
+  {
+    name: 'recordFetch, done',
+    exercises: (m) => m.by === 'recordFetch' && m.to === 'done',
+    run: eachSubject((store, urlId) => store.recordFetch({ urlId, outcome: 'done', startedAt: 9, status: 200 })),
+  },
+  {
+    name: 'recordFetch, failed',
+    exercises: (m) => m.by === 'recordFetch' && m.to === 'failed',
+    run: eachSubject((store, urlId) => store.recordFetch({ urlId, outcome: 'failed', startedAt: 9, errorCode: 'ERR_FETCH_NETWORK' })),
+  },
+  {
+    name: 'addAlias, a redirect',
+    exercises: (m) => m.by === 'addAlias',
+    run: async (walked, page, subjects, target) => eachSubject((store, fromId) => store.addAlias({ fromId, toId: target, evidence: 'redirect' }))(walked, page, subjects),
+  },
+  {
+    name: 'addAlias, a canonical claim',
+    exercises: () => false,
+    run: async (walked, page, subjects, target) => eachSubject((store, fromId) => store.addAlias({ fromId, toId: target, evidence: 'canonical' }))(walked, page, subjects),
+  },
+  {
+    name: 'revokeAlias',
+    exercises: (m) => m.by === 'revokeAlias',
+    run: eachSubject((store, id) => store.revokeAlias(id)),
+  },
+  {
+    name: 'requeue',
+    exercises: (m) => m.by === 'requeue',
+    run: eachSubject((store, id) => store.requeue(id)),
+  },
+  {
+    name: 'requeueFetched',
+    exercises: (m) => m.by === 'requeueFetched',
+    run: async ({ store }) => {
+      await store.requeueFetched();
+      return { store };
+    },
+  },
+  {
+    name: 'close',
+    backends: ['sqlite', 'postgresql'],
+    exercises: (m) => m.by === 'close',
+    run: async ({ store, reopen }) => {
+      await store.close();
+      // SQLite: opened not to recover claims, so that only what close did shows.
+      return { store: await reopen({ recoverClaims: false }) };
+    },
+  },
+  {
+    name: 'open',
+    backends: ['sqlite', 'postgresql'],
+    exercises: (m) => m.by === 'open',
+    run: async ({ store, reopen, another }) => {
+      // PostgreSQL: a worker opening the index while this one holds its claims.
+      if (store instanceof PgStore) return { store: await another() };
+      await store.close();
+      return { store: await reopen() };
+    },
+  },
+];
+
+/** A URL in each state (but `none`, which the walk admits), a page naming them, and a target for aliases. */
+async function urlsInEachState(store: IndexWriter): Promise<{ page: number; subjects: Map<UrlOrigin, number>; target: number }> {
+  const page = await seed(store);
+  const [target, ...admitted] = await store.admit([
+    link(page, 'http://host/target', { depth: 9 }),
+    ...URL_STATES.map((state) =>
+      link(page, SUBJECT(state), { depth: state === 'fetching' || state === 'done' || state === 'failed' ? 1 : 9, follow: state !== 'skipped' }),
+    ),
+  ]);
+  const subjects = new Map<UrlOrigin, number>(URL_STATES.map((state, i) => [state, admitted[i]!.urlId!]));
+  const claimed = await store.claim(4); // the page and the three at depth 1
+  expect(claimed.map((u) => u.id).sort()).toEqual([page, subjects.get('fetching'), subjects.get('done'), subjects.get('failed')].sort());
+  await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+  await store.recordFetch({ urlId: subjects.get('done')!, outcome: 'done', startedAt: 1, status: 200 });
+  await store.recordFetch({ urlId: subjects.get('failed')!, outcome: 'failed', startedAt: 1, errorCode: 'ERR_FETCH_NETWORK' });
+  await store.addAlias({ fromId: subjects.get('alias')!, toId: target!.urlId!, evidence: 'redirect' });
+  for (const [state, id] of subjects) expect([state, (await store.getUrl(id))?.state]).toEqual([state, state]);
+  return { page, subjects, target: target!.urlId! };
+}
+
+describe.each(walkImplementations)('the URL state machine, move by move: %s', (backend, openWalked) => {
+  const met = new Set<UrlMove>();
+  const moves = URL_MOVES.filter((m) => m.transition.only === undefined || m.transition.only.includes(backend));
+
+  it.each(WALK.filter((step) => step.backends === undefined || step.backends.includes(backend)).map((step) => [step.name, step] as const))(
+    '%s: each state moves as the table says, or stays',
+    async (_stepName, step) => {
+      const walked = await openWalked();
+      const { page, subjects, target } = await urlsInEachState(walked.store);
+      const { store, claimed } = await step.run(walked, page, subjects, target);
+      await store.flush();
+      const expected: [UrlOrigin, UrlState | undefined][] = [];
+      const actual: [UrlOrigin, UrlState | undefined][] = [];
+      const moved: number[] = [];
+      for (const from of [...URL_STATES, 'none' as const]) {
+        const id = from === 'none' ? (await store.findUrl(SUBJECT('none')))?.id : subjects.get(from);
+        const made = moves.filter((m) => m.from === from && step.exercises(m));
+        expect(made.length).toBeLessThanOrEqual(1);
+        for (const m of made) met.add(m);
+        if (made[0] !== undefined && id !== undefined && made[0].by === 'claim') moved.push(id);
+        expected.push([from, made[0]?.to ?? (from === 'none' ? undefined : from)]);
+        actual.push([from, id === undefined ? undefined : (await store.getUrl(id))?.state]);
+      }
+      expect(actual).toEqual(expected);
+      // A claim moves fetching to fetching when it takes a lapsed lease: what shows it is the claim itself.
+      if (claimed !== undefined) expect(claimed.filter((id) => [...subjects.values()].includes(id)).sort()).toEqual(moved.sort());
+      await store.close();
+    },
+  );
+
+  it('met every move the table has for this store', () => {
+    expect(moves.filter((m) => !met.has(m)).map((m) => `${m.by}: ${m.from} → ${m.to}`)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // The IndexWriter and IndexReader in plain Maps: for tests and short-lived use. It
 // shares the admitter and the link codec with the SQLite store and passes the same
-// contract tests.
+// contract tests. It changes a URL's state only where the URL state machine
+// (url-state-machine.ts) allows the move (`mayMove`).
 
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
 import { ALIAS_EVIDENCE, resourceKey } from '../../ladder/index.js';
@@ -10,6 +11,7 @@ import { Admitter, type FormHit } from '../admitter.js';
 import { decodeLink, encodeLink, rungOf, type EncodedLink } from '../link-codec.js';
 import { MemoryIndexReader } from './memory-reader.js';
 import { UnitStore } from '../unit-store.js';
+import { mayMove } from '../url-state-machine.js';
 import type { GroupCommitOptions, TransactionSteps } from '../write-units.js';
 import {
   MATCH_RUNGS,
@@ -124,9 +126,9 @@ export class MemoryStore extends UnitStore {
         },
         followSkipped: (id, depth, role) => {
           const row = this.#urls[id - 1];
-          if (row?.state !== 'skipped') return false;
-          const before = { depth: row.depth, role: row.role };
-          this.#undo.push(() => Object.assign(row, { state: 'skipped', ...before }));
+          if (row === undefined || !mayMove('admit', row.state, 'queued')) return false;
+          const before = { state: row.state, depth: row.depth, role: row.role };
+          this.#undo.push(() => Object.assign(row, before));
           row.state = 'queued';
           row.depth = Math.min(row.depth, depth);
           row.role = role;
@@ -261,10 +263,10 @@ export class MemoryStore extends UnitStore {
     return this.inUnit(() => {
       let count = 0;
       for (const row of this.#urls) {
-        if (row.state === 'done' || row.state === 'failed') {
+        if (row.state !== 'alias' && mayMove('requeueFetched', row.state, 'queued')) {
           this.#setRow(row, 'queued', row.aliasOf);
           count++;
-        } else if (row.state === 'alias' && this.#aliases.has(`${row.id} redirect`)) {
+        } else if (row.state === 'alias' && this.#aliases.has(`${row.id} redirect`) && mayMove('requeueFetched', row.state, 'queued')) {
           // A URL that answered a redirect is asked again too: it may lead elsewhere now, or nowhere.
           this.#revokeAlias(row.id);
           count++;
@@ -317,7 +319,7 @@ export class MemoryStore extends UnitStore {
 
   #requeue(id: number): void {
     const row = this.#require(id);
-    if (row.state === 'alias') return;
+    if (!mayMove('requeue', row.state, 'queued')) return;
     const before = row.state;
     this.#undo.push(() => (row.state = before));
     row.state = 'queued';
@@ -351,7 +353,7 @@ export class MemoryStore extends UnitStore {
 
   #claim(limit: number): ClaimedUrl[] {
     return this.#urls
-      .filter((u) => u.state === 'queued')
+      .filter((u) => mayMove('claim', u.state, 'fetching', 'memory'))
       .sort((a, b) => a.depth - b.depth || a.id - b.id)
       .slice(0, limit)
       .map((u) => {
@@ -389,7 +391,7 @@ export class MemoryStore extends UnitStore {
       this.#fetches.pop();
       row.state = before;
     });
-    if (row.state !== 'alias') row.state = record.outcome;
+    if (mayMove('recordFetch', row.state, record.outcome)) row.state = record.outcome;
   }
 
   #addAlias(record: AliasRecord): void {
@@ -405,14 +407,14 @@ export class MemoryStore extends UnitStore {
       detail: record.detail,
       createdAt: this.#now(),
     });
-    if (record.evidence !== 'canonical' && record.fromId !== record.toId) this.#setRow(from, 'alias', record.toId);
+    if (record.evidence !== 'canonical' && record.fromId !== record.toId && mayMove('addAlias', from.state, 'alias')) this.#setRow(from, 'alias', record.toId);
   }
 
   #revokeAlias(fromId: number): void {
     const row = this.#require(fromId);
     // Every alias that made it one (content evidence too, as SQLite and PostgreSQL do); a canonical claim stays.
     for (const evidence of ALIAS_EVIDENCE) if (evidence !== 'canonical') this.#setAlias(`${fromId} ${evidence}`, undefined);
-    if (row.state === 'alias') this.#setRow(row, 'queued', undefined);
+    if (mayMove('revokeAlias', row.state, 'queued')) this.#setRow(row, 'queued', undefined);
   }
 
   #setAlias(key: string, alias: AliasRow | undefined): void {

@@ -39,6 +39,7 @@
 import { hostname } from 'node:os';
 import type { ClaimedUrl, FrontierIdle, SharedFrontier, SharedPoliteness, UrlRole } from '../types.js';
 import type { Sql } from './pg-database.js';
+import { stateIn } from '../url-state-machine.js';
 
 export interface PgFrontierOptions {
   /** This worker's id, unique among the crawl's workers (recorded as url.claimed_by and crawl_worker.id). */
@@ -73,6 +74,15 @@ export function databaseNow(sql: Sql): ReturnType<Sql> {
  * Politeness before `setPoliteness` (a crawl sets it first): none, so that the store
  * claims as the other stores do, shallowest first whatever the host.
  */
+// The states of the URL state machine (url-state-machine.ts) these statements move.
+/** What a claim takes: a queued URL, or one whose claim's lease lapsed (its own branch, with the lease test). */
+const CLAIM_QUEUED = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql' });
+const CLAIM_LAPSED = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql' });
+const CLAIM_QUEUED_U = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql', column: 'u.state' });
+const CLAIM_LAPSED_U = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql', column: 'u.state' });
+/** The claims a worker gives back when it stops. */
+const CLOSE_FROM = stateIn('close', { to: 'queued', backend: 'postgresql' });
+
 const DEFAULT_POLITENESS: SharedPoliteness = { perHostConcurrency: 2 ** 31 - 1, perHostDelayMs: 0 };
 
 /**
@@ -181,7 +191,7 @@ export class PgFrontier implements SharedFrontier {
     await this.#sql`
       WITH released AS (
         UPDATE url SET state = 'queued', claimed_by = NULL, lease_until = NULL
-        WHERE state = 'fetching' AND claimed_by = ${this.workerId}
+        WHERE ${this.#sql.unsafe(CLOSE_FROM)} AND claimed_by = ${this.workerId}
       )
       UPDATE crawl_worker SET ended_at = ${now}, heartbeat_at = ${now} WHERE id = ${this.workerId}`;
   }
@@ -228,10 +238,10 @@ export class PgFrontier implements SharedFrontier {
       WITH
       candidate AS (
         (SELECT site, id, coalesce(host, '') AS host, depth FROM url
-          WHERE state = 'queued' ORDER BY depth, id LIMIT ${window})
+          WHERE ${this.#sql.unsafe(CLAIM_QUEUED)} ORDER BY depth, id LIMIT ${window})
         UNION ALL
         (SELECT site, id, coalesce(host, '') AS host, depth FROM url
-          WHERE state = 'fetching' AND (lease_until IS NULL OR lease_until < ${leaseNow}) ORDER BY depth, id LIMIT ${window})
+          WHERE ${this.#sql.unsafe(CLAIM_LAPSED)} AND (lease_until IS NULL OR lease_until < ${leaseNow}) ORDER BY depth, id LIMIT ${window})
       ),
       new_host AS (
         -- In the order of the key: two claims inserting the same new hosts wait on each other, never in a cycle.
@@ -275,7 +285,7 @@ export class PgFrontier implements SharedFrontier {
       ),
       locked AS (
         SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id
-        WHERE u.state = 'queued' OR (u.state = 'fetching' AND (u.lease_until IS NULL OR u.lease_until < ${leaseNow}))
+        WHERE ${this.#sql.unsafe(CLAIM_QUEUED_U)} OR (${this.#sql.unsafe(CLAIM_LAPSED_U)} AND (u.lease_until IS NULL OR u.lease_until < ${leaseNow}))
         FOR UPDATE OF u SKIP LOCKED
       ),
       claimed AS (

@@ -42,6 +42,7 @@ import { PgIndexReader } from './pg-reader.js';
 import { ServerWait } from './server-wait.js';
 import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
+import { stateIn } from '../url-state-machine.js';
 
 export interface PgStoreOptions {
   /** `postgres://user@host:port/database`. */
@@ -80,6 +81,13 @@ export interface PgStoreOptions {
  * five missed renewals before it lapses (a live worker's late results would be refused).
  */
 const DEFAULT_LEASE_MS = 5000;
+
+// The states each operation moves a URL out of, from the URL state machine (url-state-machine.ts).
+const RECORD_FETCH_FROM = stateIn('recordFetch');
+const REVOKE_ALIAS_FROM = stateIn('revokeAlias');
+const REQUEUE_FROM = stateIn('requeue');
+// The aliases a re-check asks again (those a redirect made) are moved by their own statement.
+const REQUEUE_FETCHED_FROM = stateIn('requeueFetched', { except: ['alias'] });
 
 /**
  * How long a worker holds a sitemap it reads: a sitemap's fetch, robots.txt wait and
@@ -227,7 +235,7 @@ export class PgStore implements IndexWriter {
           FROM f, unnest(${hops.map((h) => h.from)}::text[], ${hops.map((h) => h.to ?? null) as string[]}::text[], ${hops.map((h) => h.status)}::integer[])
             WITH ORDINALITY AS x (from_url, to_url, status, hop)
         ), s AS (
-          UPDATE url SET state = CASE WHEN state = 'alias' THEN state ELSE ${record.outcome} END, claimed_by = NULL, lease_until = NULL
+          UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE state END, claimed_by = NULL, lease_until = NULL
           WHERE id = ${record.urlId}
         )
         SELECT id FROM f`,
@@ -263,7 +271,7 @@ export class PgStore implements IndexWriter {
     await this.#inTransaction(async (db) => {
       await this.#requireUrl(db, fromId);
       await db`DELETE FROM alias WHERE from_id = ${fromId} AND evidence <> 'canonical'`;
-      await db`UPDATE url SET state = 'queued', alias_of = NULL WHERE id = ${fromId} AND state = 'alias'`;
+      await db`UPDATE url SET state = 'queued', alias_of = NULL WHERE id = ${fromId} AND ${db.unsafe(REVOKE_ALIAS_FROM)}`;
     });
   }
 
@@ -271,7 +279,7 @@ export class PgStore implements IndexWriter {
     const rows = await this.#writing(
       () => this.#db`
         WITH u AS (SELECT id FROM url WHERE id = ${id}),
-        s AS (UPDATE url SET state = CASE WHEN state = 'alias' THEN state ELSE 'queued' END, claimed_by = NULL, lease_until = NULL WHERE id = ${id})
+        s AS (UPDATE url SET state = CASE WHEN ${this.#db.unsafe(REQUEUE_FROM)} THEN 'queued' ELSE state END, claimed_by = NULL, lease_until = NULL WHERE id = ${id})
         SELECT id FROM u`,
     );
     if (rows.length === 0) throw notFound(id);
@@ -447,7 +455,7 @@ export class PgStore implements IndexWriter {
 
   async requeueFetched(): Promise<number> {
     return this.#inTransaction(async (db) => {
-      const fetched = await db`UPDATE url SET state = 'queued' WHERE state IN ('done', 'failed') RETURNING 1`;
+      const fetched = await db`UPDATE url SET state = 'queued' WHERE ${db.unsafe(REQUEUE_FETCHED_FROM)} RETURNING 1`;
       // A URL that answered a redirect is asked again too: it may lead elsewhere now, or nowhere.
       const redirected = await db`
         WITH r AS (SELECT u.id FROM url AS u WHERE u.state = 'alias' AND EXISTS (SELECT 1 FROM alias AS a WHERE a.from_id = u.id AND a.evidence = 'redirect')),

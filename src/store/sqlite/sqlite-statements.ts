@@ -1,12 +1,14 @@
 // The SQL of the SQLite store: every statement it runs, named after its query,
-// prepared once per connection.
+// prepared once per connection. The states a statement moves a URL out of come
+// from the URL state machine (url-state-machine.ts).
 
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { ALIAS_COLUMNS, URL_COLUMNS } from '../row-codec.js';
 import { FETCH_COLUMNS } from './sqlite-rows.js';
+import { stateIn } from '../url-state-machine.js';
 
 const SQL = {
-  requeueFetching: `UPDATE url SET state = 'queued' WHERE state = 'fetching'`,
+  requeueFetching: `UPDATE url SET state = 'queued' WHERE ${stateIn('open', { to: 'queued', backend: 'sqlite' })}`,
   selectAliases: `SELECT id, alias_of FROM url WHERE state = 'alias'`,
   countKeys: 'SELECT (SELECT count(*) FROM url) AS urls, (SELECT count(*) FROM form) AS forms',
   urlKeysAfter: `SELECT id, key, state = 'skipped' OR coalesce(role, 'page') <> 'page' FROM url WHERE id > :id ORDER BY id`,
@@ -16,22 +18,22 @@ const SQL = {
   urlState: 'SELECT state FROM url WHERE id = :id',
   urlStanding: 'SELECT state, role FROM url WHERE id = :id',
   insertUrl: 'INSERT INTO url (key, scheme, host, state, depth, first_seen, first_from, first_href, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  followSkipped: `UPDATE url SET state = 'queued', depth = min(depth, :depth), role = :role WHERE id = :id AND state = 'skipped'`,
+  followSkipped: `UPDATE url SET state = 'queued', depth = min(depth, :depth), role = :role WHERE id = :id AND ${stateIn('admit', { to: 'queued' })}`,
   raiseRole: `UPDATE url SET role = :role WHERE id = :id AND state = 'queued'`,
-  nextQueued: `SELECT id, key, depth, host, role FROM url WHERE state = 'queued' ORDER BY depth, id LIMIT :limit`,
+  nextQueued: `SELECT id, key, depth, host, role FROM url WHERE ${stateIn('claim', { to: 'fetching', backend: 'sqlite' })} ORDER BY depth, id LIMIT :limit`,
   markFetching: `UPDATE url SET state = 'fetching' WHERE id = :id`,
-  requeue: `UPDATE url SET state = 'queued' WHERE id = :id AND state <> 'alias'`,
+  requeue: `UPDATE url SET state = 'queued' WHERE id = :id AND ${stateIn('requeue')}`,
   insertFetch: `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id,
          etag, last_modified, not_modified, method, digest, verdict)
        VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors, :representsUrlId,
          :etag, :lastModified, :notModified, :method, :digest, :verdict)`,
   insertRedirect: 'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',
-  setFetched: `UPDATE url SET state = :state WHERE id = :id AND state <> 'alias'`,
+  setFetched: `UPDATE url SET state = :state WHERE id = :id AND ${stateIn('recordFetch')}`,
   putAlias: `INSERT INTO alias (from_id, evidence, to_id, detail, created_at) VALUES (:fromId, :evidence, :toId, :detail, :createdAt)
        ON CONFLICT (from_id, evidence) DO UPDATE SET to_id = excluded.to_id, detail = excluded.detail, created_at = excluded.created_at`,
   setAlias: `UPDATE url SET state = 'alias', alias_of = :to WHERE id = :id`,
   deleteProvingAliases: `DELETE FROM alias WHERE from_id = :id AND evidence <> 'canonical'`,
-  unsetAlias: `UPDATE url SET state = 'queued', alias_of = NULL WHERE id = :id AND state = 'alias'`,
+  unsetAlias: `UPDATE url SET state = 'queued', alias_of = NULL WHERE id = :id AND ${stateIn('revokeAlias')}`,
   getUrl: `SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = :id`,
   fetchesOf: `SELECT ${FETCH_COLUMNS} FROM fetch AS f WHERE f.url_id = :id ORDER BY f.id`,
   aliasesFrom: `SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.from_id = :id ORDER BY a.created_at`,
@@ -47,7 +49,8 @@ const SQL = {
        VALUES (:runId, :url, :source, :parentId, :fetchedAt, :status, :errorCode, :kind, :findings)`,
   insertSitemapEntry: `INSERT INTO sitemap_entry (sitemap_id, position, url_id, loc, lastmod, line)
        VALUES (:sitemapId, :position, :urlId, :loc, :lastmod, :line)`,
-  requeueFetched: `UPDATE url SET state = 'queued' WHERE state IN ('done', 'failed')`,
+  // The aliases a re-check asks again are those redirectAliases finds: unsetAlias moves them.
+  requeueFetched: `UPDATE url SET state = 'queued' WHERE ${stateIn('requeueFetched', { except: ['alias'] })}`,
   redirectAliases: `SELECT id FROM url WHERE state = 'alias' AND id IN (SELECT from_id FROM alias WHERE evidence = 'redirect')`,
   queueSitemap: `INSERT INTO sitemap_queue (key, origin, url, source, parent_id) VALUES (:key, :origin, :url, :source, :parentId)
        ON CONFLICT (key) DO NOTHING`,

@@ -1,10 +1,5 @@
-// The words a URL's row is described with: its state, the rung that matched a link
-// to it, its role in the crawl, the verdict of its fetch.
-
-/** Where a URL is in its life. */
-export type UrlState = 'queued' | 'fetching' | 'done' | 'failed' | 'skipped' | 'alias';
-
-export const URL_STATES: readonly UrlState[] = ['queued', 'fetching', 'done', 'failed', 'skipped', 'alias'];
+// The words a URL's row is described with besides its state (url-state-machine.ts):
+// the rung that matched a link to it, its role in the crawl, the verdict of its fetch.
 
 /**
  * The rung of the RFC 3986 §6.2 ladder at which a link's target met a URL already
