@@ -9,48 +9,73 @@ import type { CrawlRunEnd, CrawlRunRow, CrawlRunStart, FindingIdentity, StoreSta
 import type { SitemapQueueEntry, SitemapQueueRow, SitemapRecord, SitemapSettlement } from './sitemap-records.js';
 
 /**
- * The crawl's side of the index (DESIGN.md §6): the seen-set, the frontier and
- * protocol-rung evidence, written as the crawl learns them, and the few reads it
- * makes while deciding. Async, so that a networked store can sit behind it.
- *
- * Writes run one at a time. Each call is a unit (all of it or nothing); `transact`
- * makes one unit of several calls. Units are committed in groups (a thousand
- * links, or 50 ms): a call resolves once its unit has run, and `flush()` once
- * everything before it is committed.
+ * The seen-set and the link graph: links admitted (each target met at a rung of the
+ * ladder, or inserted), and the URLs the crawl looks up while deciding.
  */
-export interface IndexWriter {
-  /** Admit a batch of links as one unit. */
+export interface AdmissionWriter {
+  /** Admit a batch of links as one unit (url-state-machine.ts, `admit`: a new URL is queued or skipped, a skipped one followed is queued). */
   admit(batch: readonly AdmitEntry[]): Promise<AdmitResult[]>;
-  /** Move up to `limit` queued URLs (shallowest first) to `fetching` and return them. */
-  claim(limit: number): Promise<ClaimedUrl[]>;
-  /** Record a fetch and move its URL to `done` or `failed`. */
-  recordFetch(record: FetchRecord): Promise<void>;
-  /**
-   * Record that `fromId` is `toId` (DESIGN.md §2, rung 4). `redirect` and
-   * `content-location` make `fromId` an alias (links to it then name `toId`);
-   * `canonical` is only recorded. `digest` and `rule` (content evidence, DESIGN.md
-   * §9, heuristic) make an alias too.
-   */
-  addAlias(record: AliasRecord): Promise<void>;
-  /** Undo an alias of `fromId` (contradicting evidence) and queue it again. */
-  revokeAlias(fromId: number): Promise<void>;
-  /** Put a URL back on the frontier (`queued`), whatever its state; an alias stays one. */
-  requeue(id: number): Promise<void>;
   /** The URL with this id, if any. */
   getUrl(id: number): Promise<UrlRecord | undefined>;
   /** The URL whose key is the scheme-rung form of `uri` (without fragment), if any. */
   findUrl(uri: string): Promise<UrlRecord | undefined>;
+  /** Forget the links recorded on page `fromUrlId` (its new representation is parsed again). */
+  dropLinks(fromUrlId: number): Promise<void>;
+}
+
+/** The frontier: which URLs are handed out to fetch, and how they go back. */
+export interface FrontierWriter {
+  /** Move up to `limit` queued URLs (shallowest first) to `fetching` and return them. */
+  claim(limit: number): Promise<ClaimedUrl[]>;
+  /** Put a URL back on the frontier (`queued`), whatever its state; an alias stays one. */
+  requeue(id: number): Promise<void>;
   /**
-   * Run `work` as one unit: every call it makes through `tx` is recorded, or
-   * (when it throws) none is. `work` should await nothing but `tx`: the units
-   * after it wait for it.
+   * A re-check begins: every URL fetched (`done`, `failed`) goes back to `queued`,
+   * its fetch rows kept (their validators make the requests conditional), and so does
+   * every URL that answered a redirect: no longer an alias (its `redirect` evidence
+   * is dropped, a canonical claim kept), it is asked again, and where it leads now is
+   * learned anew. Resolves with how many were queued.
    */
-  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T>;
-  /** Commit every unit that has run. */
-  flush(): Promise<void>;
-  stats(): Promise<StoreStats>;
+  requeueFetched(): Promise<number>;
+  /**
+   * Present when many workers share this index (PostgreSQL): claims carry leases and
+   * hold per-host politeness for the whole crawl. Absent for a store with one writer,
+   * whose empty frontier ends the crawl.
+   */
+  readonly shared?: SharedFrontier | undefined;
+  /**
+   * With `shared`: whether this worker still holds its claim on `id` (its lease not
+   * lapsed, by the index's clock), and in a unit, held until the unit commits. A claim
+   * that lapsed may be another worker's now: its results are not to be recorded.
+   * Absent where claims do not lapse (one writer).
+   */
+  holdClaim?(id: number): Promise<boolean>;
+}
+
+/** The fetch log: what each request answered, and what explains a URL. */
+export interface FetchLogWriter {
+  /** Record a fetch and move its URL to `done` or `failed` (an alias stays one). */
+  recordFetch(record: FetchRecord): Promise<void>;
   /** What explains a URL: its first link, its fetches, the aliases from and to it. */
   history(id: number): Promise<UrlHistory | undefined>;
+}
+
+/** Protocol-rung evidence: what the servers proved about which URLs are one resource. */
+export interface EvidenceWriter {
+  /**
+   * Record that `fromId` is `toId` (RFC 3986 §6.2.4, the protocol rung). `redirect`
+   * and `content-location` make `fromId` an alias (links to it then name `toId`);
+   * `canonical` is only recorded. `digest` and `rule` (content evidence, heuristic,
+   * only with `--content-evidence`: a body byte-identical to a fetched page's, a learned
+   * rewrite rule's prediction) make an alias too.
+   */
+  addAlias(record: AliasRecord): Promise<void>;
+  /** Undo an alias of `fromId` (contradicting evidence) and queue it again. */
+  revokeAlias(fromId: number): Promise<void>;
+}
+
+/** Crawl runs: when each started and ended, its counts, and the audit findings it left. */
+export interface RunWriter {
   /** Record a crawl run's start; resolves with its id. */
   startRun(run: CrawlRunStart): Promise<number>;
   /** Record how the run `id` ended. */
@@ -63,6 +88,12 @@ export interface IndexWriter {
   recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void>;
   /** Every crawl run, oldest first. */
   runs(): Promise<readonly CrawlRunRow[]>;
+  /** Keep the identities of the audit's findings as run `runId` left the index (replacing any kept before). */
+  recordRunFindings(runId: number, findings: readonly FindingIdentity[]): Promise<void>;
+}
+
+/** Sitemaps: the files read with their entries, and the sitemap frontier. */
+export interface SitemapWriter {
   /**
    * Record a sitemap file and its entries (migration 007); resolves with its id. With
    * `settlement`, in the same unit, its row of the sitemap frontier leaves `queued`
@@ -83,36 +114,44 @@ export interface IndexWriter {
   releaseSitemap(key: string): Promise<void>;
   /** A re-check begins: the sitemap frontier is emptied, so that every sitemap is found and read again. */
   clearSitemapQueue(): Promise<void>;
-  /**
-   * A re-check begins: every URL fetched (`done`, `failed`) goes back to `queued`,
-   * its fetch rows kept (their validators make the requests conditional), and so does
-   * every URL that answered a redirect: no longer an alias (its `redirect` evidence
-   * is dropped, a canonical claim kept), it is asked again, and where it leads now is
-   * learned anew. Resolves with how many were queued.
-   */
-  requeueFetched(): Promise<number>;
-  /** Forget the links recorded on page `fromUrlId` (its new representation is parsed again). */
-  dropLinks(fromUrlId: number): Promise<void>;
-  /** Keep the identities of the audit's findings as run `runId` left the index (replacing any kept before). */
-  recordRunFindings(runId: number, findings: readonly FindingIdentity[]): Promise<void>;
+}
+
+/** robots.txt answers kept across runs. */
+export interface RobotsWriter {
   /** robots.txt answers kept across runs (RFC 9309 §2.4), for the robots policy. */
   readonly robotsCache: RobotsCache;
+}
+
+/**
+ * How writes are committed: each call is a unit (all of it or nothing); `transact`
+ * makes one unit of several calls. Units are committed in groups (a thousand links,
+ * or 50 ms): a call resolves once its unit has run, and `flush()` once everything
+ * before it is committed.
+ */
+export interface WriterUnits {
   /**
-   * Present when many workers share this index (PostgreSQL, issue 12): claims carry
-   * leases and hold per-host politeness for the whole crawl. Absent for a store with
-   * one writer, whose empty frontier ends the crawl.
+   * Run `work` as one unit: every call it makes through `tx` is recorded, or
+   * (when it throws) none is. `work` should await nothing but `tx`: the units
+   * after it wait for it.
    */
-  readonly shared?: SharedFrontier | undefined;
-  /**
-   * With `shared`: whether this worker still holds its claim on `id` (its lease not
-   * lapsed, by the index's clock), and in a unit, held until the unit commits. A claim
-   * that lapsed may be another worker's now: its results are not to be recorded.
-   * Absent where claims do not lapse (one writer).
-   */
-  holdClaim?(id: number): Promise<boolean>;
+  transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T>;
+  /** Commit every unit that has run. */
+  flush(): Promise<void>;
+  /** The index's counts: URLs by state, links by rung, aliases by evidence, fetches. */
+  stats(): Promise<StoreStats>;
   /** Flush, then close. */
   close(): Promise<void>;
 }
+
+/**
+ * The crawl's side of the index: the seen-set, the frontier and protocol-rung
+ * evidence, written as the crawl learns them, and the few reads it makes while
+ * deciding; one contract per concern, and this their sum. Async, so that a networked
+ * store can sit behind it. Writes run one at a time. Where a URL changes state, and
+ * through which of these calls, is url-state-machine.ts.
+ */
+export interface IndexWriter
+  extends AdmissionWriter, FrontierWriter, FetchLogWriter, EvidenceWriter, RunWriter, SitemapWriter, RobotsWriter, WriterUnits {}
 
 /** The politeness every worker of a shared crawl keeps, whichever claims the URL. */
 export interface SharedPoliteness {
@@ -131,7 +170,7 @@ export interface FrontierIdle {
 }
 
 /**
- * What a frontier shared by cooperating workers adds (issue 12). `claim` takes only
+ * What a frontier shared by cooperating workers adds. `claim` takes only
  * URLs whose host has a free slot (its concurrency and delay held across workers),
  * each with a lease the store renews while the worker lives; a dead worker's claims
  * are taken by another once their lease runs out.

@@ -4,6 +4,14 @@
 
 export type {
   IndexWriter,
+  AdmissionWriter,
+  FrontierWriter,
+  FetchLogWriter,
+  EvidenceWriter,
+  RunWriter,
+  SitemapWriter,
+  RobotsWriter,
+  WriterUnits,
   SharedFrontier,
   SharedPoliteness,
   FrontierIdle,
