@@ -17,7 +17,8 @@ import {
   type CrawlSummary,
 } from './crawl/index.js';
 import { OptionError, UriError, describeValue } from './errors.js';
-import { checkOptionsObject, createFetcher, createRobotsPolicy, type Fetcher, type RobotsPolicy } from './fetch/index.js';
+import { checkOptionsObject } from './infra/index.js';
+import { createFetcher, createRobotsPolicy, type Fetcher, type RobotsPolicy } from './fetch/index.js';
 import { PgStore, SqliteStore, isPostgresUrl, type IndexWriter } from './store/index.js';
 import {
   ReferenceResolver,

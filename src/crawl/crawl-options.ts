@@ -5,7 +5,8 @@
 
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { OptionError, describeValue } from '../errors.js';
-import { checkFunction, checkOptionsObject, type Fetcher, type RobotsPolicy } from '../fetch/index.js';
+import type { Fetcher, RobotsPolicy } from '../fetch/index.js';
+import { checkFunction, checkOptionsObject } from '../infra/index.js';
 import { normalizeReference } from '../ladder/index.js';
 import type { IndexWriter } from '../store/index.js';
 import { parseBase, serialize } from '../uri/index.js';

@@ -4,7 +4,7 @@
 
 import type { z } from 'zod';
 import { OptionError, describeValue } from '../errors.js';
-import { checkKnownKeys } from '../fetch/index.js';
+import { checkKnownKeys } from '../infra/index.js';
 
 /** `include[1]`. */
 export function optionPath(at: readonly PropertyKey[]): string {

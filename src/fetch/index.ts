@@ -126,8 +126,6 @@ export {
   type SitemapKind,
   type SitemapOptions,
 } from './sitemap.js';
-// Checks every options object of the library shares (the crawler's too).
-export { checkFunction, checkKnownKeys, checkOptionsObject } from './option-checks.js';
 export {
   privateAddressOf,
   privateIpOf,

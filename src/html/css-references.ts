@@ -19,7 +19,7 @@
 
 import { tokenizer, TokenType, type CSSToken } from '@csstools/css-tokenizer';
 import { OptionError, describeValue } from '../errors.js';
-import { asciiLowerCase } from './ascii-whitespace.js';
+import { asciiLowerCase } from '../infra/index.js';
 import type { CssFindingCode } from './findings.js';
 import { LineIndex, type SourcePosition } from './line-index.js';
 

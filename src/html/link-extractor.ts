@@ -17,7 +17,7 @@
 // column, computed only for the pages a report places (no newline is counted here).
 
 import { OptionError, describeValue } from '../errors.js';
-import { asciiLowerCase, splitTokens } from './ascii-whitespace.js';
+import { asciiLowerCase, splitTokens } from '../infra/index.js';
 import { scanCssReferences, type CssFinding, type CssReference, type CssReferenceKind } from './css-references.js';
 import type { CssFindingCode, PageFindingCode } from './findings.js';
 import { parseMetaRefresh } from './meta-refresh.js';
