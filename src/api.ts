@@ -6,8 +6,8 @@ import type { z } from 'zod';
 import { crawlSettingsSchema } from './config/index.js';
 import {
   RENAMED_CRAWL_OPTIONS,
-  crawl as crawlValid,
-  crawlOptionsOf,
+  runCrawler,
+  crawlerOptionsOf,
   fetcherOptionsOf,
   httpOptionsOf,
   parseOptionData,
@@ -238,7 +238,7 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
       ...(given.sleep === undefined ? {} : { sleep: given.sleep as NonNullable<CrawlRuntime['sleep']> }),
       verdictCache: given.verdictCache as CrawlRuntime['verdictCache'],
     };
-    return await crawlValid(crawlOptionsOf(settings, seeds, runtime));
+    return await runCrawler(crawlerOptionsOf(settings, seeds, runtime));
   } finally {
     // The clients first, the index last: what the crawl wrote stays written.
     for (const close of closing.reverse()) await close();

@@ -4,12 +4,12 @@
 import { walkAliases } from '../ladder/index.js';
 import type { IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
 import { crawlOptionsSchema } from './crawl-settings.js';
 import type { CrawlSummary } from './crawl-summary.js';
 
 /** The settings of a run as plain JSON data: every data option, patterns as their sources, and whether robots.txt was read. */
-export function runSettingsOf(options: ValidCrawlOptions): Record<string, unknown> {
+export function runSettingsOf(options: ValidCrawlerOptions): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
   for (const key of Object.keys(crawlOptionsSchema.shape)) {
     const value = (options as unknown as Readonly<Record<string, unknown>>)[key];

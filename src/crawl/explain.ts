@@ -5,7 +5,7 @@ import { FETCHER_DEFAULTS, robotsRuleFor } from '../fetch/index.js';
 import { normalizeReference, normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
 import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
-import { CRAWL_DEFAULTS } from './crawl-options.js';
+import { CRAWL_DEFAULTS } from './crawler-options.js';
 import { originOf } from './origin-key.js';
 import { isFromCache } from './verdict-cache.js';
 import { SCOPES, ScopeTest, describeVerdict, type Scope, type ScopeVerdict } from './scope.js';

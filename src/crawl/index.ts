@@ -1,17 +1,17 @@
 // The crawler: p-queue scheduling with per-host limits, scope, depth, resume,
 // protocol-rung evidence and progress events, over an IndexWriter and a Fetcher.
 
-export { crawl } from './crawler.js';
+export { runCrawler } from './crawler.js';
 export {
   CRAWL_DEFAULTS,
-  crawlOptionsOf,
-  validateCrawlOptions,
+  crawlerOptionsOf,
+  validateCrawlerOptions,
   validateSeeds,
-  type CrawlOptions,
+  type CrawlerOptions,
   type CrawlRuntime,
   type CrawlSeeds,
-  type ValidCrawlOptions,
-} from './crawl-options.js';
+  type ValidCrawlerOptions,
+} from './crawler-options.js';
 export {
   CONTENT_LOCATION_POLICIES,
   RENAMED_CRAWL_OPTIONS,

@@ -10,7 +10,7 @@ import { serialize, type AbsoluteUri } from '../uri/index.js';
 import { errorCodeOf } from './broken-links.js';
 import type { ClaimBook } from './claim-book.js';
 import type { CrawlTally } from './crawl-tally.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
 import { EvidenceLedger, type Claim } from './evidence-ledger.js';
 import { fetchRecordOf } from './fetch-record.js';
 import { isNegotiatedVariant } from './negotiated-variant.js';
@@ -32,14 +32,14 @@ export interface Page {
 }
 
 export interface ProtocolEvidenceOptions {
-  readonly options: ValidCrawlOptions;
+  readonly options: ValidCrawlerOptions;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly claims: ClaimBook;
 }
 
 export class ProtocolEvidence {
-  readonly #o: ValidCrawlOptions;
+  readonly #o: ValidCrawlerOptions;
   readonly #scope: ScopeTest;
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;

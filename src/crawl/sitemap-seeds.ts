@@ -12,14 +12,14 @@
 import { resourceKeyOf } from '../ladder/index.js';
 import { SITEMAP_LIMITS, parseSitemap, type FetchedResponse, type ParsedSitemap, type SentRequest } from '../fetch/index.js';
 import type { SitemapEntryRecord, SitemapFindingRecord, SitemapQueueEntry, SitemapQueueRow, SitemapRecord, SitemapSettlement } from '../store/index.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { originOf, schemeRung } from './origin-key.js';
 import { isPrivateUrl } from './private-address.js';
 import type { ScopeTest } from './scope.js';
 
 export interface SitemapSeedsOptions {
-  readonly options: ValidCrawlOptions;
+  readonly options: ValidCrawlerOptions;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly runId: number | undefined;

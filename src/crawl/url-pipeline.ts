@@ -9,7 +9,7 @@ import { errorCodeOf } from './broken-links.js';
 import type { ContentEvidence } from './content-evidence.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
 import type { HostBreaker } from './host-breaker.js';
@@ -40,7 +40,7 @@ export interface Job {
 }
 
 export interface UrlPipelineOptions {
-  readonly options: ValidCrawlOptions;
+  readonly options: ValidCrawlerOptions;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly claims: ClaimBook;
@@ -67,7 +67,7 @@ export interface UrlPipelineOptions {
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
 
 export class UrlPipeline {
-  readonly #o: ValidCrawlOptions;
+  readonly #o: ValidCrawlerOptions;
   readonly #store: IndexWriter;
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;

@@ -3,7 +3,7 @@
 // equals the server's.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { runCrawler } from '../../src/crawl/index.js';
 import { createFetcher, createRobotsPolicy } from '../../src/fetch/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { closeAll, onCleanup, startServer } from '../fetch/test-server.js';
@@ -43,7 +43,7 @@ describe('requests (issue 10, item 13)', () => {
     const robots = createRobotsPolicy();
     onCleanup(() => fetcher.close());
     onCleanup(() => robots.close());
-    const summary = await crawl({
+    const summary = await runCrawler({
       seeds: `${server.origin}/`,
       store: new MemoryStore(),
       fetcher,

@@ -2,7 +2,7 @@
 // crawl records its runs' settings in the index, and explain reads them.
 
 import { describe, expect, it } from 'vitest';
-import { crawl, explain } from '../../src/crawl/index.js';
+import { runCrawler, explain } from '../../src/crawl/index.js';
 import { MemoryStore, SqliteStore, type IndexWriter } from '../../src/store/index.js';
 import { FakeSite, fakeRobots, page } from './fake-site.js';
 
@@ -18,7 +18,7 @@ async function crawled(store: IndexWriter): Promise<IndexWriter> {
   // The robots.txt the policy read, as the index keeps it (RFC 9309 §2.4).
   await store.robotsCache.set(S, { fetchedAt: Date.now(), status: 200, errorCode: undefined, body: 'User-agent: *\nDisallow: /manual/private/\n' });
   // Resources and external links not checked: this index holds skipped URLs to explain.
-  await crawl({
+  await runCrawler({
     seeds: `${S}/manual/`,
     store,
     fetcher,

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatSummary } from '../../src/cli/format-summary.js';
-import { crawl, type CrawlOptions } from '../../src/crawl/index.js';
+import { runCrawler, type CrawlerOptions } from '../../src/crawl/index.js';
 import { createFetcher, createRobotsPolicy } from '../../src/fetch/index.js';
 import { SqliteStore } from '../../src/store/index.js';
 
@@ -61,11 +61,11 @@ afterEach(async () => {
   for (const thing of open.splice(0).reverse()) await thing.close();
 });
 
-async function run(site: Site, store: SqliteStore, options: Partial<CrawlOptions> = {}) {
+async function run(site: Site, store: SqliteStore, options: Partial<CrawlerOptions> = {}) {
   const fetcher = createFetcher({ userAgent: 'linkladder-test' });
   const robots = createRobotsPolicy({ userAgent: 'linkladder-test' });
   try {
-    return await crawl({
+    return await runCrawler({
       seeds: [`${site.origin}/`, `${site.origin}/a`],
       store,
       fetcher,
@@ -76,7 +76,7 @@ async function run(site: Site, store: SqliteStore, options: Partial<CrawlOptions
       // Requests counted: no sitemap (reading it asks robots.txt for /sitemap.xml first).
       sitemap: false,
       ...options,
-    } as CrawlOptions);
+    } as CrawlerOptions);
   } finally {
     await fetcher.close();
     await robots.close();
