@@ -2,7 +2,7 @@
 // from what the index holds.
 
 import { FETCHER_DEFAULTS, robotsRuleFor } from '../fetch/index.js';
-import { normalizeReference, normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
+import { EVIDENCE_WEIGHT, isAliasMaking, normalizeReference, normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
 import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawler-options.js';
@@ -112,7 +112,7 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const evidence = aliasChain.slice(0, -1).flatMap((_step, i) => {
     const next = aliasChain[i + 1]!;
     const rows = histories[i]?.aliasesFrom ?? [];
-    return rows.filter((a) => a.toId === next.id && a.evidence !== 'canonical').slice(0, 1);
+    return rows.filter((a) => a.toId === next.id && isAliasMaking(a.evidence)).slice(0, 1);
   });
   const robotsRule = row?.state === 'failed' ? await robotsRuleOf(store, url, history?.fetches.at(-1)) : undefined;
   const depthLimit = run === undefined ? undefined : run.settings.maxDepth;
@@ -208,8 +208,8 @@ function describeCanonical(history: UrlHistory | undefined): string {
 
 function describeMerged(fetches: readonly FetchRow[], resource: UrlRecord | undefined, proof: AliasRow | undefined): string {
   const target = resource?.key ?? 'another URL';
-  // Beyond RFC 3986 (DESIGN.md §9): said to be heuristic, with what proved it.
-  if (proof?.evidence === 'digest' || proof?.evidence === 'rule') {
+  // Content evidence goes beyond RFC 3986: said to be heuristic, with what proved it.
+  if (proof !== undefined && EVIDENCE_WEIGHT[proof.evidence] === 'content') {
     return `joined to ${target} by content evidence (heuristic, --content-evidence): ${proof.detail ?? proof.evidence}; links to it name ${target} and fetch nothing`;
   }
   const own = fetches.filter(isOwnRequest);

@@ -13,7 +13,7 @@ import {
   type BaseMode,
   type ResolvedReference,
 } from '../base/index.js';
-import type { FetchedResponse } from '../fetch/index.js';
+import { isHtmlMediaType, isMarkdownMediaType, type FetchedResponse } from '../fetch/index.js';
 import {
   cleanHref,
   createLinkExtractor,
@@ -32,11 +32,6 @@ import type { HrefFindingReport } from './crawl-summary.js';
 import { linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 
 const NO_CODES: readonly string[] = Object.freeze([]);
-
-/** The media types whose body the fetcher decodes and the extractor reads. */
-const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
-/** Markdown (RFC 7763; `text/x-markdown` as servers still label it): read by the Markdown extractor. */
-const MARKDOWN_TYPES: ReadonlySet<string> = new Set(['text/markdown', 'text/x-markdown']);
 
 /** What `pageLinks` needs to know of the page. */
 export interface PageContext {
@@ -140,11 +135,11 @@ function extractWhole(response: FetchedResponse, page: PageContext): ExtractedLi
 }
 
 function isHtml(response: FetchedResponse): boolean {
-  return response.body !== undefined && response.contentType !== undefined && HTML_TYPES.has(response.contentType);
+  return response.body !== undefined && isHtmlMediaType(response.contentType);
 }
 
 function isMarkdown(response: FetchedResponse): boolean {
-  return response.body !== undefined && response.contentType !== undefined && MARKDOWN_TYPES.has(response.contentType);
+  return response.body !== undefined && isMarkdownMediaType(response.contentType);
 }
 
 /**

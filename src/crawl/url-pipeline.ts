@@ -3,7 +3,7 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import { isBodyCut, type FetchedResponse, type HttpMethod, type RobotsFileState, type SentRequest, type Validators } from '../fetch/index.js';
+import { isBodyCut, isRedirectionStatus, type FetchedResponse, type HttpMethod, type RobotsFileState, type SentRequest, type Validators } from '../fetch/index.js';
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
 import type { ContentEvidence } from './content-evidence.js';
@@ -63,8 +63,6 @@ export interface UrlPipelineOptions {
   /** Reads long pages on other cores (parse-pool.ts). @default undefined */
   readonly pool?: ParsePool | undefined;
 }
-
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
 
 export class UrlPipeline {
   readonly #o: ValidCrawlerOptions;
@@ -394,7 +392,7 @@ export class UrlPipeline {
     }
     const status = response.status;
     // A redirect that could not be followed (loop, too many, no Location) leaves no representation.
-    if (status === undefined || (response.errorCode !== undefined && REDIRECT_STATUSES.has(status))) {
+    if (status === undefined || (response.errorCode !== undefined && isRedirectionStatus(status))) {
       return this.#recordFailure(tx, claimed, attempt, response.errorCode ?? 'ERR_FETCH_NETWORK', response);
     }
     // A body cut short (still so after the retries) is no representation: its links past the cut are unknown.

@@ -3,7 +3,7 @@
 // contract tests.
 
 import type { RobotsCache, RobotsCacheEntry } from '../fetch/index.js';
-import { ALIAS_EVIDENCE, resourceKey } from '../ladder/index.js';
+import { ALIAS_EVIDENCE, ALIAS_MAKING_EVIDENCE, isAliasMaking, resourceKey } from '../ladder/index.js';
 import { parseUriReference } from '../uri/index.js';
 import { StoreError } from '../errors.js';
 import { Admitter, type FormHit } from './admitter.js';
@@ -405,13 +405,13 @@ export class MemoryStore extends UnitStore {
       detail: record.detail,
       createdAt: this.#now(),
     });
-    if (record.evidence !== 'canonical' && record.fromId !== record.toId) this.#setRow(from, 'alias', record.toId);
+    if (isAliasMaking(record.evidence) && record.fromId !== record.toId) this.#setRow(from, 'alias', record.toId);
   }
 
   #revokeAlias(fromId: number): void {
     const row = this.#require(fromId);
     // Every alias that made it one (content evidence too, as SQLite and PostgreSQL do); a canonical claim stays.
-    for (const evidence of ALIAS_EVIDENCE) if (evidence !== 'canonical') this.#setAlias(`${fromId} ${evidence}`, undefined);
+    for (const evidence of ALIAS_MAKING_EVIDENCE) this.#setAlias(`${fromId} ${evidence}`, undefined);
     if (row.state === 'alias') this.#setRow(row, 'queued', undefined);
   }
 
