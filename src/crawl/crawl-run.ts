@@ -6,11 +6,14 @@ import { walkAliases } from '../ladder/index.js';
 import type { IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
 import type { ValidCrawlerOptions } from './crawler-options.js';
-import { crawlOptionsSchema } from './crawl-settings.js';
+import { crawlOptionsSchema, type CrawlSettingsData } from './crawl-settings.js';
 import type { CrawlSummary } from './crawl-summary.js';
 
+/** What a run's settings are read from: every data option, and whether robots.txt is consulted. */
+export type RunSettingsSource = CrawlSettingsData & Pick<ValidCrawlerOptions, 'robots'>;
+
 /** The settings of a run as plain JSON data: every data option, patterns as their sources, and whether robots.txt was read. */
-export function runSettingsOf(options: ValidCrawlerOptions): Record<string, unknown> {
+export function runSettingsOf(options: RunSettingsSource): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
   for (const key of Object.keys(crawlOptionsSchema.shape)) {
     const value = (options as unknown as Readonly<Record<string, unknown>>)[key];

@@ -17,8 +17,11 @@ import type { Page, ProtocolEvidence } from './protocol-evidence.js';
 import type { ScopeTest } from './scope.js';
 import { MAX_IMPORT_NESTING, STYLESHEET_ELEMENT, stylesheetLinks } from './stylesheet-links.js';
 
+/** The crawl options the page admission reads (the crawler hands it the whole validated set). */
+export type PageAdmissionSettings = Pick<ValidCrawlerOptions, 'maxDepth' | 'checkResources' | 'checkExternal' | 'isExternalChecked' | 'baseMode' | 'follow' | 'maxLinksPerPage' | 'maxQueuedPerPage'>;
+
 export interface PageAdmissionOptions {
-  readonly options: ValidCrawlerOptions;
+  readonly options: PageAdmissionSettings;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   /** Where a page's canonical link goes as evidence. */
@@ -42,7 +45,7 @@ export interface AdmittedLinks {
 }
 
 export class PageAdmission {
-  readonly #o: ValidCrawlerOptions;
+  readonly #o: PageAdmissionSettings;
   readonly #scope: ScopeTest;
   readonly #tally: CrawlTally;
   readonly #evidence: ProtocolEvidence;

@@ -20,6 +20,9 @@ import { describeVerdict, type ScopeTest } from './scope.js';
 import { parseStatusPolicy, withVerdict, type StatusPolicy } from './verdict.js';
 
 /** The URL whose representation a response is, and whether it is new to the index. */
+/** The crawl options protocol evidence reads (the crawler hands it the whole validated set). */
+export type ProtocolEvidenceSettings = Pick<ValidCrawlerOptions, 'statusPolicy' | 'contentLocationAlias'>;
+
 export interface Page {
   readonly id: number;
   /** Its retrieval URL (after redirects). */
@@ -32,14 +35,14 @@ export interface Page {
 }
 
 export interface ProtocolEvidenceOptions {
-  readonly options: ValidCrawlerOptions;
+  readonly options: ProtocolEvidenceSettings;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly claims: ClaimBook;
 }
 
 export class ProtocolEvidence {
-  readonly #o: ValidCrawlerOptions;
+  readonly #o: ProtocolEvidenceSettings;
   readonly #scope: ScopeTest;
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;

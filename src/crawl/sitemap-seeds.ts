@@ -18,8 +18,11 @@ import { originOf, schemeRung } from './origin-key.js';
 import { isPrivateUrl } from './private-address.js';
 import type { ScopeTest } from './scope.js';
 
+/** The crawl options the sitemap seeding reads (the crawler hands it the whole validated set). */
+export type SitemapSeedsSettings = Pick<ValidCrawlerOptions, 'seeds' | 'store' | 'fetcher' | 'robots' | 'now' | 'allowPrivate' | 'maxSitemaps' | 'maxSitemapEntries'>;
+
 export interface SitemapSeedsOptions {
-  readonly options: ValidCrawlerOptions;
+  readonly options: SitemapSeedsSettings;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly runId: number | undefined;

@@ -18,10 +18,10 @@ import { fetchRecordOf } from './fetch-record.js';
 import { isStylesheet } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
 import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
-import { PageAdmission, type AdmittedLinks, type ReadAhead } from './page-admission.js';
+import { PageAdmission, type AdmittedLinks, type PageAdmissionSettings, type ReadAhead } from './page-admission.js';
 import { keyOf, type DeclaredVariant, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
-import { ProtocolEvidence } from './protocol-evidence.js';
+import { ProtocolEvidence, type ProtocolEvidenceSettings } from './protocol-evidence.js';
 import type { ParsePool } from './parse-pool.js';
 import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
@@ -34,13 +34,22 @@ import { parseStatusPolicy, verdictOf, withVerdict, type StatusPolicy, type Verd
 type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
 
 /** One claimed URL and how many times it has been tried. */
+/** The crawl options the URL pipeline reads itself. */
+type PipelineOwnSettings = Pick<ValidCrawlerOptions, 'store' | 'fetcher' | 'robots' | 'verdictCache' | 'now' | 'allowPrivate' | 'statusPolicy' | 'recheck' | 'retries' | 'retryDelayMs' | 'checkResources'>;
+
+/**
+ * The crawl options the URL pipeline takes: its own, and those of the protocol
+ * evidence and the page admission it makes (the crawler hands it the whole validated set).
+ */
+export type UrlPipelineSettings = PipelineOwnSettings & ProtocolEvidenceSettings & PageAdmissionSettings;
+
 export interface Job {
   readonly claimed: ClaimedUrl;
   readonly attempt: number;
 }
 
 export interface UrlPipelineOptions {
-  readonly options: ValidCrawlerOptions;
+  readonly options: UrlPipelineSettings;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly claims: ClaimBook;
@@ -65,7 +74,7 @@ export interface UrlPipelineOptions {
 }
 
 export class UrlPipeline {
-  readonly #o: ValidCrawlerOptions;
+  readonly #o: PipelineOwnSettings;
   readonly #store: IndexWriter;
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;
