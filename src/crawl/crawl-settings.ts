@@ -1,7 +1,7 @@
 // The settings of a crawl as one zod schema: the single source of crawl()'s option
 // names, types, defaults and checks, which the config layer extends with the command
 // line's own (db, userAgent, json) for flags, LINKLADDER_* variables, the config file
-// and README's options table (STYLE.md "Options", "Config").
+// and README's options table.
 //
 // Each check's message is a sentence of its own ("Expected an integer >= 1"): the
 // boundary that reports it adds the name and the value it was given.
@@ -28,12 +28,12 @@ export const SETTING_META = z.registry<SettingMeta>();
 
 /**
  * Which `Content-Location` values (RFC 9110 §8.7) make the URL asked for an alias of
- * the one named (DESIGN.md §2 rung 4). Evidence from another origin never counts.
+ * the one named. Evidence from another origin never counts.
  * - `negotiated`: only the pattern of content negotiation — a variant in the same
  *   directory whose last segment extends the one asked for (`page.html` →
  *   `page.html.en`, `page` → `page.en.html`), or any file in it for a directory
  *   (`/manual/` → `/manual/index.html.en`). A server that sends `Content-Location: /`
- *   on every page then makes nothing an alias (DESIGN.md §4).
+ *   on every page then makes nothing an alias.
  * - `same-origin`: any URL of the same origin, checked only by contradiction (two
  *   responses that claim to be one URL with different bodies revoke the aliases).
  * - `off`: Content-Location makes no alias (it still plays its part in the base chain).
@@ -53,7 +53,7 @@ export function integerBetween(min: number, max: number) {
   return z.int({ error }).min(min, { error }).max(max, { error });
 }
 
-/** The ranges of the numbers (issue 10: every number has a sane range). */
+/** The ranges of the numbers: every number has a sane range, so a typo cannot ask for a billion connections or a year's wait. */
 export const RANGES = Object.freeze({
   concurrency: [1, 1000],
   perHostConcurrency: [1, 256],
@@ -163,7 +163,7 @@ const CACHE_MAX_AGE_ERROR = 'Expected a duration such as 1d, 12h, 30m, 45s, or 0
 /** The settings of a crawl (every option of crawl() that is data), in the order of --help and README. */
 export const crawlOptionsSchema = z.object({
   /**
-   * The base URI chain (DESIGN.md §3): `rfc3986` uses Content-Location, `browser` does not.
+   * The base URI chain: `rfc3986` uses Content-Location, `browser` does not.
    * @default 'rfc3986'
    */
   baseMode: oneOf(BASE_MODES)
@@ -434,7 +434,7 @@ export const crawlOptionsSchema = z.object({
     .default(50_000)
     .register(SETTING_META, { argument: 'N', description: 'entries read at most from one sitemap file (`SITEMAP_TOO_MANY_URLS` past it)' }),
   /**
-   * Content evidence, beyond RFC 3986 and heuristic (DESIGN.md §9): a page whose body
+   * Content evidence, beyond RFC 3986 and heuristic: a page whose body
    * is byte-identical to a page fetched before becomes its alias (evidence `digest`);
    * from those pairs the crawl learns rewrite rules between URL prefixes
    * (`/manual/de/` ↔ `/manual/en/`) and fetches the URLs a rule predicts to be

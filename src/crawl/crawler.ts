@@ -1,8 +1,8 @@
-// The crawl loop (DESIGN.md §1): admit the seeds, claim URLs from the index as
+// The crawl loop: admit the seeds, claim URLs from the index as
 // host slots free up, hand each to the URL pipeline, and stop when the frontier
 // is empty (or `maxPages`, a signal, a fatal error). Every state lives in the
 // index, so a second run on it resumes. On an index shared by cooperating
-// workers (`store.shared`, issue 12), the frontier is empty only when no other
+// workers (`store.shared`), the frontier is empty only when no other
 // worker holds a claim; a claim that gave nothing is tried again when a host's
 // slot opens.
 
@@ -196,7 +196,7 @@ class Crawler {
     const outages = this.#outages.outages();
     seeds = seeds.map((seed) => (seed.isFetched ? seed : this.#withOutage(seed, outages)));
     let stopReason = this.#stopReason(index);
-    // Nothing was crawled: no seed got a usable response (issue 10, item 6).
+    // Nothing was crawled: no seed got a usable response.
     if (stopReason === 'frontier-empty' && seeds.length > 0 && seeds.every((seed) => !seed.isFetched)) stopReason = 'seeds-failed';
     const summary: CrawlSummary = {
       ...this.#tally.summary(stopReason, index, seeds),
@@ -393,7 +393,7 @@ class Crawler {
   }
 
   // The crawl's signal (Ctrl-C, SIGTERM): no more claims, and what waits goes back to
-  // the frontier; requests in flight get STOP_GRACE_MS to finish (issue 10, item 8).
+  // the frontier; requests in flight get STOP_GRACE_MS to finish.
   #stopGracefully(): void {
     if (this.#isStopping) return;
     this.#stopClaiming();

@@ -90,7 +90,7 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const ids = walk === undefined ? [] : walk.path.slice(0, walk.path.indexOf(walk.end) + 1);
   const aliasChain = ids.map((id) => records.get(id)).filter((record) => record !== undefined);
   const resource = aliasChain[aliasChain.length - 1];
-  // The rules of the crawl: as given, else those its last run recorded (DESIGN.md §5 crawl_run).
+  // The rules of the crawl: as given, else those its last run recorded.
   const run = (await store.runs()).at(-1);
   const rules = scope ?? (run === undefined ? undefined : scopeOfRun(run));
   let scopeVerdict: Explanation['scope'];
@@ -186,7 +186,7 @@ function describeFetched(fetches: readonly FetchRow[], role: UrlRecord['role']):
   }
   const retries = last.attempts > 1 ? ` after ${last.attempts} attempts` : '';
   const method = last.method === undefined ? '' : ` (${last.method})`;
-  // Issue 11: what the crawl did with it besides the request.
+  // What the crawl did with it besides the request: an external link and a resource are checked, never read for links.
   if (role === 'external') return `checked once as an external link${method}${retries}${status}: out of scope, never crawled`;
   if (role === 'resource') return `checked once as a resource a page uses${method}${retries}${status}: not read for links (but a stylesheet's url() and @import)`;
   return `fetched once, by a request of its own${retries}${status}`;

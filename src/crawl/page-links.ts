@@ -46,7 +46,7 @@ export interface PageContext {
   readonly follow: readonly LinkKind[];
   /**
    * Links recorded (HTML first, then the Link header); past it the page gets
-   * `PAGE_LINKS_CAPPED` and the rest is not read (issue 10, item 3).
+   * `PAGE_LINKS_CAPPED` and the rest is not read.
    * @default Infinity
    */
   readonly maxLinks?: number;
@@ -176,7 +176,7 @@ export class PageLinkReader {
   readonly hrefFindings: HrefFindingReport[] = [];
   /** Index among the entries of the page's canonical link. */
   canonicalIndex: number | undefined;
-  /** The links with an `hreflang`: the language variants the page declares exist (DESIGN.md §9). */
+  /** The links with an `hreflang`: the language variants the page declares exist. */
   readonly alternates: DeclaredVariant[] = [];
   /** The references the page holds, those past the cap included. */
   readonly linksFound: number;

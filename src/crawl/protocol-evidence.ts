@@ -1,7 +1,8 @@
-// DESIGN.md §2 rung 4, RFC 3986 §6.2.4: what a server proves about its URLs,
+// RFC 3986 §6.2.4, the ladder's protocol rung: what a server proves about its URLs,
 // learned as the crawl goes — a redirect chain, a negotiated Content-Location,
 // a canonical link — recorded as aliases with their evidence, scoped to their
-// origin, and revoked when contradicted (§4 "Protocol evidence can lie").
+// origin, and revoked when contradicted (protocol evidence can lie: a later
+// response may contradict an earlier one).
 
 import type { FetchedResponse } from '../fetch/index.js';
 import { resourceKey } from '../ladder/index.js';

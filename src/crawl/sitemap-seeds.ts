@@ -1,4 +1,4 @@
-// Sitemaps seed the crawl (DESIGN.md §8; sitemaps.org protocol 0.9): before the
+// Sitemaps seed the crawl (sitemaps.org protocol 0.9): before the
 // loop, each seed's origin is asked for `/sitemap.xml` and the sitemaps its
 // robots.txt names (`Sitemap:` lines), sitemap indexes followed, gzip or not. Their
 // `<loc>` URLs are admitted as seeds are — the same key function, depth 0 — and scope,

@@ -411,7 +411,7 @@ export class UrlPipeline {
     if (claimed.role === 'external') return this.#settleExternal(tx, claimed, response, attempt);
     const record = withVerdict({ ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' }, claimed.role, this.#policy);
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
-    // its page recorded, and the index requeues it when opened again (DESIGN.md §5).
+    // its page recorded, and the index requeues it when opened again.
     const page = await this.#evidence.redirectChain(tx, claimed, response, record);
     let details: PageFacts | undefined;
     let links: AdmittedLinks | undefined;
@@ -478,7 +478,7 @@ export class UrlPipeline {
     });
   }
 
-  /** Content evidence (DESIGN.md §9): the page's body, as the URL its representation stands for after aliases. */
+  /** Content evidence: the page's body, as the URL its representation stands for after aliases. */
   async #bodyEvidence(tx: IndexWriter, pageId: number, url: string, digest: string, alternates: readonly DeclaredVariant[]): Promise<void> {
     const key = keyOf(url);
     if (key === undefined) return;

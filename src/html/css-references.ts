@@ -72,7 +72,7 @@ export interface CssReferenceOptions {
 
 export const CSS_REFERENCE_DEFAULTS = Object.freeze({ maxReferences: 10_000 });
 
-/** Validate `CssReferenceOptions` once (STYLE.md: at the boundary). Throws `OptionError`. */
+/** Validate `CssReferenceOptions` once, at the boundary. Throws `OptionError`. */
 export function validateCssReferenceOptions(options: CssReferenceOptions = {}): Required<CssReferenceOptions> {
   if (typeof options !== 'object' || options === null) {
     throw new OptionError(`Expected \`options\` to be an object, got ${describeValue(options)}`);

@@ -57,7 +57,7 @@ export interface LinkReference {
   /**
    * The element's `hreflang` as written (HTML §4.6.2: the language of the linked
    * resource): only on a, area and link elements that have one. Such a link declares
-   * a language variant that exists (content evidence, DESIGN.md §9).
+   * a language variant that exists (content evidence).
    */
   readonly hreflang?: string;
 }

@@ -1,4 +1,4 @@
-// Content evidence, opt-in (issue 13, DESIGN.md §9): on a manual served under language
+// Content evidence, opt-in: on a manual served under language
 // prefixes with fallback, byte-identical pages become aliases, learned rules hold
 // predicted duplicates back, and nothing is lost or falsely joined.
 

@@ -1,5 +1,5 @@
 // Broken links and redirects in the crawl's summary, and one meaning of "error" for
-// the summary and `stats` (issue 10, item 14).
+// the summary and `stats`.
 
 import { describe, expect, it } from 'vitest';
 import { runCrawler } from '../../src/crawl/index.js';
@@ -9,7 +9,7 @@ import { FakeSite, fakeRobots, page } from './fake-site.js';
 
 const S = 'http://site.test';
 
-describe('broken links and redirects (issue 10, item 14)', () => {
+describe('broken links and redirects', () => {
   it('counts 4xx, 5xx and failures apart, redirects too, and calls the same URLs errors as stats does', async () => {
     const store = new MemoryStore();
     const fetcher = new FakeSite(

@@ -1,5 +1,5 @@
 // Every resource of a site fetched exactly once, whatever way its links are
-// written (DESIGN.md §2, §3): the ladder's rungs, redirects and Content-Location.
+// written: the ladder's rungs, redirects and Content-Location.
 
 import { describe, expect, it } from 'vitest';
 import { runCrawler, type CrawlEvent, type CrawlerOptions, type EvidenceEvent } from '../../src/crawl/index.js';
@@ -176,7 +176,7 @@ describe.each(stores)('every resource fetched exactly once (%s)', (_name, open) 
 });
 
 describe('RFC 3986 base chain against browser mode', () => {
-  // Apache content negotiation (DESIGN.md §3): every page answers with the
+  // Apache content negotiation: every page answers with the
   // Content-Location of its variant, and pages link to variants and to negotiated URLs.
   const MULTIVIEWS: Record<string, FakeResource> = {
     '/': { body: page('/manual/') },
@@ -239,7 +239,7 @@ describe('same-document references (RFC 3986 §4.4)', () => {
   });
 });
 
-describe('lying evidence (DESIGN.md §4)', () => {
+describe('lying evidence', () => {
   const everyPageSaysSlash: Record<string, FakeResource> = {
     '/': { headers: { 'Content-Location': '/' }, body: page('/a', '/b', '/dir/c') },
     '/a': { headers: { 'Content-Location': '/' }, body: '<p>a</p>' },

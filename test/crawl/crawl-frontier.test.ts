@@ -256,7 +256,7 @@ describe.each([
   });
 });
 
-describe('stopping on the signal (issue 10, item 8)', () => {
+describe('stopping on the signal', () => {
   it('lets a request in flight finish and records it: it is not requested again on resume', async () => {
     const store = new MemoryStore();
     const fetcher = new FakeSite(site({ '/slow': { body: page('/later'), latencyMs: 200 }, '/fast': { body: page() }, '/later': { body: page() } }));

@@ -1,4 +1,4 @@
-// "requests" is every HTTP request sent (issue 10, item 13): page fetches, retries,
+// "requests" is every HTTP request sent: page fetches, retries,
 // redirect hops and robots.txt, each counted where it is sent, so the crawl's count
 // equals the server's.
 
@@ -10,7 +10,7 @@ import { closeAll, onCleanup, startServer } from '../fetch/test-server.js';
 
 afterEach(closeAll);
 
-describe('requests (issue 10, item 13)', () => {
+describe('requests', () => {
   it('counts every request the server received, with fetches, retries, redirect hops and robots.txt apart', async () => {
     let flaky = 0;
     const server = await startServer((request, response) => {

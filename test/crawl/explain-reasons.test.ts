@@ -1,4 +1,4 @@
-// `explain` gives the reason, not a list of possible reasons (issue 10, item 15): the
+// `explain` gives the reason, not a list of possible reasons: the
 // crawl records its runs' settings in the index, and explain reads them.
 
 import { describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ async function crawled(store: IndexWriter): Promise<IndexWriter> {
 describe.each([
   ['SqliteStore', () => new SqliteStore({ path: ':memory:' })],
   ['MemoryStore', () => new MemoryStore()],
-])('explain reasons from the crawl run (issue 10, item 15): %s', (_name, open) => {
+])('explain reasons from the crawl run: %s', (_name, open) => {
   it('says which rule: the scope with its prefix, the private-address guard, robots.txt, the element not followed', async () => {
     const store = await crawled(open());
     expect((await explain(store, `${S}/other/x`)).reason).toBe(`recorded, not fetched: out of scope (prefix ${S}/manual/)`);

@@ -1,5 +1,5 @@
 // "fetches saved" counts requests actually avoided: a URL joined to a known resource
-// before it was requested (issue 10, item 12) — in the summary, `stats` and the report alike.
+// before it was requested — in the summary, `stats` and the report alike.
 
 import { describe, expect, it } from 'vitest';
 import { runCrawler } from '../../src/crawl/index.js';
@@ -19,7 +19,7 @@ async function crawlSite(resources: Record<string, object>) {
   return { summary, stats: await collectStats(store.reader()), fetcher };
 }
 
-describe('fetches saved (issue 10, item 12)', () => {
+describe('fetches saved', () => {
   it('a site whose pages each answer as their own negotiated variant saves nothing, and has as many resources as pages', async () => {
     const names = ['a', 'b', 'c', 'd', 'e'];
     const resources: Record<string, object> = {

@@ -1,4 +1,4 @@
-// Issue 10, item 3 (link floods): a page's links are recorded up to
+// Link floods: a page's links are recorded up to
 // `maxLinksPerPage` and its new URLs queued up to `maxQueuedPerPage`; a cap that cuts
 // is a finding on the page's fetch row. A big page is admitted in chunks, so the
 // event loop stays responsive while it is.
@@ -30,7 +30,7 @@ async function crawled(resources: Record<string, FakeResource>, options: Partial
   return { summary, urls, fetches, links: linkRows, fetcher };
 }
 
-describe('link floods (issue 10, item 3)', () => {
+describe('link floods', () => {
   it('has sane defaults for both caps', () => {
     expect(CRAWL_DEFAULTS.maxLinksPerPage).toBe(50_000);
     expect(CRAWL_DEFAULTS.maxQueuedPerPage).toBe(10_000);

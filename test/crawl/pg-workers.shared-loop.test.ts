@@ -1,4 +1,4 @@
-// The crawl loop on a shared frontier (issue 12), with a fake SharedFrontier on the
+// The crawl loop on a shared frontier, with a fake SharedFrontier on the
 // MemoryStore: the politeness it is given, a claim that gave nothing asked again
 // after whenIdle's retryInMs (while nothing is in flight, and while requests are),
 // the end when whenIdle says over, robots.txt Crawl-delay passed on, progress

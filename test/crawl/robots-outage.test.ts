@@ -1,4 +1,4 @@
-// Issue 10, item 5: robots.txt unreachable at the start (the connection closed, a
+// robots.txt unreachable at the start (the connection closed, a
 // 503). RFC 9309 §2.3.1.4 asks a crawler to assume complete disallow *while* it
 // is unreachable: the host's outage is recorded with its own code and retried with
 // backoff, its URLs stay queued (never `failed`), and the next run fetches them.
@@ -83,7 +83,7 @@ async function run(site: Site, store: SqliteStore, options: Partial<CrawlerOptio
   }
 }
 
-describe('robots.txt unreachable at the start (issue 10, item 5)', () => {
+describe('robots.txt unreachable at the start', () => {
   it.each(['close', '503'] as const)('robots.txt %s: the URLs stay queued, the outage is recorded and retried, the next run fetches them', async (how) => {
     const site = await startSite();
     open.push(site);
