@@ -15,19 +15,15 @@ export {
 export {
   CONTENT_LOCATION_POLICIES,
   RENAMED_CRAWL_OPTIONS,
-  SETTING_META,
   cacheMaxAgeSetting,
   crawlOptionsSchema,
-  integerAtLeast,
-  isOn,
   sitemapSetting,
-  oneOf,
   type ContentLocationPolicy,
   type CrawlSettingsData,
   type CrawlSettingsInput,
   type CrawlSettingsOf,
-  type SettingMeta,
 } from './crawl-settings.js';
+export { SETTING_META, integerAtLeast, isOn, oneOf, type SettingMeta } from './setting-kinds.js';
 export { describeOptionIssue, optionPath, parseOptionData, valueAt } from './option-issues.js';
 export type {
   CheckCounts,
