@@ -1,6 +1,7 @@
-// The layer rule of STYLE.md: each folder of src/ imports only from the folders
-// before it in LAYERS (and src/errors.ts, which any layer may use). Cycles fail.
-const LAYERS = ['uri', 'ladder', 'base', 'html', 'fetch', 'store', 'crawl', 'report', 'config', 'cli'];
+// The layer rule: each folder of src/ imports only from the folders before it in
+// LAYERS (and src/errors.ts, which any layer may use), so a lower layer can be read,
+// tested and reused without the ones above it. Cycles fail.
+const LAYERS = ['infra', 'uri', 'ladder', 'base', 'html', 'fetch', 'store', 'crawl', 'report', 'config', 'cli'];
 
 const layerRules = LAYERS.map((layer, position) => {
   const later = LAYERS.slice(position + 1);
@@ -23,6 +24,13 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'infra-is-pure',
+      comment: 'src/infra imports no npm package and no node: module',
+      severity: 'error',
+      from: { path: '^src/infra/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'core'] },
     },
     {
       name: 'uri-is-pure',

@@ -6,8 +6,8 @@ import type { z } from 'zod';
 import { crawlSettingsSchema } from './config/index.js';
 import {
   RENAMED_CRAWL_OPTIONS,
-  crawl as crawlValid,
-  crawlOptionsOf,
+  runCrawler,
+  crawlerOptionsOf,
   fetcherOptionsOf,
   httpOptionsOf,
   parseOptionData,
@@ -17,7 +17,8 @@ import {
   type CrawlSummary,
 } from './crawl/index.js';
 import { OptionError, UriError, describeValue } from './errors.js';
-import { checkOptionsObject, createFetcher, createRobotsPolicy, type Fetcher, type RobotsPolicy } from './fetch/index.js';
+import { checkOptionsObject } from './infra/index.js';
+import { createFetcher, createRobotsPolicy, type Fetcher, type RobotsPolicy } from './fetch/index.js';
 import { PgStore, SqliteStore, isPostgresUrl, type IndexWriter } from './store/index.js';
 import {
   ReferenceResolver,
@@ -209,7 +210,7 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
   try {
     let store = given.store as IndexWriter | undefined;
     if (store === undefined) {
-      // A postgres:// URL names a PostgreSQL index (issue 12), never a file.
+      // A postgres:// URL names a PostgreSQL index, never a file.
       const index = isPostgresUrl(settings.db) ? await PgStore.open({ url: settings.db }) : new SqliteStore({ path: settings.db });
       closing.push(() => index.close());
       store = index;
@@ -237,7 +238,7 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
       ...(given.sleep === undefined ? {} : { sleep: given.sleep as NonNullable<CrawlRuntime['sleep']> }),
       verdictCache: given.verdictCache as CrawlRuntime['verdictCache'],
     };
-    return await crawlValid(crawlOptionsOf(settings, seeds, runtime));
+    return await runCrawler(crawlerOptionsOf(settings, seeds, runtime));
   } finally {
     // The clients first, the index last: what the crawl wrote stays written.
     for (const close of closing.reverse()) await close();

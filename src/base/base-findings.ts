@@ -1,5 +1,5 @@
 // What the RFC 3986 §5.1 base chain noticed about a response: findings for the
-// audit, never exceptions (STYLE.md Errors). Severity and summary live in the
+// audit, never exceptions. Severity and summary live in the
 // findings catalog (src/findings.ts).
 
 import { FINDINGS, findingCodesWith, type FindingCode } from '../findings.js';

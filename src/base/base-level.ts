@@ -1,7 +1,7 @@
 // RFC 3986 §5.1 Establishing a Base URI: the four levels, innermost first.
 
 /**
- * The levels of the RFC 3986 §5.1 base chain, innermost first (DESIGN.md §3):
+ * The levels of the RFC 3986 §5.1 base chain, innermost first:
  * - `base-element`: §5.1.1, the first `<base>` element with an `href`;
  * - `content-location`: §5.1.2, the encapsulating entity — the `Content-Location`
  *   header, or the legacy `Content-Base` header of RFC 2068 §14.11;

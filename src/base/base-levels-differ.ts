@@ -1,4 +1,5 @@
-// DESIGN.md §3: the audit shows links that resolve differently in the two modes.
+// The audit shows links that resolve differently in the two base modes (`rfc3986`,
+// which uses Content-Location as a base, and `browser`, which does not).
 
 import { resourceKey } from '../ladder/index.js';
 import type { BaseChain } from './compute-base-chain.js';

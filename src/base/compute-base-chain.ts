@@ -12,7 +12,7 @@ import {
   type AbsoluteUri,
   type UriSyntaxError,
 } from '../uri/index.js';
-import { trimAsciiWhitespace } from './ascii-whitespace.js';
+import { trimAsciiWhitespace } from '../infra/index.js';
 import { validateBaseChainOptions, type BaseChainOptions, type BaseMode } from './base-chain-options.js';
 import type { BaseFinding, BaseFindingCode } from './base-findings.js';
 import { BASE_LEVELS, type BaseLevel } from './base-level.js';

@@ -21,7 +21,6 @@ export {
 export { baseLevelsDiffer } from './base-levels-differ.js';
 export { isSameDocumentReference } from './same-document.js';
 export { PageResolver, type ResolvedReference } from './page-resolver.js';
-export { isAsciiWhitespace } from './ascii-whitespace.js';
 export {
   REFERENCE_FINDINGS,
   REFERENCE_FINDING_CODES,

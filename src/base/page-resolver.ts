@@ -36,7 +36,7 @@ export interface ResolvedReference {
   readonly isSameDocument: boolean;
   /** What resolving says about the reference as written (`REF_*`). */
   readonly findings: readonly ReferenceFindingCode[];
-  /** The target under the other base mode, when it names another resource (DESIGN.md §3). */
+  /** The target under the other base mode, when it names another resource. */
   readonly alternateTarget: string | undefined;
 }
 
@@ -225,7 +225,8 @@ export class PageResolver {
     return this.#emptyPathCodes;
   }
 
-  // DESIGN.md §3: the target under the other base mode's chain, when it names
+  // The audit shows links that resolve differently in the two base modes: the
+  // target under the other base mode's chain, when it names
   // another resource (compared by key, RFC 3986 §6.2.3).
   #alternateOf(R: UriReference, key: string): string | undefined {
     const other = this.#other;

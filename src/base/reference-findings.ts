@@ -1,5 +1,5 @@
 // What resolving one reference (RFC 3986 §5.2) against its base says about the
-// reference as written: findings for the audit, never exceptions (STYLE.md Errors).
+// reference as written: findings for the audit, never exceptions.
 // https://www.rfc-editor.org/rfc/rfc3986#section-5.2.4
 
 import { FINDINGS, findingCodesWith, type FindingCode } from '../findings.js';

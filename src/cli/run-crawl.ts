@@ -7,8 +7,8 @@ import {
   CrawlError,
   brokenCounts,
   verdictCounts,
-  crawl,
-  crawlOptionsOf,
+  runCrawler,
+  crawlerOptionsOf,
   fetcherOptionsOf,
   httpOptionsOf,
   originKey,
@@ -67,7 +67,7 @@ export interface CrawlRunSettings {
    * @default the HTTP fetcher and robots.txt policy as they are
    */
   readonly clients?: ((http: CrawlClients) => CrawlClients) | undefined;
-  /** crawl()'s runtime options beyond the index, the clients, the signal and the events. @default {} */
+  /** runCrawler()'s runtime options beyond the index, the clients, the signal and the events. @default {} */
   readonly runtime?: Omit<CrawlRuntime, 'store' | 'fetcher' | 'robots' | 'signal' | 'onEvent'> | undefined;
   /** The summary on stderr, stdout being the command's own (`check`'s findings). @default false */
   readonly isSummaryOnStderr?: boolean | undefined;
@@ -190,8 +190,8 @@ async function crawlInto(
   let closeError: unknown;
   try {
     await keepLastRunFindings(store, context);
-    summary = await crawl(
-      crawlOptionsOf({ ...CRAWL_DEFAULTS, ...settings.tuning }, seeds, {
+    summary = await runCrawler(
+      crawlerOptionsOf({ ...CRAWL_DEFAULTS, ...settings.tuning }, seeds, {
         ...settings.runtime,
         store,
         fetcher: settings.isJson ? events.gate(clients.fetcher) : clients.fetcher,
@@ -268,7 +268,7 @@ async function standingOf(store: WritableIndex): Promise<IndexStanding | undefin
 }
 
 /**
- * `--json` events on stdout. crawl() calls `onEvent` synchronously and cannot wait
+ * `--json` events on stdout. runCrawler() calls `onEvent` synchronously and cannot wait
  * for a slow reader, so the lines are handed over at once and the fetcher is gated
  * instead: no new request starts while stdout is above its high-water mark.
  */

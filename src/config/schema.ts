@@ -18,7 +18,7 @@ export const dbSetting = z
   .default(DEFAULT_DB_PATH)
   .register(SETTING_META, { argument: 'PATH', description: 'the index: a file, or a PostgreSQL database `postgres://user@host:port/db` that any number of crawls share; created if needed, **resumed** if it holds a crawl; the default one, named by no flag, variable or file, takes no seed of a site it does not hold (give that site its own `--db`)' });
 
-/** The fetcher's own check (fetch/option-checks.ts), so that a file's bad value names the file. */
+/** The fetcher's own check (fetch/fetch-option-checks.ts), so that a file's bad value names the file. */
 export const userAgentSetting = z
   .string({ error: 'Expected a non-empty string without CR, LF or NUL' })
   .regex(/^[^\r\n\0]+$/, { error: 'Expected a non-empty string without CR, LF or NUL' })

@@ -1,5 +1,5 @@
 // What counts as an error, and which errors are broken links: one definition for the
-// crawl's summary, `stats` and the HTML report (issue 10, item 14).
+// crawl's summary, `stats` and the HTML report.
 
 /** How a URL's last fetch went wrong. */
 export type ErrorKind =

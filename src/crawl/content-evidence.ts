@@ -1,4 +1,4 @@
-// Content evidence, opt-in (`contentEvidence`, DESIGN.md §9): beyond RFC 3986, and
+// Content evidence, opt-in (`contentEvidence`): beyond RFC 3986, and
 // heuristic. What the ladder and the protocol rung cannot show — a manual served
 // under several language prefixes whose missing translations fall back to one
 // file — shows in the bodies:

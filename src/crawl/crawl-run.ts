@@ -1,15 +1,19 @@
-// The crawl run as the index records it (DESIGN.md §5 `crawl_run`): what it was asked
-// to do, and how it ended — its seeds' fate included (issue 10, items 6 and 15).
+// The crawl run as the index records it (its `crawl_run` row): what it was asked to
+// do, and how it ended — its seeds' fate included, so that a run whose seeds all
+// failed says why.
 
 import { walkAliases } from '../ladder/index.js';
 import type { IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
-import { crawlOptionsSchema } from './crawl-settings.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
+import { crawlOptionsSchema, type CrawlSettingsData } from './crawl-settings.js';
 import type { CrawlSummary } from './crawl-summary.js';
 
+/** What a run's settings are read from: every data option, and whether robots.txt is consulted. */
+export type RunSettingsSource = CrawlSettingsData & Pick<ValidCrawlerOptions, 'robots'>;
+
 /** The settings of a run as plain JSON data: every data option, patterns as their sources, and whether robots.txt was read. */
-export function runSettingsOf(options: ValidCrawlOptions): Record<string, unknown> {
+export function runSettingsOf(options: RunSettingsSource): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
   for (const key of Object.keys(crawlOptionsSchema.shape)) {
     const value = (options as unknown as Readonly<Record<string, unknown>>)[key];
@@ -40,17 +44,21 @@ export async function seedOutcomes(store: IndexWriter, seeds: readonly string[])
       outcomes.push({ url, isFetched: false, reason: 'not in the index' });
       continue;
     }
-    // RFC 3986 §6.2.4: a seed proved an alias stands for the URL its chain ends at.
+    // RFC 3986 §6.2.4: a seed proved an alias stands for the URL its chain ends at,
+    // by the one alias walk (a cycle is named by its least member). The chain's rows
+    // are read first; the walk then decides on them.
     const records = new Map([[row.id, row]]);
-    const walk = walkAliases(row.id, (id) => records.get(id)?.aliasOf);
-    let end = records.get(walk.end) ?? row;
     for (let next = row.aliasOf; next !== undefined && !records.has(next); ) {
       const step = await store.getUrl(next);
       if (step === undefined) break;
       records.set(step.id, step);
-      end = step;
       next = step.aliasOf;
     }
+    const loaded = (id: number): number | undefined => {
+      const to = records.get(id)?.aliasOf;
+      return to !== undefined && records.has(to) ? to : undefined;
+    };
+    const end = records.get(walkAliases(row.id, loaded).end) ?? row;
     const own = (await store.history(row.id))?.fetches.at(-1);
     const last = own ?? (await store.history(end.id))?.fetches.at(-1);
     const error = last === undefined ? undefined : errorCodeOf(last.errorCode, last.status);

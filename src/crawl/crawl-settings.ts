@@ -1,39 +1,26 @@
 // The settings of a crawl as one zod schema: the single source of crawl()'s option
 // names, types, defaults and checks, which the config layer extends with the command
 // line's own (db, userAgent, json) for flags, LINKLADDER_* variables, the config file
-// and README's options table (STYLE.md "Options", "Config").
+// and README's options table.
 //
 // Each check's message is a sentence of its own ("Expected an integer >= 1"): the
 // boundary that reports it adds the name and the value it was given.
 
 import * as z from 'zod';
 import { BASE_MODES } from '../base/index.js';
-import { DEFAULT_FOLLOW, LINK_KINDS, type LinkKind } from '../html/index.js';
+import { DEFAULT_FOLLOW, LINK_KINDS } from '../html/index.js';
 import { SCOPES } from './scope.js';
+import { SETTING_META, integerBetween, isOn, limit, linkKinds, oneOf, patterns, statusPolicyText } from './setting-kinds.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, parseCacheMaxAge } from './verdict-cache.js';
-import { STATUS_POLICY_EXPECTED, formatStatusPolicy, readStatusPolicy } from './verdict.js';
-
-/** How README and --help present a setting: what the schema does not say. */
-export interface SettingMeta {
-  /** The flag's value, as README writes it (`PATH`, `N`); lower-cased in --help (`<path>`). A switch has none. */
-  readonly argument?: string;
-  /** What it does, in README's words (Markdown: `code`, **bold**); --help shows it without the marks. */
-  readonly description: string;
-  /** The default as README and --help show it, where the value itself does not say it well. */
-  readonly defaultText?: string;
-}
-
-/** Each setting's presentation, keyed by the setting's field schema. */
-export const SETTING_META = z.registry<SettingMeta>();
 
 /**
  * Which `Content-Location` values (RFC 9110 §8.7) make the URL asked for an alias of
- * the one named (DESIGN.md §2 rung 4). Evidence from another origin never counts.
+ * the one named. Evidence from another origin never counts.
  * - `negotiated`: only the pattern of content negotiation — a variant in the same
  *   directory whose last segment extends the one asked for (`page.html` →
  *   `page.html.en`, `page` → `page.en.html`), or any file in it for a directory
  *   (`/manual/` → `/manual/index.html.en`). A server that sends `Content-Location: /`
- *   on every page then makes nothing an alias (DESIGN.md §4).
+ *   on every page then makes nothing an alias.
  * - `same-origin`: any URL of the same origin, checked only by contradiction (two
  *   responses that claim to be one URL with different bodies revoke the aliases).
  * - `off`: Content-Location makes no alias (it still plays its part in the base chain).
@@ -42,18 +29,7 @@ export const CONTENT_LOCATION_POLICIES = ['negotiated', 'same-origin', 'off'] as
 
 export type ContentLocationPolicy = (typeof CONTENT_LOCATION_POLICIES)[number];
 
-export function integerAtLeast(min: number) {
-  const error = `Expected an integer >= ${min}`;
-  return z.int({ error }).min(min, { error });
-}
-
-/** An integer in a sane range: a number past it is a mistake (a delay past Node's timer range fires at once). */
-export function integerBetween(min: number, max: number) {
-  const error = `Expected an integer from ${min} to ${max}`;
-  return z.int({ error }).min(min, { error }).max(max, { error });
-}
-
-/** The ranges of the numbers (issue 10: every number has a sane range). */
+/** The ranges of the numbers: every number has a sane range, so a typo cannot ask for a billion connections or a year's wait. */
 export const RANGES = Object.freeze({
   concurrency: [1, 1000],
   perHostConcurrency: [1, 256],
@@ -77,50 +53,6 @@ export const RANGES = Object.freeze({
   /** The sitemaps.org protocol allows 50,000 entries per file. */
   maxSitemapEntries: [1, 50_000],
 } as const satisfies Record<string, readonly [number, number]>);
-
-/** An integer >= 0, or no limit: `Infinity`, or `null` (JSON has no Infinity). Parsed to a number. */
-function limit() {
-  const error = 'Expected an integer >= 0';
-  return z.union([integerAtLeast(0), z.literal(Infinity), z.null()], { error }).transform((value) => value ?? Infinity);
-}
-
-export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { error: `Expected one of ${values.join(', ')}` });
-}
-
-export const isOn = z.boolean({ error: 'Expected true or false' });
-
-/**
- * A regular expression: a RegExp, or its source as a string (JavaScript syntax, no
- * flags), compiled once, here. A global or sticky RegExp keeps state between
- * `test()` calls, so it is copied without those flags.
- */
-const pattern = z
-  .union([z.instanceof(RegExp), z.string()], { error: 'Expected a regular expression (a RegExp or a string)' })
-  .transform((value, context) => {
-    if (value instanceof RegExp) return /[gy]/.test(value.flags) ? new RegExp(value.source, value.flags.replace(/[gy]/g, '')) : value;
-    try {
-      return new RegExp(value);
-    } catch (error) {
-      // V8 says what is wrong: "Invalid regular expression: /(/: Unterminated group".
-      context.issues.push({ code: 'custom', message: error instanceof Error ? error.message : String(error), input: value });
-      return z.NEVER;
-    }
-  });
-
-const patterns = z.array(pattern, { error: 'Expected an array of regular expressions (RegExp or strings)' });
-
-/** A status policy as written (`readStatusPolicy`), checked here and kept as text, spaces dropped. */
-const statusPolicyText = z.string({ error: `Expected ${STATUS_POLICY_EXPECTED}` }).transform((value, context) => {
-  const policy = readStatusPolicy(value);
-  if (typeof policy !== 'string') return formatStatusPolicy(policy);
-  context.issues.push({ code: 'custom', message: `Expected ${STATUS_POLICY_EXPECTED}; ${policy}`, input: value });
-  return z.NEVER;
-});
-
-const linkKinds = z.array(oneOf(LINK_KINDS as readonly LinkKind[] as [LinkKind, ...LinkKind[]]), {
-  error: `Expected an array of ${LINK_KINDS.join(', ')}`,
-});
 
 /**
  * The `sitemap` setting with its default (on: crawl() and the `crawl` command keep
@@ -163,7 +95,7 @@ const CACHE_MAX_AGE_ERROR = 'Expected a duration such as 1d, 12h, 30m, 45s, or 0
 /** The settings of a crawl (every option of crawl() that is data), in the order of --help and README. */
 export const crawlOptionsSchema = z.object({
   /**
-   * The base URI chain (DESIGN.md §3): `rfc3986` uses Content-Location, `browser` does not.
+   * The base URI chain: `rfc3986` uses Content-Location, `browser` does not.
    * @default 'rfc3986'
    */
   baseMode: oneOf(BASE_MODES)
@@ -434,7 +366,7 @@ export const crawlOptionsSchema = z.object({
     .default(50_000)
     .register(SETTING_META, { argument: 'N', description: 'entries read at most from one sitemap file (`SITEMAP_TOO_MANY_URLS` past it)' }),
   /**
-   * Content evidence, beyond RFC 3986 and heuristic (DESIGN.md §9): a page whose body
+   * Content evidence, beyond RFC 3986 and heuristic: a page whose body
    * is byte-identical to a page fetched before becomes its alias (evidence `digest`);
    * from those pairs the crawl learns rewrite rules between URL prefixes
    * (`/manual/de/` ↔ `/manual/en/`) and fetches the URLs a rule predicts to be

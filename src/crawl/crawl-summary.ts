@@ -43,7 +43,7 @@ export interface CrawlSummary extends CheckCounts {
   /**
    * URLs that got no request of their own because another URL's response was
    * theirs: the end of a redirect chain, or the `Content-Location` of a response
-   * (DESIGN.md §2 rung 4).
+   * (RFC 3986 §6.2.4: the server proved them one resource).
    */
   readonly representationsReused: number;
   /**
@@ -95,14 +95,14 @@ export interface CrawlSummary extends CheckCounts {
    * `ERR_CRAWL_HOST_UNREACHABLE` without a request.
    */
   readonly hostsUnreachable: readonly UnreachableHost[];
-  /** With `contentEvidence` only: predicted duplicates held back, joined and fetched, and the rules learned (heuristic, DESIGN.md §9). */
+  /** With `contentEvidence` only: predicted duplicates held back, joined and fetched, and the rules learned (heuristic). */
   readonly contentEvidence?: ContentEvidenceSummary | undefined;
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
   readonly index: StoreStats;
   readonly durationMs: number;
 }
 
-/** What one run checked beyond the pages it crawled (issue 11, items 1 and 2): resources, external links, and what robots.txt kept it from. */
+/** What one run checked beyond the pages it crawled: resources, external links, and what robots.txt kept it from. */
 export interface CheckCounts {
   /** URLs of the `resource` role (in scope, used by a page: images, stylesheets, scripts, …) requested once each. */
   readonly resourcesChecked: number;
@@ -181,7 +181,7 @@ export interface ErrorEvent {
   readonly status: number | undefined;
 }
 
-/** Protocol-rung evidence learned, rejected or revoked (DESIGN.md §2 rung 4, §4). */
+/** Protocol-rung evidence learned, rejected or revoked. */
 export interface EvidenceEvent {
   readonly type: 'evidence';
   readonly action: 'learned' | 'rejected' | 'revoked';

@@ -141,7 +141,7 @@ export class CrawlTally {
 
   /**
    * A request the crawl meant to make and did not, because before it was made the
-   * index had joined its URL to a resource already known (DESIGN.md §8): the one
+   * index had joined its URL to a resource already known: the one
    * place "fetches saved" is counted. See `addLinks` and ProtocolEvidence#derive.
    */
   saveFetch(): void {

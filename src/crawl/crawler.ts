@@ -1,8 +1,8 @@
-// The crawl loop (DESIGN.md §1): admit the seeds, claim URLs from the index as
+// The crawl loop: admit the seeds, claim URLs from the index as
 // host slots free up, hand each to the URL pipeline, and stop when the frontier
 // is empty (or `maxPages`, a signal, a fatal error). Every state lives in the
-// index, so a second crawl() on it resumes. On an index shared by cooperating
-// workers (`store.shared`, issue 12), the frontier is empty only when no other
+// index, so a second run on it resumes. On an index shared by cooperating
+// workers (`store.shared`), the frontier is empty only when no other
 // worker holds a claim; a claim that gave nothing is tried again when a host's
 // slot opens.
 
@@ -12,7 +12,7 @@ import { ClaimBook } from './claim-book.js';
 import { ContentEvidence } from './content-evidence.js';
 import { runCountsOf, runOutcomeOf, runSettingsOf, seedOutcomes, type SeedOutcome } from './crawl-run.js';
 import { CrawlError } from './crawl-error.js';
-import { validateCrawlOptions, type CrawlOptions, type ValidCrawlOptions } from './crawl-options.js';
+import { validateCrawlerOptions, type CrawlerOptions, type ValidCrawlerOptions } from './crawler-options.js';
 import type { CrawlSummary, StopReason } from './crawl-summary.js';
 import { CrawlTally } from './crawl-tally.js';
 import { RANGES } from './crawl-settings.js';
@@ -33,8 +33,8 @@ import { CLAIM_POLL_MS, WorkerCooperation } from './worker-cooperation.js';
  * is done) or `CrawlError` `ERR_CRAWL_STOPPED` (a fatal error; its `summary` says
  * what was done). A bad page never rejects: it becomes a `fetch` row with a code.
  */
-export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
-  return new Crawler(validateCrawlOptions(options)).run();
+export async function runCrawler(options: CrawlerOptions): Promise<CrawlSummary> {
+  return new Crawler(validateCrawlerOptions(options)).run();
 }
 
 const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];
@@ -46,7 +46,7 @@ const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];
 export const STOP_GRACE_MS = 5000;
 
 class Crawler {
-  readonly #o: ValidCrawlOptions;
+  readonly #o: ValidCrawlerOptions;
   readonly #store: IndexWriter;
   readonly #tally: CrawlTally;
   readonly #claims = new ClaimBook();
@@ -77,7 +77,7 @@ class Crawler {
   /** URLs claimed that were or will be requested (the `maxPages` budget). */
   #committed = 0;
 
-  constructor(options: ValidCrawlOptions) {
+  constructor(options: ValidCrawlerOptions) {
     this.#o = options;
     this.#store = options.store;
     this.#tally = new CrawlTally({ onEvent: options.onEvent, onEventError: (error) => this.#fail(error), now: options.now });
@@ -196,7 +196,7 @@ class Crawler {
     const outages = this.#outages.outages();
     seeds = seeds.map((seed) => (seed.isFetched ? seed : this.#withOutage(seed, outages)));
     let stopReason = this.#stopReason(index);
-    // Nothing was crawled: no seed got a usable response (issue 10, item 6).
+    // Nothing was crawled: no seed got a usable response.
     if (stopReason === 'frontier-empty' && seeds.length > 0 && seeds.every((seed) => !seed.isFetched)) stopReason = 'seeds-failed';
     const summary: CrawlSummary = {
       ...this.#tally.summary(stopReason, index, seeds),
@@ -393,7 +393,7 @@ class Crawler {
   }
 
   // The crawl's signal (Ctrl-C, SIGTERM): no more claims, and what waits goes back to
-  // the frontier; requests in flight get STOP_GRACE_MS to finish (issue 10, item 8).
+  // the frontier; requests in flight get STOP_GRACE_MS to finish.
   #stopGracefully(): void {
     if (this.#isStopping) return;
     this.#stopClaiming();

@@ -1,4 +1,5 @@
-// DESIGN.md §4 "Protocol evidence can lie": two responses that both claim, by
+// Protocol evidence can lie (a misconfigured server names one URL on every page):
+// two responses that both claim, by
 // Content-Location, to be one URL must be one representation. The ledger keeps,
 // for this run, who claimed to be what and a fingerprint of each response, and
 // says when a claim contradicts an earlier one (or the URL's own response).
@@ -35,7 +36,7 @@ export const FINGERPRINT_MEMORY = 100_000;
 /**
  * What identifies a representation: a hash of the decoded text when there is one,
  * else its media type and size (a weaker test, which can only miss a contradiction,
- * never invent one between equal bodies). Never the ETag (DESIGN.md §4).
+ * never invent one between equal bodies). Never the ETag.
  */
 export function fingerprintOf(response: FetchedResponse): string {
   return bodyDigest(response) ?? `${response.contentType ?? ''};${response.bytes}`;

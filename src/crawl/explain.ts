@@ -2,10 +2,10 @@
 // from what the index holds.
 
 import { FETCHER_DEFAULTS, robotsRuleFor } from '../fetch/index.js';
-import { normalizeReference, normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
+import { EVIDENCE_WEIGHT, isAliasMaking, normalizeReference, normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
 import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
-import { CRAWL_DEFAULTS } from './crawl-options.js';
+import { CRAWL_DEFAULTS } from './crawler-options.js';
 import { originOf } from './origin-key.js';
 import { isFromCache } from './verdict-cache.js';
 import { SCOPES, ScopeTest, describeVerdict, type Scope, type ScopeVerdict } from './scope.js';
@@ -90,7 +90,7 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const ids = walk === undefined ? [] : walk.path.slice(0, walk.path.indexOf(walk.end) + 1);
   const aliasChain = ids.map((id) => records.get(id)).filter((record) => record !== undefined);
   const resource = aliasChain[aliasChain.length - 1];
-  // The rules of the crawl: as given, else those its last run recorded (DESIGN.md §5 crawl_run).
+  // The rules of the crawl: as given, else those its last run recorded.
   const run = (await store.runs()).at(-1);
   const rules = scope ?? (run === undefined ? undefined : scopeOfRun(run));
   let scopeVerdict: Explanation['scope'];
@@ -112,7 +112,7 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const evidence = aliasChain.slice(0, -1).flatMap((_step, i) => {
     const next = aliasChain[i + 1]!;
     const rows = histories[i]?.aliasesFrom ?? [];
-    return rows.filter((a) => a.toId === next.id && a.evidence !== 'canonical').slice(0, 1);
+    return rows.filter((a) => a.toId === next.id && isAliasMaking(a.evidence)).slice(0, 1);
   });
   const robotsRule = row?.state === 'failed' ? await robotsRuleOf(store, url, history?.fetches.at(-1)) : undefined;
   const depthLimit = run === undefined ? undefined : run.settings.maxDepth;
@@ -186,7 +186,7 @@ function describeFetched(fetches: readonly FetchRow[], role: UrlRecord['role']):
   }
   const retries = last.attempts > 1 ? ` after ${last.attempts} attempts` : '';
   const method = last.method === undefined ? '' : ` (${last.method})`;
-  // Issue 11: what the crawl did with it besides the request.
+  // What the crawl did with it besides the request: an external link and a resource are checked, never read for links.
   if (role === 'external') return `checked once as an external link${method}${retries}${status}: out of scope, never crawled`;
   if (role === 'resource') return `checked once as a resource a page uses${method}${retries}${status}: not read for links (but a stylesheet's url() and @import)`;
   return `fetched once, by a request of its own${retries}${status}`;
@@ -208,8 +208,8 @@ function describeCanonical(history: UrlHistory | undefined): string {
 
 function describeMerged(fetches: readonly FetchRow[], resource: UrlRecord | undefined, proof: AliasRow | undefined): string {
   const target = resource?.key ?? 'another URL';
-  // Beyond RFC 3986 (DESIGN.md §9): said to be heuristic, with what proved it.
-  if (proof?.evidence === 'digest' || proof?.evidence === 'rule') {
+  // Content evidence goes beyond RFC 3986: said to be heuristic, with what proved it.
+  if (proof !== undefined && EVIDENCE_WEIGHT[proof.evidence] === 'content') {
     return `joined to ${target} by content evidence (heuristic, --content-evidence): ${proof.detail ?? proof.evidence}; links to it name ${target} and fetch nothing`;
   }
   const own = fetches.filter(isOwnRequest);

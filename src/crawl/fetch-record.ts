@@ -47,7 +47,7 @@ const DIGESTS = new WeakMap<FetchedResponse, string>();
 
 /**
  * SHA-256 (base64url) of a response's body as the crawl read it (decoded text): equal
- * digests are equal bodies, whatever URLs they came from (DESIGN.md §9). `undefined`
+ * digests are equal bodies, whatever URLs they came from. `undefined`
  * when no body was read.
  */
 export function bodyDigest(response: FetchedResponse): string | undefined {

@@ -1,33 +1,29 @@
 // The crawler: p-queue scheduling with per-host limits, scope, depth, resume,
 // protocol-rung evidence and progress events, over an IndexWriter and a Fetcher.
 
-export { crawl } from './crawler.js';
+export { runCrawler } from './crawler.js';
 export {
   CRAWL_DEFAULTS,
-  crawlOptionsOf,
-  validateCrawlOptions,
+  crawlerOptionsOf,
+  validateCrawlerOptions,
   validateSeeds,
-  type CrawlOptions,
+  type CrawlerOptions,
   type CrawlRuntime,
   type CrawlSeeds,
-  type ValidCrawlOptions,
-} from './crawl-options.js';
+  type ValidCrawlerOptions,
+} from './crawler-options.js';
 export {
   CONTENT_LOCATION_POLICIES,
   RENAMED_CRAWL_OPTIONS,
-  SETTING_META,
   cacheMaxAgeSetting,
   crawlOptionsSchema,
-  integerAtLeast,
-  isOn,
   sitemapSetting,
-  oneOf,
   type ContentLocationPolicy,
   type CrawlSettingsData,
   type CrawlSettingsInput,
   type CrawlSettingsOf,
-  type SettingMeta,
 } from './crawl-settings.js';
+export { SETTING_META, integerAtLeast, isOn, oneOf, type SettingMeta } from './setting-kinds.js';
 export { describeOptionIssue, optionPath, parseOptionData, valueAt } from './option-issues.js';
 export type {
   CheckCounts,

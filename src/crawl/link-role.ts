@@ -1,4 +1,4 @@
-// What the crawl does with each link it finds (issue 11, items 1 and 2): follow it
+// What the crawl does with each link it finds: follow it
 // as a page, check it once as a resource a page uses, check it once as an external
 // link, or only record it. Decided once per link, when it is admitted; the URL's
 // role in the index (migration 006) is the highest role of the links that queued it.

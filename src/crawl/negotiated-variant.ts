@@ -1,7 +1,7 @@
 // What a Content-Location of content negotiation looks like (RFC 9110 §8.7, §12):
 // the crawl accepts it as protocol-rung evidence only in this shape by default, so
 // that a server sending `Content-Location: /` on every page makes nothing an alias
-// (DESIGN.md §4).
+// (protocol evidence can lie; a lie must not merge a site into one URL).
 
 import { schemeRung } from './origin-key.js';
 

@@ -1,10 +1,11 @@
-// Zod issues as OptionError messages of STYLE.md's form: ``Expected `concurrency` to
+// Zod issues as OptionError messages of the one form every option check uses, naming
+// the option, what was expected and what was given: ``Expected `concurrency` to
 // be an integer >= 1, got `0` (number)``. The schemas' messages are sentences of
 // their own ("Expected an integer >= 1"); here they get the option's name and value.
 
 import type { z } from 'zod';
 import { OptionError, describeValue } from '../errors.js';
-import { checkKnownKeys } from '../fetch/index.js';
+import { checkKnownKeys } from '../infra/index.js';
 
 /** `include[1]`. */
 export function optionPath(at: readonly PropertyKey[]): string {

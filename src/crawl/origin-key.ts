@@ -1,5 +1,5 @@
 // RFC 6454 origins, compared at the RFC 3986 §6.2.3 scheme rung: evidence stays
-// scoped to its origin (DESIGN.md §4).
+// scoped to its origin.
 
 import { normalizeReference } from '../ladder/index.js';
 import { parseUriReference, type UriReference } from '../uri/index.js';

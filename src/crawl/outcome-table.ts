@@ -1,4 +1,4 @@
-// What the crawl does with each way a URL can go wrong (STYLE.md "Errors"): retry it
+// What the crawl does with each way a URL can go wrong: retry it
 // (with backoff, within the same claim), record it and go on (permanent), or stop
 // the whole crawl (fatal). One table, tested; a code it does not know is permanent.
 

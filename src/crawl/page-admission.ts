@@ -6,7 +6,7 @@ import type { ResolvedReference } from '../base/index.js';
 import type { FetchedResponse } from '../fetch/index.js';
 import type { AdmitEntry, ClaimedUrl, IndexWriter } from '../store/index.js';
 import type { HrefFindingReport } from './crawl-summary.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { rememberDigest } from './fetch-record.js';
 import { LinkRoles, type LinkUse } from './link-role.js';
@@ -17,8 +17,11 @@ import type { Page, ProtocolEvidence } from './protocol-evidence.js';
 import type { ScopeTest } from './scope.js';
 import { MAX_IMPORT_NESTING, STYLESHEET_ELEMENT, stylesheetLinks } from './stylesheet-links.js';
 
+/** The crawl options the page admission reads (the crawler hands it the whole validated set). */
+export type PageAdmissionSettings = Pick<ValidCrawlerOptions, 'maxDepth' | 'checkResources' | 'checkExternal' | 'isExternalChecked' | 'baseMode' | 'follow' | 'maxLinksPerPage' | 'maxQueuedPerPage'>;
+
 export interface PageAdmissionOptions {
-  readonly options: ValidCrawlOptions;
+  readonly options: PageAdmissionSettings;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   /** Where a page's canonical link goes as evidence. */
@@ -42,7 +45,7 @@ export interface AdmittedLinks {
 }
 
 export class PageAdmission {
-  readonly #o: ValidCrawlOptions;
+  readonly #o: PageAdmissionSettings;
   readonly #scope: ScopeTest;
   readonly #tally: CrawlTally;
   readonly #evidence: ProtocolEvidence;

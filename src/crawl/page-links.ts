@@ -13,7 +13,7 @@ import {
   type BaseMode,
   type ResolvedReference,
 } from '../base/index.js';
-import type { FetchedResponse } from '../fetch/index.js';
+import { isHtmlMediaType, isMarkdownMediaType, type FetchedResponse } from '../fetch/index.js';
 import {
   cleanHref,
   createLinkExtractor,
@@ -33,11 +33,6 @@ import { linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 
 const NO_CODES: readonly string[] = Object.freeze([]);
 
-/** The media types whose body the fetcher decodes and the extractor reads. */
-const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
-/** Markdown (RFC 7763; `text/x-markdown` as servers still label it): read by the Markdown extractor. */
-const MARKDOWN_TYPES: ReadonlySet<string> = new Set(['text/markdown', 'text/x-markdown']);
-
 /** What `pageLinks` needs to know of the page. */
 export interface PageContext {
   /** The page's URL id: the links' `fromUrlId`. */
@@ -51,7 +46,7 @@ export interface PageContext {
   readonly follow: readonly LinkKind[];
   /**
    * Links recorded (HTML first, then the Link header); past it the page gets
-   * `PAGE_LINKS_CAPPED` and the rest is not read (issue 10, item 3).
+   * `PAGE_LINKS_CAPPED` and the rest is not read.
    * @default Infinity
    */
   readonly maxLinks?: number;
@@ -140,11 +135,11 @@ function extractWhole(response: FetchedResponse, page: PageContext): ExtractedLi
 }
 
 function isHtml(response: FetchedResponse): boolean {
-  return response.body !== undefined && response.contentType !== undefined && HTML_TYPES.has(response.contentType);
+  return response.body !== undefined && isHtmlMediaType(response.contentType);
 }
 
 function isMarkdown(response: FetchedResponse): boolean {
-  return response.body !== undefined && response.contentType !== undefined && MARKDOWN_TYPES.has(response.contentType);
+  return response.body !== undefined && isMarkdownMediaType(response.contentType);
 }
 
 /**
@@ -181,7 +176,7 @@ export class PageLinkReader {
   readonly hrefFindings: HrefFindingReport[] = [];
   /** Index among the entries of the page's canonical link. */
   canonicalIndex: number | undefined;
-  /** The links with an `hreflang`: the language variants the page declares exist (DESIGN.md §9). */
+  /** The links with an `hreflang`: the language variants the page declares exist. */
   readonly alternates: DeclaredVariant[] = [];
   /** The references the page holds, those past the cap included. */
   readonly linksFound: number;

@@ -1,7 +1,8 @@
-// DESIGN.md §2 rung 4, RFC 3986 §6.2.4: what a server proves about its URLs,
+// RFC 3986 §6.2.4, the ladder's protocol rung: what a server proves about its URLs,
 // learned as the crawl goes — a redirect chain, a negotiated Content-Location,
 // a canonical link — recorded as aliases with their evidence, scoped to their
-// origin, and revoked when contradicted (§4 "Protocol evidence can lie").
+// origin, and revoked when contradicted (protocol evidence can lie: a later
+// response may contradict an earlier one).
 
 import type { FetchedResponse } from '../fetch/index.js';
 import { resourceKey } from '../ladder/index.js';
@@ -10,7 +11,7 @@ import { serialize, type AbsoluteUri } from '../uri/index.js';
 import { errorCodeOf } from './broken-links.js';
 import type { ClaimBook } from './claim-book.js';
 import type { CrawlTally } from './crawl-tally.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
 import { EvidenceLedger, type Claim } from './evidence-ledger.js';
 import { fetchRecordOf } from './fetch-record.js';
 import { isNegotiatedVariant } from './negotiated-variant.js';
@@ -20,6 +21,9 @@ import { describeVerdict, type ScopeTest } from './scope.js';
 import { parseStatusPolicy, withVerdict, type StatusPolicy } from './verdict.js';
 
 /** The URL whose representation a response is, and whether it is new to the index. */
+/** The crawl options protocol evidence reads (the crawler hands it the whole validated set). */
+export type ProtocolEvidenceSettings = Pick<ValidCrawlerOptions, 'statusPolicy' | 'contentLocationAlias'>;
+
 export interface Page {
   readonly id: number;
   /** Its retrieval URL (after redirects). */
@@ -32,14 +36,14 @@ export interface Page {
 }
 
 export interface ProtocolEvidenceOptions {
-  readonly options: ValidCrawlOptions;
+  readonly options: ProtocolEvidenceSettings;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly claims: ClaimBook;
 }
 
 export class ProtocolEvidence {
-  readonly #o: ValidCrawlOptions;
+  readonly #o: ProtocolEvidenceSettings;
   readonly #scope: ScopeTest;
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;

@@ -1,4 +1,4 @@
-// A re-check (DESIGN.md §8): an index crawled before is revalidated with
+// A re-check: an index crawled before is revalidated with
 // conditional requests (RFC 9110 §13.1). Each URL fetched is queued again (one that
 // redirected too, no longer an alias: it may now lead elsewhere, or answer 404); its last
 // response's validators — the ETag (If-None-Match, §13.1.2) and Last-Modified

@@ -1,4 +1,4 @@
-// Learned rewrite rules between URL prefixes (DESIGN.md §9, beyond RFC 3986): the
+// Learned rewrite rules between URL prefixes (beyond RFC 3986): the
 // DUST idea (Bar-Yossef, Keidar, Schonfeld, "Do not crawl in the DUST", WWW 2007)
 // in its simplest form, a substitution of one segment-aligned prefix for another
 // (`http://h/manual/de/` ↔ `http://h/manual/en/`), learned from pairs of fetched

@@ -3,7 +3,7 @@
 // its URLs: they are not recorded as failed. The host's robots.txt is asked again
 // with backoff, `retries` times; past that the host is given up for this run and
 // its URLs are held, unrequested, until the run ends, when they go back to the
-// frontier for the next run (issue 10, item 5).
+// frontier for the next run.
 
 import type { RobotsFileState } from '../fetch/index.js';
 

@@ -1,4 +1,4 @@
-// Sitemaps seed the crawl (DESIGN.md §8; sitemaps.org protocol 0.9): before the
+// Sitemaps seed the crawl (sitemaps.org protocol 0.9): before the
 // loop, each seed's origin is asked for `/sitemap.xml` and the sitemaps its
 // robots.txt names (`Sitemap:` lines), sitemap indexes followed, gzip or not. Their
 // `<loc>` URLs are admitted as seeds are — the same key function, depth 0 — and scope,
@@ -12,14 +12,17 @@
 import { resourceKeyOf } from '../ladder/index.js';
 import { SITEMAP_LIMITS, parseSitemap, type FetchedResponse, type ParsedSitemap, type SentRequest } from '../fetch/index.js';
 import type { SitemapEntryRecord, SitemapFindingRecord, SitemapQueueEntry, SitemapQueueRow, SitemapRecord, SitemapSettlement } from '../store/index.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { originOf, schemeRung } from './origin-key.js';
 import { isPrivateUrl } from './private-address.js';
 import type { ScopeTest } from './scope.js';
 
+/** The crawl options the sitemap seeding reads (the crawler hands it the whole validated set). */
+export type SitemapSeedsSettings = Pick<ValidCrawlerOptions, 'seeds' | 'store' | 'fetcher' | 'robots' | 'now' | 'allowPrivate' | 'maxSitemaps' | 'maxSitemapEntries'>;
+
 export interface SitemapSeedsOptions {
-  readonly options: ValidCrawlOptions;
+  readonly options: SitemapSeedsSettings;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly runId: number | undefined;

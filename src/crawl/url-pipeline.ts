@@ -3,13 +3,13 @@
 // the outcome table, then one unit of the index — its fetch row, the protocol
 // evidence of the response, and the links of its page.
 
-import { isBodyCut, type FetchedResponse, type HttpMethod, type RobotsFileState, type SentRequest, type Validators } from '../fetch/index.js';
+import { isBodyCut, isRedirectionStatus, type FetchedResponse, type HttpMethod, type RobotsFileState, type SentRequest, type Validators } from '../fetch/index.js';
 import type { ClaimedUrl, IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
 import type { ContentEvidence } from './content-evidence.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
-import type { ValidCrawlOptions } from './crawl-options.js';
+import type { ValidCrawlerOptions } from './crawler-options.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
 import type { HostBreaker } from './host-breaker.js';
@@ -18,10 +18,10 @@ import { fetchRecordOf } from './fetch-record.js';
 import { isStylesheet } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
 import { outcomeOfResponse, retriesFor, retryDelayMs } from './outcome-table.js';
-import { PageAdmission, type AdmittedLinks, type ReadAhead } from './page-admission.js';
+import { PageAdmission, type AdmittedLinks, type PageAdmissionSettings, type ReadAhead } from './page-admission.js';
 import { keyOf, type DeclaredVariant, type PageLinks } from './page-links.js';
 import { isPrivateUrl } from './private-address.js';
-import { ProtocolEvidence } from './protocol-evidence.js';
+import { ProtocolEvidence, type ProtocolEvidenceSettings } from './protocol-evidence.js';
 import type { ParsePool } from './parse-pool.js';
 import type { RobotsOutages } from './robots-outages.js';
 import type { ScopeTest } from './scope.js';
@@ -34,13 +34,22 @@ import { parseStatusPolicy, verdictOf, withVerdict, type StatusPolicy, type Verd
 type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
 
 /** One claimed URL and how many times it has been tried. */
+/** The crawl options the URL pipeline reads itself. */
+type PipelineOwnSettings = Pick<ValidCrawlerOptions, 'store' | 'fetcher' | 'robots' | 'verdictCache' | 'now' | 'allowPrivate' | 'statusPolicy' | 'recheck' | 'retries' | 'retryDelayMs' | 'checkResources'>;
+
+/**
+ * The crawl options the URL pipeline takes: its own, and those of the protocol
+ * evidence and the page admission it makes (the crawler hands it the whole validated set).
+ */
+export type UrlPipelineSettings = PipelineOwnSettings & ProtocolEvidenceSettings & PageAdmissionSettings;
+
 export interface Job {
   readonly claimed: ClaimedUrl;
   readonly attempt: number;
 }
 
 export interface UrlPipelineOptions {
-  readonly options: ValidCrawlOptions;
+  readonly options: UrlPipelineSettings;
   readonly scope: ScopeTest;
   readonly tally: CrawlTally;
   readonly claims: ClaimBook;
@@ -64,10 +73,8 @@ export interface UrlPipelineOptions {
   readonly pool?: ParsePool | undefined;
 }
 
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
-
 export class UrlPipeline {
-  readonly #o: ValidCrawlOptions;
+  readonly #o: PipelineOwnSettings;
   readonly #store: IndexWriter;
   readonly #tally: CrawlTally;
   readonly #claims: ClaimBook;
@@ -394,7 +401,7 @@ export class UrlPipeline {
     }
     const status = response.status;
     // A redirect that could not be followed (loop, too many, no Location) leaves no representation.
-    if (status === undefined || (response.errorCode !== undefined && REDIRECT_STATUSES.has(status))) {
+    if (status === undefined || (response.errorCode !== undefined && isRedirectionStatus(status))) {
       return this.#recordFailure(tx, claimed, attempt, response.errorCode ?? 'ERR_FETCH_NETWORK', response);
     }
     // A body cut short (still so after the retries) is no representation: its links past the cut are unknown.
@@ -404,7 +411,7 @@ export class UrlPipeline {
     if (claimed.role === 'external') return this.#settleExternal(tx, claimed, response, attempt);
     const record = withVerdict({ ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' }, claimed.role, this.#policy);
     // A crash before the unit commits leaves the URL in `fetching` with nothing of
-    // its page recorded, and the index requeues it when opened again (DESIGN.md §5).
+    // its page recorded, and the index requeues it when opened again.
     const page = await this.#evidence.redirectChain(tx, claimed, response, record);
     let details: PageFacts | undefined;
     let links: AdmittedLinks | undefined;
@@ -471,7 +478,7 @@ export class UrlPipeline {
     });
   }
 
-  /** Content evidence (DESIGN.md §9): the page's body, as the URL its representation stands for after aliases. */
+  /** Content evidence: the page's body, as the URL its representation stands for after aliases. */
   async #bodyEvidence(tx: IndexWriter, pageId: number, url: string, digest: string, alternates: readonly DeclaredVariant[]): Promise<void> {
     const key = keyOf(url);
     if (key === undefined) return;

@@ -1,4 +1,4 @@
-// What one worker of a shared crawl (issue 12) tells the others through the index's
+// What one worker of a shared crawl tells the others through the index's
 // shared frontier: the politeness its claims keep, the Crawl-delay robots.txt gave a
 // host, and its progress (about every second, and at the end). The loop asks it
 // whether a claim that gave nothing means the crawl is over.

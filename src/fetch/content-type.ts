@@ -1,7 +1,7 @@
 // The Content-Type field (RFC 9110 §8.3): media type and charset parameter,
 // read leniently — a malformed value yields what can be read, never an error.
 
-/** Media types whose body the fetcher decodes to text. */
+/** HTML and XHTML: the fetcher decodes the body to text, the HTML extractor reads its links. */
 export const HTML_MEDIA_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
 
 export interface ContentType {

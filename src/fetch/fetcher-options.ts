@@ -1,7 +1,8 @@
 // Options of createFetcher, validated once at the boundary.
 
 import type { LookupFunction } from 'node:net';
-import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject } from '../infra/index.js';
+import { checkHosts, checkUserAgent } from './fetch-option-checks.js';
 import { OptionError, describeValue } from '../errors.js';
 import type { BeforeRedirect, FetchCallOptions, HttpMethod, OnRequest, Validators } from './types.js';
 

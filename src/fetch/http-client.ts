@@ -12,16 +12,11 @@ import { isCssMediaType, isHtmlMediaType, isMarkdownMediaType, parseContentType 
 import { decodeCss, decodeHtml, decodeMarkdown, decodeUtf8 } from './decode-body.js';
 import { decodeBody, parseContentEncoding, plainBody } from './read-body.js';
 import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
+import { FOLLOWED_REDIRECT_STATUSES } from './redirect-statuses.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import { ResponseSink, type ResponseHead } from './response-sink.js';
 import { UndiciAgent } from './undici-parts.js';
 import type { BeforeRedirect, FetchHop, FetchedResponse, HttpMethod, OnRequest, RedirectHop, RequestKind, Validators } from './types.js';
-
-/**
- * The statuses followed as redirects: those of the Fetch Standard ("redirect status").
- * 300, 304 and 305 are final responses (RFC 9110 §15.4.1, §15.4.5, §15.4.6).
- */
-export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** The content codings asked for: exactly those `decodeBody` undoes. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
@@ -171,7 +166,7 @@ export class HttpClient {
         const status = head.status;
         const answered = { finalUrl: target.url, status, headers: flattenHeaders(head.headers) };
         let errorCode: FetchErrorCode | undefined;
-        if (REDIRECT_STATUSES.has(status)) {
+        if (FOLLOWED_REDIRECT_STATUSES.has(status)) {
           const location = firstValue(head.headers.location);
           if (location === undefined) {
             // Recorded as such and not followed; the response is the last one.

@@ -73,7 +73,8 @@ export {
   type ValidFetchCallOptions,
   type ValidFetcherOptions,
 } from './fetcher-options.js';
-export { REDIRECT_STATUSES, ACCEPT_ENCODING } from './http-client.js';
+export { ACCEPT_ENCODING } from './http-client.js';
+export { FOLLOWED_REDIRECT_STATUSES, REDIRECTION_STATUSES, isRedirectionStatus } from './redirect-statuses.js';
 export {
   createRobotsPolicy,
   robotsRuleFor,
@@ -126,8 +127,6 @@ export {
   type SitemapKind,
   type SitemapOptions,
 } from './sitemap.js';
-// Checks every options object of the library shares (the crawler's too).
-export { checkFunction, checkKnownKeys, checkOptionsObject } from './option-checks.js';
 export {
   privateAddressOf,
   privateIpOf,

@@ -3,7 +3,8 @@
 import type { LookupFunction } from 'node:net';
 import { OptionError, describeValue } from '../errors.js';
 import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS, checkTransferOptions } from './fetcher-options.js';
-import { MAX_TIMER_MS, checkBoolean, checkFunction, checkHosts, checkInteger, checkKnownKeys, checkOptionsObject, checkUserAgent } from './option-checks.js';
+import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject } from '../infra/index.js';
+import { checkHosts, checkUserAgent } from './fetch-option-checks.js';
 import type { RobotsCache } from './types.js';
 
 export interface RobotsPolicyOptions {

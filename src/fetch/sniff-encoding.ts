@@ -4,7 +4,7 @@
 // https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm
 
 import { TextDecoder } from 'node:util';
-import { isAsciiWhitespace } from '../base/index.js';
+import { isAsciiWhitespace } from '../infra/index.js';
 
 /** Where the encoding of a decoded body came from. */
 export type EncodingSource = 'bom' | 'header' | 'meta' | 'default';

@@ -2,7 +2,7 @@
 // core. Each fix mirrors what the WHATWG URL Standard's basic URL parser does to the
 // same input (https://url.spec.whatwg.org/#concept-basic-url-parser) and is reported
 // as a finding; the result is then checked by the RFC 3986 parser. The core stays
-// strict: leniency lives here, and only here (STYLE.md, "URI core and ladder rules").
+// strict: leniency lives here, and only here.
 
 import { type UriErrorCode } from '../errors.js';
 import { charTables, mapIriToUri, parseUriReference, percentEncodeOctet, type UriReference } from '../uri/index.js';

@@ -19,7 +19,7 @@
 
 import { tokenizer, TokenType, type CSSToken } from '@csstools/css-tokenizer';
 import { OptionError, describeValue } from '../errors.js';
-import { asciiLowerCase } from './ascii-whitespace.js';
+import { asciiLowerCase } from '../infra/index.js';
 import type { CssFindingCode } from './findings.js';
 import { LineIndex, type SourcePosition } from './line-index.js';
 
@@ -72,7 +72,7 @@ export interface CssReferenceOptions {
 
 export const CSS_REFERENCE_DEFAULTS = Object.freeze({ maxReferences: 10_000 });
 
-/** Validate `CssReferenceOptions` once (STYLE.md: at the boundary). Throws `OptionError`. */
+/** Validate `CssReferenceOptions` once, at the boundary. Throws `OptionError`. */
 export function validateCssReferenceOptions(options: CssReferenceOptions = {}): Required<CssReferenceOptions> {
   if (typeof options !== 'object' || options === null) {
     throw new OptionError(`Expected \`options\` to be an object, got ${describeValue(options)}`);

@@ -17,7 +17,7 @@
 // column, computed only for the pages a report places (no newline is counted here).
 
 import { OptionError, describeValue } from '../errors.js';
-import { asciiLowerCase, splitTokens } from './ascii-whitespace.js';
+import { asciiLowerCase, splitTokens } from '../infra/index.js';
 import { scanCssReferences, type CssFinding, type CssReference, type CssReferenceKind } from './css-references.js';
 import type { CssFindingCode, PageFindingCode } from './findings.js';
 import { parseMetaRefresh } from './meta-refresh.js';
@@ -57,7 +57,7 @@ export interface LinkReference {
   /**
    * The element's `hreflang` as written (HTML §4.6.2: the language of the linked
    * resource): only on a, area and link elements that have one. Such a link declares
-   * a language variant that exists (content evidence, DESIGN.md §9).
+   * a language variant that exists (content evidence).
    */
   readonly hreflang?: string;
 }

@@ -10,7 +10,7 @@
 // "anchor") is the base chain's job. Nothing here throws.
 
 import { percentDecodeUtf8 } from '../uri/index.js';
-import { asciiLowerCase, isAsciiWhitespace, splitTokens } from './ascii-whitespace.js';
+import { asciiLowerCase, isAsciiWhitespace, splitTokens } from '../infra/index.js';
 
 /** One parameter of a link-value, in the order written. */
 export interface LinkHeaderParam {

@@ -3,7 +3,7 @@
 // Step numbers are the spec's. The URL is returned as written: resolving it is the
 // base chain's job, not this one's.
 
-import { isAsciiWhitespace, skipAsciiWhitespace } from './ascii-whitespace.js';
+import { isAsciiWhitespace, skipAsciiWhitespace } from '../infra/index.js';
 
 /** What a `<meta http-equiv=refresh content>` asks for. */
 export interface MetaRefresh {

@@ -3,7 +3,7 @@
 // Transcribed step by step; the step numbers are the spec's. Parse errors are not
 // reported: a candidate whose descriptors fail step 13 is dropped, as browsers drop it.
 
-import { isAsciiWhitespace, skipAsciiWhitespace } from './ascii-whitespace.js';
+import { isAsciiWhitespace, skipAsciiWhitespace } from '../infra/index.js';
 
 /** One image candidate of a srcset attribute. */
 export interface SrcsetCandidate {

@@ -7,22 +7,50 @@ import { walkAliases } from './alias-walk.js';
 /**
  * What proved an alias. `redirect`, `content-location` and `canonical` are what a
  * server says (RFC 3986 §6.2.4); `digest` and `rule` are content evidence, beyond
- * RFC 3986 and heuristic (DESIGN.md §9, only with `--content-evidence`): a body
- * byte-identical to a fetched page's, and a learned rewrite rule's prediction.
+ * RFC 3986 and heuristic (only with `--content-evidence`): a body byte-identical to
+ * a fetched page's, and a learned rewrite rule's prediction.
  */
 export type AliasEvidence = 'redirect' | 'content-location' | 'canonical' | 'digest' | 'rule';
 
+/**
+ * What each kind of evidence is worth, the one table every layer asks:
+ * - `protocol`: a server proves two URLs one resource (RFC 3986 §6.2.4: a redirect,
+ *   a Content-Location); it makes an alias.
+ * - `content`: content evidence (heuristic); it makes an alias too, and its URLs are
+ *   still reported as duplicates.
+ * - `claim`: what a page claims of itself (rel=canonical): recorded, never obeyed, no alias.
+ */
+export const EVIDENCE_WEIGHT: Readonly<Record<AliasEvidence, 'protocol' | 'content' | 'claim'>> = Object.freeze({
+  redirect: 'protocol',
+  'content-location': 'protocol',
+  canonical: 'claim',
+  digest: 'content',
+  rule: 'content',
+});
+
 export const ALIAS_EVIDENCE: readonly AliasEvidence[] = ['redirect', 'content-location', 'canonical', 'digest', 'rule'];
 
+/**
+ * Whether evidence of this kind makes its `from` URL an alias (state `alias`, links
+ * to it naming `to`, never fetched again): a server's proof and content evidence do,
+ * a canonical claim does not.
+ */
+export function isAliasMaking(evidence: AliasEvidence): boolean {
+  return EVIDENCE_WEIGHT[evidence] !== 'claim';
+}
+
+/** The kinds of evidence that make an alias (`isAliasMaking`), in the order of `ALIAS_EVIDENCE`. */
+export const ALIAS_MAKING_EVIDENCE: readonly AliasEvidence[] = Object.freeze(ALIAS_EVIDENCE.filter(isAliasMaking));
+
 /** The kinds of evidence that are content evidence (heuristic), not a server's word. */
-export const CONTENT_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(['digest', 'rule']);
+export const CONTENT_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(ALIAS_EVIDENCE.filter((e) => EVIDENCE_WEIGHT[e] === 'content'));
 
 /**
  * The evidence by which a server proves two URLs one resource (RFC 3986 §6.2.4): a
  * redirect, a Content-Location. A canonical link is only a claim; `digest` and `rule`
  * are content evidence (heuristic).
  */
-export const RESOURCE_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(['redirect', 'content-location']);
+export const RESOURCE_EVIDENCE: ReadonlySet<AliasEvidence> = new Set(ALIAS_EVIDENCE.filter((e) => EVIDENCE_WEIGHT[e] === 'protocol'));
 
 /**
  * Counts by evidence, split three ways to be shown apart, so that every report gives
@@ -39,7 +67,8 @@ export function splitByEvidence(counts: Readonly<Record<AliasEvidence, number>>)
   const protocol: Partial<Record<AliasEvidence, number>> = {};
   const content: Partial<Record<AliasEvidence, number>> = {};
   const claimed: Partial<Record<AliasEvidence, number>> = {};
-  for (const evidence of ALIAS_EVIDENCE) (CONTENT_EVIDENCE.has(evidence) ? content : RESOURCE_EVIDENCE.has(evidence) ? protocol : claimed)[evidence] = counts[evidence];
+  const byWeight = { protocol, content, claim: claimed };
+  for (const evidence of ALIAS_EVIDENCE) byWeight[EVIDENCE_WEIGHT[evidence]][evidence] = counts[evidence];
   return { protocol, content, claimed };
 }
 

@@ -21,8 +21,11 @@ export { compareReferences, tryCompare, type Comparison, type CompareOptions } f
 export {
   AliasMap,
   ALIAS_EVIDENCE,
+  ALIAS_MAKING_EVIDENCE,
   CONTENT_EVIDENCE,
+  EVIDENCE_WEIGHT,
   RESOURCE_EVIDENCE,
+  isAliasMaking,
   splitByEvidence,
   type AliasEdge,
   type AliasEvidence,

@@ -1,6 +1,6 @@
 // Where two URLs differ, as whole segments: `/manual/de/x.html.en` and
 // `/manual/x.html.en` differ in the prefixes `/manual/de/` ↔ `/manual/` and share
-// `x.html.en`. What DUPLICATE_REPRESENTATION reports (DESIGN.md §9), and the shape of
+// `x.html.en`. What DUPLICATE_REPRESENTATION reports, and the shape of
 // a rewrite rule between URL prefixes (DUST). Pure: strings in, strings out.
 
 /** The two prefixes two URLs differ in, and the suffix they share. */

@@ -4,7 +4,7 @@
 // content evidence joined (heuristic, beyond RFC 3986). The grouping itself is each
 // store's query.
 
-import { ALIAS_EVIDENCE, AliasEnds, CONTENT_EVIDENCE, RESOURCE_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
+import { ALIAS_MAKING_EVIDENCE, AliasEnds, CONTENT_EVIDENCE, RESOURCE_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import type { DuplicateBodyRow } from './types.js';
 
 /** An alias as `RepresentationEnds` reads it. */
@@ -18,9 +18,7 @@ export interface AliasEdgeRow {
  * The alias evidence a reader reads for `RepresentationEnds`: what proves one resource
  * (`RESOURCE_EVIDENCE`), and content evidence, whose URLs are still reported as duplicates.
  */
-export const DUPLICATE_ALIAS_EVIDENCE: readonly AliasEvidence[] = ALIAS_EVIDENCE.filter(
-  (evidence) => RESOURCE_EVIDENCE.has(evidence) || CONTENT_EVIDENCE.has(evidence),
-);
+export const DUPLICATE_ALIAS_EVIDENCE: readonly AliasEvidence[] = ALIAS_MAKING_EVIDENCE;
 
 /** A URL of a group before content evidence is looked at. */
 export type DuplicateMember = Omit<DuplicateBodyRow, 'contentEvidence'>;

@@ -431,7 +431,7 @@ const CASES: readonly Case[] = [
     level: 'default',
     codes: ['BASE_CONTENT_LOCATION_IGNORED'],
   },
-  // DESIGN.md §3: Apache MultiViews
+  // Apache MultiViews: content negotiation answers with the variant's Content-Location
   {
     name: 'Apache MultiViews: /manual/mod/core.html answered with Content-Location: core.html.en',
     facts: { retrievalUrl: 'http://httpd.example/manual/mod/core.html', contentLocation: 'core.html.en' },

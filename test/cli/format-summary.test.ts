@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { formatSummary } from '../../src/cli/format-summary.js';
-import { crawl, explain } from '../../src/crawl/index.js';
+import { runCrawler, explain } from '../../src/crawl/index.js';
 import { collectStats, formatStats, readGraph } from '../../src/report/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { collect } from '../support/collect.js';
@@ -25,7 +25,7 @@ describe('the summary, stats, explain and the graph agree on what an alias is', 
       [`${S}/gone.html`]: { status: 404, body: 'gone' },
     });
     const store = new MemoryStore();
-    const summary = await crawl({ seeds: `${S}/`, store, fetcher, sitemap: false, checkExternal: false });
+    const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, sitemap: false, checkExternal: false });
     expect(summary.aliasesLearned).toMatchObject({ redirect: 1, canonical: 3 });
 
     const lines = formatSummary(summary);

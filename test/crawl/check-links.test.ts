@@ -1,4 +1,4 @@
-// Issue 11, items 1 and 2: every resource a page uses and every external link is
+// Every resource a page uses and every external link is
 // checked once, over real HTTP on loopback. The site is 127.0.0.1; other 127.0.0.x
 // addresses play a CDN and foreign sites (out of the crawl's origin scope). Each
 // server logs `METHOD path` of what it is asked.
@@ -80,7 +80,7 @@ async function crawlSite(seed: string, options: Parameters<typeof crawl>[1] = {}
 
 const lastFetch = (crawled: Crawled, key: string): FetchRow | undefined => crawled.fetches.filter((f) => f.urlId === crawled.urls.get(key)?.id).at(-1);
 
-describe('resources (issue 11, item 1)', () => {
+describe('resources', () => {
   it('an image named by 500 pages costs one request', async () => {
     const pages = Array.from({ length: 500 }, (_, i) => `/p${i}.html`);
     const site = await host('127.0.0.1', () => ({
@@ -191,7 +191,7 @@ describe('resources (issue 11, item 1)', () => {
   });
 });
 
-describe('external links (issue 11, item 2)', () => {
+describe('external links', () => {
   it('are checked once with HEAD, never read; a 404 is a broken link; redirects are followed, not admitted', async () => {
     const other = await host('127.0.0.2', () => ({
       '/ok': [200, HTML, '<a href="/never-crawled">x</a>'],

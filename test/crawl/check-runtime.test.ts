@@ -3,18 +3,18 @@
 // external links of some pages left unchecked (only what changed is checked).
 
 import { describe, expect, it } from 'vitest';
-import { crawl, type CrawlOptions } from '../../src/crawl/index.js';
+import { runCrawler, type CrawlerOptions } from '../../src/crawl/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { FakeSite, type FakeResource } from './fake-site.js';
 
 const S = 'http://site.test';
 const X = 'http://other.test';
 
-async function run(resources: Record<string, FakeResource>, options: Partial<CrawlOptions>) {
+async function run(resources: Record<string, FakeResource>, options: Partial<CrawlerOptions>) {
   const fetcher = new FakeSite(resources);
   const store = new MemoryStore();
   try {
-    const summary = await crawl({ store, fetcher, sitemap: false, retries: 0, ...options } as CrawlOptions);
+    const summary = await runCrawler({ store, fetcher, sitemap: false, retries: 0, ...options } as CrawlerOptions);
     return { fetcher, summary };
   } finally {
     await store.close();

@@ -10,7 +10,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { crawl, explain } from '../../src/crawl/index.js';
+import { runCrawler, explain } from '../../src/crawl/index.js';
 import { createFetcher } from '../../src/fetch/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 
@@ -108,7 +108,7 @@ describe('--content-evidence on a site whose German pages are fallbacks at first
     const site = await startSite();
     open.push(site);
     const store = new MemoryStore();
-    const summary = await crawl({ seeds: `${site.origin}/en/index.html`, store, fetcher: createFetcher(), sitemap: false, allowPrivate: true, contentEvidence: true });
+    const summary = await runCrawler({ seeds: `${site.origin}/en/index.html`, store, fetcher: createFetcher(), sitemap: false, allowPrivate: true, contentEvidence: true });
     const allFiles = new Set(site.files.values());
     expect(allFiles.size).toBe(2 * PAGES - FALLBACKS + ONLY);
     // Every file the site has was served: no page lost, the German-only ones included.

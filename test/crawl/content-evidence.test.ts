@@ -1,9 +1,9 @@
-// Content evidence, opt-in (issue 13, DESIGN.md §9): on a manual served under language
+// Content evidence, opt-in: on a manual served under language
 // prefixes with fallback, byte-identical pages become aliases, learned rules hold
 // predicted duplicates back, and nothing is lost or falsely joined.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { crawl, type CrawlOptions, type CrawlSummary } from '../../src/crawl/index.js';
+import { runCrawler, type CrawlerOptions, type CrawlSummary } from '../../src/crawl/index.js';
 import { createFetcher } from '../../src/fetch/index.js';
 import { Writable } from 'node:stream';
 import { collectStats, formatStats, writeHtmlReport } from '../../src/report/index.js';
@@ -25,10 +25,10 @@ interface ManualCrawl {
   readonly broken: number;
 }
 
-async function crawlManual(store: IndexWriter, options: Partial<CrawlOptions>, site: NegotiatedManualOptions = {}, manual?: NegotiatedManual): Promise<ManualCrawl> {
+async function crawlManual(store: IndexWriter, options: Partial<CrawlerOptions>, site: NegotiatedManualOptions = {}, manual?: NegotiatedManual): Promise<ManualCrawl> {
   manual ??= await startNegotiatedManual(site);
   if (!open.includes(manual)) open.push(manual);
-  const summary = await crawl({ seeds: manual.seed, store, fetcher: createFetcher(), sitemap: false, allowPrivate: true, ...options });
+  const summary = await runCrawler({ seeds: manual.seed, store, fetcher: createFetcher(), sitemap: false, allowPrivate: true, ...options });
   const requests = manual.requests.filter((request) => request.path.startsWith('/manual/')).length;
   const broken = new Set(manual.requests.filter((request) => request.status >= 400).map((request) => request.path)).size;
   return { manual, summary, requests, files: manual.files(), broken };

@@ -1,15 +1,15 @@
 // Broken links and redirects in the crawl's summary, and one meaning of "error" for
-// the summary and `stats` (issue 10, item 14).
+// the summary and `stats`.
 
 import { describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { runCrawler } from '../../src/crawl/index.js';
 import { collectStats } from '../../src/report/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { FakeSite, fakeRobots, page } from './fake-site.js';
 
 const S = 'http://site.test';
 
-describe('broken links and redirects (issue 10, item 14)', () => {
+describe('broken links and redirects', () => {
   it('counts 4xx, 5xx and failures apart, redirects too, and calls the same URLs errors as stats does', async () => {
     const store = new MemoryStore();
     const fetcher = new FakeSite(
@@ -25,7 +25,7 @@ describe('broken links and redirects (issue 10, item 14)', () => {
         }).map(([path, resource]) => [S + path, resource]),
       ),
     );
-    const summary = await crawl({ seeds: `${S}/`, store, fetcher, retries: 0, robots: fakeRobots((url) => !url.includes('/private/')) });
+    const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, retries: 0, robots: fakeRobots((url) => !url.includes('/private/')) });
     // /gone is a 404 (the fake answers 404 for what it does not hold).
     expect(summary.broken).toEqual({ 'client-error': 1, 'server-error': 1, failed: 2 });
     // /moved is redirected; /loop is a failure (its redirects lead nowhere), not a redirect.

@@ -1,8 +1,8 @@
 // Every resource of a site fetched exactly once, whatever way its links are
-// written (DESIGN.md §2, §3): the ladder's rungs, redirects and Content-Location.
+// written: the ladder's rungs, redirects and Content-Location.
 
 import { describe, expect, it } from 'vitest';
-import { crawl, type CrawlEvent, type CrawlOptions, type EvidenceEvent } from '../../src/crawl/index.js';
+import { runCrawler, type CrawlEvent, type CrawlerOptions, type EvidenceEvent } from '../../src/crawl/index.js';
 import { MemoryStore, SqliteStore, type IndexWriter } from '../../src/store/index.js';
 import { FakeSite, page, type FakeResource } from './fake-site.js';
 
@@ -17,11 +17,11 @@ function site(resources: Record<string, FakeResource>): Record<string, FakeResou
   return Object.fromEntries(Object.entries(resources).map(([path, resource]) => [S + path, resource]));
 }
 
-async function run(resources: Record<string, FakeResource>, store: IndexWriter, options: Partial<CrawlOptions> = {}) {
+async function run(resources: Record<string, FakeResource>, store: IndexWriter, options: Partial<CrawlerOptions> = {}) {
   const fetcher = new FakeSite(site(resources));
   const events: CrawlEvent[] = [];
   // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), sitemap: false, ...options } as CrawlOptions);
+  const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), sitemap: false, ...options } as CrawlerOptions);
   return { fetcher, events, summary };
 }
 
@@ -176,7 +176,7 @@ describe.each(stores)('every resource fetched exactly once (%s)', (_name, open) 
 });
 
 describe('RFC 3986 base chain against browser mode', () => {
-  // Apache content negotiation (DESIGN.md §3): every page answers with the
+  // Apache content negotiation: every page answers with the
   // Content-Location of its variant, and pages link to variants and to negotiated URLs.
   const MULTIVIEWS: Record<string, FakeResource> = {
     '/': { body: page('/manual/') },
@@ -239,7 +239,7 @@ describe('same-document references (RFC 3986 §4.4)', () => {
   });
 });
 
-describe('lying evidence (DESIGN.md §4)', () => {
+describe('lying evidence', () => {
   const everyPageSaysSlash: Record<string, FakeResource> = {
     '/': { headers: { 'Content-Location': '/' }, body: page('/a', '/b', '/dir/c') },
     '/a': { headers: { 'Content-Location': '/' }, body: '<p>a</p>' },
@@ -303,7 +303,7 @@ describe('lying evidence (DESIGN.md §4)', () => {
       [`${S}/go`]: { redirect: 'https://site.test/go' },
       'https://site.test/go': { body: page('/x') },
     });
-    const summary = await crawl({ seeds: `${S}/`, store, fetcher, scope: 'host' });
+    const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, scope: 'host' });
     expect(summary.aliasesLearned).toEqual({ redirect: 0, 'content-location': 0, canonical: 0, digest: 0, rule: 0 });
     expect(summary.evidenceRejected).toBe(2);
     // https://site.test/go is in scope (host): its representation came with /go, so it is not fetched again,

@@ -1,7 +1,7 @@
 // What the crawl follows and what it only records; resume; retries; fatal errors.
 
 import { describe, expect, it } from 'vitest';
-import { crawl, CrawlError, type CrawlEvent, type CrawlOptions, type ErrorEvent } from '../../src/crawl/index.js';
+import { runCrawler, CrawlError, type CrawlEvent, type CrawlerOptions, type ErrorEvent } from '../../src/crawl/index.js';
 import { OptionError, StoreError } from '../../src/errors.js';
 import { MemoryStore, SqliteStore, type FetchRecord, type IndexWriter } from '../../src/store/index.js';
 import { FakeSite, fakeRobots, page, type FakeResource } from './fake-site.js';
@@ -14,12 +14,12 @@ function site(resources: Record<string, FakeResource>, origin = S): Record<strin
 
 async function run(
   resources: Record<string, FakeResource>,
-  options: Partial<CrawlOptions> = {},
+  options: Partial<CrawlerOptions> = {},
   store: IndexWriter = new MemoryStore(),
   fetcher = new FakeSite(site(resources)),
 ) {
   const events: CrawlEvent[] = [];
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), ...NO_SITEMAP, ...options } as CrawlOptions);
+  const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, onEvent: (e) => events.push(e), ...NO_SITEMAP, ...options } as CrawlerOptions);
   return { fetcher, events, summary, store };
 }
 
@@ -168,13 +168,13 @@ describe('private addresses (RFC 3986 §7.4)', () => {
 
   it('a seed naming one is refused unless allowPrivate', async () => {
     for (const seed of rare) {
-      await expect(crawl({ seeds: seed, store: new MemoryStore(), fetcher: new FakeSite({}) })).rejects.toThrow(OptionError);
+      await expect(runCrawler({ seeds: seed, store: new MemoryStore(), fetcher: new FakeSite({}) })).rejects.toThrow(OptionError);
     }
   });
 
   it.each(rare)('allowPrivate: true crawls %s and its links', async (seed) => {
     const fetcher = new FakeSite({ [seed]: { body: page('/next') }, [`${seed}next`]: { body: page() } });
-    const summary = await crawl({ seeds: seed, store: new MemoryStore(), fetcher, allowPrivate: true });
+    const summary = await runCrawler({ seeds: seed, store: new MemoryStore(), fetcher, allowPrivate: true });
     expect(summary.pagesFetched).toBe(2);
   });
 
@@ -183,7 +183,7 @@ describe('private addresses (RFC 3986 §7.4)', () => {
       'http://site.test/': { body: page(...rare, 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://10.1.2.3/', 'http://[::ffff:127.0.0.1]/') },
     });
     const store = new MemoryStore();
-    const summary = await crawl({ seeds: 'http://site.test/', store, fetcher, scope: 'domain', include: [/./], ...NO_SITEMAP });
+    const summary = await runCrawler({ seeds: 'http://site.test/', store, fetcher, scope: 'domain', include: [/./], ...NO_SITEMAP });
     expect(fetcher.calls).toEqual(['http://site.test/']);
     expect(summary.queued).toBe(1);
   });
@@ -219,17 +219,17 @@ describe.each([
   it('a second crawl on the same index continues where the first stopped: nothing twice, everything reached', async () => {
     const store = open();
     const fetcher = new FakeSite(site(resources));
-    const first = await crawl({ seeds: `${S}/`, store, fetcher, maxPages: 3, ...NO_SITEMAP });
+    const first = await runCrawler({ seeds: `${S}/`, store, fetcher, maxPages: 3, ...NO_SITEMAP });
     expect(first.stoppedBy).toBe('max-pages');
     expect(fetcher.calls).toHaveLength(3);
-    const second = await crawl({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
+    const second = await runCrawler({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
     expect(second.stoppedBy).toBe('frontier-empty');
     const counts = fetcher.callCounts();
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect([...counts.keys()].sort()).toEqual(['/', '/a', '/a1', '/a2', '/b', '/b1', '/c', '/c1'].map((p) => S + p).sort());
     expect((await store.stats()).urlsByState).toMatchObject({ queued: 0, fetching: 0 });
     // A third crawl has nothing to do.
-    const third = await crawl({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
+    const third = await runCrawler({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
     expect(third.requests).toBe(0);
   });
 
@@ -237,7 +237,7 @@ describe.each([
     const store = open();
     const fetcher = new FakeSite(site(resources), { latencyMs: 5 });
     const controller = new AbortController();
-    const first = await crawl({
+    const first = await runCrawler({
       seeds: `${S}/`,
       store,
       fetcher,
@@ -249,19 +249,19 @@ describe.each([
     });
     expect(first.stoppedBy).toBe('signal');
     expect((await store.stats()).urlsByState.fetching).toBe(0);
-    await crawl({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
+    await runCrawler({ seeds: `${S}/`, store, fetcher, ...NO_SITEMAP });
     const counts = fetcher.callCounts();
     expect([...counts.entries()].filter(([, n]) => n > 1)).toEqual([]);
     expect(counts.size).toBe(8);
   });
 });
 
-describe('stopping on the signal (issue 10, item 8)', () => {
+describe('stopping on the signal', () => {
   it('lets a request in flight finish and records it: it is not requested again on resume', async () => {
     const store = new MemoryStore();
     const fetcher = new FakeSite(site({ '/slow': { body: page('/later'), latencyMs: 200 }, '/fast': { body: page() }, '/later': { body: page() } }));
     const controller = new AbortController();
-    const first = await crawl({
+    const first = await runCrawler({
       seeds: [`${S}/slow`, `${S}/fast`],
       store,
       fetcher,
@@ -276,7 +276,7 @@ describe('stopping on the signal (issue 10, item 8)', () => {
     expect((await store.findUrl(`${S}/slow`))?.state).toBe('done');
     expect((await store.findUrl(`${S}/later`))?.state).toBe('queued');
     expect((await store.stats()).urlsByState.fetching).toBe(0);
-    await crawl({ seeds: `${S}/slow`, store, fetcher });
+    await runCrawler({ seeds: `${S}/slow`, store, fetcher });
     expect([...fetcher.callCounts().entries()].filter(([, n]) => n > 1)).toEqual([]);
     expect(fetcher.callCounts().get(`${S}/later`)).toBe(1);
   });
@@ -362,7 +362,7 @@ describe('fatal errors', () => {
       },
     });
     const fetcher = new FakeSite(site({ '/': { body: page('/a', '/b') }, '/a': { body: page() }, '/b': { body: page() } }));
-    const error = await crawl({ seeds: `${S}/`, store: broken, fetcher }).catch((e: unknown) => e);
+    const error = await runCrawler({ seeds: `${S}/`, store: broken, fetcher }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrawlError);
     expect(error).toMatchObject({ code: 'ERR_CRAWL_STOPPED', name: 'CrawlError', cause: { code: 'ERR_STORE_OPEN' } });
     expect((error as CrawlError).summary?.stoppedBy).toBe('fatal');
@@ -371,7 +371,7 @@ describe('fatal errors', () => {
 
   it('an onEvent callback that throws stops the crawl', async () => {
     const fetcher = new FakeSite(site({ '/': { body: page('/a') }, '/a': { body: page() } }));
-    const error = await crawl({
+    const error = await runCrawler({
       seeds: `${S}/`,
       store: new MemoryStore(),
       fetcher,

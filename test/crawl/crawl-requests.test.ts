@@ -1,16 +1,16 @@
-// "requests" is every HTTP request sent (issue 10, item 13): page fetches, retries,
+// "requests" is every HTTP request sent: page fetches, retries,
 // redirect hops and robots.txt, each counted where it is sent, so the crawl's count
 // equals the server's.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { runCrawler } from '../../src/crawl/index.js';
 import { createFetcher, createRobotsPolicy } from '../../src/fetch/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { closeAll, onCleanup, startServer } from '../fetch/test-server.js';
 
 afterEach(closeAll);
 
-describe('requests (issue 10, item 13)', () => {
+describe('requests', () => {
   it('counts every request the server received, with fetches, retries, redirect hops and robots.txt apart', async () => {
     let flaky = 0;
     const server = await startServer((request, response) => {
@@ -43,7 +43,7 @@ describe('requests (issue 10, item 13)', () => {
     const robots = createRobotsPolicy();
     onCleanup(() => fetcher.close());
     onCleanup(() => robots.close());
-    const summary = await crawl({
+    const summary = await runCrawler({
       seeds: `${server.origin}/`,
       store: new MemoryStore(),
       fetcher,

@@ -2,7 +2,7 @@
 // Real timers with small values; the fake site counts what is in flight.
 
 import { describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { runCrawler } from '../../src/crawl/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { FakeSite, fakeRobots, page, type FakeResource } from './fake-site.js';
 
@@ -36,7 +36,7 @@ function gapsByHost(fetcher: FakeSite): number[] {
 describe('concurrency', () => {
   it('never more than perHostConcurrency to one host, nor concurrency in all', async () => {
     const fetcher = new FakeSite(threeHosts(), { latencyMs: 10 });
-    const summary = await crawl({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher, concurrency: 2, perHostConcurrency: 1 });
+    const summary = await runCrawler({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher, concurrency: 2, perHostConcurrency: 1 });
     expect(summary.pagesFetched).toBe(18);
     expect(fetcher.maxInFlight).toBe(2);
     expect(Math.max(...fetcher.maxInFlightByHost.values())).toBe(1);
@@ -44,7 +44,7 @@ describe('concurrency', () => {
 
   it('per-host concurrency above one is used, and kept', async () => {
     const fetcher = new FakeSite(threeHosts(), { latencyMs: 10 });
-    await crawl({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher, concurrency: 8, perHostConcurrency: 2 });
+    await runCrawler({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher, concurrency: 8, perHostConcurrency: 2 });
     expect(fetcher.maxInFlight).toBeLessThanOrEqual(6);
     expect(fetcher.maxInFlight).toBeGreaterThan(3);
     expect(Math.max(...fetcher.maxInFlightByHost.values())).toBe(2);
@@ -55,7 +55,7 @@ describe('concurrency', () => {
     for (let i = 1; i <= 5; i++) resources[`http://a.test/${i}`] = { body: page(), latencyMs: 40 };
     const fetcher = new FakeSite(resources, { latencyMs: 2 });
     const started = Date.now();
-    await crawl({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher });
+    await runCrawler({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher });
     expect(fetcher.maxInFlight).toBeLessThanOrEqual(3);
     expect(Math.max(...fetcher.maxInFlightByHost.values())).toBe(1);
     // b and c were done long before a's five slow pages.
@@ -69,7 +69,7 @@ describe('concurrency', () => {
 describe('per-host delay', () => {
   it('perHostDelayMs spaces the starts of requests to one host', async () => {
     const fetcher = new FakeSite(threeHosts());
-    await crawl({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher, perHostDelayMs: 30 });
+    await runCrawler({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher, perHostDelayMs: 30 });
     const gaps = gapsByHost(fetcher);
     expect(gaps).toHaveLength(15);
     // Measured where the fake fetcher is called, a few microtasks after the scheduler's
@@ -83,7 +83,7 @@ describe('per-host delay', () => {
     const resources = { 'http://a.test/': { body: page('/1', '/no', '/2', '/3') }, 'http://a.test/1': { body: page() }, 'http://a.test/2': { body: page() }, 'http://a.test/3': { body: page() } };
     const fetcher = new FakeSite(resources);
     const robots = fakeRobots((url) => !url.endsWith('/no'), 60);
-    await crawl({ ...NO_SITEMAP, seeds: 'http://a.test/', store: new MemoryStore(), fetcher, robots, perHostDelayMs: 5 });
+    await runCrawler({ ...NO_SITEMAP, seeds: 'http://a.test/', store: new MemoryStore(), fetcher, robots, perHostDelayMs: 5 });
     const gaps = gapsByHost(fetcher);
     expect(gaps).toHaveLength(3);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(55);
@@ -99,7 +99,7 @@ describe('per-host delay', () => {
       'http://b.test/2': { body: page() },
     };
     const fetcher = new FakeSite(resources);
-    await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/', 'http://b.test/'], store: new MemoryStore(), fetcher, retryDelayMs: 50 });
+    await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/', 'http://b.test/'], store: new MemoryStore(), fetcher, retryDelayMs: 50 });
     const a = fetcher.starts.filter((s) => s.host === 'a.test');
     expect(a).toHaveLength(2);
     expect(a[1]!.at - a[0]!.at).toBeGreaterThanOrEqual(45);
@@ -113,7 +113,7 @@ describe('an injected clock and sleep', () => {
     let clock = 1_000_000;
     const slept: number[] = [];
     const fetcher = new FakeSite({ 'http://a.test/': { body: page('/1', '/2') }, 'http://a.test/1': { body: page() }, 'http://a.test/2': { body: page() } }, { now: () => clock });
-    const summary = await crawl({
+    const summary = await runCrawler({
       ...NO_SITEMAP,
       seeds: 'http://a.test/',
       store: new MemoryStore({ now: () => clock }),
@@ -137,7 +137,7 @@ describe('a robots.txt Crawl-delay past any sane wait', () => {
     let clock = 1_000_000;
     const slept: number[] = [];
     const fetcher = new FakeSite({ 'http://a.test/': { body: page('/1') }, 'http://a.test/1': { body: page() } }, { now: () => clock });
-    const summary = await crawl({
+    const summary = await runCrawler({
       ...NO_SITEMAP,
       seeds: 'http://a.test/',
       store: new MemoryStore({ now: () => clock }),

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRequestLog, startDemoServer, type DemoServer } from '../../src/cli/demo/index.js';
-import { crawl, type CrawlEvent } from '../../src/crawl/index.js';
+import { runCrawler, type CrawlEvent } from '../../src/crawl/index.js';
 import { createFetcher, createRobotsPolicy } from '../../src/fetch/index.js';
 import { SqliteStore } from '../../src/store/index.js';
 
@@ -23,7 +23,7 @@ describe('the demo site', () => {
     const store = new SqliteStore({ path: ':memory:' });
     const events: CrawlEvent[] = [];
     try {
-      const summary = await crawl({
+      const summary = await runCrawler({
         seeds: `${server.origin}/`,
         store,
         fetcher,

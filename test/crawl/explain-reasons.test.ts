@@ -1,8 +1,8 @@
-// `explain` gives the reason, not a list of possible reasons (issue 10, item 15): the
+// `explain` gives the reason, not a list of possible reasons: the
 // crawl records its runs' settings in the index, and explain reads them.
 
 import { describe, expect, it } from 'vitest';
-import { crawl, explain } from '../../src/crawl/index.js';
+import { runCrawler, explain } from '../../src/crawl/index.js';
 import { MemoryStore, SqliteStore, type IndexWriter } from '../../src/store/index.js';
 import { FakeSite, fakeRobots, page } from './fake-site.js';
 
@@ -18,7 +18,7 @@ async function crawled(store: IndexWriter): Promise<IndexWriter> {
   // The robots.txt the policy read, as the index keeps it (RFC 9309 §2.4).
   await store.robotsCache.set(S, { fetchedAt: Date.now(), status: 200, errorCode: undefined, body: 'User-agent: *\nDisallow: /manual/private/\n' });
   // Resources and external links not checked: this index holds skipped URLs to explain.
-  await crawl({
+  await runCrawler({
     seeds: `${S}/manual/`,
     store,
     fetcher,
@@ -33,7 +33,7 @@ async function crawled(store: IndexWriter): Promise<IndexWriter> {
 describe.each([
   ['SqliteStore', () => new SqliteStore({ path: ':memory:' })],
   ['MemoryStore', () => new MemoryStore()],
-])('explain reasons from the crawl run (issue 10, item 15): %s', (_name, open) => {
+])('explain reasons from the crawl run: %s', (_name, open) => {
   it('says which rule: the scope with its prefix, the private-address guard, robots.txt, the element not followed', async () => {
     const store = await crawled(open());
     expect((await explain(store, `${S}/other/x`)).reason).toBe(`recorded, not fetched: out of scope (prefix ${S}/manual/)`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawl, explain } from '../../src/crawl/index.js';
+import { runCrawler, explain } from '../../src/crawl/index.js';
 import { MemoryStore, SqliteStore } from '../../src/store/index.js';
 import { FakeSite, page } from './fake-site.js';
 
@@ -14,7 +14,7 @@ async function crawled() {
     [`${S}/new`]: { body: page() },
   });
   // Resources and external links not checked: this index holds skipped URLs to explain.
-  await crawl({ seeds: `${S}/`, store, fetcher, checkResources: false, checkExternal: false });
+  await runCrawler({ seeds: `${S}/`, store, fetcher, checkResources: false, checkExternal: false });
   return store;
 }
 
@@ -71,7 +71,7 @@ describe('explain', () => {
       [`${S}/`]: { body: page(...dead) },
       ...Object.fromEntries(dead.map((url) => [url, { errorCode: 'ERR_FETCH_CONNECTION_REFUSED' }])),
     });
-    await crawl({ seeds: `${S}/`, store, fetcher, retries: 0, retryDelayMs: 0 });
+    await runCrawler({ seeds: `${S}/`, store, fetcher, retries: 0, retryDelayMs: 0 });
     expect((await explain(store, 'http://dead.test/1')).reason).toMatch(/requested without a usable response: ERR_FETCH_CONNECTION_REFUSED/);
     expect((await explain(store, 'http://dead.test/5')).reason).toMatch(
       /not requested: its host \(http:\/\/dead\.test\) did not answer the requests before it and was paused for the run \(ERR_CRAWL_HOST_UNREACHABLE\)$/,

@@ -1,8 +1,8 @@
 // "fetches saved" counts requests actually avoided: a URL joined to a known resource
-// before it was requested (issue 10, item 12) — in the summary, `stats` and the report alike.
+// before it was requested — in the summary, `stats` and the report alike.
 
 import { describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { runCrawler } from '../../src/crawl/index.js';
 import { collectStats } from '../../src/report/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { FakeSite, page } from './fake-site.js';
@@ -15,11 +15,11 @@ async function crawlSite(resources: Record<string, object>) {
   const store = new MemoryStore();
   const fetcher = new FakeSite(site(resources));
   // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher, sitemap: false });
+  const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, sitemap: false });
   return { summary, stats: await collectStats(store.reader()), fetcher };
 }
 
-describe('fetches saved (issue 10, item 12)', () => {
+describe('fetches saved', () => {
   it('a site whose pages each answer as their own negotiated variant saves nothing, and has as many resources as pages', async () => {
     const names = ['a', 'b', 'c', 'd', 'e'];
     const resources: Record<string, object> = {

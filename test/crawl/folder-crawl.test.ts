@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { runCrawler } from '../../src/crawl/index.js';
 import { createFileFetcher } from '../../src/fetch/index.js';
 import { audit } from '../../src/report/index.js';
 import { MemoryStore } from '../../src/store/index.js';
@@ -35,7 +35,7 @@ describe('a crawl over a folder', () => {
     const fetcher = createFileFetcher({ roots: [{ prefix: S, dir }] });
     // One at a time: two spellings of one file in flight at once are both read (as two URLs of a server
     // are), and the Content-Location of either settles the other only once it has answered.
-    const summary = await crawl({ seeds: S, store, fetcher, sitemap: false, retryDelayMs: 0, concurrency: 1, onEvent: () => {}, sleep: async () => {} });
+    const summary = await runCrawler({ seeds: S, store, fetcher, sitemap: false, retryDelayMs: 0, concurrency: 1, onEvent: () => {}, sleep: async () => {} });
     const findings = await collect(audit(store.reader()));
     await store.close();
     // index, guide (301), guide/, a b.html, missing.html, img/logo.png: one read each, the 301 hop included.
@@ -64,7 +64,7 @@ describe('a crawl over a folder', () => {
     };
     const store = new MemoryStore();
     const started = Date.now();
-    await crawl({ seeds: [S, `${S}a%20b.html`, `${S}missing.html`, `${S}img/logo.png`], store, fetcher, sitemap: false, concurrency: 4, perHostConcurrency: 1, perHostDelayMs: 1000 });
+    await runCrawler({ seeds: [S, `${S}a%20b.html`, `${S}missing.html`, `${S}img/logo.png`], store, fetcher, sitemap: false, concurrency: 4, perHostConcurrency: 1, perHostDelayMs: 1000 });
     await store.close();
     expect(most).toBeGreaterThan(1);
     expect(Date.now() - started).toBeLessThan(3000);
@@ -75,7 +75,7 @@ describe('a crawl over a folder', () => {
     writeFileSync(join(ext, 'index.html'), '<p id=here><a href="https://other.example/page.html#section">other</a> <a href="#nope">here</a>');
     const external = { fetch: async (url: string) => ({ requestUrl: url, finalUrl: url, hops: [], status: 200, headers: { 'content-type': 'text/html' }, contentType: 'text/html', charset: undefined, body: undefined, bytes: 0, startedAt: 0, durationMs: 1, errorCode: undefined }) };
     const store = new MemoryStore();
-    await crawl({ seeds: S, store, fetcher: createFileFetcher({ roots: [{ prefix: S, dir: ext }], fallback: external }), sitemap: false, robots: undefined });
+    await runCrawler({ seeds: S, store, fetcher: createFileFetcher({ roots: [{ prefix: S, dir: ext }], fallback: external }), sitemap: false, robots: undefined });
     const findings = await collect(audit(store.reader()));
     await store.close();
     rmSync(ext, { recursive: true, force: true });

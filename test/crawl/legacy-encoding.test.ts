@@ -1,4 +1,4 @@
-// Issue 10, item 17: pages in legacy encodings. Browsers percent-encode the query of
+// Pages in legacy encodings. Browsers percent-encode the query of
 // a page's links in the page's encoding (WHATWG URL Standard, the URL parser's
 // "encoding", used by the query state only); linkladder encodes it as UTF-8, like
 // the path, and lists that as a deviation.
@@ -29,7 +29,7 @@ function windows1252Page(url: string, body: string): FetchedResponse {
   };
 }
 
-describe('pages in legacy encodings (issue 10, item 17)', () => {
+describe('pages in legacy encodings', () => {
   it(NAME, () => {
     const url = 'http://site.test/fr/';
     const { entries } = pageLinks(windows1252Page(url, '<a href="café?q=crème">x</a><a href="/search?q=€">y</a>'), {

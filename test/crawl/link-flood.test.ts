@@ -1,11 +1,11 @@
-// Issue 10, item 3 (link floods): a page's links are recorded up to
+// Link floods: a page's links are recorded up to
 // `maxLinksPerPage` and its new URLs queued up to `maxQueuedPerPage`; a cap that cuts
 // is a finding on the page's fetch row. A big page is admitted in chunks, so the
 // event loop stays responsive while it is.
 
 import { describe, expect, it } from 'vitest';
-import { crawl, type CrawlOptions } from '../../src/crawl/index.js';
-import { CRAWL_DEFAULTS } from '../../src/crawl/crawl-options.js';
+import { runCrawler, type CrawlerOptions } from '../../src/crawl/index.js';
+import { CRAWL_DEFAULTS } from '../../src/crawl/crawler-options.js';
 import { SqliteStore } from '../../src/store/index.js';
 import { FakeSite, type FakeResource } from './fake-site.js';
 import { collect } from '../support/collect.js';
@@ -16,11 +16,11 @@ function links(count: number, prefix = '/p'): string {
   return Array.from({ length: count }, (_, i) => `<a href="${prefix}${i}">${i}</a>`).join('');
 }
 
-async function crawled(resources: Record<string, FakeResource>, options: Partial<CrawlOptions> = {}) {
+async function crawled(resources: Record<string, FakeResource>, options: Partial<CrawlerOptions> = {}) {
   const store = new SqliteStore({ path: ':memory:' });
   const fetcher = new FakeSite(Object.fromEntries(Object.entries(resources).map(([p, r]) => [S + p, r])));
   // Requests counted: no sitemap (/sitemap.xml is read by default; test/crawl/sitemap-seeds.test.ts).
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, sitemap: false, ...options } as CrawlOptions);
+  const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, sitemap: false, ...options } as CrawlerOptions);
   const reader = store.reader();
   const urls = await collect(reader.urls());
   const keys = new Map(urls.map((u) => [u.id, u.key]));
@@ -30,7 +30,7 @@ async function crawled(resources: Record<string, FakeResource>, options: Partial
   return { summary, urls, fetches, links: linkRows, fetcher };
 }
 
-describe('link floods (issue 10, item 3)', () => {
+describe('link floods', () => {
   it('has sane defaults for both caps', () => {
     expect(CRAWL_DEFAULTS.maxLinksPerPage).toBe(50_000);
     expect(CRAWL_DEFAULTS.maxQueuedPerPage).toBe(10_000);
@@ -94,7 +94,7 @@ describe('link floods (issue 10, item 3)', () => {
       },
     };
     try {
-      const summary = await crawl({ seeds: `${S}/`, store, fetcher, maxPages: 1 });
+      const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, maxPages: 1 });
       expect(summary.index.links).toBe(40_000);
     } finally {
       isCrawling = false;

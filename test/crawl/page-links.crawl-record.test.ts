@@ -3,17 +3,17 @@
 // other base mode's target on its link rows.
 
 import { describe, expect, it } from 'vitest';
-import { crawl, type CrawlOptions } from '../../src/crawl/index.js';
+import { runCrawler, type CrawlerOptions } from '../../src/crawl/index.js';
 import { SqliteStore } from '../../src/store/index.js';
 import { FakeSite, type FakeResource } from './fake-site.js';
 import { collect } from '../support/collect.js';
 
 const S = 'http://site.test';
 
-async function crawled(resources: Record<string, FakeResource>, options: Partial<CrawlOptions> = {}) {
+async function crawled(resources: Record<string, FakeResource>, options: Partial<CrawlerOptions> = {}) {
   const store = new SqliteStore({ path: ':memory:' });
   const fetcher = new FakeSite(Object.fromEntries(Object.entries(resources).map(([p, r]) => [S + p, r])));
-  await crawl({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, ...options } as CrawlOptions);
+  await runCrawler({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, ...options } as CrawlerOptions);
   const reader = store.reader();
   const urls = new Map((await collect(reader.urls())).map((u) => [u.id, u.key]));
   const fetches = (await collect(reader.fetches())).map((f) => ({ url: urls.get(f.urlId), status: f.status, attempts: f.attempts, findings: f.findings, anchors: [...f.anchors].sort() }));

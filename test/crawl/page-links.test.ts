@@ -133,7 +133,7 @@ describe('pageLinks: the target under the other base mode', () => {
   });
 });
 
-describe('pageLinks: one record per href (issue 9)', () => {
+describe('pageLinks: one record per href', () => {
   it("hands mayFollow the record, and each entry its target's ladder forms, so nothing downstream parses again", () => {
     const seen: { target: string; key: string; forms: string | undefined }[] = [];
     const page: PageContext = {

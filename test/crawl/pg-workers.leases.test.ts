@@ -5,7 +5,7 @@
 // another holds, since leases are judged by the database's clock.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { runCrawler } from '../../src/crawl/index.js';
 import type { FetchCallOptions, FetchedResponse, Fetcher } from '../../src/fetch/index.js';
 import { PgStore } from '../../src/store/index.js';
 import { startPostgres } from '../support/postgres-cluster.js';
@@ -63,10 +63,10 @@ describe.skipIf(typeof cluster === 'string')('leases of cooperating workers', ()
         // Worker a stalls past its lease (30 s, renewed every 10 s: not before this ends).
         await a.sql`UPDATE url SET lease_until = (extract(epoch FROM statement_timestamp()) * 1000)::bigint - 1 WHERE key = ${SLOW}`;
         // Worker b takes the lapsed claim over and crawls to the end before a's answer comes.
-        crawlB = crawl({ ...OPTIONS, seeds: ['http://a.test/'], store: b, fetcher: new Worker(web) });
+        crawlB = runCrawler({ ...OPTIONS, seeds: ['http://a.test/'], store: b, fetcher: new Worker(web) });
         await crawlB;
       };
-      const summaryA = await crawl({ ...OPTIONS, seeds: ['http://a.test/'], store: a, fetcher: first });
+      const summaryA = await runCrawler({ ...OPTIONS, seeds: ['http://a.test/'], store: a, fetcher: first });
       await crawlB;
       expect(web.requestCount(SLOW)).toBe(2);
       const fetches = await a.sql`SELECT f.worker, count(*)::integer AS n FROM "fetch" AS f JOIN url AS u ON u.id = f.url_id WHERE u.key = ${SLOW} GROUP BY 1`;
@@ -95,11 +95,11 @@ describe.skipIf(typeof cluster === 'string')('leases of cooperating workers', ()
       let crawlB: Promise<unknown> | undefined;
       first.hold = async (sent) => {
         // b starts while a's request is out, and finds nothing to claim but a's live claim.
-        crawlB = crawl({ ...OPTIONS, seeds: ['http://a.test/'], store: b, fetcher: new Worker(web) });
+        crawlB = runCrawler({ ...OPTIONS, seeds: ['http://a.test/'], store: b, fetcher: new Worker(web) });
         await new Promise((resolve) => setTimeout(resolve, 1500));
         sent();
       };
-      await crawl({ ...OPTIONS, seeds: ['http://a.test/'], store: a, fetcher: first });
+      await runCrawler({ ...OPTIONS, seeds: ['http://a.test/'], store: a, fetcher: first });
       await crawlB;
       expect(web.requestCount(SLOW)).toBe(1);
       const [fetches] = await a.sql`SELECT count(*)::integer AS n, count(DISTINCT url_id)::integer AS urls FROM "fetch"`;

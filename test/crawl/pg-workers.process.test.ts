@@ -1,4 +1,4 @@
-// Cooperating workers on one PostgreSQL index (issue 12), each a separate process
+// Cooperating workers on one PostgreSQL index, each a separate process
 // running the library's crawl() into a PgStore (test/support/crawl-worker.mjs), on a
 // generated site spread over 8 loopback hosts (127.0.0.2–127.0.0.9) whose servers
 // count every request and measure what is in flight on each host.

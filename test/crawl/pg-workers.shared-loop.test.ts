@@ -1,11 +1,11 @@
-// The crawl loop on a shared frontier (issue 12), with a fake SharedFrontier on the
+// The crawl loop on a shared frontier, with a fake SharedFrontier on the
 // MemoryStore: the politeness it is given, a claim that gave nothing asked again
 // after whenIdle's retryInMs (while nothing is in flight, and while requests are),
 // the end when whenIdle says over, robots.txt Crawl-delay passed on, progress
 // reported, and sitemaps read only by the worker whose seeds were new.
 
 import { describe, expect, it } from 'vitest';
-import { crawl } from '../../src/crawl/index.js';
+import { runCrawler } from '../../src/crawl/index.js';
 import { MemoryStore, type FrontierIdle, type SharedFrontier, type SharedPoliteness } from '../../src/store/index.js';
 import { FakeSite, fakeRobots, page } from './fake-site.js';
 
@@ -60,14 +60,14 @@ describe('a crawl on a shared frontier', () => {
   it('is given the crawl options as the politeness every worker keeps', async () => {
     const shared = new FakeShared();
     const fetcher = new FakeSite({ 'http://a.test/': { body: page() } });
-    await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher, perHostConcurrency: 3, perHostDelayMs: 40 });
+    await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher, perHostConcurrency: 3, perHostDelayMs: 40 });
     expect(shared.politeness).toEqual({ perHostConcurrency: 3, perHostDelayMs: 40 });
   });
 
   it('ends when a claim gave nothing and whenIdle says over', async () => {
     const shared = new FakeShared();
     const fetcher = new FakeSite({ 'http://a.test/': { body: page('/1') }, 'http://a.test/1': { body: page() } });
-    const summary = await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher });
+    const summary = await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher });
     expect(summary.pagesFetched).toBe(2);
     expect(summary.stoppedBy).toBe('frontier-empty');
     expect(shared.idleCalls).toBeGreaterThanOrEqual(1);
@@ -83,7 +83,7 @@ describe('a crawl on a shared frontier', () => {
       if (call === 2) await store.admit([{ rawHref: 'http://a.test/other', target: 'http://a.test/other', depth: 1 }]);
     };
     const fetcher = new FakeSite({ 'http://a.test/': { body: page() }, 'http://a.test/other': { body: page() } });
-    const summary = await crawl({
+    const summary = await runCrawler({
       ...NO_SITEMAP,
       seeds: ['http://a.test/'],
       store,
@@ -114,7 +114,7 @@ describe('a crawl on a shared frontier', () => {
       started[url] = Date.now() - t0;
       return origin(url, options);
     };
-    await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store, fetcher });
+    await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/'], store, fetcher });
     // b.test was queued while a.test's slow request was in flight: claimed on the retry timer, not after a.test ended.
     expect(started['http://b.test/']).toBeLessThan(300);
     // whenIdle is asked only with nothing in flight.
@@ -125,7 +125,7 @@ describe('a crawl on a shared frontier', () => {
     const shared = new FakeShared();
     const store = new SharedMemoryStore(shared);
     const fetcher = new FakeSite({ 'http://a.test/': { body: page('/1'), latencyMs: 150 }, 'http://a.test/1': { body: page() } });
-    await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store, fetcher, concurrency: 1 });
+    await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/'], store, fetcher, concurrency: 1 });
     expect(fetcher.calls).toEqual(['http://a.test/', 'http://a.test/1']);
     expect(store.claims.length).toBeLessThan(10);
   });
@@ -134,17 +134,17 @@ describe('a crawl on a shared frontier', () => {
     const shared = new FakeShared();
     const fetcher = new FakeSite({ 'http://a.test/': { body: page('/1') }, 'http://a.test/1': { body: page() }, 'http://b.test/': { body: page() } });
     const robots = fakeRobots(() => true, 20);
-    await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/', 'http://b.test/'], store: new SharedMemoryStore(shared), fetcher, robots });
+    await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/', 'http://b.test/'], store: new SharedMemoryStore(shared), fetcher, robots });
     expect(shared.hostDelays.sort()).toEqual([['a.test', 20], ['b.test', 20]]);
     const lower = new FakeShared();
-    await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(lower), fetcher, robots, perHostDelayMs: 50 });
+    await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(lower), fetcher, robots, perHostDelayMs: 50 });
     expect(lower.hostDelays).toEqual([]);
   });
 
   it('reports the worker progress at the end', async () => {
     const shared = new FakeShared();
     const fetcher = new FakeSite({ 'http://a.test/': { body: page('/1') }, 'http://a.test/1': { body: page() } });
-    await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher });
+    await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher });
     expect(shared.progress.at(-1)).toEqual({ requests: 2, fetched: 2, failed: 0, links: 1, queued: 2, fetchesSaved: 0, inFlight: 0 });
   });
 
@@ -152,7 +152,7 @@ describe('a crawl on a shared frontier', () => {
     const shared = new FakeShared();
     const resources: Record<string, { body: string; latencyMs: number }> = { 'http://a.test/': { body: page('/1', '/2', '/3', '/4', '/5', '/6'), latencyMs: 300 } };
     for (let i = 1; i <= 6; i++) resources[`http://a.test/${i}`] = { body: page(), latencyMs: 300 };
-    await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher: new FakeSite(resources) });
+    await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher: new FakeSite(resources) });
     // 7 requests one after another, 300 ms each: ~2.1 s, reported about twice before the end.
     expect(shared.progress.length).toBeGreaterThanOrEqual(2);
     expect(shared.progress.length).toBeLessThanOrEqual(4);
@@ -163,7 +163,7 @@ describe('a crawl on a shared frontier', () => {
     shared.idleAnswers.push(...Array.from({ length: 100 }, () => ({ isOver: false, retryInMs: 1000 })));
     const fetcher = new FakeSite({ 'http://a.test/': { body: page('/1', '/2') }, 'http://a.test/1': { body: page() }, 'http://a.test/2': { body: page() } });
     const started = Date.now();
-    const summary = await crawl({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher, maxPages: 2, concurrency: 1 });
+    const summary = await runCrawler({ ...NO_SITEMAP, seeds: ['http://a.test/'], store: new SharedMemoryStore(shared), fetcher, maxPages: 2, concurrency: 1 });
     expect(summary.stoppedBy).toBe('max-pages');
     expect(fetcher.calls).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(900);
@@ -177,11 +177,11 @@ describe('a crawl on a shared frontier', () => {
     };
     const index = new SharedMemoryStore(new FakeShared());
     const fetcher = new FakeSite(resources);
-    await crawl({ seeds: ['http://a.test/'], store: index, fetcher });
+    await runCrawler({ seeds: ['http://a.test/'], store: index, fetcher });
     expect(fetcher.calls).toContain('http://a.test/sitemap.xml');
     // A second worker on the same index, with the same seed: the sitemap frontier says it was read.
     const again = new FakeSite(resources);
-    await crawl({ seeds: ['http://a.test/'], store: index, fetcher: again });
+    await runCrawler({ seeds: ['http://a.test/'], store: index, fetcher: again });
     expect(again.calls).not.toContain('http://a.test/sitemap.xml');
   });
 });

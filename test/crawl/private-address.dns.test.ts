@@ -1,4 +1,4 @@
-// issue 10, item 1: a host NAME that resolves to loopback is crawled only with
+// A host NAME that resolves to loopback is crawled only with
 // `allowPrivate`, as a seed and as a redirect target. The crawl's HTTP clients get
 // their options from its settings (httpOptionsOf); names resolve through a hosts
 // table the test injects, never real DNS.

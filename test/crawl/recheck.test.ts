@@ -1,4 +1,4 @@
-// crawl --recheck (issue 11, item 4): an index crawled before is revalidated with
+// crawl --recheck: an index crawled before is revalidated with
 // conditional requests (RFC 9110 §13.1): a 304 keeps the page and its links, a
 // changed page is parsed again (its links replaced) and its new links followed.
 

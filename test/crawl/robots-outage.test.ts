@@ -1,4 +1,4 @@
-// Issue 10, item 5: robots.txt unreachable at the start (the connection closed, a
+// robots.txt unreachable at the start (the connection closed, a
 // 503). RFC 9309 §2.3.1.4 asks a crawler to assume complete disallow *while* it
 // is unreachable: the host's outage is recorded with its own code and retried with
 // backoff, its URLs stay queued (never `failed`), and the next run fetches them.
@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatSummary } from '../../src/cli/format-summary.js';
-import { crawl, type CrawlOptions } from '../../src/crawl/index.js';
+import { runCrawler, type CrawlerOptions } from '../../src/crawl/index.js';
 import { createFetcher, createRobotsPolicy } from '../../src/fetch/index.js';
 import { SqliteStore } from '../../src/store/index.js';
 
@@ -61,11 +61,11 @@ afterEach(async () => {
   for (const thing of open.splice(0).reverse()) await thing.close();
 });
 
-async function run(site: Site, store: SqliteStore, options: Partial<CrawlOptions> = {}) {
+async function run(site: Site, store: SqliteStore, options: Partial<CrawlerOptions> = {}) {
   const fetcher = createFetcher({ userAgent: 'linkladder-test' });
   const robots = createRobotsPolicy({ userAgent: 'linkladder-test' });
   try {
-    return await crawl({
+    return await runCrawler({
       seeds: [`${site.origin}/`, `${site.origin}/a`],
       store,
       fetcher,
@@ -76,14 +76,14 @@ async function run(site: Site, store: SqliteStore, options: Partial<CrawlOptions
       // Requests counted: no sitemap (reading it asks robots.txt for /sitemap.xml first).
       sitemap: false,
       ...options,
-    } as CrawlOptions);
+    } as CrawlerOptions);
   } finally {
     await fetcher.close();
     await robots.close();
   }
 }
 
-describe('robots.txt unreachable at the start (issue 10, item 5)', () => {
+describe('robots.txt unreachable at the start', () => {
   it.each(['close', '503'] as const)('robots.txt %s: the URLs stay queued, the outage is recorded and retried, the next run fetches them', async (how) => {
     const site = await startSite();
     open.push(site);

@@ -1,4 +1,4 @@
-// Sitemaps seed the crawl by default (issue 11, item 3; sitemap-seeds.ts): crawl() reads
+// Sitemaps seed the crawl by default (sitemap-seeds.ts): crawl() reads
 // the sitemaps of each seed's origin — here a gzipped urlset that robots.txt names —
 // and fetches the pages they list, linked or not.
 

@@ -1,4 +1,4 @@
-// issue 10, item 10: a slow host does not hold its slot for minutes a URL. A
+// A slow host does not hold its slot for minutes a URL. A
 // failure that a slow server caused (a request deadline, a too slow transfer, a
 // body deadline) is tried again once at most, whatever `retries` says; the crawl's
 // settings carry the deadline and the minimum rate to the HTTP clients it makes.

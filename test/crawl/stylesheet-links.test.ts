@@ -4,7 +4,7 @@
 // `maxQueuedPerPage`, and a chain of @import is followed MAX_IMPORT_NESTING levels deep.
 
 import { describe, expect, it } from 'vitest';
-import { crawl, type CrawlOptions } from '../../src/crawl/index.js';
+import { runCrawler, type CrawlerOptions } from '../../src/crawl/index.js';
 import { MAX_IMPORT_NESTING } from '../../src/crawl/stylesheet-links.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { collect } from '../support/collect.js';
@@ -14,10 +14,10 @@ const S = 'http://site.test';
 const css = (body: string): FakeResource => ({ body, contentType: 'text/css' });
 const png: FakeResource = { body: 'x', contentType: 'image/png' };
 
-async function crawled(resources: Record<string, FakeResource>, options: Partial<CrawlOptions> = {}) {
+async function crawled(resources: Record<string, FakeResource>, options: Partial<CrawlerOptions> = {}) {
   const store = new MemoryStore();
   const fetcher = new FakeSite(Object.fromEntries(Object.entries(resources).map(([p, r]) => [S + p, r])));
-  const summary = await crawl({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, sitemap: false, ...options } as CrawlOptions);
+  const summary = await runCrawler({ seeds: `${S}/`, store, fetcher, retryDelayMs: 0, sleep: async () => {}, sitemap: false, ...options } as CrawlerOptions);
   const reader = store.reader();
   const urls = await collect(reader.urls());
   const byKey = new Map(urls.map((u) => [u.key.slice(S.length), u]));

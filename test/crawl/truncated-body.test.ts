@@ -1,4 +1,4 @@
-// issue 10, item 9: a page whose body was cut short (reset mid-body, fewer bytes
+// A page whose body was cut short (reset mid-body, fewer bytes
 // than Content-Length, a body deadline) is a failure with its own code: retried like
 // other transient failures, recorded `failed` (not `done`/200) when it stays cut,
 // counted in the summary, and reported by the audit (BODY_TRUNCATED).

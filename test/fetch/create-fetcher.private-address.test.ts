@@ -1,4 +1,4 @@
-// The connection guard (issue 10, item 1): with `refusePrivate`, a host whose
+// The connection guard: with `refusePrivate`, a host whose
 // address — literal, or resolved by DNS — is loopback or private is not connected
 // to, for the URL and for every redirect hop. Names resolve through a lookup the
 // test injects (a hosts table); no real DNS.

@@ -1,4 +1,4 @@
-// issue 10, item 10: slow hosts. One deadline for the whole request (connect,
+// Slow hosts. One deadline for the whole request (connect,
 // every redirect hop, the body: `requestTimeoutMs`), and a minimum transfer rate
 // (`minBytesPerSecond`, measured over each `rateWindowMs` of the body), so a server
 // that sends a byte every few seconds is cut after one window.

@@ -1,4 +1,4 @@
-// issue 10, item 9: a body that ends before it is complete — the connection reset
+// A body that ends before it is complete — the connection reset
 // mid-body, fewer bytes than Content-Length, a chunked body without its last chunk —
 // is ERR_FETCH_BODY_TRUNCATED (what came is kept, for the caller to judge), not a
 // network error that reads as if no response came.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AliasMap, normalize, resourceKey } from '../../src/index.js';
-import { splitByEvidence } from '../../src/ladder/index.js';
+import { ALIAS_EVIDENCE, ALIAS_MAKING_EVIDENCE, CONTENT_EVIDENCE, EVIDENCE_WEIGHT, RESOURCE_EVIDENCE, isAliasMaking, splitByEvidence } from '../../src/ladder/index.js';
 import { parseUriReference } from '../../src/uri/index.js';
 
 describe('AliasMap (RFC 3986 §6.2.4, the pure part)', () => {
@@ -66,5 +66,15 @@ describe('splitByEvidence', () => {
       content: { digest: 1, rule: 3 },
       claimed: { canonical: 526 },
     });
+  });
+});
+
+describe('which evidence makes an alias', () => {
+  it('a server\'s proof and content evidence do; a canonical claim does not', () => {
+    expect(ALIAS_EVIDENCE.filter(isAliasMaking)).toEqual(['redirect', 'content-location', 'digest', 'rule']);
+    expect(ALIAS_MAKING_EVIDENCE).toEqual(['redirect', 'content-location', 'digest', 'rule']);
+    expect([...RESOURCE_EVIDENCE]).toEqual(['redirect', 'content-location']);
+    expect([...CONTENT_EVIDENCE]).toEqual(['digest', 'rule']);
+    expect(ALIAS_EVIDENCE.map((evidence) => EVIDENCE_WEIGHT[evidence])).toEqual(['protocol', 'protocol', 'claim', 'content', 'content']);
   });
 });

@@ -1,4 +1,4 @@
-// The one key (DESIGN.md §7): for every absolute URI u and base b,
+// The one key: for every absolute URI u and base b,
 // key(u) = key(resolve(u, b)) = normalize(u) without its fragment.
 
 import fc from 'fast-check';
@@ -51,7 +51,7 @@ function withoutFragment(uri: string): string {
 }
 
 describe('resourceKey: one key for seeds and links', () => {
-  it('DEVIATION(§5.2.4) percent-encoded dots: the URL of issue 9 has one key, resolved or not', () => {
+  it('DEVIATION(§5.2.4) percent-encoded dots: a URL with %2E%2E segments has one key, resolved or not', () => {
     const u = 'http://h/x/%2E/..';
     expect(normalize(u)).toBe('http://h/');
     expect(resolve(u, 'http://other/base', { rung: 'scheme' })).toBe('http://h/');

@@ -25,7 +25,7 @@ import {
   type CheckFinding,
   type Severity,
 } from '../../report/index.js';
-import { resourceKeyOf } from '../../ladder/index.js';
+import { AliasEnds, resourceKeyOf } from '../../ladder/index.js';
 import { ChangedFilesError, changedFiles } from '../changed-files.js';
 import { DEFAULT_CHECK_DB, FreshIndex, previousVerdicts } from '../check-index.js';
 import { PAGE_EXTENSIONS, TargetError, planCheck, relativeFile, type CheckPlan } from '../check-targets.js';
@@ -450,11 +450,12 @@ class LocalPages {
         const file = await this.#fileOf(key);
         if (file === undefined || this.#isShown(file, undefined)) shownPages.add(id);
       }
-      // The links of the pages shown, by the verdict on their target (after its aliases): what was checked.
+      // The links of the pages shown, by the verdict on their target (after its aliases,
+      // RFC 3986 §6.2.4, a cycle named by its least member as everywhere): what was checked.
+      const ends = new AliasEnds<number>((id) => aliasOf.get(id));
       for await (const link of reader.links()) {
         if (!shownPages.has(link.fromUrlId)) continue;
-        let id = link.toUrlId;
-        for (let hops = 0; id !== undefined && aliasOf.has(id) && hops < 32; hops++) id = aliasOf.get(id);
+        const id = link.toUrlId === undefined ? undefined : ends.endOf(link.toUrlId);
         const verdict = id === undefined ? undefined : verdictById.get(id);
         if (verdict !== undefined) links[verdict]++;
       }

@@ -4,7 +4,7 @@
 // page findings) and the page- and URL-level findings are held in memory.
 
 import { LINK_HEADER_ELEMENT, verdictOfRow, type Verdict } from '../../crawl/index.js';
-import { isBodyCut } from '../../fetch/index.js';
+import { isBodyCut, isHtmlMediaType, isMarkdownMediaType, isRedirectionStatus } from '../../fetch/index.js';
 import { describeValue, OptionError } from '../../errors.js';
 import { AliasEnds, resourceKey } from '../../ladder/index.js';
 import type { FetchRow, IndexReader, LinkRow, UrlRole, UrlState } from '../../store/index.js';
@@ -63,9 +63,6 @@ interface RedirectFacts {
   readonly errorCode: string | undefined;
 }
 
-/** Pages whose anchors the crawl records: HTML, and Markdown (its heading slugs and raw-HTML ids). */
-const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml', 'text/markdown', 'text/x-markdown']);
-const MARKDOWN_TYPES: ReadonlySet<string> = new Set(['text/markdown', 'text/x-markdown']);
 const REDIRECT_LOOP = 'ERR_FETCH_REDIRECT_LOOP';
 const HOST_UNREACHABLE = 'ERR_CRAWL_HOST_UNREACHABLE';
 /** `scheme:` at the start of an href: an absolute URI (RFC 3986 §3.1, §4.3). */
@@ -201,7 +198,7 @@ class IndexFacts {
               contentType: f.contentType,
               finalUrl: leadsTo(f),
               hops: f.redirects.length,
-              isStoppedRedirect: f.redirects.length > 0 && isRedirectStatus(f.status) && f.errorCode === undefined,
+              isStoppedRedirect: f.redirects.length > 0 && isRedirectionStatus(f.status) && f.errorCode === undefined,
               isOwnRequest: f.durationMs !== undefined,
               representsUrlId: f.representsUrlId,
               verdict: verdictOfRow(f, url.role),
@@ -235,7 +232,7 @@ class IndexFacts {
       // whose body is not read), so a fragment on it cannot be checked, and is not called missing.
       if (url.role === 'page' && f?.status !== undefined && f.status >= 200 && f.status < 300 && isHtml(f.contentType)) {
         this.#htmlEnds.add(this.#endOf(id));
-        if (MARKDOWN_TYPES.has(f.contentType!)) this.#markdownEnds.add(this.#endOf(id));
+        if (isMarkdownMediaType(f.contentType)) this.#markdownEnds.add(this.#endOf(id));
       }
     }
   }
@@ -460,12 +457,6 @@ class IndexFacts {
   }
 }
 
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 305, 307, 308]);
-
-function isRedirectStatus(status: number | undefined): boolean {
-  return status !== undefined && REDIRECT_STATUSES.has(status);
-}
-
 /**
  * The URL a fetch's response stands for: its final URL; but when the chain ended on
  * a redirect (not followed: its target was known, or could not be followed), where
@@ -473,7 +464,7 @@ function isRedirectStatus(status: number | undefined): boolean {
  */
 function leadsTo(row: FetchRow): string | undefined {
   const last = row.redirects.at(-1);
-  return last?.to !== undefined && isRedirectStatus(row.status) ? last.to : row.finalUrl;
+  return last?.to !== undefined && isRedirectionStatus(row.status) ? last.to : row.finalUrl;
 }
 
 
@@ -548,8 +539,9 @@ function isAbsoluteHref(rawHref: string): boolean {
   return ABSOLUTE_HREF.test(href) || href.startsWith('//');
 }
 
+/** Pages whose anchors the crawl records: HTML, and Markdown (its heading slugs and raw-HTML ids). */
 function isHtml(contentType: string | undefined): boolean {
-  return contentType !== undefined && HTML_TYPES.has(contentType);
+  return isHtmlMediaType(contentType) || isMarkdownMediaType(contentType);
 }
 
 function addAll<K, V>(map: Map<K, Set<V>>, key: K, values: Iterable<V>): void {

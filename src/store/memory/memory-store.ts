@@ -4,7 +4,7 @@
 // (url-state-machine.ts) allows the move (`mayMove`).
 
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
-import { ALIAS_EVIDENCE, resourceKey } from '../../ladder/index.js';
+import { ALIAS_EVIDENCE, ALIAS_MAKING_EVIDENCE, isAliasMaking, resourceKey } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { StoreError } from '../../errors.js';
 import { Admitter, type FormHit } from '../admitter.js';
@@ -407,13 +407,13 @@ export class MemoryStore extends UnitStore {
       detail: record.detail,
       createdAt: this.#now(),
     });
-    if (record.evidence !== 'canonical' && record.fromId !== record.toId && mayMove('addAlias', from.state, 'alias')) this.#setRow(from, 'alias', record.toId);
+    if (isAliasMaking(record.evidence) && record.fromId !== record.toId && mayMove('addAlias', from.state, 'alias')) this.#setRow(from, 'alias', record.toId);
   }
 
   #revokeAlias(fromId: number): void {
     const row = this.#require(fromId);
     // Every alias that made it one (content evidence too, as SQLite and PostgreSQL do); a canonical claim stays.
-    for (const evidence of ALIAS_EVIDENCE) if (evidence !== 'canonical') this.#setAlias(`${fromId} ${evidence}`, undefined);
+    for (const evidence of ALIAS_MAKING_EVIDENCE) this.#setAlias(`${fromId} ${evidence}`, undefined);
     if (mayMove('revokeAlias', row.state, 'queued')) this.#setRow(row, 'queued', undefined);
   }
 

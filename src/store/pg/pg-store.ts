@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { StoreError } from '../../errors.js';
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
-import { ladderForms } from '../../ladder/index.js';
+import { isAliasMaking, ladderForms } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { asCorruption, isObject, parseStoredJson } from '../index-corruption.js';
 import type { Migration } from '../migrations.js';
@@ -254,7 +254,7 @@ export class PgStore implements IndexWriter {
   }
 
   async addAlias(record: AliasRecord): Promise<void> {
-    const makesAlias = record.evidence !== 'canonical' && record.fromId !== record.toId;
+    const makesAlias = isAliasMaking(record.evidence) && record.fromId !== record.toId;
     await this.#inTransaction(async (db) => {
       const rows = await db`SELECT id, site FROM url WHERE id IN (${record.fromId}, ${record.toId})`;
       for (const id of [record.fromId, record.toId]) if (!rows.some((r) => r.id === id)) throw notFound(id);

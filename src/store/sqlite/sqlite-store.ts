@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Database as Db } from 'better-sqlite3';
 import { StoreError } from '../../errors.js';
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
-import { resourceKey } from '../../ladder/index.js';
+import { isAliasMaking, resourceKey } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { Admitter, type IndexBackend, type NewUrl, type Standing } from '../admitter.js';
 import { KeyMirror } from '../key-mirror.js';
@@ -309,7 +309,7 @@ export class SqliteStore extends UnitStore {
 
   protected addAliasNow(record: AliasRecord): void {
     const s = this.#statements;
-    const makesAlias = record.evidence !== 'canonical' && record.fromId !== record.toId;
+    const makesAlias = isAliasMaking(record.evidence) && record.fromId !== record.toId;
     this.#write(() => {
       this.#requireUrl(record.fromId);
       this.#requireUrl(record.toId);

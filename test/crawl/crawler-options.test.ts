@@ -1,15 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { CRAWL_DEFAULTS, crawl, crawlOptionsOf, validateCrawlOptions, validateSeeds, type CrawlOptions, type ValidCrawlOptions } from '../../src/crawl/index.js';
+import { CRAWL_DEFAULTS, runCrawler, crawlerOptionsOf, validateCrawlerOptions, validateSeeds, type CrawlerOptions, type ValidCrawlerOptions } from '../../src/crawl/index.js';
 import type { RobotsPolicy } from '../../src/fetch/index.js';
 import { OptionError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { FakeSite } from './fake-site.js';
 
-const base = (): CrawlOptions => ({ seeds: 'http://example.com/', store: new MemoryStore(), fetcher: new FakeSite({}) });
+const base = (): CrawlerOptions => ({ seeds: 'http://example.com/', store: new MemoryStore(), fetcher: new FakeSite({}) });
 
 describe('crawl options', () => {
   it('fills in the defaults, documented in one const', () => {
-    const valid = validateCrawlOptions(base());
+    const valid = validateCrawlerOptions(base());
     expect(valid).toMatchObject({
       seeds: ['http://example.com/'],
       concurrency: 4,
@@ -33,7 +33,7 @@ describe('crawl options', () => {
   });
 
   it('puts seeds at the scheme rung, without fragment', () => {
-    expect(validateCrawlOptions({ ...base(), seeds: ['HTTP://Example.COM:80#top', 'https://example.com/a/../b'] }).seeds).toEqual([
+    expect(validateCrawlerOptions({ ...base(), seeds: ['HTTP://Example.COM:80#top', 'https://example.com/a/../b'] }).seeds).toEqual([
       'http://example.com/',
       'https://example.com/b',
     ]);
@@ -75,53 +75,53 @@ describe('crawl options', () => {
     [{ perHost: 3 }, 'Option `perHost` is not supported; use `perHostConcurrency`'],
     [{ wat: 3 }, /^Unknown option `wat`; the options are `seeds`, `store`/],
   ])('%o → %s', (extra, message) => {
-    const options = { ...base(), ...extra } as unknown as CrawlOptions;
-    expect(() => validateCrawlOptions(options)).toThrow(OptionError);
-    expect(() => validateCrawlOptions(options)).toThrow(message);
+    const options = { ...base(), ...extra } as unknown as CrawlerOptions;
+    expect(() => validateCrawlerOptions(options)).toThrow(OptionError);
+    expect(() => validateCrawlerOptions(options)).toThrow(message);
   });
 
   it('crawl() rejects a bad option before doing anything', async () => {
     const store = new MemoryStore();
-    await expect(crawl({ ...base(), store, concurrency: 0 })).rejects.toMatchObject({ code: 'ERR_API_BAD_OPTION' });
+    await expect(runCrawler({ ...base(), store, concurrency: 0 })).rejects.toMatchObject({ code: 'ERR_API_BAD_OPTION' });
     expect((await store.stats()).urlsByState.queued).toBe(0);
   });
 
   it('copies a global or sticky pattern without its state-keeping flag', () => {
-    const valid = validateCrawlOptions({ ...base(), exclude: [/a/gi, /b/y] });
+    const valid = validateCrawlerOptions({ ...base(), exclude: [/a/gi, /b/y] });
     expect(valid.exclude.map((p) => p.flags)).toEqual(['i', '']);
   });
 
   it('takes patterns as strings too, and null or Infinity as no limit', () => {
-    const valid = validateCrawlOptions({ ...base(), include: ['^http://example\\.com/a', /b/], maxDepth: null, maxPages: Infinity });
+    const valid = validateCrawlerOptions({ ...base(), include: ['^http://example\\.com/a', /b/], maxDepth: null, maxPages: Infinity });
     expect(valid.include.map((p) => p.source)).toEqual(['^http:\\/\\/example\\.com\\/a', 'b']);
     expect(valid).toMatchObject({ maxDepth: Infinity, maxPages: Infinity });
   });
 
   it('validates once: what it returned passes again as it is', () => {
-    const valid = validateCrawlOptions(base());
-    expect(validateCrawlOptions(valid)).toBe(valid);
+    const valid = validateCrawlerOptions(base());
+    expect(validateCrawlerOptions(valid)).toBe(valid);
     // A copy is not trusted: it is checked again.
-    expect(validateCrawlOptions({ ...valid })).not.toBe(valid);
+    expect(validateCrawlerOptions({ ...valid })).not.toBe(valid);
   });
 
-  it('crawlOptionsOf takes settings checked elsewhere and checks only the runtime', () => {
+  it('crawlerOptionsOf takes settings checked elsewhere and checks only the runtime', () => {
     const seeds = validateSeeds('http://example.com/#x', false);
     expect(seeds).toEqual(['http://example.com/']);
-    const valid = crawlOptionsOf({ ...CRAWL_DEFAULTS, concurrency: 2 }, seeds, { store: new MemoryStore(), fetcher: new FakeSite({}) });
+    const valid = crawlerOptionsOf({ ...CRAWL_DEFAULTS, concurrency: 2 }, seeds, { store: new MemoryStore(), fetcher: new FakeSite({}) });
     expect(valid).toMatchObject({ concurrency: 2, seeds: ['http://example.com/'], robots: undefined });
-    expect(validateCrawlOptions(valid)).toBe(valid);
-    expect(() => crawlOptionsOf(CRAWL_DEFAULTS, seeds, { store: new MemoryStore(), fetcher: {} as never })).toThrow(
+    expect(validateCrawlerOptions(valid)).toBe(valid);
+    expect(() => crawlerOptionsOf(CRAWL_DEFAULTS, seeds, { store: new MemoryStore(), fetcher: {} as never })).toThrow(
       'Expected `fetcher` to be a Fetcher (with a `fetch` method), got an object',
     );
   });
 
   it('derives the types from the schema: what callers write, and what the crawler reads', () => {
-    expectTypeOf<CrawlOptions['maxDepth']>().toEqualTypeOf<number | null | undefined>();
-    expectTypeOf<CrawlOptions['include']>().toEqualTypeOf<readonly (string | RegExp)[] | undefined>();
-    expectTypeOf<ValidCrawlOptions['maxDepth']>().toEqualTypeOf<number>();
-    expectTypeOf<ValidCrawlOptions['include']>().toEqualTypeOf<readonly RegExp[]>();
-    expectTypeOf<ValidCrawlOptions['perHostConcurrency']>().toEqualTypeOf<number>();
-    expectTypeOf<ValidCrawlOptions['robots']>().toEqualTypeOf<RobotsPolicy | undefined>();
-    expectTypeOf<ValidCrawlOptions['now']>().toEqualTypeOf<() => number>();
+    expectTypeOf<CrawlerOptions['maxDepth']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<CrawlerOptions['include']>().toEqualTypeOf<readonly (string | RegExp)[] | undefined>();
+    expectTypeOf<ValidCrawlerOptions['maxDepth']>().toEqualTypeOf<number>();
+    expectTypeOf<ValidCrawlerOptions['include']>().toEqualTypeOf<readonly RegExp[]>();
+    expectTypeOf<ValidCrawlerOptions['perHostConcurrency']>().toEqualTypeOf<number>();
+    expectTypeOf<ValidCrawlerOptions['robots']>().toEqualTypeOf<RobotsPolicy | undefined>();
+    expectTypeOf<ValidCrawlerOptions['now']>().toEqualTypeOf<() => number>();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trimAsciiWhitespace } from '../../src/base/ascii-whitespace.js';
+import { trimAsciiWhitespace } from '../../src/infra/ascii-whitespace.js';
 
 describe('trimAsciiWhitespace', () => {
   it.each([

@@ -1,11 +1,13 @@
-// The options of crawl(): the data options come from one schema (crawl-settings.ts),
+// The options of runCrawler(), the crawl loop behind the public crawl() (src/api.ts)
+// and the command line: the data options come from one schema (crawl-settings.ts),
 // the rest — the seeds, and what a crawl is given to work with (index, fetcher,
 // robots.txt, signal, events, clocks) — are declared here. Validated once, at the
-// boundary: an object this module returned passes crawl() as it is.
+// boundary: an object this module returned passes runCrawler() as it is.
 
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { OptionError, describeValue } from '../errors.js';
-import { checkFunction, checkOptionsObject, type Fetcher, type RobotsPolicy } from '../fetch/index.js';
+import type { Fetcher, RobotsPolicy } from '../fetch/index.js';
+import { checkFunction, checkOptionsObject } from '../infra/index.js';
 import { normalizeReference } from '../ladder/index.js';
 import type { IndexWriter } from '../store/index.js';
 import { parseBase, serialize } from '../uri/index.js';
@@ -72,8 +74,8 @@ export interface CrawlRuntime {
   readonly isExternalChecked?: ((pageUrl: string) => boolean) | undefined;
 }
 
-/** The options of crawl(): the seeds, the data options of `crawlOptionsSchema`, and the runtime. */
-export interface CrawlOptions extends CrawlSettingsInput, CrawlRuntime {
+/** The options of runCrawler(): the seeds, the data options of `crawlOptionsSchema`, and the runtime. */
+export interface CrawlerOptions extends CrawlSettingsInput, CrawlRuntime {
   /** Where the crawl starts: absolute http(s) URLs, admitted at depth 0. */
   readonly seeds: string | readonly string[];
 }
@@ -90,7 +92,7 @@ const RUNTIME_DEFAULTS: Required<Omit<CrawlRuntime, 'store' | 'fetcher'>> = Obje
   isExternalChecked: undefined,
 });
 
-/** The options of crawl() that are not data, in the order messages list them. */
+/** The options of runCrawler() that are not data, in the order messages list them. */
 const RUNTIME_KEYS: readonly string[] = ['seeds', 'store', 'fetcher', ...Object.keys(RUNTIME_DEFAULTS)];
 
 /** The default of every option that has one: the schema's, then the runtime's. */
@@ -101,31 +103,31 @@ export type CrawlSeeds = readonly string[] & { readonly [seedsChecked]: true };
 declare const seedsChecked: unique symbol;
 
 /** Options checked once; every field set. */
-export interface ValidCrawlOptions extends CrawlSettingsData, Required<CrawlRuntime> {
+export interface ValidCrawlerOptions extends CrawlSettingsData, Required<CrawlRuntime> {
   /** The seeds at the scheme rung (RFC 3986 §6.2.3), fragments dropped. */
   readonly seeds: readonly string[];
 }
 
-/** What this module returned: checked already, so crawl() takes it as it is. */
+/** What this module returned: checked already, so runCrawler() takes it as it is. */
 const VALIDATED = new WeakSet<object>();
 
 /** Check options once, at the boundary; a bad option throws `OptionError`. */
-export function validateCrawlOptions(options: CrawlOptions): ValidCrawlOptions {
-  if (typeof options === 'object' && options !== null && VALIDATED.has(options)) return options as unknown as ValidCrawlOptions;
+export function validateCrawlerOptions(options: CrawlerOptions): ValidCrawlerOptions {
+  if (typeof options === 'object' && options !== null && VALIDATED.has(options)) return options as unknown as ValidCrawlerOptions;
   const given = checkOptionsObject(options);
   const settings = parseOptionData(crawlOptionsSchema, given, RUNTIME_KEYS, RENAMED_CRAWL_OPTIONS);
   const seeds = validateSeeds(given.seeds, settings.allowPrivate);
-  return crawlOptionsOf(freezeLists(settings), seeds, given as unknown as CrawlRuntime);
+  return crawlerOptionsOf(freezeLists(settings), seeds, given as unknown as CrawlRuntime);
 }
 
 /**
  * The options of a crawl whose settings were checked already (by the config layer,
  * or the library entry): only the runtime is checked here.
  */
-export function crawlOptionsOf(settings: CrawlSettingsData, seeds: CrawlSeeds, runtime: CrawlRuntime): ValidCrawlOptions {
+export function crawlerOptionsOf(settings: CrawlSettingsData, seeds: CrawlSeeds, runtime: CrawlRuntime): ValidCrawlerOptions {
   const given = runtime as unknown as Readonly<Record<string, unknown>>;
   const data = Object.fromEntries(Object.keys(crawlOptionsSchema.shape).map((key) => [key, (settings as Readonly<Record<string, unknown>>)[key]]));
-  const valid: ValidCrawlOptions = Object.freeze({
+  const valid: ValidCrawlerOptions = Object.freeze({
     ...(data as unknown as CrawlSettingsData),
     seeds,
     store: checkObject<IndexWriter>('store', given.store, ['admit', 'claim', 'recordFetch', 'addAlias', 'revokeAlias', 'getUrl', 'findUrl', 'stats'], 'an IndexWriter'),

@@ -1,5 +1,6 @@
-// Checks shared by the options of the fetcher and of the robots.txt policy:
-// validated once, at the boundary, with messages of STYLE.md's form.
+// Option checks any layer's public entry point may use: options are validated once,
+// at the boundary, and a bad one throws an OptionError whose message names the option,
+// what was expected and what was given (``Expected `x` to be …, got `0` (number)``).
 
 import { OptionError, describeValue } from '../errors.js';
 
@@ -45,18 +46,6 @@ export function checkInteger(name: string, value: unknown, fallback: number, min
   return value;
 }
 
-/** A string, or `fallback` when the option is `undefined`. */
-export function checkUserAgent(value: unknown, fallback: string): string {
-  if (value === undefined) return fallback;
-  // RFC 9110 §10.1.5: a field value; CR, LF and NUL would make undici refuse every request.
-  if (typeof value !== 'string' || value.trim() === '' || /[\0\r\n]/.test(value)) {
-    throw new OptionError(
-      `Expected \`userAgent\` to be a non-empty string without CR, LF or NUL, got ${describeValue(value)}`,
-    );
-  }
-  return value;
-}
-
 /** A function, or `fallback` when the option is `undefined`. */
 export function checkFunction<F>(name: string, value: unknown, fallback: F): F {
   if (value === undefined) return fallback;
@@ -71,13 +60,4 @@ export function checkBoolean(name: string, value: unknown, fallback: boolean): b
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean') throw new OptionError(`Expected \`${name}\` to be true or false, got ${describeValue(value)}`);
   return value;
-}
-
-/** Host names or IP literals, lower-cased, IPv6 literals without brackets; `[]` when `undefined`. */
-export function checkHosts(name: string, value: unknown): readonly string[] {
-  if (value === undefined) return Object.freeze([]);
-  if (!Array.isArray(value) || value.some((host) => typeof host !== 'string' || host === '')) {
-    throw new OptionError(`Expected \`${name}\` to be an array of host names, got ${describeValue(value)}`);
-  }
-  return Object.freeze((value as string[]).map((host) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1')));
 }
