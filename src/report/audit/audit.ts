@@ -1,4 +1,4 @@
-// The audit (DESIGN.md §1 report layer): what a crawl's index says is wrong with the
+// The audit (the report layer): what a crawl's index says is wrong with the
 // site's links, read from the index alone — nothing is fetched again. Links stream
 // from the reader page by page; only per-URL summaries (state, last fetch, anchors,
 // page findings) and the page- and URL-level findings are held in memory.

@@ -54,7 +54,7 @@ export interface HtmlReportSummary {
   readonly findings: number;
   /** Aliases a server proved (RFC 3986 §6.2.4). */
   readonly aliases: number;
-  /** Aliases by content evidence (`digest`, `rule`: heuristic, DESIGN.md §9). */
+  /** Aliases by content evidence (`digest`, `rule`: heuristic, beyond RFC 3986). */
   readonly contentAliases: number;
   readonly errors: number;
   /** Links (findings `LINK_BROKEN`) to targets that answered 4xx/5xx or could not be fetched. */
@@ -97,7 +97,7 @@ export async function writeHtmlReport(
     links: (await reader.stats()).links,
     fetches: stats.fetches,
     findings: findings.length,
-    // What servers proved (RFC 3986 §6.2.4); content evidence is counted apart (DESIGN.md §9).
+    // What servers proved (RFC 3986 §6.2.4); content evidence, a heuristic, is counted apart.
     aliases: sum(splitByEvidence(stats.aliasesByEvidence).protocol),
     contentAliases: sum(splitByEvidence(stats.aliasesByEvidence).content),
     errors: sum(stats.errorsByCode),
