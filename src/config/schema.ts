@@ -28,7 +28,7 @@ export const userAgentSetting = z
     description: 'the `User-Agent` of every request, and the robots.txt product token',
   });
 
-/** The settings of `linkladder crawl`, in the order of --help and README. */
+/** The settings of `linkladder crawl`, in the order of --help and docs/options.md. */
 export const crawlSettingsSchema = z.strictObject(
   {
     db: dbSetting,
