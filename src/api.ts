@@ -24,7 +24,7 @@ const librarySettingsSchema = crawlSettingsSchema.omit({ json: true });
 
 /**
  * The options of `crawl(seed, options)`: the data options of `linkladder crawl` by
- * the same names and with the same defaults (README's options table; each documented
+ * the same names and with the same defaults (docs/options.md; each documented
  * with its `@default` on `crawlOptionsSchema`), and what a crawl may be given instead
  * of what it opens itself.
  */
