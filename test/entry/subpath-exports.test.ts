@@ -9,11 +9,15 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import * as api from '../../src/index.js';
 import * as uriEntry from '../../src/entry/uri.js';
 import * as indexEntry from '../../src/entry/index-api.js';
 import * as crawlEntry from '../../src/entry/crawl.js';
+import type * as Whole from '../../src/index.js';
+import type * as Uri from '../../src/entry/uri.js';
+import type * as Index from '../../src/entry/index-api.js';
+import type * as Crawl from '../../src/entry/crawl.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HEAVY = ['undici', 'better-sqlite3', 'postgres', 'micromark'] as const;
@@ -115,5 +119,16 @@ describe('subpath exports', () => {
     );
     expect(Object.keys(indexEntry).sort()).toEqual(['StoreError', 'openIndex', 'openIndexReader']);
     expect(Object.keys(crawlEntry).sort()).toEqual(['CrawlError', 'crawl', 'createFetcher', 'createRobotsPolicy', 'explain']);
+  });
+
+  it('the types of the subpaths are those of linkladder', () => {
+    expectTypeOf<Uri.UriReference>().toEqualTypeOf<Whole.UriReference>();
+    expectTypeOf<Uri.ResolveOptions>().toEqualTypeOf<Whole.ResolveOptions>();
+    expectTypeOf<Uri.Comparison>().toEqualTypeOf<Whole.Comparison>();
+    expectTypeOf<Index.IndexWriter>().toEqualTypeOf<Whole.IndexWriter>();
+    expectTypeOf<Index.IndexReader>().toEqualTypeOf<Whole.IndexReader>();
+    expectTypeOf<Crawl.CrawlOptions>().toEqualTypeOf<Whole.CrawlOptions>();
+    expectTypeOf<Crawl.CrawlSummary>().toEqualTypeOf<Whole.CrawlSummary>();
+    expectTypeOf<Crawl.Fetcher>().toEqualTypeOf<Whole.Fetcher>();
   });
 });
