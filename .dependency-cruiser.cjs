@@ -1,6 +1,8 @@
 // The layer rule: each folder of src/ imports only from the folders before it in
-// LAYERS (and src/errors.ts, which any layer may use), so a lower layer can be read,
-// tested and reused without the ones above it. Cycles fail.
+// LAYERS (and src/errors.ts, which any layer may use), so a lower layer never depends
+// on what is built on it. Cycles fail. Above every layer sit the library's entry
+// points — src/index.ts, src/api.ts, src/open-index.ts and src/entry/ (the subpath
+// exports) — which no layer but cli imports.
 const LAYERS = ['infra', 'uri', 'ladder', 'base', 'html', 'fetch', 'store', 'crawl', 'report', 'config', 'cli'];
 
 const layerRules = LAYERS.map((layer, position) => {
@@ -19,6 +21,13 @@ const layerRules = LAYERS.map((layer, position) => {
 module.exports = {
   forbidden: [
     ...layerRules,
+    {
+      name: 'entry-is-top',
+      comment: 'the library entry points (src/entry/, src/index.ts, src/api.ts) are imported by no layer but cli, the top one',
+      severity: 'error',
+      from: { path: `^src/(${LAYERS.filter((layer) => layer !== 'cli').join('|')})/` },
+      to: { path: '^src/(entry/|index\\.ts$|api\\.ts$)' },
+    },
     {
       name: 'no-circular',
       severity: 'error',

@@ -1,4 +1,4 @@
-// Issue 10, item 3 (link floods): one page of just under 10 MiB (the fetcher's
+// Link floods (a hostile page must not exhaust memory or block the loop): one page of just under 10 MiB (the fetcher's
 // body cap) holding ~800,000 distinct links, crawled alone (maxPages 1). Reports the
 // process's peak RSS, the longest the event loop was blocked while the crawl ran
 // (a 5 ms interval timer's longest gap), the crawl's time, and how many links and

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 13, "a negotiated manual": serve the Apache manual the way its project serves
+# A negotiated manual (how much --content-evidence saves, and whether it joins
+# anything falsely): serve the Apache manual the way its project serves
 # it (bench/support/serve-negotiated-manual.sh: one tree under every language prefix,
 # MultiViews, ForceLanguagePriority Fallback) and crawl it in one run, from the same
 # entry URL, with

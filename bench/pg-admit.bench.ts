@@ -1,4 +1,4 @@
-// Issue 12: admission on PostgreSQL with 1 and 4 concurrent writers, against the
+// Admission on PostgreSQL with 1 and 4 concurrent writers, against the
 // SQLite index in the same run, on the stream of store-admit.bench.ts (10M links
 // over 1M URLs by default; about 90% of links repeat a known target, spelled at
 // every rung). Each writer is a process of its own; with N writers, writer w admits

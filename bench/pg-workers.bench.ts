@@ -1,4 +1,4 @@
-// Issue 12: cooperating crawl workers on one PostgreSQL index. A generated site over
+// Cooperating crawl workers on one PostgreSQL index. A generated site over
 // 8 loopback hosts (127.0.0.2–127.0.0.9) whose servers answer each request after 50 ms
 // (the real web is latency-bound): pages/s with 1, 2 and 4 workers, each a process of
 // its own (test/support/crawl-worker.mjs: the library's crawl() into a PgStore), and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9, "a real site": serve the HTML tree of a Debian documentation package with
+# A real site (what a crawl of real documentation costs against wget): serve the HTML tree of a Debian documentation package with
 # nginx on 127.0.0.1 and crawl it with `wget -r -np`, with linkladder and with the
 # floor of a Node crawler on this stack (bench/support/naive-crawler.ts: undici,
 # htmlparser2, WHATWG URL and a Set, nothing stored), each under `/usr/bin/time -v`,

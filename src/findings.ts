@@ -3,7 +3,7 @@
  * a URL or a link, and every code the audit reports, with its severity, a one-line
  * summary, where the crawl records it and what the audit does with it. The single
  * source for html/, base/, crawl/ and the audit, for docs/audit.md (a test checks
- * both agree) and SARIF rules. Findings are returned, never thrown (STYLE.md Errors).
+ * both agree) and SARIF rules. Findings are returned, never thrown: bad markup is data, not a failure.
  *
  * Codes are stable: a code is never reused; a retired code is read from older
  * indexes as the code that replaced it (`RETIRED_FINDINGS`).
@@ -223,7 +223,7 @@ export const FINDINGS = {
     recordedOn: 'fetch',
     subject: 'page',
   },
-  // What the crawler left out of a page (src/crawl, its per-page caps; issue 10, item 3).
+  // What the crawler left out of a page (src/crawl, its per-page caps against link floods).
   PAGE_LINKS_CAPPED: {
     severity: 'warning',
     summary: 'the page holds more links than maxLinksPerPage: the links past the cap were not recorded nor followed',
@@ -465,7 +465,7 @@ export const FINDINGS = {
     recordedOn: 'index',
     subject: 'link',
   },
-  // Content evidence (DESIGN.md §9): beyond RFC 3986, heuristic; always reported, it changes no crawl decision.
+  // Content evidence: beyond RFC 3986, heuristic; always reported, it changes no crawl decision.
   DUPLICATE_REPRESENTATION: {
     severity: 'info',
     summary:

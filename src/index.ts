@@ -1,9 +1,11 @@
-// linkladder's library API. Everything not exported here is internal.
+// linkladder's library API. Everything not exported here is internal. Three parts of it
+// are also subpath exports, each loading only what it needs: linkladder/uri
+// (entry/uri.ts), linkladder/index (entry/index-api.ts), linkladder/crawl (entry/crawl.ts).
 // In reading order: the URI core (RFC 3986), the comparison ladder (§6.2), the base
 // chain and link extraction, the index, the crawler (and its fetcher), the reports,
 // and the errors.
 
-// ── The URI core: parse, resolve, normalize, compare (RFC 3986, RFC 3987) ──
+// ── The URI core (RFC 3986, RFC 3987) and the ladder (§6.2): also `linkladder/uri` ──
 export {
   parse,
   tryParse,
@@ -18,8 +20,6 @@ export {
   iriToUri,
   tryIriToUri,
   type ResolveOptions,
-} from './api.js';
-export {
   serialize,
   removeDotSegments,
   normalizePercentEncoding,
@@ -31,10 +31,6 @@ export {
   type Result,
   type UriSyntaxError,
   type ErrorSubject,
-} from './uri/index.js';
-
-// ── The ladder: rungs, schemes and the protocol rung's aliases (§6.2) ──
-export {
   RUNGS,
   SCHEMES,
   AliasMap,
@@ -50,15 +46,14 @@ export {
   type AliasEvidence,
   type AliasMapOptions,
   type AliasResolution,
-} from './ladder/index.js';
+} from './entry/uri.js';
 
 // ── Pages: the base URI chain (§5.1) and the links of an HTML page ──
 export { computeBaseChain, isSameDocumentReference, type BaseChain, type ResponseFacts } from './base/index.js';
 export { extractLinks, cleanHref } from './html/index.js';
 
-// ── The index: the dedup store a crawl writes, and its read-only view ──
-export { openIndex, type OpenIndexOptions } from './open-index.js';
-export { openIndexReader } from './store/index.js';
+// ── The index: the dedup store a crawl writes, and its read-only view: also `linkladder/index` ──
+export { openIndex, type OpenIndexOptions, openIndexReader } from './entry/index-api.js';
 export type {
   IndexWriter,
   AdmitEntry,
@@ -82,12 +77,17 @@ export type {
   AliasRow,
   FormRow,
   Funnel,
-} from './store/index.js';
+} from './entry/index-api.js';
 
-// ── The crawler: crawl(seed, options), as `linkladder crawl`; its fetcher and robots.txt ──
-export { crawl, type CrawlOptions } from './api.js';
-export { explain, CrawlError, type CrawlSummary, type CrawlEvent, type Explanation } from './crawl/index.js';
+// ── The crawler: crawl(seed, options), as `linkladder crawl`; its fetcher and robots.txt: also `linkladder/crawl` ──
 export {
+  crawl,
+  type CrawlOptions,
+  explain,
+  CrawlError,
+  type CrawlSummary,
+  type CrawlEvent,
+  type Explanation,
   createFetcher,
   createRobotsPolicy,
   type Fetcher,
@@ -98,7 +98,7 @@ export {
   type RobotsPolicy,
   type RobotsCache,
   type RobotsCacheEntry,
-} from './fetch/index.js';
+} from './entry/crawl.js';
 
 // ── Reports on a crawl's index: audit, graph, statistics, HTML ──
 export {

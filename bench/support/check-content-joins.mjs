@@ -1,4 +1,4 @@
-// Issue 13's "0 false joins": every URL an index joined by content evidence (alias
+// "0 false joins" of content evidence: every URL an index joined by content evidence (alias
 // evidence `digest` or `rule`) must answer byte-identically to the URL it was joined
 // to. Requests both URLs of each such alias (the server must still be running) and
 // prints `joins N checked, F false` and the false ones; exits 1 when any is false.

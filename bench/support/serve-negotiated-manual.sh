@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's site: the Apache HTTP Server manual (Debian's apache2-doc) served on
+# The negotiated manual's site: the Apache HTTP Server manual (Debian's apache2-doc) served on
 # 127.0.0.1 by a private Apache the way the Apache project serves its manual: every
 # page is a set of language variants (x.html.en, x.html.de …) found by MultiViews,
 # one tree mapped under each language prefix (/manual/de/x.html and /manual/x.html

@@ -1,4 +1,4 @@
-// The exit codes of `linkladder`, in one place so the help text, the README and
+// The exit codes of `linkladder`, in one place so the help text, docs/cli.md and
 // the tests agree. Scripts rely on them: change a value only with a major version.
 
 export const EXIT_CODES = {

@@ -91,7 +91,7 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal, s
   // A page's claim about itself: recorded, never obeyed, so no URL is merged by it.
   const canonical = sum(Object.values(claimed) as number[]);
   if (canonical > 0) lines.push(['canonical', canonicalText(canonical)]);
-  // Beyond RFC 3986, heuristic (DESIGN.md §9): apart from what servers proved.
+  // Beyond RFC 3986, heuristic: shown apart from what servers proved, so no one takes it for proof.
   const held = summary.contentEvidence;
   if (held !== undefined || sum(Object.values(content) as number[]) > 0) {
     const rules = held === undefined ? '' : `; ${held.deferred} predicted duplicates held back (${held.joined} joined without a request, ${held.released} fetched), ${held.rules.length} rules learned`;

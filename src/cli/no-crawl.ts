@@ -1,5 +1,6 @@
 // `audit`, `stats` and `report` on an index that holds no crawl: one line and a
-// non-zero exit, never "no findings" (issue 10, item 6).
+// non-zero exit, never "no findings": a CI gate must not pass
+// on a crawl that checked nothing.
 
 import type { IndexReader } from '../store/index.js';
 import type { CliContext } from './cli-context.js';

@@ -1,5 +1,5 @@
 // Opening the index for a command, with one clear line when it fails. `--db` names
-// a file (SQLite) or a PostgreSQL database (`postgres://user@host:port/db`, issue 12);
+// a file (SQLite) or a PostgreSQL database (`postgres://user@host:port/db`);
 // a URL is never taken for a path (nothing is created on disk for it), and no
 // message shows its password.
 
@@ -96,7 +96,7 @@ export function indexLabel(db: string): string {
 /**
  * The notice a writer gives when it took over the lock of a process that is gone.
  * A PostgreSQL index has no writer lock, hence never this notice: any number of
- * workers write it at once, each claim held by a lease (issue 12).
+ * workers write it at once, each claim held by a lease.
  */
 export function lockTakeoverNotice(file: string, store: IndexWriter): string | undefined {
   if (!(store instanceof SqliteStore)) return undefined;

@@ -19,7 +19,7 @@ const MISSING_COMMAND = "error: missing command (see 'linkladder --help')";
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   // The writers go first: they attach the 'error' listeners that keep a broken pipe from crashing the process.
-  // Nothing printed shows a password (DESIGN.md §4) but what the URI tools are asked
+  // Nothing printed shows a password (credentials are never printed) but what the URI tools are asked
   // for: the URI they compute is the output.
   const isUriTool = URI_TOOLS.has(argv.find((arg) => !arg.startsWith('-')) ?? '');
   const context: CliContext = {

@@ -2,7 +2,7 @@
 // layer's `crawlOptionsSchema`, the single source of their names, types, defaults and
 // checks) and the command line's (the index, the user-agent, --json). It is the source
 // of the command's options, of the LINKLADDER_* variables and config file keys, and of
-// README's options table (STYLE.md "Config"). A setting's key is its flag in camelCase
+// the options table of docs/options.md: one source, so they never disagree. A setting's key is its flag in camelCase
 // (`--per-host-concurrency` ↔ `perHostConcurrency`), its variable LINKLADDER_ and the
 // key in UPPER_SNAKE (`LINKLADDER_PER_HOST_CONCURRENCY`).
 
@@ -11,7 +11,7 @@ import { SETTING_META, crawlOptionsSchema, isOn, type CrawlSettingsOf } from '..
 import { FETCHER_DEFAULTS } from '../fetch/index.js';
 import { DEFAULT_DB_PATH } from '../store/index.js';
 
-/** Where the index is: a file, or a PostgreSQL database (issue 12); created if needed, resumed if it holds a crawl. */
+/** Where the index is: a file, or a PostgreSQL database (`postgres://`) shared by many workers; created if needed, resumed if it holds a crawl. */
 export const dbSetting = z
   .string({ error: 'Expected a non-empty path' })
   .min(1, { error: 'Expected a non-empty path' })
@@ -28,7 +28,7 @@ export const userAgentSetting = z
     description: 'the `User-Agent` of every request, and the robots.txt product token',
   });
 
-/** The settings of `linkladder crawl`, in the order of --help and README. */
+/** The settings of `linkladder crawl`, in the order of --help and docs/options.md. */
 export const crawlSettingsSchema = z.strictObject(
   {
     db: dbSetting,

@@ -1,6 +1,6 @@
 // The settings as a list, read off the schema once: each with its flag, variable,
 // kind, default and presentation, for the commander options, LINKLADDER_* variables
-// and README's table.
+// and docs/options.md's table.
 
 import * as z from 'zod';
 import { deepFreeze } from './deep-freeze.js';
@@ -98,7 +98,7 @@ export function fromText(setting: Setting, text: string): unknown {
   }
 }
 
-/** Strip README's Markdown (`code`, **bold**) for --help and messages. */
+/** Strip the Markdown of docs/options.md (`code`, **bold**) for --help and messages. */
 export function plainText(markdown: string): string {
   return markdown.replace(/\*\*|`/g, '');
 }

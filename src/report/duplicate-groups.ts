@@ -1,5 +1,5 @@
-// The groups of byte-identical representations the ladder did not join (DESIGN.md §9,
-// content evidence: beyond RFC 3986, heuristic), as the audit, `stats` and the HTML
+// The groups of byte-identical representations the ladder did not join (content
+// evidence: beyond RFC 3986, heuristic), as the audit, `stats` and the HTML
 // report read them: one group at a time, its first URL (by key) first.
 
 import { urlDifference, type UrlDifference } from '../ladder/index.js';

@@ -1,4 +1,4 @@
-// DESIGN.md §4: userinfo stays in keys as written, but nothing the tool prints shows a
+// Userinfo stays in keys as written (it is part of the URI's identity), but nothing the tool prints shows a
 // password (RFC 3986 §3.2.1: "user:password" is deprecated, and must not be shown).
 // The password is what follows the first ":" of the userinfo — written ":" or "%3A",
 // since a percent-encoded colon hides the same secret from a reader.

@@ -1,5 +1,5 @@
 // A crawl killed at any instant resumes from the database with nothing lost and
-// nothing fetched twice but what was in flight or not yet committed (DESIGN.md §5): the built
+// nothing fetched twice but what was in flight or not yet committed: the built
 // executable, SIGKILLed three times mid-crawl of the demo site, then run to its end.
 
 import type { ChildProcess } from 'node:child_process';
@@ -87,7 +87,7 @@ describe('a crawl killed with SIGKILL', () => {
     }
     const { exit } = startCrawl(db, ['--per-host-delay-ms', String(DELAY_MS)]);
     const last = await exit;
-    // The last run takes over the writer lock the killed one left (issue 10, item 7).
+    // The last run takes over the writer lock the killed one left (its process is gone).
     expect(last.stderr).toMatch(/^linkladder: notice: took over the writer lock of .* from pid \d+ on host .*, which is no longer running\n$/);
     expect(last.code).toBe(0);
     expect(last.stdout).toMatch(/^crawl {7}finished: the frontier is empty$/m);
@@ -110,7 +110,7 @@ describe('a crawl killed with SIGKILL', () => {
     expect(await integrityOf(db)).toEqual({ integrity: 'ok', fetching: 0, queued: 0 });
   }, 60_000);
 
-  // SIGTERM (issue 10) is handled as SIGINT is, with its own exit code and words.
+  // SIGTERM (what a service manager sends) is handled as SIGINT is, with its own exit code and words.
   it.each([
     ['SIGINT', 130, 'interrupted \\(Ctrl-C\\)'],
     ['SIGTERM', 143, 'terminated \\(SIGTERM\\)'],

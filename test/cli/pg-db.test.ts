@@ -1,4 +1,4 @@
-// `--db postgres://…` (issue 12), in-process on a throwaway PostgreSQL cluster: `db
+// `--db postgres://…`, in-process on a throwaway PostgreSQL cluster: `db
 // migrate` on an empty and on an existing database (idempotent, checksums checked),
 // `db status`, `db stats`; the URL from LINKLADDER_DB and from the config file; a
 // database that refuses the connection, or is no index, is one stderr line and exit

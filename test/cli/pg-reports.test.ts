@@ -1,5 +1,5 @@
-// The reports on a PostgreSQL index equal those on a SQLite index of the same crawl
-// (issue 12): the demo site crawled twice with `linkladder crawl`, once into a file and
+// The reports on a PostgreSQL index equal those on a SQLite index of the same crawl:
+// the demo site crawled twice with `linkladder crawl`, once into a file and
 // once into `--db postgres://…` (one request at a time, so that both crawls meet the
 // URLs in one order and give them the same ids), then a second run of each (the first
 // run's findings kept); audit, graph, stats, explain, report and db stats print the

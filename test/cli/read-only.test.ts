@@ -1,4 +1,4 @@
-// Read commands never write (issue 10, item 11): stats, audit, graph, report,
+// Read commands never write (they run beside a crawl and on read-only files): stats, audit, graph, report,
 // explain, db status and db stats open the index read-only, leave its bytes and
 // mtime as they were, read a chmod 444 index, refuse a missing file, an empty one,
 // a text file and another program's SQLite database with one line (exit 3), and

@@ -1,4 +1,4 @@
-// Issue 10 item 2: nothing the tool prints contains a password — not the --json
+// Credentials are never printed: nothing the tool prints contains a password — not the --json
 // events of a crawl, not explain (text or JSON), not a usage error that echoes a
 // seed, and not a password behind a percent-encoded ":" (`user%3As3cret@`).
 

@@ -1,4 +1,4 @@
-// One writer per index (issue 10, item 7; DESIGN.md §5): a second `crawl` on the
+// One writer per index (two writers would interleave one crawl's units): a second `crawl` on the
 // same --db is refused with one line naming the first (pid, host, since when) while
 // the first goes on; a lock left by a crawl killed with SIGKILL is taken over with a
 // notice; read commands and the library's crawl() behave accordingly. Real processes

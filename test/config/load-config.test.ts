@@ -233,7 +233,7 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
     ]);
   });
 
-  it("node-config's config/default.json in the working directory is not read (issue 10)", async () => {
+  it("node-config's config/default.json in the working directory is not read (it is another tool's file)", async () => {
     const cwd = workdir();
     mkdirSync(path.join(cwd, 'config'));
     writeFile(path.join(cwd, 'config', 'default.json'), { database: { host: 'db' }, port: 8080 });

@@ -1,4 +1,4 @@
-// DESIGN.md §4: userinfo stays in keys as written (it is case-sensitive), but no
+// Userinfo stays in keys as written (it is case-sensitive), but no
 // report prints a password — not the audit, the graph in any format, nor the HTML report.
 
 import { Writable } from 'node:stream';
@@ -30,7 +30,7 @@ describe('no report prints a password', () => {
     expect(redactPassword(`http://user:${SECRET}@h/x`)).toBe('http://user:***@h/x');
     expect(redactPassword('http://user@h/x')).toBe('http://user@h/x');
     expect(redactPassword(`//user:${SECRET}@h/x`)).toBe('//user:***@h/x');
-    // A percent-encoded ":" separates a password as well (issue 10: it escaped the redaction).
+    // A percent-encoded ":" separates a password as well (it once escaped the redaction).
     expect(redactPassword(`http://user%3A${SECRET}@h/x`)).toBe('http://user%3A***@h/x');
     expect(redactPassword(`http://user%3a${SECRET}@h/x`)).toBe('http://user%3a***@h/x');
   });

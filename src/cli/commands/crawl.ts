@@ -36,7 +36,7 @@ export function addCrawlCommand(program: Command, context: CliContext): void {
     .summary('crawl from seed URLs into the index (resumes)')
     .description('Crawl from the seeds, fetching every resource once however its links are written, into the index database.')
     .argument('<seed...>', 'absolute http(s) URLs to start from (depth 0)');
-  // The options come from the settings' schema (src/config/schema.ts), as README's table does.
+  // The options come from the settings' schema (src/config/schema.ts), as docs/options.md's table does.
   for (const option of settingOptions()) command.addOption(option);
   command.addHelpText('after', HELP).action(async (seeds: string[], options: { readonly config?: string }) => {
     // Defaults < config file < LINKLADDER_* variables < the flags given; a bad source throws ERR_CONFIG_INVALID (exit 2).

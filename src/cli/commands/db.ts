@@ -75,7 +75,7 @@ export function addDbCommand(program: Command, context: CliContext): void {
       );
     });
 
-  // One `stats` in the help (issue 11): `linkladder stats` reads a crawl; this raw
+  // One `stats` in the help, so users are not offered two: `linkladder stats` reads a crawl; this raw
   // count of the store's tables stays for scripts (and reads an index with no crawl).
   addIndexPathOptions(db.command('stats', { hidden: true }))
     .description('The store\'s raw counts (URLs by state, links by rung, aliases, fetches); see `linkladder stats`.')

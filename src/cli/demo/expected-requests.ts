@@ -4,7 +4,7 @@
 // read, robots.txt obeyed, scope = the seed's origin. The site's external links name
 // localhost (the same server under another origin), so that the demo never leaves
 // the machine.
-// "Correct" is DESIGN.md: RFC 3986 resolution, the §6.2 ladder up to the
+// "Correct" means: RFC 3986 resolution, the §6.2 ladder up to the
 // protocol rung learned from redirects and Content-Location, same-document
 // references never fetched, and nothing fetched twice.
 //

@@ -1,6 +1,7 @@
 // The demo site that `npm start` serves on 127.0.0.1 and crawls: a handful of
-// tiny resources, each holding one or two of the traps of DESIGN.md §4 (and
-// §3, the base chain). Written as data, with the server's origin substituted
+// tiny resources, each holding one or two of the traps a link-normalizing
+// crawler meets (spellings of one URL, redirects, Content-Location, robots.txt, and
+// the base chain). Written as data, with the server's origin substituted
 // where a page needs an absolute link, so tsc builds it like any other module.
 // What a correct crawl requests, and what it never does, is listed beside it in
 // expected-requests.ts.

@@ -1,4 +1,4 @@
-// DUPLICATE_REPRESENTATION (DESIGN.md §9, content evidence: beyond RFC 3986,
+// DUPLICATE_REPRESENTATION (content evidence: beyond RFC 3986,
 // heuristic): URLs whose bodies are byte-identical although the ladder did not join
 // them, one finding per URL of a group but its first (by key), which it names as
 // its target, with the segment-aligned prefixes the two URLs differ in.

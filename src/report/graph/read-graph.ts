@@ -8,7 +8,7 @@ import type { GraphEdge, GraphForm, GraphNode, GraphSource } from './graph-types
 
 export interface ReadGraphOptions {
   /**
-   * Merge each alias (DESIGN.md §2, protocol rung) into the URL it stands for: the
+   * Merge each alias (the protocol rung, RFC 3986 §6.2.4) into the URL it stands for: the
    * alias node is dropped, its key and spellings become forms of its target, its
    * edges are re-pointed and edges that then coincide have their counts summed.
    * @default false
@@ -47,7 +47,7 @@ async function* edgesOf(reader: IndexReader): AsyncGenerator<GraphEdge> {
 }
 
 function toNode(url: UrlRow, forms: readonly GraphForm[]): GraphNode {
-  // DESIGN.md §4: keys keep userinfo as written, but no report prints a password.
+  // Keys keep userinfo as written (it is part of the key), but no report prints a password.
   return { id: url.id, key: redactPassword(url.key), state: url.state, status: ownStatus(url.lastFetch), role: url.role, depth: url.depth, aliasOf: url.aliasOf, forms };
 }
 

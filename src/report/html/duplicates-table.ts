@@ -1,4 +1,4 @@
-// The duplicates tab as static HTML (DESIGN.md §9, DUPLICATE_REPRESENTATION): groups of
+// The duplicates tab as static HTML (DUPLICATE_REPRESENTATION): groups of
 // URLs whose bodies are byte-identical though the ladder did not join them. Content
 // evidence, beyond RFC 3986 and heuristic, so shown apart from the protocol rung's aliases.
 

@@ -59,14 +59,14 @@ export interface CrawlStats {
    */
   readonly verdicts: Readonly<Record<Verdict, number>>;
   /**
-   * Byte-identical representations under URLs the ladder did not join (DESIGN.md §9,
-   * DUPLICATE_REPRESENTATION; content evidence, heuristic): always counted, whether or
+   * Byte-identical representations under URLs the ladder did not join
+   * (DUPLICATE_REPRESENTATION; content evidence, heuristic): always counted, whether or
    * not the crawl used `--content-evidence`.
    */
   readonly duplicates: DuplicateStats;
   /**
-   * What `--content-evidence` did in the last run that used it (heuristic, DESIGN.md
-   * §9): URLs held back, joined, fetched, and the rules learned; absent when no run did.
+   * What `--content-evidence` did in the last run that used it (heuristic, beyond
+   * RFC 3986): URLs held back, joined, fetched, and the rules learned; absent when no run did.
    */
   readonly contentEvidence?: { readonly runId: number } & ContentEvidenceSummary;
   /**
@@ -76,7 +76,7 @@ export interface CrawlStats {
   readonly workers?: WorkersState;
 }
 
-/** Cooperating workers (issue 12): each one, and the frontier's state. */
+/** Cooperating workers on one PostgreSQL index: each one, and the frontier's state. */
 export interface WorkersState {
   readonly workers: readonly WorkerRow[];
   readonly urlsByState: Readonly<Record<UrlState, number>>;

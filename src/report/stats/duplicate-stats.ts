@@ -1,4 +1,4 @@
-// The `duplicates` line of `stats` (DESIGN.md §9, content evidence: beyond RFC 3986,
+// The `duplicates` line of `stats` (content evidence: beyond RFC 3986,
 // heuristic): groups of byte-identical representations the ladder did not join, the
 // URLs in them, and the prefix pairs they differ in, the most frequent first.
 

@@ -32,7 +32,7 @@ export function formatStats(stats: CrawlStats): string[] {
     ['verdicts', verdictsText(stats.verdicts)],
     ['duplicates', duplicatesText(stats.duplicates)],
   ];
-  // Content evidence is heuristic, beyond RFC 3986 (DESIGN.md §9): shown apart, when there is any.
+  // Content evidence is heuristic, beyond RFC 3986: shown apart, when there is any.
   // A canonical link is a page's claim, recorded and never obeyed: no alias, counted apart.
   if (total(claimed) > 0) rows.splice(rows.findIndex(([label]) => label === 'aliases') + 1, 0, ['canonical', `${total(claimed)}  pages name another URL as canonical (rel=canonical): recorded, not obeyed, no alias`]);
   if (total(content) > 0) rows.splice(rows.findIndex(([label]) => label === 'aliases') + 1, 0, ['content aliases', `${total(content)}  heuristic, by --content-evidence: ${list(content)}`]);
@@ -49,7 +49,7 @@ export function verdictsText(verdicts: CrawlStats['verdicts']): string {
 /** Pairs shown on the line; `--json` has `DUPLICATE_PAIRS_KEPT`. */
 const PAIRS_SHOWN = 3;
 
-// Content evidence, beyond RFC 3986 (DESIGN.md §9): said so on the line.
+// Content evidence, beyond RFC 3986 and heuristic: said so on the line.
 function duplicatesText(duplicates: CrawlStats['duplicates']): string {
   const { groups, urls, joinedByContent, prefixPairs } = duplicates;
   let text = `${groups} group${groups === 1 ? '' : 's'}, ${urls} URLs byte-identical, not joined by the ladder (content evidence, heuristic)`;

@@ -1,5 +1,5 @@
 // The workers section of `linkladder stats` on an index shared by cooperating workers
-// (issue 12): the frontier they share, then one line per worker — whether it runs,
+// (PostgreSQL): the frontier they share, then one line per worker — whether it runs,
 // ended, or went silent (its claims lapsed), and what it reported.
 
 import type { WorkerRow } from '../../store/index.js';

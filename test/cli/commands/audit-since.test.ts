@@ -1,4 +1,4 @@
-// `linkladder audit --since` (issue 11, item 4): a site crawled, changed (a broken
+// `linkladder audit --since`: a site crawled, changed (a broken
 // link fixed, another link newly broken) and re-checked with `crawl --recheck`; the
 // audit lists what is new and what was fixed since a run of the index, or since
 // another index file, in each format; an unknown run, or one that kept no findings,

@@ -1,4 +1,4 @@
-// `linkladder crawl --no-check-resources --no-check-external` (issue 11, items 1 and 2),
+// `linkladder crawl --no-check-resources --no-check-external`,
 // in-process, against the demo server on 127.0.0.1: resources and external links are
 // checked by default, and each flag turns its part off.
 

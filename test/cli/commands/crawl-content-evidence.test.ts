@@ -1,4 +1,4 @@
-// `linkladder crawl --content-evidence` as a user runs it (issue 13): the summary says
+// `linkladder crawl --content-evidence` as a user runs it: the summary says
 // what content evidence did, apart from the protocol rung and labelled heuristic, and
 // `explain` names the rule that joined a URL.
 

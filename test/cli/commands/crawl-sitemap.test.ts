@@ -1,5 +1,5 @@
-// `linkladder crawl` reads sitemaps by default and `--no-sitemap` turns it off (issue 11,
-// item 3), in-process, against the demo server on 127.0.0.1: its /sitemap.xml lists
+// `linkladder crawl` reads sitemaps by default and `--no-sitemap` turns it off,
+// in-process, against the demo server on 127.0.0.1: its /sitemap.xml lists
 // /orphan.html, which no page links to, and the audit reports it as SITEMAP_ORPHAN.
 
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -183,7 +183,7 @@ describe('linkladder crawl', () => {
     [['--max-pages', '-1'], "error: option '--max-pages <n>' argument '-1' is invalid. Expected an integer >= 0."],
     [['--concurrency', '0'], "error: option '--concurrency <n>' argument '0' is invalid. Expected an integer from 1 to 1000."],
     [['--per-host-delay-ms', '1.5'], "error: option '--per-host-delay-ms <ms>' argument '1.5' is invalid. Expected an integer from 0 to 3600000."],
-    // Past Node's timer range a delay would fire at once, in a 1 ms loop of warnings (issue 10).
+    // Past Node's timer range a delay would fire at once, in a 1 ms loop of warnings.
     [['--per-host-delay-ms', '3000000000'], "error: option '--per-host-delay-ms <ms>' argument '3000000000' is invalid. Expected an integer from 0 to 3600000."],
     [['--retries', '1000'], "error: option '--retries <n>' argument '1000' is invalid. Expected an integer from 0 to 10."],
     [['--concurrency', '100000'], "error: option '--concurrency <n>' argument '100000' is invalid. Expected an integer from 1 to 1000."],
@@ -397,7 +397,7 @@ describe('linkladder crawl', () => {
       ]);
     });
 
-    it("a node-config config/default.json in the working directory is left alone; an unknown variable does not stop the command (issue 10)", async () => {
+    it("a node-config config/default.json in the working directory is left alone; an unknown variable does not stop the command", async () => {
       const cwd = workdir();
       mkdirSync(path.join(cwd, 'config'));
       writeFileSync(path.join(cwd, 'config', 'default.json'), JSON.stringify({ server: { port: 8080 } }));

@@ -74,11 +74,11 @@ describe('linkladder explain', () => {
     );
   });
 
-  it('a skipped URL and a failed one: the reason, from the crawl run the index recorded (issue 10, item 15)', async () => {
+  it('a skipped URL and a failed one: the reason, from the crawl run the index recorded', async () => {
     const skipped = await run(['explain', 'mailto:webmaster@example.com', '--db', db]);
     expect(skipped.code).toBe(0);
     expect(skipped.out[2]).toBe('verdict   skipped: recorded, not fetched: the scheme mailto: is not crawled (only http and https)');
-    // Out of scope: checked, never crawled (issue 11).
+    // Out of scope: checked, never crawled.
     const external = await run(['explain', `${origin.replace('127.0.0.1', 'localhost')}/gone.html`, '--db', db]);
     expect(external.out[2]).toBe('verdict   fetched: checked once as an external link (GET) (status 404): out of scope, never crawled');
     const failed = await run(['explain', `${origin}/private/secret.html`, '--db', db]);

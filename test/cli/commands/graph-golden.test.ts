@@ -69,7 +69,7 @@ describe('golden files of the demo crawl', () => {
     expectGolden('demo-stats.json', await stdoutOf(['stats', '--json']));
   });
 
-  // Issue 4: "assert the exact link table (targets, base levels, rungs)". One line a
+  // The exact link table (targets, base levels, rungs), so no change goes unseen. One line a
   // link, in page order: the page, the href as written, element@attribute, the base
   // level it resolved against, the target (after aliases) and its fragment, the rung
   // it met the index at (and before aliases), its findings, and the other base

@@ -1,7 +1,7 @@
 // The expected-request lists checked against a reference crawl: a small,
 // sequential crawler made of the project's own layers (html extraction and
 // clean-up, the §5.1 base chain, §5.2 resolution, the ladder's keys, the sitemap
-// parser) and the protocol-rung rules of DESIGN.md §2, run against the demo server
+// parser) and the protocol-rung rules (aliases only from server evidence), run against the demo server
 // over HTTP.
 // A correct crawl must leave a log that checkRequestLog accepts; a careless one
 // (browser base mode, no Content-Location aliases, robots.txt ignored) must not.

@@ -1,4 +1,4 @@
-// DUPLICATE_REPRESENTATION (DESIGN.md §9): byte-identical bodies under URLs the ladder
+// DUPLICATE_REPRESENTATION (content evidence): byte-identical bodies under URLs the ladder
 // did not join, as the audit reports them, from a MemoryStore written as a crawl would.
 
 import { describe, expect, it } from 'vitest';

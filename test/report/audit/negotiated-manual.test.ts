@@ -1,4 +1,4 @@
-// End to end (DESIGN.md §9): the generated negotiated manual crawled with the default
+// End to end (content evidence): the generated negotiated manual crawled with the default
 // options, then audited. In its fallback mode /manual/de/x.html answers the English
 // variant when x has no German one (Content-Location inside the requested directory),
 // so URLs of several trees resolve to one file: the audit's DUPLICATE_REPRESENTATION

@@ -1,4 +1,4 @@
-// The workers section of `stats` (issue 12), from a reader that has workers: shown
+// The workers section of `stats` (workers on one PostgreSQL index), from a reader that has workers: shown
 // for workers that ran at the same time or one not ended, with the shared frontier.
 
 import { describe, expect, it } from 'vitest';

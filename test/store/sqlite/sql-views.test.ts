@@ -1,5 +1,5 @@
 // The SQL views of migration 008 (`page`, `broken_link`, `external_link`, and `link`
-// with positions), and the README's sample queries, run as written on a crawled site.
+// with positions), and the sample queries of docs/index-format.md, run as written on a crawled site.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,11 +42,12 @@ beforeAll(async () => {
   }
 });
 
-/** The ```sql blocks of README.md's section on SQL. */
-function readmeQueries(): string[] {
-  const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
-  const start = readme.indexOf('### Querying the index with SQL');
-  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+/** The ```sql blocks of docs/index-format.md's section on SQL. */
+function docQueries(): string[] {
+  const readme = readFileSync(fileURLToPath(new URL('../../../docs/index-format.md', import.meta.url)), 'utf8');
+  const start = readme.indexOf('## Querying the index with SQL');
+  const next = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, next === -1 ? undefined : next);
   return [...section.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());
 }
 
@@ -81,8 +82,8 @@ describe('SQL views', () => {
     expect(rows).toEqual([{ from_url: `${origin}/`, raw_href: 'http://other.example/x', host: 'other.example', state: 'skipped', status: null }]);
   });
 
-  it("README's three sample queries run as written and answer", () => {
-    const queries = readmeQueries();
+  it("docs/index-format.md's three sample queries run as written and answer", () => {
+    const queries = docQueries();
     expect(queries).toHaveLength(3);
     // "Which pages link to a 404" fits one line.
     expect(queries[0]!.split('\n')).toHaveLength(1);

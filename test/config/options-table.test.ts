@@ -1,27 +1,27 @@
-// README's options table of `linkladder crawl` is generated from the schema. After an
-// intended change: UPDATE_GOLDEN=1 npx vitest run test/config/readme-table.test.ts
-// rewrites it (and prints it).
+// The options table of `linkladder crawl` in docs/options.md is generated from the
+// schema. After an intended change: UPDATE_GOLDEN=1 npx vitest run
+// test/config/options-table.test.ts rewrites it (and prints it).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { README_TABLE_END, README_TABLE_START, SETTINGS, renderOptionsTable, withOptionsTable } from '../../src/config/index.js';
+import { OPTIONS_TABLE_END, OPTIONS_TABLE_START, SETTINGS, renderOptionsTable, withOptionsTable } from '../../src/config/index.js';
 
-const README = new URL('../../README.md', import.meta.url);
+const OPTIONS_DOC = new URL('../../docs/options.md', import.meta.url);
 const isUpdating = process.env.UPDATE_GOLDEN === '1';
 
-describe("README's crawl options table", () => {
+describe("docs/options.md's crawl options table", () => {
   it('is the one the schema generates', () => {
-    const readme = readFileSync(README, 'utf8');
+    const readme = readFileSync(OPTIONS_DOC, 'utf8');
     const expected = withOptionsTable(readme);
     if (isUpdating && expected !== readme) {
-      writeFileSync(README, expected);
-      process.stdout.write(`README.md: crawl options table rewritten:\n${renderOptionsTable().join('\n')}\n`);
+      writeFileSync(OPTIONS_DOC, expected);
+      process.stdout.write(`docs/options.md: crawl options table rewritten:\n${renderOptionsTable().join('\n')}\n`);
     }
-    expect(readme, 'README differs from the table src/config/schema.ts generates (UPDATE_GOLDEN=1 rewrites it)').toBe(
+    expect(readme, 'docs/options.md differs from the table src/config/schema.ts generates (UPDATE_GOLDEN=1 rewrites it)').toBe(
       isUpdating ? readme : expected,
     );
-    expect(readme.split(README_TABLE_START)).toHaveLength(2);
-    expect(readme.split(README_TABLE_END)).toHaveLength(2);
+    expect(readme.split(OPTIONS_TABLE_START)).toHaveLength(2);
+    expect(readme.split(OPTIONS_TABLE_END)).toHaveLength(2);
   });
 
   it('has a row for --config and each setting, with its key and variable', () => {
@@ -38,9 +38,9 @@ describe("README's crawl options table", () => {
     expect(rows).toContain('| `--allow-private` | `allowPrivate` | `LINKLADDER_ALLOW_PRIVATE` | off | allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …), named or resolved by DNS |');
   });
 
-  it('replaces only what lies between the markers, and refuses a README without them', () => {
-    const text = `before\n${README_TABLE_START}\nold\n${README_TABLE_END}\nafter\n`;
-    expect(withOptionsTable(text)).toBe(`before\n${README_TABLE_START}\n${renderOptionsTable().join('\n')}\n${README_TABLE_END}\nafter\n`);
+  it('replaces only what lies between the markers, and refuses a file without them', () => {
+    const text = `before\n${OPTIONS_TABLE_START}\nold\n${OPTIONS_TABLE_END}\nafter\n`;
+    expect(withOptionsTable(text)).toBe(`before\n${OPTIONS_TABLE_START}\n${renderOptionsTable().join('\n')}\n${OPTIONS_TABLE_END}\nafter\n`);
     expect(() => withOptionsTable('no markers')).toThrow(/crawl-options:start/);
   });
 });

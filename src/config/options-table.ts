@@ -1,12 +1,12 @@
-// README's table of the `linkladder crawl` options, generated from the schema. It
-// sits between two marker comments; test/config/readme-table.test.ts fails when
-// README differs, and rewrites it with UPDATE_GOLDEN=1.
+// The table of the `linkladder crawl` options in docs/options.md, generated from the
+// schema. It sits between two marker comments; test/config/options-table.test.ts fails
+// when docs/options.md differs, and rewrites it with UPDATE_GOLDEN=1.
 
 import { CONFIG_OPTION } from './command-options.js';
 import { SETTINGS, type Setting } from './settings.js';
 
-export const README_TABLE_START = '<!-- crawl-options:start (generated from src/config/schema.ts) -->';
-export const README_TABLE_END = '<!-- crawl-options:end -->';
+export const OPTIONS_TABLE_START = '<!-- crawl-options:start (generated from src/config/schema.ts) -->';
+export const OPTIONS_TABLE_END = '<!-- crawl-options:end -->';
 
 /** The table, as Markdown lines (no markers). */
 export function renderOptionsTable(): string[] {
@@ -34,13 +34,13 @@ function defaultOf(setting: Setting): string {
 }
 
 /**
- * `readme` with the text between the markers replaced by the table. Throws when the
+ * `markdown` with the text between the markers replaced by the table. Throws when the
  * markers are missing or out of order.
  */
-export function withOptionsTable(readme: string): string {
-  const start = readme.indexOf(README_TABLE_START);
-  const end = readme.indexOf(README_TABLE_END);
-  if (start === -1 || end < start) throw new Error(`README has no ${README_TABLE_START} … ${README_TABLE_END} pair`);
-  const before = readme.slice(0, start + README_TABLE_START.length);
-  return `${before}\n${renderOptionsTable().join('\n')}\n${readme.slice(end)}`;
+export function withOptionsTable(markdown: string): string {
+  const start = markdown.indexOf(OPTIONS_TABLE_START);
+  const end = markdown.indexOf(OPTIONS_TABLE_END);
+  if (start === -1 || end < start) throw new Error(`the Markdown has no ${OPTIONS_TABLE_START} … ${OPTIONS_TABLE_END} pair`);
+  const before = markdown.slice(0, start + OPTIONS_TABLE_START.length);
+  return `${before}\n${renderOptionsTable().join('\n')}\n${markdown.slice(end)}`;
 }

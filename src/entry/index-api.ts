@@ -1,0 +1,30 @@
+// linkladder/index: the dedup index — open it to write (a crawl's store) or to read
+// (reports), and its types. Loads the SQLite and PostgreSQL drivers, not the crawler.
+
+export { openIndex, type OpenIndexOptions } from '../open-index.js';
+export { openIndexReader } from '../store/index.js';
+export type {
+  IndexWriter,
+  AdmitEntry,
+  AdmitResult,
+  AliasRecord,
+  BaseLevel,
+  ClaimedUrl,
+  FetchRecord,
+  MatchRung,
+  RedirectHop,
+  StoreStats,
+  UrlRecord,
+  UrlState,
+  UrlHistory,
+  IndexReader,
+  UrlRow,
+  LinkRow,
+  EdgeRow,
+  EdgeOptions,
+  FetchRow,
+  AliasRow,
+  FormRow,
+  Funnel,
+} from '../store/index.js';
+export { StoreError } from '../errors.js';
