@@ -18,10 +18,10 @@ beforeEach(() => {
   Database.prototype.prepare = function (this: Database.Database, sql: string) {
     const statement = prepare.call(this, sql);
     if (sql === STANDING_SQL) {
-      const get = statement.get.bind(statement);
+      const get = statement.get.bind(statement) as (...parameters: unknown[]) => unknown;
       statement.get = ((...parameters: unknown[]) => {
         standingReads++;
-        return get(...(parameters as []));
+        return get(...parameters);
       }) as typeof statement.get;
     }
     return statement;
