@@ -8,19 +8,23 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteStore, type AdmitEntry } from '../../src/store/index.js';
 
 const STANDING_SQL = 'SELECT state, role FROM url WHERE id = :id';
+const STATE_SQL = 'SELECT state FROM url WHERE id = :id';
 
 let standingReads = 0;
+let stateReads = 0;
 const prepare = Database.prototype.prepare;
 
 beforeEach(() => {
   standingReads = 0;
+  stateReads = 0;
   // Count the standing reads of every store opened in the test.
   Database.prototype.prepare = function (this: Database.Database, sql: string) {
     const statement = prepare.call(this, sql);
-    if (sql === STANDING_SQL) {
+    if (sql === STANDING_SQL || sql === STATE_SQL) {
       const get = statement.get.bind(statement) as (...parameters: unknown[]) => unknown;
       statement.get = ((...parameters: unknown[]) => {
-        standingReads++;
+        if (sql === STANDING_SQL) standingReads++;
+        else stateReads++;
         return get(...parameters);
       }) as typeof statement.get;
     }
@@ -51,6 +55,23 @@ describe('SQLite store: the standing of a followed resource', () => {
     await store.admit(Array.from({ length: 20 }, () => link(page, 'http://other/x', { role: 'external' })));
     expect(standingReads).toBeLessThanOrEqual(2);
     expect(await store.findUrl('http://host/logo.png')).toMatchObject({ state: 'queued', role: 'resource' });
+    await store.close();
+  });
+
+  it('a fetch recorded for a URL the store admitted reads no row to check that it exists; an unknown id is still refused', async () => {
+    const { store, page } = await openWithPage();
+    const [target] = await store.admit([link(page, 'http://host/a')]);
+    await store.claim(10);
+    await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+    await store.recordFetch({ urlId: target!.urlId!, outcome: 'done', startedAt: 1, status: 404 });
+    expect(stateReads).toBe(0);
+    await expect(store.recordFetch({ urlId: 999, outcome: 'done', startedAt: 1, status: 200 })).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
+    );
+    await expect(store.recordFetch({ urlId: 1.5, outcome: 'done', startedAt: 1, status: 200 })).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_STORE_NOT_FOUND' }),
+    );
+    expect((await store.history(target!.urlId!))?.fetches.map((f) => f.status)).toEqual([404]);
     await store.close();
   });
 
