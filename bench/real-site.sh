@@ -17,6 +17,10 @@
 #   REAL_SITE_ROOT     the directory to serve                      (default /usr/share/doc/$REAL_SITE_PACKAGE/html)
 #   REAL_SITE_SEED     the page to start from, inside the root     (default index.html)
 #   REAL_SITE_FLAGS    more linkladder crawl flags, e.g. "--concurrency 8 --per-host-concurrency 8"
+#   REAL_SITE_BASELINE another build's linkladder.mjs (e.g. a copy of dist/ from before
+#                      a change, with node_modules and migrations/ beside it): crawled in
+#                      every round too, as the tool "baseline", with the same flags, and
+#                      its ratio to linkladder printed (a before/after in one run)
 #   REAL_SITE_PROFILE  a directory: after the rounds, one more linkladder crawl under
 #                      node --cpu-prof writes its .cpuprofile there, and its summary is
 #                      printed (dist/bench/real-site.profile.js)
@@ -33,6 +37,7 @@ root="${REAL_SITE_ROOT:-/usr/share/doc/$package/html}"
 seed_page="${REAL_SITE_SEED:-index.html}"
 read -r -a extra_flags <<<"${REAL_SITE_FLAGS:-}"
 profile_dir="${REAL_SITE_PROFILE:-}"
+baseline="${REAL_SITE_BASELINE:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cli="$repo/dist/linkladder.mjs"
 naive="$repo/dist/bench/support/naive-crawler.js"
@@ -49,6 +54,10 @@ skip() {
 command -v wget >/dev/null || skip "wget is not installed (apt-get install wget)"
 [ -x /usr/bin/time ] || skip "/usr/bin/time is not installed (apt-get install time)"
 [ -f "$root/$seed_page" ] || skip "no tree at $root/$seed_page (apt-get install $package, or set REAL_SITE_ROOT)"
+if [ -n "$baseline" ] && [ ! -f "$baseline" ]; then
+  echo "real-site: REAL_SITE_BASELINE=$baseline is not a file" >&2
+  exit 1
+fi
 if [ ! -f "$cli" ] || [ ! -f "$naive" ] || [ ! -f "$floor" ]; then
   echo "real-site: $cli, $naive or $floor is missing; run npm run build first" >&2
   exit 1
@@ -73,6 +82,8 @@ echo "  wget:       wget -r -np -l inf -q -P <tmp> $seed"
 echo "  naive:      node $naive $seed"
 echo "  fetch-only: node $floor <the tree's .html files as URLs>"
 echo "  linkladder: node $cli crawl $seed --db <tmp>/index.db --scope prefix --allow-private --no-check-external --per-host-concurrency 1${extra_flags[*]:+ ${extra_flags[*]}}"
+[ -z "$baseline" ] || echo "  baseline:   node $baseline crawl (the same flags)"
+tools="wget fetch-only naive linkladder${baseline:+ baseline}"
 
 # One crawl: time it, then keep this crawl's slice of the access log.
 run_one() { # tool round
@@ -91,10 +102,12 @@ run_one() { # tool round
       /usr/bin/time -v -o "$out/time" node "$floor" "$work/pages.list" >"$out/summary" ||
         { echo "real-site: fetch-only failed" >&2; exit 1; }
       ;;
-    linkladder)
-      /usr/bin/time -v -o "$out/time" node "$cli" crawl "$seed" --db "$out/index.db" \
+    linkladder | baseline)
+      local program="$cli"
+      [ "$tool" = linkladder ] || program="$baseline"
+      /usr/bin/time -v -o "$out/time" node "$program" crawl "$seed" --db "$out/index.db" \
         --scope prefix --allow-private --no-check-external --per-host-concurrency 1 "${extra_flags[@]}" >"$out/summary" 2>"$out/stderr" ||
-        { echo "real-site: linkladder crawl failed:" >&2; cat "$out/stderr" "$out/summary" >&2; exit 1; }
+        { echo "real-site: $tool crawl failed:" >&2; cat "$out/stderr" "$out/summary" >&2; exit 1; }
       ;;
   esac
   tail -n +"$((before + 1))" "$access_log" >"$out/requests"
@@ -112,6 +125,10 @@ for round in $(seq "$rounds"); do
     2) order="naive fetch-only linkladder wget" ;;
     *) order="linkladder wget fetch-only naive" ;;
   esac
+  # The baseline right before linkladder in odd rounds, right after it in even ones.
+  if [ -n "$baseline" ]; then
+    if [ $((round % 2)) -eq 1 ]; then order="${order/linkladder/baseline linkladder}"; else order="${order/linkladder/linkladder baseline}"; fi
+  fi
   for tool in $order; do
     run_one "$tool" "$round"
     read -r _ _ cpu wall _ rss <"$work/$tool.$round/figures"
@@ -125,7 +142,7 @@ column_median() { cat "$work/$1".*/figures | awk -v c="$2" '{ print $c }' | medi
 
 echo
 printf '%-11s %8s %8s %9s %9s %9s %8s %8s %12s\n' tool 'cpu s' 'wall s' 'rss MB' requests 'distinct' 'max/url' 'non-200' 'connections'
-for tool in wget fetch-only naive linkladder; do
+for tool in $tools; do
   cat "$work/$tool".*/requests >"$work/$tool.all"
   last="$work/$tool.$rounds/requests"
   printf '%-11s %8.2f %8.2f %9.1f %9d %9d %8d %8d %12d\n' "$tool" \
@@ -148,6 +165,11 @@ echo "cpu ratio linkladder/wget: $ratio (target <= 2.00: $verdict)"
 echo "cpu ratio naive/wget:      $(ratio_of "$naive_cpu" "$wget_cpu") (Node, undici and htmlparser2 alone)"
 echo "cpu ratio fetch-only/wget: $(ratio_of "$floor_cpu" "$wget_cpu") (Node and undici alone, fetching the same pages, nothing parsed)"
 echo "cpu ratio linkladder/naive: $(ratio_of "$ladder_cpu" "$naive_cpu")"
+if [ -n "$baseline" ]; then
+  baseline_cpu="$(column_median baseline 3)"
+  echo "cpu ratio baseline/naive:   $(ratio_of "$baseline_cpu" "$naive_cpu")"
+  echo "cpu ratio linkladder/baseline: $(ratio_of "$ladder_cpu" "$baseline_cpu") (wall: $(ratio_of "$(column_median linkladder 4)" "$(column_median baseline 4)"))"
+fi
 
 awk '{ print $2 }' "$work/wget.$rounds/requests" | sort -u >"$work/wget.urls"
 awk '{ print $2 }' "$work/linkladder.$rounds/requests" | sort -u >"$work/linkladder.urls"

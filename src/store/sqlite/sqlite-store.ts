@@ -22,6 +22,7 @@ import { SqliteIndexReader, readStats } from './sqlite-reader.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 import { jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
 import { readRuns } from './sqlite-rows.js';
+import { URL_ROLES } from '../url-vocabulary.js';
 import type {
   AdmitEntry,
   AdmitResult,
@@ -46,6 +47,8 @@ import type {
 
 /** The standing of a URL the key mirror knows to be a followed page. */
 const FOLLOWED_PAGE: Standing = Object.freeze({ isSkipped: false, role: 'page' });
+/** The standing of a followed URL of each role, by `URL_ROLES` index + 1 (`#followedRoles`). */
+const FOLLOWED: readonly Standing[] = [FOLLOWED_PAGE, ...URL_ROLES.map((role) => Object.freeze({ isSkipped: false, role }))];
 
 export interface SqliteStoreOptions {
   /**
@@ -100,6 +103,13 @@ export class SqliteStore extends UnitStore {
   readonly #links: LinkWriter;
   readonly robotsCache: RobotsCache;
   #keys: KeyMirror | undefined;
+  /**
+   * By URL id: 1 + the `URL_ROLES` index of a URL read as followed (not skipped)
+   * with a role below `page` (0: not known). A followed URL is never skipped again
+   * and its role changes only by `raiseRole`, so a link to an image or a stylesheet
+   * asks the table once, not once per link. Dropped with the key mirror.
+   */
+  #followedRoles = new Uint8Array(0);
   #dataVersion: number;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
@@ -427,6 +437,7 @@ export class SqliteStore extends UnitStore {
 
   #forgetMemory(): void {
     this.#keys = undefined;
+    this.#followedRoles = new Uint8Array(0);
     this.#links.discard();
     this.#admitter.forget();
     this.#loadAliases();
@@ -472,6 +483,8 @@ export class SqliteStore extends UnitStore {
     const version = this.#readDataVersion();
     if (version === this.#dataVersion) return;
     this.#dataVersion = version;
+    // Another writer may have raised a role.
+    this.#followedRoles = new Uint8Array(0);
     if (this.#keys !== undefined) this.#loadKeys(this.#keys);
     this.#loadAliases();
     this.#admitter.forget();
@@ -507,11 +520,23 @@ export class SqliteStore extends UnitStore {
     const keys = this.#getKeys();
     if (!Number.isInteger(id) || id < 1 || id > keys.lastUrlId) return undefined; // url rows are never deleted
     if (!keys.mayBeSkipped(id)) return FOLLOWED_PAGE;
+    const known = this.#followedRoles[id];
+    if (known !== undefined && known > 0) return FOLLOWED[known]!;
     const row = this.#statements.urlStanding.get({ id }) as { state: UrlState; role: UrlRole | null } | undefined;
     if (row === undefined) return undefined;
     const standing: Standing = { isSkipped: row.state === 'skipped', role: row.role ?? 'page' };
     if (!standing.isSkipped && standing.role === 'page') keys.notSkipped(id);
+    else if (!standing.isSkipped) this.#rememberFollowed(id, standing.role);
     return standing;
+  }
+
+  #rememberFollowed(id: number, role: UrlRole): void {
+    if (id >= this.#followedRoles.length) {
+      const grown = new Uint8Array(Math.max(id + 1, this.#followedRoles.length * 2, 1024));
+      grown.set(this.#followedRoles);
+      this.#followedRoles = grown;
+    }
+    this.#followedRoles[id] = URL_ROLES.indexOf(role) + 1;
   }
 
   #backend(): IndexBackend {
@@ -543,13 +568,20 @@ export class SqliteStore extends UnitStore {
         return id;
       },
       followSkipped: (id, depth, role) => s.followSkipped.run({ id, depth, role }).changes > 0,
-      raiseRole: (id, role) => void s.raiseRole.run({ id, role }),
+      raiseRole: (id, role) => {
+        s.raiseRole.run({ id, role });
+        if (id < this.#followedRoles.length) this.#followedRoles[id] = 0;
+      },
       insertLink: (link) => this.#links.add(link),
       aliasTarget: (id) => this.#aliases.get(id),
     };
   }
 
   #requireUrl(id: number): void {
+    // URL rows are never deleted: an id up to the last one the key mirror holds exists
+    // (a fetch row is written for every response: this saves a read per page).
+    const keys = this.#keys;
+    if (keys !== undefined && Number.isInteger(id) && id >= 1 && id <= keys.lastUrlId) return;
     if (this.#statements.urlState.get({ id }) === undefined) {
       throw new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${id} in the index`);
     }
