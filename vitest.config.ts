@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 // server listens, no child process or worker thread starts (test/support/starts-nothing.mjs
 // makes each of those throw in a unit process), and it takes seconds, not minutes.
 // `integration` is the files below: they start the demo server, a loopback HTTP server,
-// PostgreSQL, Chromium, the built CLI or a worker, or take a minute on their own.
-// `npm test` (and bare `vitest run`) runs both.
+// Chromium, the built CLI or a worker, or take a minute on their own. `postgres` is the
+// files that use PostgreSQL. `npm test` (and bare `vitest run`) runs all three.
 //
 // A new test file is a unit test until it starts something: then its first run in the
 // unit project fails, naming this list, and it is added here. Store test files are
@@ -35,8 +35,6 @@ const INTEGRATION = [
   'test/cli/demo/server.test.ts',
   'test/cli/main.test.ts',
   'test/cli/parse-threads.test.ts',
-  'test/cli/pg-db.test.ts',
-  'test/cli/pg-reports.test.ts',
   'test/cli/read-only.test.ts',
   'test/cli/run-crawl.test.ts',
   'test/cli/secrets.test.ts',
@@ -52,9 +50,6 @@ const INTEGRATION = [
   'test/crawl/host-breaker.test.ts',
   'test/crawl/markdown-pages.test.ts',
   'test/crawl/parse-pool.test.ts',
-  'test/crawl/pg-workers.leases.test.ts',
-  'test/crawl/pg-workers.process.test.ts',
-  'test/crawl/pg-workers.restart.test.ts',
   'test/crawl/private-address.dns.test.ts',
   'test/crawl/recheck.test.ts',
   'test/crawl/robots-outage.test.ts',
@@ -62,7 +57,6 @@ const INTEGRATION = [
   'test/crawl/sitemap-seeds.test.ts',
   'test/crawl/slow-host.test.ts',
   'test/crawl/truncated-body.test.ts',
-  'test/crawl/verdict-cache.stores.test.ts',
   'test/crawl/verdict-cache.test.ts',
   'test/crawl/verdict.crawl.test.ts',
   'test/fetch/create-fetcher.*.test.ts',
@@ -78,11 +72,25 @@ const INTEGRATION = [
   'test/report/audit/negotiated-manual.test.ts',
   'test/report/graph/external-readers.test.ts',
   'test/report/html/report-browser.test.ts',
-  'test/store/**/contract.test.ts',
-  'test/store/**/reader-contract.test.ts',
   'test/store/**/crash.test.ts',
   'test/store/**/sql-views.test.ts',
   'test/store/**/writer-lock.test.ts',
+  'test/support/negotiated-manual-server.test.ts',
+];
+
+/**
+ * The files that call startPostgres(): they share one cluster per run (the project's global
+ * setup, test/support/postgres-global-setup.ts), each in databases of its own.
+ */
+const POSTGRES = [
+  'test/cli/pg-db.test.ts',
+  'test/cli/pg-reports.test.ts',
+  'test/crawl/pg-workers.leases.test.ts',
+  'test/crawl/pg-workers.process.test.ts',
+  'test/crawl/pg-workers.restart.test.ts',
+  'test/crawl/verdict-cache.stores.test.ts',
+  'test/store/**/contract.test.ts',
+  'test/store/**/reader-contract.test.ts',
   'test/store/pg/**/admission-race.test.ts',
   'test/store/pg/**/database.test.ts',
   'test/store/pg/**/frontier.test.ts',
@@ -90,7 +98,6 @@ const INTEGRATION = [
   'test/store/pg/**/reader.test.ts',
   'test/store/pg/**/sitemap-leases.test.ts',
   'test/store/pg/**/store-leases.test.ts',
-  'test/support/negotiated-manual-server.test.ts',
 ];
 
 export default defineConfig({
@@ -105,7 +112,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: INTEGRATION,
+          exclude: [...INTEGRATION, ...POSTGRES],
           // No test reaches past loopback: DNS answers localhost only (test/support/loopback-only.mjs).
           setupFiles: ['test/support/loopback-only.mjs', 'test/support/starts-nothing.mjs'],
           // Files that start nothing share their worker's modules: each module is loaded once per
@@ -120,6 +127,15 @@ export default defineConfig({
           name: 'integration',
           include: INTEGRATION,
           setupFiles: ['test/support/loopback-only.mjs'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES,
+          setupFiles: ['test/support/loopback-only.mjs'],
+          globalSetup: ['test/support/postgres-global-setup.ts'],
         },
       },
     ],
