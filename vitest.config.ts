@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFilesFirst from './test/support/long-files-first.js';
 
 // Two projects. `unit` (npm run test:unit) is every test file that starts nothing: no
 // server listens, no child process or worker thread starts (test/support/starts-nothing.mjs
@@ -103,9 +104,12 @@ const POSTGRES = [
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // Two files at once on two cores: a hook that writes thousands of files may take longer than vitest's 10 s.
+    hookTimeout: 30_000,
     reporters: ['default'],
     // vitest's default is one worker fewer than the cores: one on CI's two, which left the second idle.
     maxWorkers: 2,
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         extends: true,
@@ -127,6 +131,8 @@ export default defineConfig({
           name: 'integration',
           include: INTEGRATION,
           setupFiles: ['test/support/loopback-only.mjs'],
+          // The run's shared crawls of the demo site, for files that only read an index of it.
+          globalSetup: ['test/support/demo-index-global-setup.ts'],
         },
       },
       {
