@@ -40,6 +40,8 @@ const INTEGRATION = [
   'test/cli/run-crawl.test.ts',
   'test/cli/secrets.test.ts',
   'test/cli/writer-lock.test.ts',
+  'test/docs/examples.test.ts',
+  'test/docs/links.test.ts',
   'test/entry/subpath-exports.test.ts',
   'test/package-files.test.ts',
   'test/crawl/body-cap.test.ts',
