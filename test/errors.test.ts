@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_MESSAGES, LinkladderError, OptionError, UriError, type ErrorCode } from '../src/index.js';
+import { ERROR_MESSAGES, LinkladderError, OptionError, UriError, type ErrorCode } from '../src/errors.js';
 
 const documented = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
 

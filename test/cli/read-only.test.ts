@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoServer } from '../../src/cli/demo/index.js';
 import { LINKLADDER_APPLICATION_ID } from '../../src/store/index.js';
+import { crawledDemoIndex } from '../support/demo-index.js';
 import { run } from './cli-harness.js';
 
 // Every connection the commands open, with its file and whether it is read-only.
@@ -36,14 +37,9 @@ let origin: string;
 let copies = 0;
 
 beforeAll(async () => {
-  const server = await startDemoServer();
-  origin = server.origin;
-  try {
-    const crawled = await run(['crawl', `${origin}/`, '--db', index, '--allow-private']);
-    expect(crawled.code).toBe(0);
-  } finally {
-    await server.close();
-  }
+  const crawled = await crawledDemoIndex(index);
+  origin = crawled.origin;
+  expect(crawled.code).toBe(0);
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -11,7 +11,8 @@ import { serveMultiHostSite } from '../support/multi-host-site.js';
 import { startPostgres } from '../support/postgres-cluster.js';
 import { skipNotice } from '../support/system-tools.js';
 
-const cluster = await startPostgres();
+// Its own cluster: restarting the run's shared one would cut every other file's connections.
+const cluster = await startPostgres({ dedicated: true });
 if (typeof cluster === 'string') skipNotice('PostgreSQL restarted under crawl workers', cluster);
 
 const running = new Set<ChildProcess>();
@@ -75,9 +76,11 @@ describe.skipIf(typeof cluster === 'string')('a PostgreSQL server restarted unde
       while (site.requests.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
       // Down far longer than the 30 s a worker waits from when it meets the loss: on a loaded
       // machine a worker may meet it seconds after the shutdown (40 s of downtime let one finish).
-      const restarted = cluster.restart({ downMs: 75_000 });
+      // Once the worker has ended, nobody is left to meet the server: it comes back then.
+      const exited = worker.exit;
+      const restarted = cluster.restart({ downMs: 75_000, until: exited });
       const downAt = performance.now();
-      const exit = await worker.exit;
+      const exit = await exited;
       const waited = performance.now() - downAt;
       await restarted;
       expect(exit.stderr).not.toContain('TypeError');

@@ -1,18 +1,24 @@
 // A throwaway PostgreSQL server for tests: Debian's `postgresql` (installed with
 // apt-get when missing and we are root, as Chromium is), a cluster made by initdb in
-// a fresh temporary folder, and `postgres` on a free loopback port. Each test file
-// may start its own: own port, own folder, own socket directory. Nothing outlives the
-// test process: `stop()` shuts the server down and removes the folder; a process that
-// exits without it takes the server down with it (`exit` hook, and the kernel's
-// parent-death signal for a process that is killed), and the next start removes the
-// folders such processes left behind.
+// a fresh temporary folder, and `postgres` on a free loopback port. Nothing outlives the
+// process that started it: `stop()` shuts the server down and removes the folder; a
+// process that exits without it takes the server down with it (`exit` hook, and the
+// kernel's parent-death signal for a process that is killed), and the next start removes
+// the folders such processes left behind.
+//
+// Under vitest, one cluster serves the whole test run: the `postgres` project's global
+// setup (test/support/postgres-global-setup.ts) starts it once, and `startPostgres()` in
+// a test file hands out that cluster, whose `createDatabase()` gives the file databases
+// of its own (a database costs a CREATE DATABASE; a cluster, a copy and a server start).
+// A file that restarts the server, or wants other settings, asks for a cluster of its
+// own (`dedicated: true`, or `settings`); so does a process outside vitest.
 //
 // initdb and postgres refuse to run as root: as root they run as the `postgres`
 // system user (the package creates it), otherwise as the current user. Readiness and
 // createDatabase use PostgreSQL's own pg_isready and psql, so this file needs no npm client.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -63,17 +69,35 @@ export interface PostgresCluster {
   createDatabase(name?: string): Promise<string>;
   /**
    * Fast shutdown (open sessions are ended), the server away for `downMs` (connections
-   * refused), then started again on the same port and data: a restart as clients meet it.
+   * refused) or until `until` settles if that comes first, then started again on the same
+   * port and data: a restart as clients meet it.
    */
-  restart(options?: { readonly downMs?: number }): Promise<void>;
+  restart(options?: { readonly downMs?: number; readonly until?: Promise<unknown> }): Promise<void>;
   /** Fast shutdown (open sessions are ended), then remove the cluster's folder. */
   stop(): Promise<void>;
 }
 
 export interface StartPostgresOptions {
-  /** Server settings added to (or overriding) the test settings, e.g. `{ shared_buffers: '512MB' }`. */
+  /** Server settings added to (or overriding) the test settings, e.g. `{ shared_buffers: '512MB' }`; implies `dedicated`. */
   readonly settings?: Readonly<Record<string, string>>;
+  /**
+   * A cluster of the caller's own even under a test run that shares one: for a test that
+   * restarts the server (`restart()` is refused on the shared cluster) or tests the cluster itself.
+   */
+  readonly dedicated?: boolean;
 }
+
+/** What the global setup provides to the test files (`provide`/`inject`): the shared cluster, or why there is none. */
+export type SharedPostgres = { readonly port: number; readonly dir: string } | { readonly unavailable: string };
+
+/** The `provide`/`inject` key of the shared cluster. */
+export const SHARED_POSTGRES_KEY = 'linkladderPostgres';
+
+/**
+ * The shared cluster's settings: the test settings, with room for the connections of two
+ * test files at once (a crawl test runs several workers, each with its own pool).
+ */
+export const SHARED_SETTINGS: Readonly<Record<string, string>> = { max_connections: '300' };
 
 /** The identity initdb and postgres run as. */
 interface RunAs {
@@ -88,14 +112,16 @@ interface RunAs {
  * skip). With LINKLADDER_REQUIRE_POSTGRES set, a cluster that cannot start throws instead.
  */
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresCluster | string> {
-  const result = await tryStart(options);
+  const shared = options.dedicated === true || options.settings !== undefined ? undefined : await sharedCluster();
+  const result = shared ?? (await tryStart(options));
   if (typeof result === 'string' && process.env[REQUIRE_POSTGRES_ENV] !== undefined) {
     throw new Error(`PostgreSQL is required (${REQUIRE_POSTGRES_ENV}) but cannot start: ${result}`);
   }
   return result;
 }
 
-async function tryStart(options: StartPostgresOptions): Promise<PostgresCluster | string> {
+/** startPostgres without the LINKLADDER_REQUIRE_POSTGRES check: a cluster of the caller's own, or why not. */
+export async function tryStart(options: StartPostgresOptions): Promise<PostgresCluster | string> {
   const missing = await ensureDebianTools(POSTGRESQL);
   if (missing !== undefined) return missing;
   const bin = postgresqlBinDir();
@@ -129,6 +155,70 @@ async function tryStart(options: StartPostgresOptions): Promise<PostgresCluster 
     removeDir();
     return `cannot create a PostgreSQL cluster: ${firstLine(error)}`;
   }
+}
+
+/**
+ * The test run's shared cluster (undefined outside vitest, or when no global setup
+ * provided one), or why it could not start. `vitest` is imported by a computed name so
+ * that a bundle of this file (test/store/pg/postgres-cluster.test.ts runs one in a
+ * plain node process) neither carries nor needs it.
+ */
+async function sharedCluster(): Promise<PostgresCluster | string | undefined> {
+  let provided: SharedPostgres | undefined;
+  try {
+    const specifier = 'vitest';
+    const { inject } = (await import(specifier)) as { inject: (key: string) => unknown };
+    provided = inject(SHARED_POSTGRES_KEY) as SharedPostgres | undefined;
+  } catch {
+    return undefined;
+  }
+  if (provided === undefined) return undefined;
+  if ('unavailable' in provided) return provided.unavailable;
+  const bin = postgresqlBinDir();
+  if (bin === undefined) return 'no PostgreSQL server programs under /usr/lib/postgresql';
+  return sharedHandle(bin, provided.port, provided.dir);
+}
+
+/**
+ * A test file's view of the shared cluster: its databases carry a prefix of the file's
+ * own (so files never meet), `stop()` drops them and leaves the server to the global
+ * setup's teardown, and `restart()` is refused (other files are using the server).
+ */
+function sharedHandle(bin: string, port: number, dir: string): PostgresCluster {
+  const url = (database: string): string => `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
+  const prefix = `f${randomBytes(5).toString('hex')}_`;
+  const made: string[] = [];
+  let databases = 0;
+  let stopped: Promise<void> | undefined;
+  return {
+    url: url('postgres'),
+    port,
+    dir,
+    psql: (command: string, database = 'postgres') => psql(bin, port, command, database),
+    async createDatabase(name?: string): Promise<string> {
+      const database = name ?? `${prefix}test_${++databases}`;
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database)) throw new Error(`Expected a plain lower-case database name, got \`${database}\``);
+      await psql(bin, port, `CREATE DATABASE "${database}"`);
+      made.push(database);
+      return url(database);
+    },
+    restart(): Promise<void> {
+      return Promise.reject(new Error('restart() would take the server away from every test file sharing it: use startPostgres({ dedicated: true })'));
+    },
+    stop(): Promise<void> {
+      // FORCE ends the file's open sessions, as the fast shutdown of a cluster of its own did.
+      stopped ??= made.length === 0 ? Promise.resolve() : dropDatabases(bin, port, made.splice(0));
+      return stopped;
+    },
+  };
+}
+
+async function dropDatabases(bin: string, port: number, names: readonly string[]): Promise<void> {
+  // One psql, one -c per statement: DROP DATABASE cannot run inside the transaction a multi-statement -c makes.
+  await run(path.join(bin, 'psql'), [
+    ...psqlConnectionArgs(port, 'postgres'),
+    ...names.flatMap((name) => ['--command', `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]),
+  ]);
 }
 
 function identity(): RunAs | string {
@@ -234,7 +324,10 @@ async function startServer(
     },
     async restart(options = {}): Promise<void> {
       await shutDown();
-      await new Promise((resolve) => setTimeout(resolve, options.downMs ?? 0));
+      let timer: NodeJS.Timeout | undefined;
+      const down = new Promise((resolve) => (timer = setTimeout(resolve, options.downMs ?? 0)));
+      await Promise.race([down, ...(options.until === undefined ? [] : [options.until.then(() => {}, () => {})])]);
+      clearTimeout(timer);
       server = launch(bin, runAs, args, logFile, 'a');
       const isUp = await waitUntilReady(bin, port, server.child);
       server.child.unref();
@@ -284,7 +377,12 @@ async function waitUntilReady(bin: string, port: number, child: ChildProcess): P
 }
 
 async function psql(bin: string, port: number, command: string, database = 'postgres'): Promise<string> {
-  const { stdout } = await run(path.join(bin, 'psql'), [
+  const { stdout } = await run(path.join(bin, 'psql'), [...psqlConnectionArgs(port, database), '--command', command]);
+  return stdout;
+}
+
+function psqlConnectionArgs(port: number, database: string): string[] {
+  return [
     '--no-psqlrc',
     '--quiet',
     '--tuples-only',
@@ -299,10 +397,7 @@ async function psql(bin: string, port: number, command: string, database = 'post
     SUPERUSER,
     '--dbname',
     database,
-    '--command',
-    command,
-  ]);
-  return stdout;
+  ];
 }
 
 async function runAsUser(runAs: RunAs, program: string, args: readonly string[]): Promise<void> {

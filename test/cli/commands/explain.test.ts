@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServer } from '../../../src/cli/demo/index.js';
 import type { Explanation } from '../../../src/crawl/index.js';
+import { crawledDemoIndex } from '../../support/demo-index.js';
 import { run } from '../cli-harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-explain-'));
@@ -13,14 +13,9 @@ const db = path.join(dir, 'demo.db');
 let origin: string;
 
 beforeAll(async () => {
-  const server = await startDemoServer();
-  origin = server.origin;
-  try {
-    const crawled = await run(['crawl', `${origin}/`, '--db', db, '--allow-private']);
-    if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
-  } finally {
-    await server.close();
-  }
+  const crawled = await crawledDemoIndex(db);
+  origin = crawled.origin;
+  if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
 }, 30_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServer } from '../../../src/cli/demo/index.js';
 import { openIndexReader } from '../../../src/store/index.js';
+import { crawledDemoIndex } from '../../support/demo-index.js';
 import { run } from '../cli-harness.js';
 
 const GOLDEN_DIR = fileURLToPath(new URL('../../fixtures/golden/', import.meta.url));
@@ -19,14 +19,9 @@ const db = path.join(dir, 'demo.db');
 let port: string;
 
 beforeAll(async () => {
-  const server = await startDemoServer();
-  port = new URL(server.origin).port;
-  try {
-    const crawled = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--concurrency', '1']);
-    if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
-  } finally {
-    await server.close();
-  }
+  const crawled = await crawledDemoIndex(db, ['--concurrency', '1']);
+  port = new URL(crawled.origin).port;
+  if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServer } from '../../../src/cli/demo/index.js';
+import { crawledDemoIndex } from '../../support/demo-index.js';
 import { run } from '../cli-harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-output-'));
@@ -14,14 +14,9 @@ const db = path.join(dir, 'demo.db');
 let origin = '';
 
 beforeAll(async () => {
-  const server = await startDemoServer();
-  try {
-    origin = server.origin;
-    const crawled = await run(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--concurrency', '1']);
-    if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
-  } finally {
-    await server.close();
-  }
+  const crawled = await crawledDemoIndex(db, ['--concurrency', '1']);
+  origin = crawled.origin;
+  if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
 });
 
 /** Each command that writes, with the arguments it needs. */

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoServer } from '../../../src/cli/demo/index.js';
 import { audit } from '../../../src/report/index.js';
 import { openIndexReader } from '../../../src/store/index.js';
 import { artifactPath, launchChromium, openReport } from '../../report/support/browser.js';
+import { crawledDemoIndex } from '../../support/demo-index.js';
 import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
 import { jsonLines, run } from '../cli-harness.js';
 import { collect } from '../../support/collect.js';
@@ -23,14 +23,9 @@ let origin: string;
 let browser: Browser | string;
 
 beforeAll(async () => {
-  const server = await startDemoServer();
-  origin = server.origin;
-  try {
-    const crawled = await run(['crawl', `${origin}/`, '--db', db, '--allow-private']);
-    if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
-  } finally {
-    await server.close();
-  }
+  const crawled = await crawledDemoIndex(db);
+  origin = crawled.origin;
+  if (crawled.code !== 0) throw new Error(`the crawl failed: ${crawled.stderr}`);
   browser = await launchChromium();
 }, 2 * INSTALL_TIMEOUT_MS + 60_000);
 afterAll(async () => {

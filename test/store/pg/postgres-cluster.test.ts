@@ -1,7 +1,8 @@
 // The throwaway PostgreSQL server the PostgreSQL store tests run on
 // (test/support/postgres-cluster.ts): it starts on loopback, gives fresh databases,
 // and leaves nothing behind — no folder, no open port — even when its test process
-// exits without stopping it or is killed.
+// exits without stopping it or is killed. And the one cluster a test run shares
+// (test/support/postgres-global-setup.ts): each file gets databases of its own in it.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -68,7 +69,7 @@ async function clusterInAnotherProcess(ending: 'wait' | 'exit'): Promise<{ child
 
 let cluster: PostgresCluster | string;
 beforeAll(async () => {
-  cluster = await startPostgres();
+  cluster = await startPostgres({ dedicated: true });
 }, INSTALL_TIMEOUT_MS + 60_000);
 afterAll(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
@@ -114,7 +115,7 @@ describe('a throwaway PostgreSQL cluster', () => {
 
   it('two clusters run side by side, and stop() leaves no folder and no open port', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL cluster tests', cluster));
-    const other = await startPostgres();
+    const other = await startPostgres({ dedicated: true });
     if (typeof other === 'string') throw new Error(other);
     expect(other.port).not.toBe(cluster.port);
     expect(other.dir).not.toBe(cluster.dir);
@@ -135,7 +136,7 @@ describe('a throwaway PostgreSQL cluster', () => {
     child.kill('SIGKILL');
     await exited;
     expect(await closedWithin(port, 10_000)).toBe('ECONNREFUSED');
-    const next = await startPostgres();
+    const next = await startPostgres({ dedicated: true });
     if (typeof next === 'string') throw new Error(next);
     await next.stop();
     expect(existsSync(dir)).toBe(false);
@@ -148,5 +149,35 @@ describe('a throwaway PostgreSQL cluster', () => {
     expect(child.exitCode).toBe(0);
     expect(await closedWithin(port, 10_000)).toBe('ECONNREFUSED');
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe("the test run's shared cluster", () => {
+  it('every startPostgres() of the run gets it; each file its own databases, which stop() drops', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the PostgreSQL cluster tests', cluster));
+    const shared = await startPostgres();
+    if (typeof shared === 'string') return context.skip(skipNotice('the shared PostgreSQL cluster', shared));
+    const again = await startPostgres();
+    if (typeof again === 'string') throw new Error(again);
+    expect(again.port).toBe(shared.port);
+    expect(shared.port).not.toBe(cluster.port);
+    expect(await shared.psql("SELECT setting FROM pg_settings WHERE name = 'max_connections'")).toBe('300\n');
+
+    const mine = new URL(await shared.createDatabase()).pathname.slice(1);
+    const theirs = new URL(await again.createDatabase()).pathname.slice(1);
+    expect(mine).toMatch(/^f[0-9a-f]{10}_test_1$/);
+    expect(theirs).toMatch(/^f[0-9a-f]{10}_test_1$/);
+    expect(theirs).not.toBe(mine);
+    const listed = async (): Promise<string[]> => (await shared.psql('SELECT datname FROM pg_database ORDER BY datname')).trim().split('\n');
+    expect(await listed()).toEqual(expect.arrayContaining([mine, theirs]));
+
+    await expect(shared.restart()).rejects.toThrow(/startPostgres\(\{ dedicated: true \}\)/);
+    await again.stop();
+    expect(await listed()).toContain(mine);
+    expect(await listed()).not.toContain(theirs);
+    await shared.stop();
+    expect(await listed()).not.toContain(mine);
+    // The server stays up for the other files: the global setup stops it after the run.
+    expect(await tryConnect('127.0.0.1', shared.port)).toBe('connected');
   });
 });
