@@ -10,7 +10,7 @@ import {
   type HrefFindingCode,
 } from '../../src/html/index.js';
 import type { UriErrorCode } from '../../src/errors.js';
-import { tryNormalize } from '../../src/index.js';
+import { tryNormalize } from '../../src/entry/uri.js';
 import { parseUriReference } from '../../src/uri/index.js';
 import { uriReference } from '../support/arbitraries.js';
 import { CORPUS_DIR, corpusAvailable } from '../support/corpus.js';

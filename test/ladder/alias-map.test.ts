@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AliasMap, normalize, resourceKey } from '../../src/index.js';
+import { AliasMap, normalize, resourceKey } from '../../src/entry/uri.js';
 import { ALIAS_EVIDENCE, ALIAS_MAKING_EVIDENCE, CONTENT_EVIDENCE, EVIDENCE_WEIGHT, RESOURCE_EVIDENCE, isAliasMaking, splitByEvidence } from '../../src/ladder/index.js';
 import { parseUriReference } from '../../src/uri/index.js';
 

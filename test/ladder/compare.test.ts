@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AliasMap, compare, tryCompare, UriError } from '../../src/index.js';
+import { AliasMap, compare, tryCompare, UriError } from '../../src/entry/uri.js';
 
 describe('compare (RFC 3986 §6.2): the lowest rung at which two URIs meet', () => {
   it.each([

@@ -1,7 +1,7 @@
 // RFC 3986 §6.2.2/§6.2.3 normalization, §5.2.4 remove_dot_segments and
 // equivalence against every normalize.* file of the shared corpus.
 
-import { removeDotSegments, tryCompare, tryNormalize, type Rung } from '../../src/index.js';
+import { removeDotSegments, tryCompare, tryNormalize, type Rung } from '../../src/entry/uri.js';
 import type { CorpusCase } from '../support/corpus.js';
 import { describeCorpusSuite, type DeviationLists, type Outcome } from '../support/conformance.js';
 

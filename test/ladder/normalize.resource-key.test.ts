@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalize, resolve } from '../../src/index.js';
+import { normalize, resolve } from '../../src/entry/uri.js';
 import { ladderForms, resourceKey, resourceKeyOf } from '../../src/ladder/index.js';
 import { ReferenceResolver, parseBase, parseUriReference, serialize, transformReference, type AbsoluteUri } from '../../src/uri/index.js';
 import { hierarchicalBase, host } from '../support/arbitraries.js';

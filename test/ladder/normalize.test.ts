@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalize, OptionError, resolve, RUNGS, tryParse, UriError, type Rung } from '../../src/index.js';
+import { normalize, OptionError, resolve, RUNGS, tryParse, UriError, type Rung } from '../../src/entry/uri.js';
 import { removeDotSegmentsFromRelativePath } from '../../src/ladder/syntax-normalize.js';
 import { hasDotSegments } from '../../src/uri/index.js';
 import { hierarchicalBase, uriReference } from '../support/arbitraries.js';

@@ -1,7 +1,7 @@
 // Untrusted input never crashes the core and never costs more than linear time.
 
 import { describe, expect, it } from 'vitest';
-import { tryNormalize, tryParse, tryResolve, tryCompare } from '../../src/index.js';
+import { tryNormalize, tryParse, tryResolve, tryCompare } from '../../src/entry/uri.js';
 
 const BASE = 'http://a/b/c/d;p?q';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { iriToUri, tryIriToUri, UriError } from '../../src/index.js';
+import { iriToUri, tryIriToUri, UriError } from '../../src/entry/uri.js';
 import { parseUriReference } from '../../src/uri/index.js';
 
 describe('iriToUri (RFC 3987 §3.1)', () => {

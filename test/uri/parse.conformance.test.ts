@@ -1,6 +1,6 @@
 // RFC 3986 §3/§4/Appendix A parsing against every parse.* file of the shared corpus.
 
-import { isIPv4Address, isIPv6Address, tryParse, type UriReference } from '../../src/index.js';
+import { isIPv4Address, isIPv6Address, tryParse, type UriReference } from '../../src/entry/uri.js';
 import type { CorpusCase } from '../support/corpus.js';
 import { describeCorpusSuite, type DeviationLists, type Outcome } from '../support/conformance.js';
 

@@ -1,6 +1,6 @@
 // RFC 3986 §5.2 resolution against every resolve.* file of the shared corpus.
 
-import { tryNormalize, tryResolve } from '../../src/index.js';
+import { tryNormalize, tryResolve } from '../../src/entry/uri.js';
 import type { CorpusCase } from '../support/corpus.js';
 import { describeCorpusSuite, type DeviationLists, type Outcome } from '../support/conformance.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalize, tryResolve, resolve, UriError } from '../../src/index.js';
+import { normalize, tryResolve, resolve, UriError } from '../../src/entry/uri.js';
 import { ReferenceResolver, hasDotSegments, parseBase, parseUriReference, serialize, transformReference } from '../../src/uri/index.js';
 import { absoluteUri, hierarchicalBase, uriReference } from '../support/arbitraries.js';
 
