@@ -77,7 +77,6 @@ export type {
   UrlRow,
   LinkRow,
   EdgeRow,
-  EdgeOptions,
   FetchRow,
   AliasRow,
   FormRow,

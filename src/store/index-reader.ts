@@ -1,6 +1,6 @@
 // The reports' side of the index: read-only, streaming.
 
-import type { AliasRow, DuplicateBodyRow, EdgeOptions, EdgeRow, FetchRow, FormRow, Funnel, LinkRow, UrlRow, WorkerRow } from './reader-rows.js';
+import type { AliasRow, DuplicateBodyRow, EdgeRow, FetchRow, FormRow, Funnel, LinkRow, UrlRow, WorkerRow } from './reader-rows.js';
 import type { CrawlRunRow, FindingIdentity, StoreStats } from './run-records.js';
 import type { SitemapEntryRow, SitemapRow } from './sitemap-records.js';
 
@@ -24,10 +24,10 @@ export interface IndexReader {
   /**
    * Links grouped by (page, target, element, attribute), ordered by page, target,
    * element, attribute (absent first). The target is the URL the link met
-   * (`metUrlId`); with `collapseAliases`, pages and targets are the URLs their alias
-   * chains end at (RFC 3986 §6.2.4).
+   * (`metUrlId`); an alias stays a node of its own (the graph report merges aliases
+   * into their targets itself).
    */
-  edges(options?: EdgeOptions): AsyncIterable<EdgeRow>;
+  edges(): AsyncIterable<EdgeRow>;
   /** Every fetch, in the order recorded. */
   fetches(): AsyncIterable<FetchRow>;
   /** Every alias, ordered by when it was recorded, then `fromId`, then evidence. */

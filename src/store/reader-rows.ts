@@ -159,15 +159,6 @@ export interface Funnel {
   readonly unresolved: number;
 }
 
-/** What `IndexReader.edges` takes. */
-export interface EdgeOptions {
-  /**
-   * Pages and targets are the URLs their alias chains end at (RFC 3986 §6.2.4).
-   * @default false
-   */
-  readonly collapseAliases?: boolean | undefined;
-}
-
 
 /**
  * One URL of a group of byte-identical representations that the ladder did not join

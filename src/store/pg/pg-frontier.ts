@@ -66,7 +66,7 @@ export interface PgFrontierOptions {
 }
 
 /** The database server's clock in Unix ms, as the same for the whole statement. */
-export function databaseNow(sql: Sql): ReturnType<Sql> {
+function databaseNow(sql: Sql): ReturnType<Sql> {
   return sql`(extract(epoch FROM statement_timestamp()) * 1000)::bigint`;
 }
 
