@@ -57,8 +57,7 @@ export { computeBaseChain, isSameDocumentReference, type BaseChain, type Respons
 export { extractLinks, cleanHref } from './html/index.js';
 
 // ── The index: the dedup store a crawl writes, and its read-only view ──
-export { openIndex, type OpenIndexOptions } from './open-index.js';
-export { openIndexReader } from './store/index.js';
+export { openIndex, openIndexReader, type OpenIndexOptions } from './open-index.js';
 export type {
   IndexWriter,
   AdmitEntry,
