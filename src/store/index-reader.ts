@@ -5,7 +5,8 @@ import type { CrawlRunRow, FindingIdentity, StoreStats } from './run-records.js'
 import type { SitemapEntryRow, SitemapRow } from './sitemap-records.js';
 
 /**
- * Read-only access to a crawl's index, for reports (DESIGN.md §6). Async, so that
+ * Read-only access to a crawl's index, for reports; they never learn which store
+ * holds it. Async, so that
  * a networked store can sit behind it: single reads are promises, lists are async
  * iterables read a page of rows at a time (a cursor), each call a new pass in the
  * order given. Stopping a pass early (`break`) releases its cursor.
@@ -45,10 +46,10 @@ export interface IndexReader {
   sitemapEntries?(): AsyncIterable<SitemapEntryRow>;
   /** The finding identities kept for run `runId` (`undefined`: none were kept). Optional. */
   runFindings?(runId: number): Promise<readonly FindingIdentity[] | undefined>;
-  /** The workers of a crawl shared by cooperating workers (issue 12), by id. Optional: a store with one writer has none. */
+  /** The workers of a crawl shared by cooperating workers (PostgreSQL), by id. Optional: a store with one writer has none. */
   workers?(): Promise<readonly WorkerRow[]>;
   /**
-   * Byte-identical representations under URLs the ladder did not join (DESIGN.md §9,
+   * Byte-identical representations under URLs the ladder did not join (heuristic,
    * DUPLICATE_REPRESENTATION): one row per URL of each group, the rows of a group
    * together; groups in the order of their first URL's key, a group's URLs by key.
    * See `DuplicateBodyRow` for which fetches count. Streams: the grouping is the

@@ -86,7 +86,7 @@ export {
   type Migration,
   type MigrationStatus,
 } from './migrations.js';
-// PostgreSQL (issue 12): many workers share one index.
+// PostgreSQL: many workers share one index.
 export { PgIndexReader, openPgIndexReader } from './pg/pg-reader.js';
 export { connect as connectPg, migratePg, migrationStatusPg, type Sql as PgSql } from './pg/pg-database.js';
 export { digestGroups } from './duplicate-bodies.js';

@@ -1,6 +1,6 @@
 // One contract for every IndexReader: the SQLite store, the in-memory one and the
 // PostgreSQL one, given the same writes through the IndexWriter, must read back the
-// same rows in the same order (DESIGN.md §6).
+// same rows in the same order: reports never learn which store they read.
 
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,7 +93,7 @@ const D1 = 'D1-body-of-x-html-en';
 const D2 = 'D2-body-of-y-html';
 
 /**
- * Byte-identical bodies as a negotiated manual gives them (DESIGN.md §9): /manual/x.html
+ * Byte-identical bodies as a negotiated manual gives them: /manual/x.html
  * and /manual/de/x.html each answer with their own folder's x.html.en (Content-Location,
  * so each page and its variant are one resource), /manual/fr/x.html with the same body
  * and no Content-Location (joined by content evidence, heuristic); and the rows that do

@@ -1,4 +1,4 @@
-// Admission on PostgreSQL (issue 12): the same Admitter as SQLite's and the memory
+// Admission on PostgreSQL: the same Admitter as SQLite's and the memory
 // store's, so the same rung attribution (RFC 3986 §6.2 climbed cheapest-first), run
 // over a snapshot of what the batch can meet. Per batch: one query reads every URL
 // and spelling the batch's texts name (with their alias chains, §6.2.4); the

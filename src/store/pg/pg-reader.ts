@@ -1,4 +1,4 @@
-// Reading a crawl's index on PostgreSQL for reports (issue 12): the rows, and the
+// Reading a crawl's index on PostgreSQL for reports: the rows, and the
 // order, of the SQLite reader (sqlite-reader.ts). Every list is a server-side cursor
 // read a page of rows at a time, so `graph` and `audit` stay in bounded memory on a
 // large index; every single read is one query. Text is ordered as SQLite orders it,
