@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     ...(maxQueued === undefined ? {} : { maxQueuedPerPage: maxQueued }),
   };
   const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-flood-bench-'));
-  const store = openIndex({ path: path.join(dir, 'flood.db') });
+  const store = await openIndex(path.join(dir, 'flood.db'));
   const fetcher = createFetcher({ userAgent: 'linkladder-bench' });
   let longestBlockMs = 0;
   let last = performance.now();

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     if (mode === '--naive') return void console.log(JSON.stringify(await naive(shape, concurrency)));
     const ours = await (async () => {
       const site = await startSite(shape);
-      const store = openIndex({ path: path.join(dir, 'crawl.db') });
+      const store = await openIndex(path.join(dir, 'crawl.db'));
       const fetcher = createFetcher({ userAgent: 'linkladder-bench' });
       const robots = createRobotsPolicy({ userAgent: 'linkladder-bench' });
       const outcome = await measure('linkladder crawl', site, shape, async () => {

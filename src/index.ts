@@ -72,7 +72,6 @@ export type {
   UrlRow,
   LinkRow,
   EdgeRow,
-  EdgeOptions,
   FetchRow,
   AliasRow,
   FormRow,

@@ -1,15 +1,46 @@
-// Programmatic access to the dedup index.
+// Programmatic access to the dedup index: one way in, whichever store holds it.
 
-import { SqliteStore, type IndexWriter, type SqliteStoreOptions } from './store/index.js';
-
-export type OpenIndexOptions = SqliteStoreOptions;
+import {
+  DEFAULT_DB_PATH,
+  PgStore,
+  SqliteStore,
+  isPostgresUrl,
+  openIndexReader as openSqliteIndexReader,
+  openPgIndexReader,
+  type IndexReader,
+  type IndexWriter,
+  type PgStoreOptions,
+  type SqliteStoreOptions,
+} from './store/index.js';
 
 /**
- * Open (creating and migrating as needed; its folder must exist, but for the default data/) the SQLite index at `options.path`
- * (default `data/linkladder.db`; `:memory:` for a private one), holding its writer
- * lock until `close()` (ERR_STORE_LOCKED while another running process writes it);
- * `readOnly: true` opens an existing index to read it, writing nothing. Throws `StoreError`.
+ * How to open the index. Each store reads the options it knows and ignores the
+ * others: `mustExist`, `recoverClaims`, `writerLock` and `groupCommit` are SQLite's;
+ * `workerId`, `leaseMs`, `leaseClock`, `reconnectMs` and `maxConnections` PostgreSQL's.
+ * `migrationsDir` is the folder of the store opened (SQLite's, or PostgreSQL's).
  */
-export function openIndex(options?: OpenIndexOptions): IndexWriter {
-  return new SqliteStore(options);
+export type OpenIndexOptions = Omit<SqliteStoreOptions, 'path'> & Omit<PgStoreOptions, 'url'>;
+
+/**
+ * Open the index `pathOrUrl` names, to write it (created and migrated as needed).
+ * - A file path (default `data/linkladder.db`; its folder must exist, but for the
+ *   default `data/`), or `:memory:` for a private one: the SQLite index, holding its
+ *   writer lock until `close()` (ERR_STORE_LOCKED while another running process writes it).
+ * - A `postgres://` or `postgresql://` URL: a PostgreSQL database that any number of
+ *   workers write at once, each claim held by a lease; what `crawl()` opens for such a `db`.
+ *
+ * `readOnly: true` opens an existing, up-to-date index to read it, writing nothing.
+ * Throws (rejects with) `StoreError`.
+ */
+export async function openIndex(pathOrUrl: string = DEFAULT_DB_PATH, options: OpenIndexOptions = {}): Promise<IndexWriter> {
+  if (isPostgresUrl(pathOrUrl)) return PgStore.open({ ...options, url: pathOrUrl });
+  return new SqliteStore({ ...options, path: pathOrUrl });
+}
+
+/**
+ * Open the index `pathOrUrl` names for reports (a file path, or a `postgres://` URL, as
+ * `openIndex` takes): it must exist and be up to date; nothing is written.
+ */
+export async function openIndexReader(pathOrUrl: string = DEFAULT_DB_PATH): Promise<IndexReader> {
+  return isPostgresUrl(pathOrUrl) ? openPgIndexReader(pathOrUrl) : openSqliteIndexReader(pathOrUrl);
 }

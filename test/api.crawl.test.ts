@@ -81,7 +81,7 @@ describe('crawl(seed, options)', () => {
   });
 
   it('crawls into an index from openIndex()', async () => {
-    const store = openIndex({ path: ':memory:' });
+    const store = await openIndex(':memory:');
     const fetcher = new FakeSite({ 'http://example.com/': { body: '' } });
     await crawl('http://example.com/', { store, fetcher, robots: false });
     expect((await store.stats()).urlsByState.done).toBe(1);

@@ -70,8 +70,8 @@ describe('public API', () => {
   });
 
   it('openIndex gives an IndexWriter', async () => {
-    const store = api.openIndex({ path: ':memory:' });
-    expectTypeOf(store).toEqualTypeOf<api.IndexWriter>();
+    const store = await api.openIndex(':memory:');
+    expectTypeOf(api.openIndex).returns.toEqualTypeOf<Promise<api.IndexWriter>>();
     expect((await store.admit([{ rawHref: 'http://a/', target: 'http://a/' }]))[0]).toMatchObject({ rung: 'new' });
     await store.close();
   });

@@ -1,8 +1,7 @@
 // linkladder/index: the dedup index — open it to write (a crawl's store) or to read
 // (reports), and its types. Loads the SQLite and PostgreSQL drivers, not the crawler.
 
-export { openIndex, type OpenIndexOptions } from '../open-index.js';
-export { openIndexReader } from '../store/index.js';
+export { openIndex, openIndexReader, type OpenIndexOptions } from '../open-index.js';
 export type {
   IndexWriter,
   AdmitEntry,
@@ -21,7 +20,6 @@ export type {
   UrlRow,
   LinkRow,
   EdgeRow,
-  EdgeOptions,
   FetchRow,
   AliasRow,
   FormRow,

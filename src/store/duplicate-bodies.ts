@@ -1,4 +1,5 @@
-// DUPLICATE_REPRESENTATION (DESIGN.md §9): what the three readers share of
+// DUPLICATE_REPRESENTATION (byte-identical bodies under URLs the ladder did not
+// join, a heuristic beyond RFC 3986): what the three readers share of
 // `IndexReader.duplicateBodies` — the URL each fetch stands for once the aliases that
 // prove one resource are followed (RFC 3986 §6.2.4), and which URLs of a group
 // content evidence joined (heuristic, beyond RFC 3986). The grouping itself is each

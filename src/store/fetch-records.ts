@@ -61,7 +61,7 @@ export interface FetchRecord {
   /**
    * SHA-256 (base64url) of the body the crawl read, for a 2xx response that had one
    * (HTML and CSS): byte-identical representations under URLs the ladder did not
-   * join are reported by it (DUPLICATE_REPRESENTATION, DESIGN.md §9).
+   * join are reported by it (DUPLICATE_REPRESENTATION, heuristic).
    */
   readonly digest?: string | undefined;
   /** The verdict on this answer, as the crawl judged it when it recorded it (`verdictOf`). */

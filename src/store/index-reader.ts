@@ -1,11 +1,12 @@
 // The reports' side of the index: read-only, streaming.
 
-import type { AliasRow, DuplicateBodyRow, EdgeOptions, EdgeRow, FetchRow, FormRow, Funnel, LinkRow, UrlRow, WorkerRow } from './reader-rows.js';
+import type { AliasRow, DuplicateBodyRow, EdgeRow, FetchRow, FormRow, Funnel, LinkRow, UrlRow, WorkerRow } from './reader-rows.js';
 import type { CrawlRunRow, FindingIdentity, StoreStats } from './run-records.js';
 import type { SitemapEntryRow, SitemapRow } from './sitemap-records.js';
 
 /**
- * Read-only access to a crawl's index, for reports (DESIGN.md §6). Async, so that
+ * Read-only access to a crawl's index, for reports; they never learn which store
+ * holds it. Async, so that
  * a networked store can sit behind it: single reads are promises, lists are async
  * iterables read a page of rows at a time (a cursor), each call a new pass in the
  * order given. Stopping a pass early (`break`) releases its cursor.
@@ -24,10 +25,10 @@ export interface IndexReader {
   /**
    * Links grouped by (page, target, element, attribute), ordered by page, target,
    * element, attribute (absent first). The target is the URL the link met
-   * (`metUrlId`); with `collapseAliases`, pages and targets are the URLs their alias
-   * chains end at (RFC 3986 §6.2.4).
+   * (`metUrlId`); an alias stays a node of its own (the graph report merges aliases
+   * into their targets itself).
    */
-  edges(options?: EdgeOptions): AsyncIterable<EdgeRow>;
+  edges(): AsyncIterable<EdgeRow>;
   /** Every fetch, in the order recorded. */
   fetches(): AsyncIterable<FetchRow>;
   /** Every alias, ordered by when it was recorded, then `fromId`, then evidence. */
@@ -45,10 +46,10 @@ export interface IndexReader {
   sitemapEntries?(): AsyncIterable<SitemapEntryRow>;
   /** The finding identities kept for run `runId` (`undefined`: none were kept). Optional. */
   runFindings?(runId: number): Promise<readonly FindingIdentity[] | undefined>;
-  /** The workers of a crawl shared by cooperating workers (issue 12), by id. Optional: a store with one writer has none. */
+  /** The workers of a crawl shared by cooperating workers (PostgreSQL), by id. Optional: a store with one writer has none. */
   workers?(): Promise<readonly WorkerRow[]>;
   /**
-   * Byte-identical representations under URLs the ladder did not join (DESIGN.md §9,
+   * Byte-identical representations under URLs the ladder did not join (heuristic,
    * DUPLICATE_REPRESENTATION): one row per URL of each group, the rows of a group
    * together; groups in the order of their first URL's key, a group's URLs by key.
    * See `DuplicateBodyRow` for which fetches count. Streams: the grouping is the

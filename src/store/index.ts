@@ -41,7 +41,6 @@ export type {
   FormRow,
   LinkRow,
   EdgeRow,
-  EdgeOptions,
   Funnel,
   FindingIdentity,
   SitemapRecord,
@@ -56,7 +55,7 @@ export type {
   WorkerRow,
   DuplicateBodyRow,
 } from './types.js';
-export { MATCH_RUNGS, URL_ROLES, URL_STATES, roleRank, zeroCounts } from './types.js';
+export { MATCH_RUNGS, URL_STATES, zeroCounts } from './types.js';
 export {
   URL_OPERATIONS,
   URL_TRANSITIONS,
@@ -72,7 +71,7 @@ export {
   type StoreBackend,
 } from './url-state-machine.js';
 export { SqliteStore, DEFAULT_DB_PATH, openIndexReader, unlockIndex, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
-export { openDatabase, readMigrationStatus, type OpenDatabaseOptions } from './sqlite/sqlite-database.js';
+export { readMigrationStatus } from './sqlite/sqlite-database.js';
 export { LINKLADDER_APPLICATION_ID } from './sqlite/index-file.js';
 export type { WriterLockHolder } from './sqlite/writer-lock.js';
 export { isProcessRunning } from './sqlite/writer-lock.js';
@@ -84,11 +83,10 @@ export {
   defaultMigrationsDir,
   loadMigrations,
   migrate,
-  migrationStatus,
   type Migration,
   type MigrationStatus,
 } from './migrations.js';
-// PostgreSQL (issue 12): many workers share one index.
+// PostgreSQL: many workers share one index.
 export { PgIndexReader, openPgIndexReader } from './pg/pg-reader.js';
 export { connect as connectPg, migratePg, migrationStatusPg, type Sql as PgSql } from './pg/pg-database.js';
 export { digestGroups } from './duplicate-bodies.js';

@@ -1,7 +1,8 @@
 // A batch's links, written as one `page_link` row per page (migrations 002, 010): a
 // JSON array with one array per link, in the current `LinkFormat`, read back one row
 // per link through the `link` view. One row per page instead of one per link is what
-// lets admits keep up with the link stream (see the closing note of issue 3);
+// lets admits keep up with the link stream (a row per link made the index the crawl's
+// bottleneck);
 // `link_tally` counts them by rung in the same transaction, so statistics need not
 // read them all. The encoding of a link is link-codec.ts.
 

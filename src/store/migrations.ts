@@ -1,5 +1,7 @@
-// The migration runner (STYLE.md "Store and migrations"): `migrations/NNN_name.sql`,
-// applied in order, each with its `schema_migrations` row in one transaction.
+// The migration runner: `migrations/NNN_name.sql` (DDL only, forward-only, never
+// edited once merged), applied in order, each with its `schema_migrations` row
+// (version, name, sha256) in one transaction, so that a database with an unknown or
+// altered migration is refused.
 
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

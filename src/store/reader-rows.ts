@@ -8,7 +8,7 @@ import type { RedirectHop } from './fetch-records.js';
 import type { FetchMethod, MatchRung, UrlRole, Verdict } from './url-vocabulary.js';
 import type { UrlState } from './url-state-machine.js';
 
-/** The link that first named a URL (DESIGN.md §5): where a crawl found it. */
+/** The link that first named a URL: where a crawl found it. */
 export interface FirstLink {
   /** The page (`undefined` for a seed or a URL learned from a response). */
   readonly fromUrlId: number | undefined;
@@ -159,19 +159,10 @@ export interface Funnel {
   readonly unresolved: number;
 }
 
-/** What `IndexReader.edges` takes. */
-export interface EdgeOptions {
-  /**
-   * Pages and targets are the URLs their alias chains end at (RFC 3986 §6.2.4).
-   * @default false
-   */
-  readonly collapseAliases?: boolean | undefined;
-}
-
 
 /**
  * One URL of a group of byte-identical representations that the ladder did not join
- * (DESIGN.md §9). A group is the URLs whose current representation has one digest:
+ * (heuristic, beyond RFC 3986). A group is the URLs whose current representation has one digest:
  * - each fetch stands for the URL `representsUrlId` names, followed through the
  *   aliases of redirects and Content-Location (RFC 3986 §6.2.4: what those join is one
  *   resource, never a duplicate of itself) — the row's `urlId`;

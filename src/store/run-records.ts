@@ -26,7 +26,7 @@ export interface StoreStats {
   readonly fetches: number;
 }
 
-/** What a crawl run was asked to do, recorded when it starts (DESIGN.md §5 `crawl_run`). */
+/** What a crawl run was asked to do, recorded when it starts (a `crawl_run` row). */
 export interface CrawlRunStart {
   readonly startedAt: number;
   /** The seeds, at the scheme rung. */

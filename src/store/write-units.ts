@@ -1,4 +1,4 @@
-// Units of work on an index, one at a time, committed in groups (DESIGN.md §6).
+// Units of work on an index, one at a time, committed in groups.
 // A unit is all or nothing: it runs inside a savepoint, and a unit that throws
 // leaves nothing behind. A group is one transaction holding many units: it is
 // committed once it holds `maxLinks` links, has been open `maxMs`, or no unit

@@ -1,5 +1,5 @@
-// One contract for every IndexWriter: the SQLite store and the in-memory one must
-// behave alike (STYLE.md "Store and migrations").
+// One contract for every IndexWriter: the SQLite, in-memory and PostgreSQL stores
+// must behave alike, so that the crawl never learns which one it writes.
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { ladderForms } from '../../src/ladder/index.js';
@@ -395,7 +395,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
   });
 });
 
-describe.each(implementations)('IndexWriter contract, crawl runs (issue 10, item 15): %s', (_name, open) => {
+describe.each(implementations)('IndexWriter contract, crawl runs: %s', (_name, open) => {
   it('records a run when it starts and how it ended, and reads them back oldest first, the writer and the reader alike', async () => {
     const store = await open();
     expect(await store.runs()).toEqual([]);
@@ -506,7 +506,7 @@ describe('SqliteStore recovery of claims', () => {
   });
 });
 
-// Issue 9: a resolved link carries its ladder forms; the index then neither parses
+// A resolved link carries its ladder forms; the index then neither parses
 // nor normalizes, and says exactly what it says when it does both itself.
 describe.each(implementations)('IndexWriter contract, links with their ladder forms: %s', (_name, open) => {
   const spellings = ['http://host/a/../b', 'http://host/B%2e', 'HTTP://HOST:80/b', 'http://host/b', 'http://host/x/%2E/..', 'http://host/', 'http://host/c?%41', 'http://host/c?A', 'mailto:x@y'];

@@ -9,7 +9,6 @@ import type {
   AliasRow,
   CrawlRunRow,
   DuplicateBodyRow,
-  EdgeOptions,
   EdgeRow,
   FetchRow,
   FindingIdentity,
@@ -110,33 +109,16 @@ export class MemoryIndexReader implements IndexReader {
     yield* this.#allLinks();
   }
 
-  async *edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
-    // RFC 3986 §6.2.4: with collapseAliases, each URL stands for the end of its alias chain (walkAliases' rule).
-    let endOf = (id: number): number => id;
-    if (options?.collapseAliases === true) {
-      const next = new Map<number, number>();
-      for (const url of this.#view.urls) if (url.state === 'alias' && url.aliasOf !== undefined) next.set(url.id, url.aliasOf);
-      const ends = new AliasEnds<number>((id) => next.get(id));
-      endOf = (id) => ends.endOf(id);
-    }
-    const pagesByFrom = new Map<number, number[]>();
-    for (const page of this.#view.pages.keys()) {
-      const from = endOf(page);
-      const pages = pagesByFrom.get(from);
-      if (pages === undefined) pagesByFrom.set(from, [page]);
-      else pages.push(page);
-    }
-    for (const from of [...pagesByFrom.keys()].sort((a, b) => a - b)) {
+  async *edges(): AsyncGenerator<EdgeRow> {
+    for (const from of [...this.#view.pages.keys()].sort((a, b) => a - b)) {
       const edges = new Map<string, { toUrlId: number; element: string | undefined; attribute: string | undefined; count: number }>();
-      for (const page of pagesByFrom.get(from)!) {
-        for (const link of this.#linksOf(page)) {
-          if (link.metUrlId === undefined) continue;
-          const toUrlId = endOf(link.metUrlId);
-          const key = JSON.stringify([toUrlId, link.element ?? null, link.attribute ?? null]);
-          const edge = edges.get(key);
-          if (edge === undefined) edges.set(key, { toUrlId, element: link.element, attribute: link.attribute, count: 1 });
-          else edge.count++;
-        }
+      for (const link of this.#linksOf(from)) {
+        if (link.metUrlId === undefined) continue;
+        const toUrlId = link.metUrlId;
+        const key = JSON.stringify([toUrlId, link.element ?? null, link.attribute ?? null]);
+        const edge = edges.get(key);
+        if (edge === undefined) edges.set(key, { toUrlId, element: link.element, attribute: link.attribute, count: 1 });
+        else edge.count++;
       }
       const rows = [...edges.values()].map((edge): EdgeRow => ({ fromUrlId: from, ...edge }));
       yield* rows.sort(compareEdges);

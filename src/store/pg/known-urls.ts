@@ -1,4 +1,4 @@
-// What a worker remembers of the shared index between batches (issue 12): only facts
+// What a worker remembers of the shared index between batches: only facts
 // no worker can undo once committed, so that a batch need not read them again.
 //   - a URL's key names that URL for good (keys and url rows are never deleted);
 //   - a spelling recorded at the `string` rung stays so (only `syntax` becomes `string`);

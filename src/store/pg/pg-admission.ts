@@ -1,4 +1,4 @@
-// Admission on PostgreSQL (issue 12): the same Admitter as SQLite's and the memory
+// Admission on PostgreSQL: the same Admitter as SQLite's and the memory
 // store's, so the same rung attribution (RFC 3986 §6.2 climbed cheapest-first), run
 // over a snapshot of what the batch can meet. Per batch: one query reads every URL
 // and spelling the batch's texts name (with their alias chains, §6.2.4); the
@@ -19,6 +19,7 @@ import { roleRank, type AdmitEntry, type AdmitResult, type UrlRole, type UrlStat
 import type { Sql } from './pg-database.js';
 import { noFacts, type KnownUrls, type LearnedFacts } from './known-urls.js';
 import { siteOf } from './site-hash.js';
+import { stateIn } from '../url-state-machine.js';
 
 /** Runs a query: the pool, or the transaction a unit runs in. */
 export type Executor = Sql;
@@ -515,9 +516,9 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
     // A role is raised only on a URL still queued, and only upwards (roleRank): the batch may not have read its state.
     parts.push(db`changed AS (
       UPDATE url SET
-        state = CASE WHEN x.followed = 1 AND url.state = 'skipped' THEN 'queued' ELSE url.state END,
-        depth = CASE WHEN x.followed = 1 AND url.state = 'skipped' THEN least(url.depth, x.depth) ELSE url.depth END,
-        role = CASE WHEN x.followed = 1 AND url.state = 'skipped' THEN x.role
+        state = CASE WHEN x.followed = 1 AND ${db.unsafe(FOLLOW_FROM)} THEN 'queued' ELSE url.state END,
+        depth = CASE WHEN x.followed = 1 AND ${db.unsafe(FOLLOW_FROM)} THEN least(url.depth, x.depth) ELSE url.depth END,
+        role = CASE WHEN x.followed = 1 AND ${db.unsafe(FOLLOW_FROM)} THEN x.role
           WHEN url.state = 'queued' AND array_position(${ROLE_RANKS}::text[], x.role) > array_position(${ROLE_RANKS}::text[], coalesce(url.role, 'page')) THEN x.role
           ELSE url.role END
       FROM unnest(${changes.map(([id]) => id)}::bigint[], ${changes.map(([, c]) => (c.isFollowed ? 1 : 0))}::integer[],
@@ -546,6 +547,9 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
   if (row?.written !== true) return undefined;
   return (row.forms as string[] | null) ?? [];
 }
+
+/** The states a followed link moves to `queued` (url-state-machine.ts, `admit`). */
+const FOLLOW_FROM = stateIn('admit', { to: 'queued', column: 'url.state' });
 
 /** Roles from lowest to highest (roleRank). */
 const ROLE_RANKS = ['external', 'resource', 'page'];

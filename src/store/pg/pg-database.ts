@@ -1,4 +1,4 @@
-// Opening the index on PostgreSQL (issue 12): a connection pool (the `postgres`
+// Opening the index on PostgreSQL: a connection pool (the `postgres`
 // client), the migrations of migrations/postgresql/ applied and checked as SQLite's are
 // (version, name, sha256), under an advisory lock so that workers starting together
 // migrate once.

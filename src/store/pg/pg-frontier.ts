@@ -1,4 +1,4 @@
-// The frontier of cooperating workers on PostgreSQL (issue 12): claims taken with
+// The frontier of cooperating workers on PostgreSQL: claims taken with
 // `FOR UPDATE SKIP LOCKED`, shallowest first, each with a short lease this worker
 // renews every second while it lives (a dead worker's claims, and the host slots they
 // hold, come free within the lease, not the minutes a request may take); per-host politeness held for the whole crawl by a crawl_host row
@@ -66,7 +66,7 @@ export interface PgFrontierOptions {
 }
 
 /** The database server's clock in Unix ms, as the same for the whole statement. */
-export function databaseNow(sql: Sql): ReturnType<Sql> {
+function databaseNow(sql: Sql): ReturnType<Sql> {
   return sql`(extract(epoch FROM statement_timestamp()) * 1000)::bigint`;
 }
 

@@ -1,4 +1,4 @@
-// Reading a crawl's index on PostgreSQL for reports (issue 12): the rows, and the
+// Reading a crawl's index on PostgreSQL for reports: the rows, and the
 // order, of the SQLite reader (sqlite-reader.ts). Every list is a server-side cursor
 // read a page of rows at a time, so `graph` and `audit` stay in bounded memory on a
 // large index; every single read is one query. Text is ordered as SQLite orders it,
@@ -28,7 +28,6 @@ import type {
   AliasRow,
   CrawlRunRow,
   DuplicateBodyRow,
-  EdgeOptions,
   EdgeRow,
   FetchRow,
   FindingIdentity,
@@ -213,34 +212,18 @@ export class PgIndexReader implements IndexReader {
     }
   }
 
-  edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
-    return this.#iterate(() => this.#edges(options));
+  edges(): AsyncGenerator<EdgeRow> {
+    return this.#iterate(() => this.#edges());
   }
 
-  // The links of one page (or, collapsed, of the pages of one alias class) are
-  // counted here as they stream by, in memory bounded by those pages' links: a
-  // GROUP BY over every link would sort them all on the server first.
-  async *#edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
-    let endOf = (id: number): number => id;
-    let pages = this.#cursor<{ from_url: number; links: string; format: LinkFormat }>('SELECT from_url, links, format FROM page_link ORDER BY from_url, first_position');
-    if (options?.collapseAliases === true) {
-      const [ids, targets] = await this.#aliasEnds();
-      const ends = new Map(ids.map((id, i) => [id, targets[i]!]));
-      endOf = (id) => ends.get(id) ?? id;
-      // The pages of one class together, the class in the order of the URL it ends at.
-      if (ids.length > 0) {
-        pages = this.#cursor(
-          `WITH ends AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS e (id, target))
-           SELECT p.from_url, p.links, p.format FROM page_link AS p LEFT JOIN ends AS e ON e.id = p.from_url
-           ORDER BY coalesce(e.target, p.from_url), p.from_url, p.first_position`,
-          [ids, targets],
-        );
-      }
-    }
+  // The links of one page are counted here as they stream by, in memory bounded by
+  // that page's links: a GROUP BY over every link would sort them all on the server first.
+  async *#edges(): AsyncGenerator<EdgeRow> {
+    const pages = this.#cursor<{ from_url: number; links: string; format: LinkFormat }>('SELECT from_url, links, format FROM page_link ORDER BY from_url, first_position');
     let from: number | undefined;
     let edges = new Map<string, EdgeRow & { count: number }>();
     for await (const page of pages) {
-      const pageFrom = endOf(page.from_url);
+      const pageFrom = page.from_url;
       if (pageFrom !== from) {
         yield* sortedEdges(edges);
         edges = new Map();
@@ -250,7 +233,7 @@ export class PgIndexReader implements IndexReader {
       for (let i = 0; i < links.length; i++) {
         const link = decodeLink(page.from_url, i, links[i]!, page.format);
         if (link.metUrlId === undefined) continue;
-        const toUrlId = endOf(link.metUrlId);
+        const toUrlId = link.metUrlId;
         // NUL is in no element or attribute name (the HTML parser replaces it).
         const key = `${toUrlId}\0${link.element === undefined ? '-' : `+${link.element}`}\0${link.attribute === undefined ? '-' : `+${link.attribute}`}`;
         const edge = edges.get(key);

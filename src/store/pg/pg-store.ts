@@ -1,4 +1,4 @@
-// The IndexWriter on PostgreSQL (issue 12): the index of one crawl shared by any
+// The IndexWriter on PostgreSQL: the index of one crawl shared by any
 // number of cooperating workers. Every call is its own transaction (or a part of
 // the one `transact` opens): what a worker wrote is committed when its call
 // resolves, so another worker meets it. Admission is pg-admission.ts; claims,

@@ -1,4 +1,4 @@
-// The workers of a crawl shared on PostgreSQL (issue 12), for `stats`: each one's row
+// The workers of a crawl shared on PostgreSQL, for `stats`: each one's row
 // (crawl_worker: what it reported, its heartbeat, whether it ended) and the claims it
 // holds now, live or lapsed (a worker that died leaves lapsed claims until another
 // worker takes them).

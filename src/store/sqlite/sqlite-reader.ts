@@ -16,7 +16,6 @@ import {
   type AliasRow,
   type CrawlRunRow,
   type DuplicateBodyRow,
-  type EdgeOptions,
   type EdgeRow,
   type FetchRow,
   type FindingIdentity,
@@ -128,24 +127,15 @@ export class SqliteIndexReader implements IndexReader {
     }
   }
 
-  edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
-    return this.#iterate(() => this.#edges(options));
+  edges(): AsyncGenerator<EdgeRow> {
+    return this.#iterate(() => this.#edges());
   }
 
-  async *#edges(options?: EdgeOptions): AsyncGenerator<EdgeRow> {
-    let from = 'l.from_url';
-    let to = 'l.met_url';
-    let joins = '';
-    if (options?.collapseAliases === true) {
-      this.#fillAliasEnds();
-      from = 'coalesce(af.target, l.from_url)';
-      to = 'coalesce(at.target, l.met_url)';
-      joins = 'LEFT JOIN temp.linkladder_alias_end AS af ON af.id = l.from_url LEFT JOIN temp.linkladder_alias_end AS at ON at.id = l.met_url';
-    }
+  async *#edges(): AsyncGenerator<EdgeRow> {
     const rows = this.#db
       .prepare(
-        `SELECT ${from} AS from_url, ${to} AS to_url, l.element, l.attribute, count(*) AS n
-         FROM link AS l ${joins} WHERE l.met_url IS NOT NULL
+        `SELECT l.from_url, l.met_url AS to_url, l.element, l.attribute, count(*) AS n
+         FROM link AS l WHERE l.met_url IS NOT NULL
          GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
       )
       .raw(true)
@@ -269,25 +259,10 @@ export class SqliteIndexReader implements IndexReader {
   #urlRow(row: UrlColumns, lastFetch: Statement): UrlRow {
     return toUrlRow(row, lastFetch.get(row.id) as FetchColumns | undefined);
   }
-
-  // RFC 3986 §6.2.4: where each alias chain ends, by the one rule of walkAliases
-  // (a cycle ends at its least id), as the admitter has it. The walk is done here,
-  // not in a recursive SQL query, so that there is one cycle rule to read.
-  #fillAliasEnds(): void {
-    const next = new Map<number, number>();
-    for (const [id, to] of this.#db.prepare(`SELECT id, alias_of FROM url WHERE state = 'alias'`).raw(true).iterate() as Iterable<[number, number]>) {
-      next.set(id, to);
-    }
-    this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS linkladder_alias_end (id INTEGER PRIMARY KEY, target INTEGER NOT NULL)');
-    this.#db.exec('DELETE FROM temp.linkladder_alias_end');
-    const insert = this.#db.prepare('INSERT INTO temp.linkladder_alias_end (id, target) VALUES (?, ?)');
-    const ends = new AliasEnds<number>((id) => next.get(id));
-    for (const id of next.keys()) insert.run(id, ends.endOf(id));
-  }
 }
 
 /** Rows taken from a cursor this many at a time: a page is read in one go, then handed out. */
-export const READ_PAGE_ROWS = 256;
+const READ_PAGE_ROWS = 256;
 
 /**
  * A SQL cursor as an async iterable: `READ_PAGE_ROWS` rows are read at once, then

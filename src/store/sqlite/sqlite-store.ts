@@ -76,7 +76,8 @@ export interface SqliteStoreOptions {
    */
   readonly readOnly?: boolean;
   /**
-   * Hold the index's writer lock while open (one writer per index, DESIGN.md §5):
+   * Hold the index's writer lock while open (one writer per SQLite index: two would
+   * interleave their units and requeue each other's claims on open):
    * opening fails with ERR_STORE_LOCKED while another running process holds it, and
    * takes over the lock of a process that is gone (`lockTakenOverFrom`). Turn it
    * off only for a writer that its caller keeps in step with the lock's holder.

@@ -1,4 +1,5 @@
-// One writer per index (DESIGN.md §5): a row of `writer_lock` (migration 004)
+// One writer per index (two would interleave their units, and each would put the
+// other's claims back on open): a row of `writer_lock` (migration 004)
 // naming the process that writes, taken in an IMMEDIATE transaction so that two
 // processes cannot both take it. A row left by a process that is gone is taken over.
 

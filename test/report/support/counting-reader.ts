@@ -35,7 +35,7 @@ export function countingReader(reader: IndexReader): CountingReader {
     urls: () => watch('urls', reader.urls()),
     forms: () => watch('forms', reader.forms()),
     links: () => watch('links', reader.links()),
-    edges: (options) => watch('edges', reader.edges(options)),
+    edges: () => watch('edges', reader.edges()),
     fetches: () => watch('fetches', reader.fetches()),
     aliases: () => watch('aliases', reader.aliases()),
     duplicateBodies: () => reader.duplicateBodies(),

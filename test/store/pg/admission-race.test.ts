@@ -1,4 +1,4 @@
-// Two workers admitting the same new URLs at the same moment (issue 12): one row
+// Two workers admitting the same new URLs at the same moment: one row
 // each, and between them exactly one link says `new` for each target, as one
 // SQLite writer would say. A worker remembers what it met (known-urls.ts): what
 // another worker changed since (an alias, a raised role) still counts, and nothing of

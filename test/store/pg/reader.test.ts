@@ -11,6 +11,7 @@ import { SqliteStore, openIndexReader, type IndexReader, type IndexWriter } from
 import { connect, migratePg, type Sql } from '../../../src/store/pg/pg-database.js';
 import { PG_CURSOR_ROWS, PgIndexReader, openPgIndexReader } from '../../../src/store/pg/pg-reader.js';
 import { collect } from '../../support/collect.js';
+import { collapsedEdges } from '../collapsed-edges.js';
 import { link, smallCrawl } from '../small-crawl.js';
 import { copySqliteIndex } from './copy-sqlite-index.js';
 import { startPostgres, type PostgresCluster } from '../../support/postgres-cluster.js';
@@ -76,7 +77,7 @@ async function readAll(reader: IndexReader) {
     forms: await collect(reader.forms()),
     links: await collect(reader.links()),
     edges: await collect(reader.edges()),
-    collapsed: await collect(reader.edges({ collapseAliases: true })),
+    collapsed: await collapsedEdges(reader),
     fetches: await collect(reader.fetches()),
     aliases: await collect(reader.aliases()),
     errorsByCode: await reader.errorsByCode(),

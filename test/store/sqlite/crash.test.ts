@@ -1,5 +1,6 @@
 // A crawl killed at any instant resumes from the database with nothing lost and
-// nothing half-written (DESIGN.md §5): a child admits batches in a loop and is
+// nothing half-written (each unit commits whole or not at all, and claims left in
+// `fetching` are queued again on open): a child admits batches in a loop and is
 // killed with SIGKILL at random moments; after each kill the index is checked.
 
 import { spawn } from 'node:child_process';

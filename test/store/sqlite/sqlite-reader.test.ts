@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore, openIndexReader } from '../../../src/store/index.js';
 import { collect } from '../../support/collect.js';
+import { collapsedEdges } from '../collapsed-edges.js';
 import { link, smallCrawl } from '../small-crawl.js';
 
 const folders: string[] = [];
@@ -29,7 +30,7 @@ describe('SqliteStore reader', () => {
     await store.close();
     const reader = openIndexReader(file);
     expect(await collect(reader.links())).toHaveLength(6);
-    expect(await collect(reader.edges({ collapseAliases: true }))).toHaveLength(4);
+    expect(await collapsedEdges(reader)).toHaveLength(4);
     await reader.close();
     expect(() => openIndexReader(path.join(path.dirname(file), 'absent.db'))).toThrow(expect.objectContaining({ code: 'ERR_STORE_OPEN' }));
   });

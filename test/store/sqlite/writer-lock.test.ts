@@ -1,4 +1,4 @@
-// The index's writer lock (store/writer-lock.ts, issue 10 item 7): who holds it,
+// The index's writer lock (src/store/sqlite/writer-lock.ts): who holds it,
 // when a holder counts as gone, and that readers never touch it. The same with real
 // processes: test/cli/writer-lock.test.ts.
 
