@@ -78,19 +78,12 @@ function docs(): string[] {
 
 const EXAMPLES = docs().flatMap((doc) => examplesOf(doc, readFileSync(join(ROOT, doc), 'utf8')));
 
-// The index's opening takes a path or a URL (`openIndex('site.db')`); until the built
-// package has that signature, the examples written that way wait for it.
-const OPEN_INDEX_DTS = join(ROOT, 'dist/src/open-index.d.ts');
-const hasOpenIndexByPath = existsSync(OPEN_INDEX_DTS) && /function openIndex\(\s*\w+\??:\s*string/.test(readFileSync(OPEN_INDEX_DTS, 'utf8'));
-const waitsForOpenIndex = (example: Example): boolean => !hasOpenIndexByPath && /\bopenIndex\(\s*['"`]/.test(example.code);
-
 let typeErrors = new Map<string, string[]>();
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist/src/index.d.ts'))) throw new Error('dist/ is missing: run `npm run build` first');
   mkdirSync(join(WORK, 'src'), { recursive: true });
   for (const example of EXAMPLES) {
-    if (waitsForOpenIndex(example)) continue;
     // `export {}` makes a block with no import a module, so top-level await is allowed.
     const { code } = example.isRun ? withAssertions(example.code, `${example.doc}:${example.line}`) : example;
     writeFileSync(join(WORK, 'src', `${example.module}.ts`), `${code}\nexport {};\n`);
@@ -160,8 +153,7 @@ describe('the TypeScript examples of README.md and docs/', () => {
       });
       for (const example of EXAMPLES.filter((e) => e.doc === doc)) {
         const name = `block ${example.index} (line ${example.line}) compiles${example.isRun ? ' and runs' : ''}`;
-        const test = waitsForOpenIndex(example) ? it.skip : it;
-        test(name, async () => {
+        it(name, async () => {
           expect(typeErrors.get('*'), 'tsc failed as a whole').toBeUndefined();
           expect(typeErrors.get(example.module) ?? [], `${doc}:${example.line}`).toEqual([]);
           if (!example.isRun) return;
