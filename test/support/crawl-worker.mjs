@@ -1,4 +1,4 @@
-// One worker of a crawl shared on PostgreSQL (issue 12), as a child process of the
+// One worker of a crawl shared on PostgreSQL, as a child process of the
 // cooperating-workers tests (test/crawl/pg-workers.*.test.ts) and the bench
 // (bench/pg-workers.bench.ts): the library's crawl() into a PgStore. Uses the build.
 // argv[2]: JSON { db, seeds, workerId, leaseMs, waitForGo, options } (options: crawl()'s
