@@ -92,6 +92,8 @@ const POSTGRES = [
   'test/crawl/pg-workers.process.test.ts',
   'test/crawl/pg-workers.restart.test.ts',
   'test/crawl/verdict-cache.stores.test.ts',
+  'test/open-index.test.ts',
+  
   'test/store/**/contract.test.ts',
   'test/store/**/reader-contract.test.ts',
   'test/store/pg/**/admission-race.test.ts',

@@ -114,6 +114,10 @@ interface RunAs {
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresCluster | string> {
   const shared = options.dedicated === true || options.settings !== undefined ? undefined : await sharedCluster();
   const result = shared ?? (await tryStart(options));
+  // A file of the unit project cannot start PostgreSQL: that is a misfiled test, not a machine without PostgreSQL.
+  if (typeof result === 'string' && result.includes('a unit test starts nothing')) {
+    throw new Error(`this file starts PostgreSQL: list it in POSTGRES (vitest.config.ts), not the unit project (${result})`);
+  }
   if (typeof result === 'string' && process.env[REQUIRE_POSTGRES_ENV] !== undefined) {
     throw new Error(`PostgreSQL is required (${REQUIRE_POSTGRES_ENV}) but cannot start: ${result}`);
   }
