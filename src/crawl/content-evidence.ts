@@ -26,25 +26,7 @@ import type { ClaimBook } from './claim-book.js';
 import type { CrawlTally } from './crawl-tally.js';
 import type { DeclaredVariant } from './page-links.js';
 import { describeRule, differingPrefixes, isTrusted, RULE_MIN_SUPPORT, RuleBook, type RewriteRule, type RuleMapping } from './rewrite-rules.js';
-
-/** What the crawl learned from bodies, for its summary and its run's record. */
-export interface ContentEvidenceSummary {
-  /** Claims held back as predicted duplicates. */
-  readonly deferred: number;
-  /** Of those, joined by a rule without a request. */
-  readonly joined: number;
-  /** Of those, fetched in the end (declared later, no proof, or their rule contradicted), samples included. */
-  readonly released: number;
-  /** Of those released, fetched as samples to test a rule that lacked support. */
-  readonly sampled: number;
-  /** The rules learned, most supported first. */
-  readonly rules: readonly {
-    readonly prefixes: readonly [string, string];
-    readonly support: number;
-    readonly contradictions: number;
-    readonly provedBy: string;
-  }[];
-}
+import type { ContentEvidenceSummary } from './crawl-summary.js';
 
 export interface ContentEvidenceOptions {
   readonly tally: CrawlTally;

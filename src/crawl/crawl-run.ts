@@ -8,6 +8,7 @@ import { errorCodeOf } from './broken-links.js';
 import type { ValidCrawlerOptions } from './crawler-options.js';
 import { crawlOptionsSchema, type CrawlSettingsData } from './crawl-settings.js';
 import type { CrawlSummary } from './crawl-summary.js';
+import type { SeedOutcome } from './crawl-summary.js';
 
 /** What a run's settings are read from: every data option, and whether robots.txt is consulted. */
 export type RunSettingsSource = CrawlSettingsData & Pick<ValidCrawlerOptions, 'robots'>;
@@ -21,16 +22,6 @@ export function runSettingsOf(options: RunSettingsSource): Record<string, unknow
   }
   settings.robots = options.robots !== undefined;
   return settings;
-}
-
-/** What became of a seed. */
-export interface SeedOutcome {
-  /** The seed, at the scheme rung. */
-  readonly url: string;
-  /** Fetched with a usable response (status below 400, its body whole or cut at the size cap), itself or as the alias of a URL that was. */
-  readonly isFetched: boolean;
-  /** Why not: the error of its fetch (`ERR_*`, `HTTP_nnn`), or its state. */
-  readonly reason: string | undefined;
 }
 
 const BODY_CAPPED = 'ERR_FETCH_BODY_TOO_LARGE';

@@ -2,13 +2,40 @@
 
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { ContentEvidenceSummary } from './content-evidence.js';
 import type { MatchRung, StoreStats, UrlRole, Verdict } from '../store/index.js';
 import type { BrokenKind } from './broken-links.js';
-import type { SeedOutcome } from './crawl-run.js';
 import type { Outcome } from './outcome-table.js';
 import type { RobotsOutage } from './robots-outages.js';
 import type { UnreachableHost } from './host-breaker.js';
+
+/** What became of a seed. */
+export interface SeedOutcome {
+  /** The seed, at the scheme rung. */
+  readonly url: string;
+  /** Fetched with a usable response (status below 400, its body whole or cut at the size cap), itself or as the alias of a URL that was. */
+  readonly isFetched: boolean;
+  /** Why not: the error of its fetch (`ERR_*`, `HTTP_nnn`), or its state. */
+  readonly reason: string | undefined;
+}
+
+/** What the crawl learned from bodies, for its summary and its run's record. */
+export interface ContentEvidenceSummary {
+  /** Claims held back as predicted duplicates. */
+  readonly deferred: number;
+  /** Of those, joined by a rule without a request. */
+  readonly joined: number;
+  /** Of those, fetched in the end (declared later, no proof, or their rule contradicted), samples included. */
+  readonly released: number;
+  /** Of those released, fetched as samples to test a rule that lacked support. */
+  readonly sampled: number;
+  /** The rules learned, most supported first. */
+  readonly rules: readonly {
+    readonly prefixes: readonly [string, string];
+    readonly support: number;
+    readonly contradictions: number;
+    readonly provedBy: string;
+  }[];
+}
 
 /**
  * Why the crawl ended. `seeds-failed`: the frontier is empty and no seed was fetched

@@ -37,12 +37,13 @@ export type {
   RequestCounts,
   StopReason,
 } from './crawl-summary.js';
-export type { ContentEvidenceSummary } from './content-evidence.js';
+export type { ContentEvidenceSummary } from './crawl-summary.js';
 export type { UnreachableHost } from './host-breaker.js';
 export { CrawlError, type CrawlErrorCode } from './crawl-error.js';
 export { LinkRoles, NOT_CHECKED_RELS, linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 export { STYLESHEET_ELEMENT } from './stylesheet-links.js';
-export { runOutcomeOf, runSettingsOf, seedOutcomes, type SeedOutcome } from './crawl-run.js';
+export { runOutcomeOf, runSettingsOf, seedOutcomes } from './crawl-run.js';
+export type { SeedOutcome } from './crawl-summary.js';
 export { BROKEN_KINDS, brokenCounts, errorCodeOf, errorKindOf, type BrokenKind, type ErrorKind } from './broken-links.js';
 export {
   OUTCOME_TABLE,
