@@ -5,7 +5,8 @@
 // config names. A `postgres://` URL in its place names a PostgreSQL index.
 
 import { Option, type Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadCrawlSettings } from '../config/index.js';
+import { DEFAULT_CONFIG_PATH } from '../config/index.js';
+import { commandSettings } from './command-settings.js';
 import { DEFAULT_DB_PATH } from '../store/index.js';
 import type { CliContext } from './cli-context.js';
 
@@ -23,12 +24,6 @@ export function addIndexPathOptions(command: Command): Command {
 
 /** The index path the options, LINKLADDER_DB and the config file name; ERR_CONFIG_INVALID when a source is invalid. */
 export async function indexPath(options: IndexPathOptions, context: CliContext): Promise<string> {
-  const settings = await loadCrawlSettings({
-    configPath: options.config,
-    cwd: context.cwd,
-    env: context.env,
-    flags: options.db === undefined ? {} : { db: options.db },
-    onWarning: (message) => void context.err.writeLine(`linkladder: warning: ${message}`),
-  });
+  const settings = await commandSettings(context, options.config, options.db === undefined ? {} : { db: options.db });
   return settings.db;
 }

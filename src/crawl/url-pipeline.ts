@@ -10,6 +10,7 @@ import type { ContentEvidence } from './content-evidence.js';
 import type { ClaimBook } from './claim-book.js';
 import { CrawlError } from './crawl-error.js';
 import type { ValidCrawlerOptions } from './crawler-options.js';
+import type { PageEvent } from './crawl-summary.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
 import type { HostBreaker } from './host-breaker.js';
@@ -113,22 +114,12 @@ export class UrlPipeline {
       await tx.recordFetch(record);
       this.#tally.countFromCache(errorCodeOf(record.errorCode, record.status), record.verdict);
     });
-    this.#tally.emit({
-      type: 'page',
-      url: claimed.key,
+    this.#emitExternal(claimed, {
       finalUrl: record.finalUrl ?? claimed.key,
       status: record.status,
       contentType: record.contentType,
-      depth: claimed.depth,
       attempts: 0,
-      links: 0,
-      queued: 0,
-      baseLevel: undefined,
-      baseLevelsDiffer: false,
-      hrefFindings: [],
-      pageFindings: [],
       errorCode: record.errorCode,
-      role: 'external',
       method: record.method,
       isFromCache: true,
     });
@@ -501,25 +492,40 @@ export class UrlPipeline {
     this.#tally.countChecked('external', error);
     if (response.hops.length > 0) this.#tally.redirected++;
     this.#externalResponse(claimed, response, record.errorCode, attempt, false, record.verdict);
-    this.#tally.emit({
-      type: 'page',
-      url: claimed.key,
+    this.#emitExternal(claimed, {
       finalUrl: response.finalUrl,
       status: response.status,
       contentType: response.contentType,
-      depth: claimed.depth,
       attempts: attempt,
+      errorCode: response.errorCode,
+      method: record.method,
+    });
+  }
+
+  /** The page event of an external link's answer: no links, no base, no findings of a page. */
+  #emitExternal(claimed: ClaimedUrl, answer: Pick<PageEvent, 'finalUrl' | 'status' | 'contentType' | 'attempts' | 'errorCode' | 'method' | 'isFromCache'>): void {
+    const { finalUrl, status, contentType, attempts, errorCode, method, isFromCache } = answer;
+    this.#tally.emit({
+      type: 'page',
+      url: claimed.key,
+      finalUrl,
+      status,
+      contentType,
+      depth: claimed.depth,
+      attempts,
       links: 0,
       queued: 0,
       baseLevel: undefined,
       baseLevelsDiffer: false,
       hrefFindings: [],
       pageFindings: [],
-      errorCode: response.errorCode,
+      errorCode,
       role: 'external',
-      method: record.method,
+      method,
+      ...(isFromCache === true ? { isFromCache } : {}),
     });
   }
+
 
   /**
    * An external URL's answer was recorded: an unverified first answer waits for the

@@ -47,16 +47,21 @@ export class LineIndex {
   position(offset: number): SourcePosition {
     const at = Number.isFinite(offset) ? Math.min(Math.max(Math.trunc(offset), 0), this.#length) : 0;
     const starts = this.#lineStarts;
-    // The last line start <= at (binary search).
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= at) low = middle;
-      else high = middle - 1;
-    }
-    return { line: low + 1, column: at - starts[low]! + 1 };
+    const line = lastAtOrBefore(starts, at);
+    return { line: line + 1, column: at - starts[line]! + 1 };
   }
+}
+
+/** The index of the last of `starts` (ascending, `starts[0] <= at`) that is at or before `at`: a binary search. */
+export function lastAtOrBefore(starts: readonly number[], at: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle]! <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 // UTF-16 index of the first code unit of each line of `text`.

@@ -41,6 +41,7 @@ import { normalizeIdentifier } from 'micromark-util-normalize-identifier';
 import type { Event, Token, TokenizeContext } from 'micromark-util-types';
 import GithubSlugger from 'github-slugger';
 import { OptionError, describeValue } from '../errors.js';
+import { lastAtOrBefore } from './line-index.js';
 import { extractLinks, type ExtractedLinks, type LinkReference, type PageFinding } from './link-extractor.js';
 import { DEFAULT_FOLLOW, LINK_KINDS, isLinkKind, type LinkKind } from './url-attributes.js';
 
@@ -383,14 +384,8 @@ class PieceReader implements MarkdownExtractor {
       length += span.to - span.from;
     }
     const toSource = (at: number): number => {
-      let low = 0;
-      let high = starts.length - 1;
-      while (low < high) {
-        const middle = (low + high + 1) >> 1;
-        if (starts[middle]! <= at) low = middle;
-        else high = middle - 1;
-      }
-      return spans[low]!.from + (at - starts[low]!);
+      const span = lastAtOrBefore(starts, at);
+      return spans[span]!.from + (at - starts[span]!);
     };
     const extracted = extractLinks(text, { follow: [...this.#config.follow] });
     for (const reference of extracted.references) {

@@ -91,6 +91,7 @@ export interface AliasRecord {
 
 export interface UrlRecord {
   readonly id: number;
+  /** The scheme-rung key (RFC 3986 §6.2.3) without fragment. */
   readonly key: string;
   readonly state: UrlState;
   readonly depth: number;

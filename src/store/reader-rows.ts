@@ -5,8 +5,7 @@ import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { UrlRecord } from './admission-records.js';
 import type { RedirectHop } from './fetch-records.js';
-import type { FetchMethod, MatchRung, UrlRole, Verdict } from './url-vocabulary.js';
-import type { UrlState } from './url-state-machine.js';
+import type { FetchMethod, MatchRung, Verdict } from './url-vocabulary.js';
 
 /** The link that first named a URL: where a crawl found it. */
 export interface FirstLink {
@@ -76,15 +75,7 @@ export interface UrlHistory {
 
 
 /** A URL of the index with the outcome of its last fetch. */
-export interface UrlRow {
-  readonly id: number;
-  /** The scheme-rung key (RFC 3986 §6.2.3) without fragment. */
-  readonly key: string;
-  readonly state: UrlState;
-  readonly depth: number;
-  readonly aliasOf: number | undefined;
-  /** How it relates to the crawl (`page` for a row written before migration 006). */
-  readonly role: UrlRole;
+export interface UrlRow extends UrlRecord {
   readonly firstLink: FirstLink | undefined;
   /** The last fetch of this URL, if any. */
   readonly lastFetch: FetchRow | undefined;

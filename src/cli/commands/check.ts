@@ -4,7 +4,8 @@
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { givenSettings, loadCrawlSettings, settingOptions } from '../../config/index.js';
+import { givenSettings, settingOptions } from '../../config/index.js';
+import { commandSettings } from '../command-settings.js';
 import { parseCacheMaxAge, type CrawlSummary } from '../../crawl/index.js';
 import { createFileFetcher, localRobots, type FileFetcher } from '../../fetch/index.js';
 import { checkSummaryLine, countCheckFindings, formatCheckMarkdown, SEVERITY_RANK } from '../../report/index.js';
@@ -119,15 +120,8 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
     return usage(`--cache-max-age ${options.cacheMaxAge}: expected a duration such as 45s, 30m, 12h, 1d or 0 (off)`);
   }
   if (/^postgres(ql)?:/i.test(options.db)) return usage('--db: check rebuilds its index each run, in a file; a PostgreSQL index is for crawl');
-  // Defaults < config file < LINKLADDER_* variables < the flags given; a bad source throws ERR_CONFIG_INVALID (exit 2).
   const given = givenSettings(command);
-  const settings = await loadCrawlSettings({
-    configPath: options.config,
-    cwd: context.cwd,
-    env: context.env,
-    flags: given,
-    onWarning: (message) => void context.err.writeLine(`linkladder: warning: ${message}`),
-  });
+  const settings = await commandSettings(context, options.config, given);
 
   let plan: CheckPlan;
   let changed: Set<string> | undefined;

@@ -1,7 +1,8 @@
 // `linkladder crawl <seed...>`: crawl into the index database, resuming what it holds.
 
 import type { Command } from 'commander';
-import { givenSettings, loadCrawlSettings, settingOptions } from '../../config/index.js';
+import { givenSettings, settingOptions } from '../../config/index.js';
+import { commandSettings } from '../command-settings.js';
 import { DEFAULT_DB_PATH } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { runCrawl } from '../run-crawl.js';
@@ -39,15 +40,8 @@ export function addCrawlCommand(program: Command, context: CliContext): void {
   // The options come from the settings' schema (src/config/schema.ts), as docs/options.md's table does.
   for (const option of settingOptions()) command.addOption(option);
   command.addHelpText('after', HELP).action(async (seeds: string[], options: { readonly config?: string }) => {
-    // Defaults < config file < LINKLADDER_* variables < the flags given; a bad source throws ERR_CONFIG_INVALID (exit 2).
     const given = givenSettings(command);
-    const settings = await loadCrawlSettings({
-      configPath: options.config,
-      cwd: context.cwd,
-      env: context.env,
-      flags: given,
-      onWarning: (message) => void context.err.writeLine(`linkladder: warning: ${message}`),
-    });
+    const settings = await commandSettings(context, options.config, given);
     // The default index, named by no flag, variable or config file: it keeps to the sites it holds.
     const isDefaultIndex = settings.db === DEFAULT_DB_PATH && given.db === undefined && context.env['LINKLADDER_DB'] === undefined;
     const run = await runCrawl(

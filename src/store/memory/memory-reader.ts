@@ -3,6 +3,7 @@
 
 import { currentFindingCodes } from '../../findings.js';
 import { AliasEnds } from '../../ladder/index.js';
+import { compareEdges } from '../edge-order.js';
 import { decodeLink, type EncodedLink } from '../link-codec.js';
 import { isRepresentationFetch, RepresentationEnds, withContentEvidence, type DuplicateMember } from '../duplicate-bodies.js';
 import type {
@@ -19,19 +20,12 @@ import type {
   IndexReader,
   LinkRow,
   StoreStats,
-  UrlRole,
+  UrlRecord,
   UrlRow,
-  UrlState,
 } from '../types.js';
 
 /** A URL as the memory store keeps it. */
-export interface MemoryUrlView {
-  readonly id: number;
-  readonly key: string;
-  readonly state: UrlState;
-  readonly depth: number;
-  readonly aliasOf: number | undefined;
-  readonly role: UrlRole;
+export interface MemoryUrlView extends UrlRecord {
   readonly firstFrom: number | undefined;
   readonly firstHref: string;
 }
@@ -233,18 +227,6 @@ function fetchRow(f: FetchRow): FetchRow {
     findings: [...currentFindingCodes(f.findings)],
     anchors: [...f.anchors],
   };
-}
-
-/** The order of edges within a page: target, element, attribute; absent before present (SQL's NULLs first). */
-function compareEdges(a: EdgeRow, b: EdgeRow): number {
-  return a.toUrlId - b.toUrlId || compareOptional(a.element, b.element) || compareOptional(a.attribute, b.attribute);
-}
-
-function compareOptional(a: string | undefined, b: string | undefined): number {
-  if (a === b) return 0;
-  if (a === undefined) return -1;
-  if (b === undefined) return 1;
-  return compareText(a, b);
 }
 
 function compareText(a: string, b: string): number {

@@ -7,6 +7,7 @@
 import { AliasEnds, type AliasEvidence } from '../../ladder/index.js';
 import { DUPLICATE_ALIAS_EVIDENCE, RepresentationEnds, withContentEvidence, type DuplicateMember } from '../duplicate-bodies.js';
 import { asCorruption, isArrayOfArrays, parseStoredJson } from '../index-corruption.js';
+import { compareEdges } from '../edge-order.js';
 import { decodeLink, type EncodedLink, type LinkFormat } from '../link-codec.js';
 import {
   ALIAS_COLUMNS,
@@ -383,28 +384,7 @@ export async function openPgIndexReader(url: string): Promise<IndexReader> {
 
 /** One page's edges, ordered by target, element, attribute: absent first, text by code points (SQLite's BINARY order of UTF-8). */
 function sortedEdges(edges: ReadonlyMap<string, EdgeRow>): EdgeRow[] {
-  return [...edges.values()].sort(
-    (a, b) => a.toUrlId - b.toUrlId || compareOptional(a.element, b.element) || compareOptional(a.attribute, b.attribute),
-  );
-}
-
-function compareOptional(a: string | undefined, b: string | undefined): number {
-  if (a === b) return 0;
-  if (a === undefined) return -1;
-  if (b === undefined) return 1;
-  return compareCodePoints(a, b);
-}
-
-/** Order of code points, which is the order of UTF-8 bytes (JS `<` compares UTF-16 code units, which differs past U+FFFF). */
-function compareCodePoints(a: string, b: string): number {
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(j)!;
-    if (x !== y) return x - y;
-    i += x > 0xffff ? 2 : 1;
-    j += y > 0xffff ? 2 : 1;
-  }
-  return a.length - b.length;
+  return [...edges.values()].sort(compareEdges);
 }
 
 function lastFetchOf(row: UrlRowColumns): FetchColumns {
