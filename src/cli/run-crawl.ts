@@ -5,8 +5,7 @@ import { SETTINGS } from '../config/index.js';
 import {
   CRAWL_DEFAULTS,
   CrawlError,
-  brokenCounts,
-  verdictCounts,
+  checkedCounts,
   runCrawler,
   crawlerOptionsOf,
   fetcherOptionsOf,
@@ -260,8 +259,7 @@ async function keepLastRunFindings(store: WritableIndex, context: CliContext): P
  */
 async function standingOf(store: WritableIndex): Promise<IndexStanding | undefined> {
   try {
-    const reader = store.reader();
-    return { broken: brokenCounts(await reader.errorsByCode()), verdicts: await verdictCounts(reader) };
+    return await checkedCounts(store.reader());
   } catch {
     return undefined;
   }

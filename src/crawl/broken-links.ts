@@ -1,5 +1,5 @@
-// What counts as an error, and which errors are broken links: one definition for the
-// crawl's summary, `stats` and the HTML report.
+// What counts as an error, and how the URLs judged broken are counted by kind: one
+// definition for the crawl's summary, `stats` and the HTML report.
 
 /** How a URL's last fetch went wrong. */
 export type ErrorKind =
@@ -14,7 +14,7 @@ export type ErrorKind =
   /** A response came and is kept, its body cut by the size cap or undecodable. */
   | 'cut';
 
-/** The kinds that make a link broken. */
+/** The kinds a broken URL is counted under (its verdict says whether it is broken). */
 export type BrokenKind = Extract<ErrorKind, 'client-error' | 'server-error' | 'failed'>;
 
 export const BROKEN_KINDS: readonly BrokenKind[] = ['client-error', 'server-error', 'failed'];
@@ -42,12 +42,18 @@ export function errorKindOf(code: string): ErrorKind {
   return 'failed';
 }
 
-/** Broken links by kind, from errors by code (URLs, one error each). */
-export function brokenCounts(errorsByCode: Readonly<Record<string, number>>): Record<BrokenKind, number> {
-  const counts: Record<BrokenKind, number> = { 'client-error': 0, 'server-error': 0, failed: 0 };
-  for (const [code, n] of Object.entries(errorsByCode)) {
-    const kind = errorKindOf(code);
-    if (kind === 'client-error' || kind === 'server-error' || kind === 'failed') counts[kind] += n;
-  }
-  return counts;
+/**
+ * The kind a URL judged broken is counted under, from its `errorCodeOf` code: its
+ * status class, else no response (a network failure, a redirect chain that leads
+ * nowhere). A status below 400 that a status policy calls broken counts with 4xx.
+ */
+export function brokenKindOf(error: string | undefined): BrokenKind {
+  if (error === undefined) return 'client-error';
+  const kind = errorKindOf(error);
+  return kind === 'client-error' || kind === 'server-error' ? kind : 'failed';
+}
+
+/** No broken URL yet, by kind. */
+export function noBroken(): Record<BrokenKind, number> {
+  return { 'client-error': 0, 'server-error': 0, failed: 0 };
 }

@@ -5,10 +5,10 @@
 import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
 import type { SentRequest } from '../fetch/index.js';
-import { brokenCounts, errorKindOf, type ErrorKind } from './broken-links.js';
+import { brokenKindOf, errorCodeOf, noBroken, type BrokenKind } from './broken-links.js';
 import type { CheckCounts, CrawlEvent, CrawlSummary, RequestCounts, SeedOutcome, StopReason } from './crawl-summary.js';
 import type { CountedAnswer } from './second-pass.js';
-import type { IndexWriter, UrlRole, Verdict } from '../store/index.js';
+import type { FetchRecord, IndexWriter, UrlRole, Verdict } from '../store/index.js';
 import { VERDICTS } from './verdict.js';
 
 /** Whose outcome a request belongs to: a claimed URL (its id), or an origin whose sitemaps are read. */
@@ -21,10 +21,6 @@ export interface CrawlTallyOptions {
   /** Called when `onEvent` throws: the crawl stops. */
   readonly onEventError: (error: unknown) => void;
   readonly now: () => number;
-}
-
-function isBrokenKind(kind: ErrorKind): boolean {
-  return kind === 'client-error' || kind === 'server-error' || kind === 'failed';
 }
 
 export class CrawlTally {
@@ -59,6 +55,8 @@ export class CrawlTally {
   readonly linksByRung: Record<MatchRung, number> = zeroCounts(MATCH_RUNGS);
   readonly aliases: Record<AliasEvidence, number> = zeroCounts(ALIAS_EVIDENCE);
   readonly errors: Record<string, number> = {};
+  /** The URLs judged broken, by kind: what the summary's `broken` line counts (with `verdicts.broken`). */
+  readonly #broken: Record<BrokenKind, number> = noBroken();
   readonly checks: { -readonly [K in keyof CheckCounts]: number } = {
     resourcesChecked: 0,
     resourcesBroken: 0,
@@ -163,12 +161,12 @@ export class CrawlTally {
   }
 
   /**
-   * A URL of `role` was requested and recorded, with `error` (`errorCodeOf`) when it
-   * is one: resources and external links are counted as checked, and broken.
+   * A URL of `role` was requested and recorded with `verdict`: resources and external
+   * links are counted as checked, and broken.
    */
-  countChecked(role: UrlRole, error: string | undefined): void {
+  countChecked(role: UrlRole, verdict: Verdict | undefined): void {
     if (role === 'page') return;
-    const isBroken = error !== undefined && isBrokenKind(errorKindOf(error));
+    const isBroken = verdict === 'broken';
     if (role === 'resource') {
       this.checks.resourcesChecked++;
       if (isBroken) this.checks.resourcesBroken++;
@@ -178,13 +176,13 @@ export class CrawlTally {
     }
   }
 
-  /** An external URL answered from the verdict cache, with `error` (`errorCodeOf`) when it is one: no request. */
-  countFromCache(error: string | undefined, verdict: Verdict | undefined): void {
+  /** An external URL answered from the verdict cache: no request. */
+  countFromCache(record: FetchRecord): void {
     this.checks.externalFromCache++;
-    this.countVerdict(verdict);
-    if (error === undefined) return;
-    this.countError(error);
-    if (isBrokenKind(errorKindOf(error))) this.checks.externalBroken++;
+    this.countVerdict(record);
+    const error = errorCodeOf(record.errorCode, record.status);
+    if (error !== undefined) this.countError(error);
+    if (record.verdict === 'broken') this.checks.externalBroken++;
   }
 
   /**
@@ -198,16 +196,22 @@ export class CrawlTally {
     if (first.isChecked) this.checks.externalChecked--;
     if (first.isNotCheckedByRobots) this.checks.notCheckedByRobots--;
     if (first.verdict !== undefined) this.verdicts[first.verdict]--;
+    if (first.verdict === 'broken') {
+      this.#broken[brokenKindOf(first.error)]--;
+      if (first.isChecked) this.checks.externalBroken--;
+    }
     if (first.error === undefined) return;
     const left = (this.errors[first.error] ?? 0) - 1;
     if (left > 0) this.errors[first.error] = left;
     else delete this.errors[first.error];
-    if (isBrokenKind(errorKindOf(first.error))) this.checks.externalBroken--;
   }
 
-  /** A fetch row was recorded with `verdict`. */
-  countVerdict(verdict: Verdict | undefined): void {
-    if (verdict !== undefined) this.verdicts[verdict]++;
+  /** A fetch row was recorded, judged: its verdict counted, and a broken one by kind. */
+  countVerdict(record: Pick<FetchRecord, 'verdict' | 'errorCode' | 'status'>): void {
+    const { verdict } = record;
+    if (verdict === undefined) return;
+    this.verdicts[verdict]++;
+    if (verdict === 'broken') this.#broken[brokenKindOf(errorCodeOf(record.errorCode, record.status))]++;
   }
 
   countError(code: string): void {
@@ -263,7 +267,7 @@ export class CrawlTally {
       evidenceRejected: this.rejected,
       evidenceRevoked: this.revoked,
       errorsByCode: { ...this.errors },
-      broken: brokenCounts(this.errors),
+      broken: { ...this.#broken },
       verdicts: { ...this.verdicts },
       redirected: this.redirected,
       ...this.checks,

@@ -44,7 +44,7 @@ export { LinkRoles, NOT_CHECKED_RELS, linkUseOf, type LinkDecision, type LinkUse
 export { STYLESHEET_ELEMENT } from './stylesheet-links.js';
 export { runOutcomeOf, runSettingsOf, seedOutcomes } from './crawl-run.js';
 export type { SeedOutcome } from './crawl-summary.js';
-export { BROKEN_KINDS, brokenCounts, errorCodeOf, errorKindOf, type BrokenKind, type ErrorKind } from './broken-links.js';
+export { BROKEN_KINDS, brokenKindOf, errorCodeOf, errorKindOf, type BrokenKind, type ErrorKind } from './broken-links.js';
 export {
   OUTCOME_TABLE,
   OUTCOMES,
@@ -86,7 +86,8 @@ export {
   parseStatusPolicy,
   readStatusPolicy,
   verdictOf,
-  verdictCounts,
+  checkedCounts,
+  type CheckedCounts,
   verdictOfRow,
   withVerdict,
   type StatusPolicy,

@@ -174,7 +174,7 @@ export class ProtocolEvidence {
     // In scope (a chain or a Content-Location out of scope makes no row): judged as the crawl's own host.
     const record = withVerdict(fetchRecordOf(id, response, 'done', undefined), 'page', this.#policy);
     await tx.recordFetch(record);
-    this.#tally.countVerdict(record.verdict);
+    this.#tally.countVerdict(record);
     this.#tally.reused++;
     if (wasWanted) this.#tally.saveFetch();
     const error = errorCodeOf(record.errorCode, record.status);

@@ -112,7 +112,7 @@ export class UrlPipeline {
     const record = withVerdict(cachedFetchRecord(claimed.id, answer), 'external', this.#policy);
     await this.#unit(claimed, async (tx) => {
       await tx.recordFetch(record);
-      this.#tally.countFromCache(errorCodeOf(record.errorCode, record.status), record.verdict);
+      this.#tally.countFromCache(record);
     });
     this.#emitExternal(claimed, {
       finalUrl: record.finalUrl ?? claimed.key,
@@ -218,7 +218,7 @@ export class UrlPipeline {
         await this.#unit(claimed, async (tx) => {
           const record = withVerdict(notModifiedRecord(claimed, response, revalidation, attempt), claimed.role, this.#policy);
           await tx.recordFetch(record);
-          this.#tally.countVerdict(record.verdict);
+          this.#tally.countVerdict(record);
           this.#tally.fetched++;
           this.#tally.unchanged++;
         });
@@ -307,14 +307,14 @@ export class UrlPipeline {
   async #externalRobotsUnreachable(job: Job, file: RobotsFileState): Promise<TaskResult> {
     const { claimed, attempt } = job;
     const code = file.status === undefined ? (file.errorCode ?? 'ERR_FETCH_NETWORK') : 'ERR_CRAWL_ROBOTS_UNREACHABLE';
+    const verdict = verdictOf({ status: undefined, errorCode: code, role: 'external' }, this.#policy);
     await this.#unit(claimed, async (tx) => {
       await this.#recordFailure(tx, claimed, attempt, code, undefined);
-      if (file.status === undefined) this.#tally.countChecked('external', code);
+      if (file.status === undefined) this.#tally.countChecked('external', verdict);
       else this.#tally.checks.notCheckedByRobots++;
     });
     // Unverified: the second pass asks its robots.txt again (RFC 9309 §2.3.1.4: a fact of the moment).
     const isChecked = file.status === undefined;
-    const verdict = verdictOf({ status: undefined, errorCode: code, role: 'external' }, this.#policy);
     const counted = { isFailed: true, error: code, isRedirected: false, isChecked, isNotCheckedByRobots: !isChecked, verdict };
     this.#externalAnswered(claimed, attempt, { status: file.status, errorCode: code, method: undefined, retryAfter: undefined }, counted);
     return { kind: 'done' };
@@ -373,11 +373,11 @@ export class UrlPipeline {
         : fetchRecordOf(claimed.id, response, 'failed', { attempts: attempt, errorCode: code });
     const judged = withVerdict(response === undefined ? record : { ...record, method: response.method ?? 'GET' }, claimed.role, this.#policy);
     await tx.recordFetch(judged);
-    this.#tally.countVerdict(judged.verdict);
+    this.#tally.countVerdict(judged);
     this.#tally.failed++;
     this.#tally.countError(code);
     // A request was made: a resource or an external link was checked, and is broken.
-    if (response !== undefined) this.#tally.countChecked(claimed.role, code);
+    if (response !== undefined) this.#tally.countChecked(claimed.role, judged.verdict);
     if (response !== undefined && claimed.role === 'external') this.#externalResponse(claimed, response, code, attempt, true, judged.verdict);
     this.#tally.emit({ type: 'error', url: claimed.key, code, outcome: 'permanent', attempt, retryInMs: undefined, status: response?.status });
   }
@@ -443,11 +443,11 @@ export class UrlPipeline {
           ? { ...represented, findings: stylesheet }
           : represented,
     );
-    this.#tally.countVerdict(record.verdict);
+    this.#tally.countVerdict(record);
     this.#tally.fetched++;
     const error = errorCodeOf(response.errorCode, status);
     if (error !== undefined) this.#tally.countError(error);
-    this.#tally.countChecked(claimed.role, error);
+    this.#tally.countChecked(claimed.role, record.verdict);
     if (response.hops.length > 0) this.#tally.redirected++;
     this.#tally.emit({
       type: 'page',
@@ -485,11 +485,11 @@ export class UrlPipeline {
   async #settleExternal(tx: IndexWriter, claimed: ClaimedUrl, response: FetchedResponse, attempt: number): Promise<void> {
     const record = withVerdict({ ...fetchRecordOf(claimed.id, response, 'done', { attempts: attempt }), method: response.method ?? 'GET' }, 'external', this.#policy);
     await tx.recordFetch(record);
-    this.#tally.countVerdict(record.verdict);
+    this.#tally.countVerdict(record);
     this.#tally.fetched++;
     const error = errorCodeOf(response.errorCode, response.status);
     if (error !== undefined) this.#tally.countError(error);
-    this.#tally.countChecked('external', error);
+    this.#tally.countChecked('external', record.verdict);
     if (response.hops.length > 0) this.#tally.redirected++;
     this.#externalResponse(claimed, response, record.errorCode, attempt, false, record.verdict);
     this.#emitExternal(claimed, {

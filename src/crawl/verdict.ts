@@ -8,6 +8,7 @@
 
 import { OptionError, type ErrorCode } from '../errors.js';
 import type { FetchRecord, FetchRow, IndexReader, UrlRole, Verdict } from '../store/index.js';
+import { brokenKindOf, errorCodeOf, noBroken, type BrokenKind } from './broken-links.js';
 
 export type { Verdict } from '../store/index.js';
 
@@ -201,15 +202,26 @@ export function withVerdict(record: FetchRecord, role: UrlRole, policy: StatusPo
   return { ...record, verdict };
 }
 
+/** The URLs of an index that were checked, by verdict, and the broken ones by kind. */
+export interface CheckedCounts {
+  readonly verdicts: Record<Verdict, number>;
+  readonly broken: Record<BrokenKind, number>;
+}
+
 /**
  * The URLs of the index that were checked (each once: it has a fetch row), by the
  * verdict of its last fetch — what the audit reports of them, and what `stats` and the
- * crawl's summary count. One pass over the URLs, streamed.
+ * crawl's summary count — and the broken ones by kind. One pass over the URLs, streamed.
  */
-export async function verdictCounts(reader: Pick<IndexReader, 'urls'>): Promise<Record<Verdict, number>> {
-  const counts: Record<Verdict, number> = { ok: 0, broken: 0, unverified: 0 };
+export async function checkedCounts(reader: Pick<IndexReader, 'urls'>): Promise<CheckedCounts> {
+  const verdicts: Record<Verdict, number> = { ok: 0, broken: 0, unverified: 0 };
+  const broken = noBroken();
   for await (const url of reader.urls()) {
-    if (url.lastFetch !== undefined) counts[verdictOfRow(url.lastFetch, url.role)]++;
+    const row = url.lastFetch;
+    if (row === undefined) continue;
+    const verdict = verdictOfRow(row, url.role);
+    verdicts[verdict]++;
+    if (verdict === 'broken') broken[brokenKindOf(errorCodeOf(row.errorCode, row.status))]++;
   }
-  return counts;
+  return { verdicts, broken };
 }

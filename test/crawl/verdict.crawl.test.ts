@@ -7,7 +7,7 @@ import dns from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/api.js';
-import { verdictCounts, type CrawlSummary } from '../../src/crawl/index.js';
+import { checkedCounts, type CrawlSummary } from '../../src/crawl/index.js';
 import { createFetcher } from '../../src/fetch/index.js';
 import { audit } from '../../src/report/index.js';
 import { MemoryStore, type UrlRow } from '../../src/store/index.js';
@@ -156,7 +156,7 @@ describe('the verdict of each fetch, recorded by the crawl', () => {
     expect(rows.find((url) => url.key === `${s.origin}/slow`)?.lastFetch?.attempts).toBe(2);
 
     expect(summary.verdicts).toEqual({ ok: 3, broken: 5, unverified: 8 });
-    expect(await verdictCounts(store.reader())).toEqual(summary.verdicts);
+    expect(await checkedCounts(store.reader())).toEqual({ verdicts: summary.verdicts, broken: summary.broken });
 
     const findings = await collect(audit(store.reader()));
     const byTarget = (code: string): string[] => findings.filter((f) => f.code === code).map((f) => f.target!.replace(s.origin, 'O').replace(s.external, 'X'));

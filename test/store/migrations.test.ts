@@ -156,7 +156,7 @@ describe('migrations', () => {
     for await (const url of reader.urls()) rows.push(url);
     expect(rows.map((url) => url.lastFetch?.verdict)).toEqual([undefined, undefined, undefined, undefined]);
     const { audit } = await import('../../src/report/index.js');
-    const { verdictCounts } = await import('../../src/crawl/index.js');
+    const { checkedCounts } = await import('../../src/crawl/index.js');
     const findings = [];
     for await (const finding of audit(reader)) findings.push(finding);
     expect(findings.map((f) => [f.rawHref, f.code, f.verdict])).toEqual([
@@ -164,7 +164,7 @@ describe('migrations', () => {
       ['http://x/wall', 'LINK_UNVERIFIED', 'unverified'],
       ['busy', 'LINK_UNVERIFIED', 'unverified'],
     ]);
-    expect(await verdictCounts(reader)).toEqual({ ok: 1, broken: 1, unverified: 2 });
+    expect(await checkedCounts(reader)).toEqual({ verdicts: { ok: 1, broken: 1, unverified: 2 }, broken: { 'client-error': 1, 'server-error': 0, failed: 0 } });
     await store.recordFetch({ urlId: 4, outcome: 'done', startedAt: 5, status: 503, method: 'GET', verdict: 'broken' });
     expect((await reader.url(4))?.lastFetch?.verdict).toBe('broken');
     await store.close();

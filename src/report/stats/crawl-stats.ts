@@ -1,6 +1,6 @@
 // The statistics of a crawl: the ladder funnel, what it saved, aliases and errors.
 
-import { brokenCounts, verdictCounts, type BrokenKind, type ContentEvidenceSummary, type RequestCounts, type Verdict } from '../../crawl/index.js';
+import { checkedCounts, type BrokenKind, type ContentEvidenceSummary, type RequestCounts, type Verdict } from '../../crawl/index.js';
 import type { AliasEvidence } from '../../ladder/index.js';
 import type { CrawlRunRow, Funnel, IndexReader, UrlState, WorkerRow } from '../../store/index.js';
 import { collectDuplicateStats, type DuplicateStats } from './duplicate-stats.js';
@@ -51,11 +51,11 @@ export interface CrawlStats {
   readonly aliasesByEvidence: Readonly<Record<AliasEvidence, number>>;
   /** URLs whose last fetch has an error, by code: a fetch error, or an HTTP status of 400 or more (`HTTP_nnn`). */
   readonly errorsByCode: Readonly<Record<string, number>>;
-  /** Broken links among them: 4xx, 5xx, no response (`brokenCounts`, as the crawl's summary counts them). */
+  /** The URLs judged broken (`verdicts.broken`) by kind: 4xx, 5xx, no response (as the crawl's summary counts them). */
   readonly broken: Readonly<Record<BrokenKind, number>>;
   /**
    * The URLs checked (each once, by its last fetch), by verdict: `broken` are what the
-   * audit reports as `LINK_BROKEN`, `unverified` as `LINK_UNVERIFIED` (verdictCounts).
+   * audit reports as `LINK_BROKEN`, `unverified` as `LINK_UNVERIFIED` (`checkedCounts`).
    */
   readonly verdicts: Readonly<Record<Verdict, number>>;
   /**
@@ -100,8 +100,7 @@ export async function collectStats(reader: IndexReader): Promise<CrawlStats> {
     urls: Object.values(stats.urlsByState).reduce((sum, count) => sum + count, 0),
     aliasesByEvidence: stats.aliasesByEvidence,
     errorsByCode,
-    broken: brokenCounts(errorsByCode),
-    verdicts: await verdictCounts(reader),
+    ...(await checkedCounts(reader)),
     duplicates: await collectDuplicateStats(reader),
     ...contentEvidenceOf(await reader.runs()),
     ...(await workersState(reader, stats.urlsByState)),
