@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { verdictOfRow, type Verdict } from '../crawl/index.js';
-import type { FileFetcher } from '../fetch/index.js';
+import { isHtmlMediaType, isMarkdownMediaType, type FileFetcher } from '../fetch/index.js';
 import { AliasEnds, resourceKeyOf } from '../ladder/index.js';
 import { audit, toCheckFinding, type AuditFinding, type CheckFinding } from '../report/index.js';
 import { PAGE_EXTENSIONS, relativeFile, type CheckPlan } from './check-targets.js';
@@ -98,7 +98,7 @@ export class LocalPages {
       for await (const url of reader.urls()) {
         if (url.aliasOf !== undefined) aliasOf.set(url.id, url.aliasOf);
         if (url.lastFetch !== undefined) verdictById.set(url.id, verdictOfRow(url.lastFetch, url.role));
-        if (url.role === 'page' && url.state === 'done' && url.lastFetch !== undefined && isPageType(url.lastFetch.contentType)) pageUrls.push(url);
+        if (url.role === 'page' && url.state === 'done' && url.lastFetch !== undefined && isReadPage(url.lastFetch)) pageUrls.push(url);
       }
       const shownPages = new Set<number>();
       for (const { id, key } of pageUrls) {
@@ -189,9 +189,12 @@ export class LocalPages {
   }
 }
 
-/** The media types of pages: what check reads links from. */
-function isPageType(contentType: string | undefined): boolean {
-  return contentType === 'text/html' || contentType === 'application/xhtml+xml' || contentType === 'text/markdown';
+/**
+ * A page whose links were read: a 2xx of a media type the crawl reads links from (HTML
+ * and Markdown, as the fetcher decodes them). A 404 page is a broken target, not a page checked.
+ */
+function isReadPage({ status, contentType }: { readonly status?: number | undefined; readonly contentType?: string | undefined }): boolean {
+  return status !== undefined && status >= 200 && status < 300 && (isHtmlMediaType(contentType) || isMarkdownMediaType(contentType));
 }
 
 function keyOf(url: string): string {

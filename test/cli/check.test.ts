@@ -122,7 +122,7 @@ beforeAll(async () => {
   write('repo/src/code.ts', 'export {}');
 }, 120_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
 describe('a site build folder', () => {
   it('checks every page of it and reports broken links by file and line', async () => {
@@ -370,6 +370,14 @@ describe('stopped', () => {
     }
   };
   const partials = (): string[] => readdirSync(path.dirname(db())).filter((name) => name.includes('.partial'));
+  /** Once the run has its partial index and has written to it (not at a fixed time: a loaded machine starts slowly), `then`. */
+  const oncePartial = (then: () => void): void => {
+    const poll = setInterval(() => {
+      if (partials().length === 0) return;
+      clearInterval(poll);
+      setTimeout(then, 300);
+    }, 25);
+  };
 
   beforeAll(() => {
     for (let i = 0; i < 3000; i++) write(`stop/site/p${i}.html`, `<a href="p${i + 1}.html">next</a>`);
@@ -380,7 +388,7 @@ describe('stopped', () => {
     expect(first.code).toBe(0);
     expect(runs()).toBe(1);
     const exit = await check(['site', '--no-check-external'], path.join(dir, 'stop'), 60_000, (child) => {
-      setTimeout(() => child.kill('SIGINT'), 1500);
+      oncePartial(() => child.kill('SIGINT'));
     });
     expect(exit.code).toBe(130);
     expect(runs()).toBe(1);
@@ -389,7 +397,7 @@ describe('stopped', () => {
 
   it('killed: the previous index stays; the next run clears what the killed one left and takes its place', async () => {
     const killed = await check(['site', '--no-check-external'], path.join(dir, 'stop'), 60_000, (child) => {
-      setTimeout(() => child.kill('SIGKILL'), 1500);
+      oncePartial(() => child.kill('SIGKILL'));
     });
     expect(killed.signal).toBe('SIGKILL');
     expect(runs()).toBe(1);
@@ -418,6 +426,26 @@ describe('a live site', () => {
     const exit = await check([`${origin}/`, '--allow-private', '--format', 'json']);
     expect(exit.code).toBe(1);
     expect(json(exit).map((f) => [f.code, f.rawHref, f.file])).toEqual([['LINK_BROKEN', 'gone.html', null]]);
+  });
+
+  it('counts a page served as text/x-markdown (as servers still label Markdown) with the pages checked, and its links', async () => {
+    const site = createServer((request, response) => {
+      const bodies: Record<string, [string, string]> = {
+        '/': ['text/html', '<a href="notes.md">notes</a>'],
+        '/notes.md': ['text/x-markdown', '[gone](gone.html) and [home](/)'],
+      };
+      const found = bodies[request.url ?? ''];
+      response.writeHead(found === undefined ? 404 : 200, { 'content-type': found?.[0] ?? 'text/html' });
+      response.end(found?.[1] ?? '');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const exit = await check([`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, '--allow-private', '--format', 'markdown']);
+      expect(exit.code).toBe(1);
+      expect(exit.stdout).toContain('1 broken, 0 unverified, 2 ok links on 2 pages');
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 });
 
