@@ -10,10 +10,14 @@ import { crawlOptionsSchema, type CrawlSettingsData } from './crawl-settings.js'
 import type { CrawlSummary } from './crawl-summary.js';
 import type { SeedOutcome } from './crawl-summary.js';
 
-/** What a run's settings are read from: every data option, and whether robots.txt is consulted. */
-export type RunSettingsSource = CrawlSettingsData & Pick<ValidCrawlerOptions, 'robots'>;
+/** What a run's settings are read from: every data option, whether robots.txt is consulted, the scope's roots. */
+export type RunSettingsSource = CrawlSettingsData & Pick<ValidCrawlerOptions, 'robots' | 'scopeRoots'>;
 
-/** The settings of a run as plain JSON data: every data option, patterns as their sources, and whether robots.txt was read. */
+/**
+ * The settings of a run as plain JSON data: every data option, patterns as their
+ * sources, whether robots.txt was read, and the scope's roots when they are not the
+ * seeds (check's folders), so that `explain` judges the scope as the crawl did.
+ */
 export function runSettingsOf(options: RunSettingsSource): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
   for (const key of Object.keys(crawlOptionsSchema.shape)) {
@@ -21,6 +25,7 @@ export function runSettingsOf(options: RunSettingsSource): Record<string, unknow
     settings[key] = Array.isArray(value) ? value.map((item) => (item instanceof RegExp ? item.source : item)) : value === Infinity ? null : value;
   }
   settings.robots = options.robots !== undefined;
+  if (options.scopeRoots !== undefined) settings.scopeRoots = [...options.scopeRoots];
   return settings;
 }
 

@@ -231,8 +231,10 @@ function scopeOfRun(run: CrawlRunRow): ExplainScope {
   const settings = run.settings;
   const patterns = (value: unknown): RegExp[] => (Array.isArray(value) ? value.filter((p) => typeof p === 'string').map((p) => new RegExp(p)) : []);
   const scope = typeof settings.scope === 'string' && (SCOPES as readonly string[]).includes(settings.scope) ? (settings.scope as Scope) : undefined;
+  // The scope's roots, when the run had its own (check's folders), stand where the seeds would.
+  const roots = Array.isArray(settings.scopeRoots) ? settings.scopeRoots.filter((root): root is string => typeof root === 'string') : [];
   return {
-    seeds: run.seeds,
+    seeds: roots.length > 0 ? roots : run.seeds,
     ...(scope === undefined ? {} : { scope }),
     include: patterns(settings.include),
     exclude: patterns(settings.exclude),

@@ -64,6 +64,19 @@ describe('explain', () => {
     await store.close();
   });
 
+  it("a crawl given scope roots (check's folders) is explained by those roots, as the crawl judged it, not by its seeds", async () => {
+    const store = new SqliteStore({ path: ':memory:' });
+    const fetcher = new FakeSite({
+      [`${S}/docs/a.html`]: { body: page('/blog/c.html', 'http://other.test/') },
+      [`${S}/blog/c.html`]: { body: page() },
+    });
+    // The seed is a page under /docs/; the scope root is the site's folder, as `check` plans a folder given with one of its files.
+    await runCrawler({ seeds: `${S}/docs/a.html`, scopeRoots: [`${S}/`], scope: 'prefix', store, fetcher, checkExternal: false });
+    expect(await explain(store, `${S}/blog/c.html`)).toMatchObject({ verdict: 'fetched', scope: { isInScope: true } });
+    expect(await explain(store, 'http://other.test/')).toMatchObject({ verdict: 'skipped', scope: { isInScope: false, reason: `out of scope (prefix ${S}/)` } });
+    await store.close();
+  });
+
   it('a URL not requested because its host was paused: not said to be requested', async () => {
     const store = new MemoryStore();
     const dead = ['http://dead.test/1', 'http://dead.test/2', 'http://dead.test/3', 'http://dead.test/4', 'http://dead.test/5'];
