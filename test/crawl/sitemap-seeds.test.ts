@@ -79,6 +79,32 @@ describe('sitemaps seed the crawl (on by default)', () => {
     expect(orphans).toEqual([`${origin}/a.html`, `${origin}/b.html`]);
   });
 
+  it('a sitemap URL reached from a link through a chain of redirects is linked, not an orphan (its whole alias class counts)', async () => {
+    const server = createServer((request, response) => {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const moves: Record<string, string> = { '/a': '/b', '/b': '/c' };
+      const to = moves[request.url ?? ''];
+      if (to !== undefined) return void response.writeHead(301, { location: to }).end();
+      if (request.url === '/sitemap.xml') {
+        response.writeHead(200, { 'content-type': 'application/xml' });
+        return void response.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/c</loc></url><url><loc>${origin}/d</loc></url></urlset>`);
+      }
+      const isPage = ['/', '/c', '/d'].includes(request.url ?? '');
+      response.writeHead(isPage ? 200 : 404, { 'content-type': 'text/html' });
+      response.end(request.url === '/' ? '<a href="/a">a</a>' : '');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const store = new MemoryStore();
+    closers.push(() => store.close());
+    const fetcher = createFetcher({ refusePrivate: false });
+    closers.push(() => fetcher.close());
+    await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0 });
+    const orphans = (await collect(audit(store.reader()))).filter((f) => f.code === 'SITEMAP_ORPHAN').map((f) => f.target);
+    expect(orphans).toEqual([`${origin}/d`]);
+  });
+
   it('sitemap requests keep the per-host delay, as pages do: no two requests of the host closer than perHostDelayMs', async () => {
     const { origin, log, times } = await gzipSitemapSite();
     const store = new MemoryStore();

@@ -6,7 +6,7 @@
 // written, `target` the key of the URL it was admitted as.
 
 import { verdictOfRow } from '../../crawl/index.js';
-import { resourceKeyOf } from '../../ladder/index.js';
+import { AliasEnds, resourceKeyOf } from '../../ladder/index.js';
 import type { AliasRow, IndexReader, SitemapEntryRow, UrlRow } from '../../store/index.js';
 import { AUDIT_CODES, isAuditCode, type AuditCode } from './codes.js';
 import { finding, type AuditFinding } from './finding.js';
@@ -53,6 +53,10 @@ class EntryFacts {
   readonly #urls = new Map<number, UrlRow>();
   readonly #aliases = new Map<number, AliasRow[]>();
   readonly #linked = new Set<number>();
+  /** RFC 3986 §6.2.4: each URL's alias class, named by the URL its chain ends at (one walk, cycles included). */
+  readonly #ends = new AliasEnds<number>((id) => this.#urls.get(id)?.aliasOf);
+  /** The ends of the linked URLs' classes, once the links are read. */
+  #linkedEnds: Set<number> | undefined;
   /** The keys of the runs' seeds: a seed is where the crawl starts, not an orphan. */
   readonly #seedKeys = new Set<string>();
 
@@ -127,11 +131,10 @@ class EntryFacts {
     }
   }
 
-  /** Linked, itself or as another URL of its alias class (a link to its spelling that redirects here). */
+  /** Linked, itself or as any other URL of its alias class (a link to a URL that redirects here, in as many hops as it takes). */
   #isLinked(id: number): boolean {
-    if (this.#linked.has(id)) return true;
-    const aliasOf = this.#urls.get(id)?.aliasOf;
-    return aliasOf !== undefined && this.#linked.has(aliasOf);
+    this.#linkedEnds ??= new Set([...this.#linked].map((linked) => this.#ends.endOf(linked)));
+    return this.#linkedEnds.has(this.#ends.endOf(id));
   }
 }
 
