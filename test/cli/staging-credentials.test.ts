@@ -134,7 +134,7 @@ function expectClean(db: string, ...runs: CliExit[]): void {
 
 beforeAll(async () => {
   await ensureBuilt();
-  other = await listen('127.0.0.2', (request, response) => {
+  other = await listen('127.0.0.2', (_, response) => {
     // It would set a cookie for the staging host if it could (RFC 6265 §5.3 step 6: it cannot).
     response.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'stolen=1; Domain=127.0.0.1; Path=/' }).end('ok');
   });
