@@ -228,6 +228,10 @@ export function splitHeaderFor(text: string): { readonly origin: string; readonl
 
 const NO_FIELDS: Readonly<Record<string, string>> = Object.freeze({});
 
+/** RFC 6265 §6.1: 4096 bytes a cookie and 3000 cookies in all, the least a user agent should keep; no more is kept here. */
+const MAX_COOKIE_BYTES = 4096;
+const MAX_KEPT_COOKIES = 3000;
+
 /**
  * The credentials of one crawl, every option checked once (a bad one throws
  * `OptionError`, whose message holds no value): given to both HTTP clients of the
@@ -273,6 +277,7 @@ export function createRequestCredentials(options: CredentialOptions = {}): Reque
   const jar = options.cookiesTxt === undefined && options.keepCookies !== true ? undefined : new CookieJar();
   if (jar !== undefined && options.cookiesTxt !== undefined) loadCookies(jar, options.cookiesTxt.text, options.cookiesTxt.source);
   const isKeeping = options.keepCookies === true;
+  let kept = 0;
   const frozen = new Map([...byOrigin].map(([origin, fields]) => [origin, Object.freeze(fields)]));
   return Object.freeze({
     headersFor: (origin: string) => frozen.get(origin) ?? NO_FIELDS,
@@ -288,6 +293,9 @@ export function createRequestCredentials(options: CredentialOptions = {}): Reque
     keepCookies: (url: string, setCookie: readonly string[]) => {
       if (!isKeeping || jar === undefined) return;
       for (const field of setCookie) {
+        // RFC 6265 §6.1's least limits, as a bound on what a hostile site can make the jar hold.
+        if (field.length > MAX_COOKIE_BYTES || kept >= MAX_KEPT_COOKIES) continue;
+        kept++;
         // RFC 6265 §5.3: a cookie for another domain, or a bad one, is ignored.
         try {
           jar.setCookieSync(field, url, { ignoreError: true });

@@ -177,3 +177,16 @@ describe('createRequestCredentials', () => {
     expect(keeping.cookieHeader('http://127.0.0.2:8080/page')).toBeUndefined();
   });
 });
+
+describe('keepCookies is bounded (RFC 6265 §6.1)', () => {
+  it('keeps no cookie past 4096 bytes, and at most 3000 Set-Cookie fields in all', () => {
+    const keeping = createRequestCredentials({ keepCookies: true });
+    keeping.keepCookies('http://127.0.0.1/', [`big=${'x'.repeat(5000)}`]);
+    expect(keeping.cookieHeader('http://127.0.0.1/')).toBeUndefined();
+    for (let i = 0; i < 3000; i++) keeping.keepCookies('http://127.0.0.1/', [`c${i}=1`]);
+    keeping.keepCookies('http://127.0.0.1/', ['late=1']);
+    const sent = keeping.cookieHeader('http://127.0.0.1/') ?? '';
+    expect(sent.split('; ')).toHaveLength(3000);
+    expect(sent).not.toContain('late=1');
+  });
+});
