@@ -39,6 +39,7 @@ const INTEGRATION = [
   'test/cli/read-only.test.ts',
   'test/cli/run-crawl.test.ts',
   'test/cli/secrets.test.ts',
+  'test/cli/staging-credentials.test.ts',
   'test/cli/writer-lock.test.ts',
   'test/docs/examples.test.ts',
   'test/docs/links.test.ts',

@@ -1,12 +1,14 @@
 // crawl(seed, options) of the library API, which opens what `linkladder crawl` opens.
 // The URI functions of the API (parse, resolve, …) are in entry/uri.ts.
 
+import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { crawlSettingsSchema } from './config/index.js';
 import {
   RENAMED_CRAWL_OPTIONS,
   runCrawler,
   crawlerOptionsOf,
+  credentialOptionsOf,
   fetcherOptionsOf,
   httpOptionsOf,
   parseOptionData,
@@ -17,7 +19,7 @@ import {
 } from './crawl/index.js';
 import { OptionError, describeValue } from './errors.js';
 import { checkOptionsObject } from './infra/index.js';
-import { createFetcher, createRobotsPolicy, type Fetcher, type RobotsPolicy } from './fetch/index.js';
+import { createFetcher, createRequestCredentials, createRobotsPolicy, splitSeedUserinfo, type Fetcher, type RobotsPolicy } from './fetch/index.js';
 import { PgStore, SqliteStore, isPostgresUrl, type IndexWriter } from './store/index.js';
 
 /** The options of `crawl()`: `linkladder crawl`'s settings but `json`, by the same names, and what is injected. */
@@ -77,7 +79,17 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
   if (given.robots !== undefined && given.robots !== false && (typeof given.robots !== 'object' || given.robots === null)) {
     throw new OptionError(`Expected \`robots\` to be a RobotsPolicy or false, got ${describeValue(given.robots)}`);
   }
-  const seeds = validateSeeds(seed, settings.allowPrivate);
+  // A seed's userinfo is Basic auth for its origin: the seed is crawled, stored and shown without it.
+  const split = splitSeedUserinfo(typeof seed === 'string' ? [seed] : Array.isArray(seed) ? (seed as readonly string[]) : []);
+  const seeds = validateSeeds(typeof seed === 'string' || Array.isArray(seed) ? split.seeds : seed, settings.allowPrivate);
+  const cookieJarText = settings.cookieJar === '' ? undefined : await readCookieJar(settings.cookieJar);
+  const credentialOptions = credentialOptionsOf(settings, { seeds, userinfo: split.userinfo, env: process.env, cookieJarText });
+  if (credentialOptions !== undefined && given.fetcher !== undefined) {
+    throw new OptionError(
+      'Expected no `header`, `headerFor`, `cookieJar`, `keepCookies` or user:password in a seed with `fetcher`: they are for the fetcher crawl() makes (give yours `credentials` instead)',
+    );
+  }
+  const credentials = credentialOptions === undefined ? {} : { credentials: createRequestCredentials(credentialOptions) };
   const closing: (() => unknown)[] = [];
   try {
     let store = given.store as IndexWriter | undefined;
@@ -89,14 +101,14 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
     }
     let fetcher = given.fetcher as Fetcher | undefined;
     if (fetcher === undefined) {
-      const http = createFetcher({ userAgent: settings.userAgent, ...fetcherOptionsOf(settings) });
+      const http = createFetcher({ userAgent: settings.userAgent, ...fetcherOptionsOf(settings), ...credentials });
       closing.push(() => http.close());
       fetcher = http;
     }
     let robots = given.robots === false ? undefined : (given.robots as RobotsPolicy | undefined);
     if (robots === undefined && given.robots !== false) {
       // robots.txt answers are kept in the index (RFC 9309 §2.4), as the CLI keeps them.
-      const policy = createRobotsPolicy({ userAgent: settings.userAgent, ...httpOptionsOf(settings), cache: store.robotsCache });
+      const policy = createRobotsPolicy({ userAgent: settings.userAgent, ...httpOptionsOf(settings), cache: store.robotsCache, ...credentials });
       closing.push(() => policy.close());
       robots = policy;
     }
@@ -117,3 +129,13 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
   }
 }
 
+
+/** The `cookieJar` file's text; one that cannot be read is a bad option. */
+async function readCookieJar(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
+    throw new OptionError(`Expected \`cookieJar\` to name a readable cookies.txt, got ${describeValue(file)} (${code})`);
+  }
+}

@@ -21,12 +21,12 @@ const PAGES: Readonly<Record<string, string>> = {
 
 let server: Server;
 let origin: string;
-const requests: { readonly url: string; readonly userAgent: string | undefined }[] = [];
+const requests: { readonly url: string; readonly userAgent: string | undefined; readonly authorization?: string | undefined; readonly token?: string | undefined }[] = [];
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-api-crawl-'));
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    requests.push({ url: request.url ?? '', userAgent: request.headers['user-agent'] });
+    requests.push({ url: request.url ?? '', userAgent: request.headers['user-agent'], authorization: request.headers.authorization, token: request.headers['x-token'] as string | undefined });
     if (request.url === '/robots.txt') {
       response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
       return;
@@ -123,5 +123,42 @@ describe('crawl(seed, options)', () => {
     expectTypeOf<CrawlOptions['robots']>().toEqualTypeOf<import('../src/index.js').RobotsPolicy | false | undefined>();
     expectTypeOf<CrawlOptions>().not.toHaveProperty('json');
     expectTypeOf<CrawlOptions>().not.toHaveProperty('seeds');
+  });
+});
+
+describe('crawl(seed, options): credentials', () => {
+  it('a seed\'s userinfo is Basic auth for its origin, `header` goes to it with ${VAR} read from process.env; the seed is kept without userinfo', async () => {
+    const db = path.join(dir, 'credentials.db');
+    requests.length = 0;
+    process.env.LINKLADDER_TEST_API_TOKEN = 'api-s3cret';
+    try {
+      const summary = await crawl(origin.replace('http://', 'http://me:pa%40ss@') + '/', { db, allowPrivate: true, header: ['X-Token: ${LINKLADDER_TEST_API_TOKEN}'] });
+      expect(summary.seeds.map((seed) => seed.url)).toEqual([`${origin}/`]);
+    } finally {
+      delete process.env.LINKLADDER_TEST_API_TOKEN;
+    }
+    expect(requests.length).toBeGreaterThan(2);
+    for (const request of requests) {
+      expect(request.authorization, request.url).toBe(`Basic ${Buffer.from('me:pa@ss').toString('base64')}`);
+      expect(request.token, request.url).toBe('api-s3cret');
+    }
+    const index = await openIndex(db);
+    try {
+      const [run] = await index.runs();
+      expect(run?.seeds).toEqual([`${origin}/`]);
+      expect(run?.settings.headerNames).toEqual(['X-Token']);
+      expect(JSON.stringify(run?.settings)).not.toContain('LINKLADDER_TEST_API_TOKEN');
+    } finally {
+      await index.close();
+    }
+  });
+
+  it('refuses credentials with a fetcher of the caller\'s, and an unset ${VAR}', async () => {
+    await expect(crawl(`${origin}/`, { store: new MemoryStore(), allowPrivate: true, header: ['X-Token: 1'], fetcher: { fetch: () => Promise.reject(new Error('unused')) } })).rejects.toThrow(
+      /give yours `credentials` instead/,
+    );
+    await expect(crawl(`${origin}/`, { store: new MemoryStore(), allowPrivate: true, header: ['X-Token: ${LINKLADDER_TEST_UNSET}'] })).rejects.toThrow(
+      /LINKLADDER_TEST_UNSET, which is not set/,
+    );
   });
 });

@@ -29,6 +29,7 @@ describe('public API', () => {
         'CrawlError',
         'createFetcher',
         'createRobotsPolicy',
+        'createRequestCredentials',
         'computeBaseChain',
         'isSameDocumentReference',
         'extractLinks',

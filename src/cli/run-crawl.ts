@@ -26,6 +26,7 @@ import {
   type HttpFetcher,
   type HttpRobotsPolicy,
   type RobotsCache,
+  type RequestCredentials,
   type RobotsPolicy,
 } from '../fetch/index.js';
 import { auditIdentities } from '../report/index.js';
@@ -70,6 +71,8 @@ export interface CrawlRunSettings {
   readonly runtime?: Omit<CrawlRuntime, 'store' | 'fetcher' | 'robots' | 'signal' | 'onEvent'> | undefined;
   /** The summary on stderr, stdout being the command's own (`check`'s findings). @default false */
   readonly isSummaryOnStderr?: boolean | undefined;
+  /** Header fields, Basic auth and cookies, for the fetcher and robots.txt alike (request-credentials.ts). @default none */
+  readonly credentials?: RequestCredentials | undefined;
 }
 
 /** What a crawl fetches with: pages and robots.txt (`undefined`: not consulted). */
@@ -127,10 +130,12 @@ interface Clients {
 function createClients(settings: CrawlRunSettings, cache: RobotsCache): Clients | Error {
   const userAgent = settings.userAgent === undefined ? {} : { userAgent: settings.userAgent };
   const tuning = { ...CRAWL_DEFAULTS, ...settings.tuning };
+  // One object for both: robots.txt of a seed's origin gets the seed's credentials, and the cookies are one jar.
+  const credentials = settings.credentials === undefined ? {} : { credentials: settings.credentials };
   let fetcher: HttpFetcher | undefined;
   try {
-    fetcher = createFetcher({ ...userAgent, ...fetcherOptionsOf(tuning) });
-    return { fetcher, robots: createRobotsPolicy({ ...userAgent, ...httpOptionsOf(tuning), cache }) };
+    fetcher = createFetcher({ ...userAgent, ...fetcherOptionsOf(tuning), ...credentials });
+    return { fetcher, robots: createRobotsPolicy({ ...userAgent, ...httpOptionsOf(tuning), cache, ...credentials }) };
   } catch (error) {
     void fetcher?.close();
     if (hasCode(error, 'ERR_API_BAD_OPTION')) return error;

@@ -2,6 +2,7 @@
 // do, and how it ended — its seeds' fate included, so that a run whose seeds all
 // failed says why.
 
+import { headerNameOf, requestOrigin, splitHeaderFor } from '../fetch/index.js';
 import { walkAliases } from '../ladder/index.js';
 import type { IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
@@ -26,6 +27,14 @@ export function runSettingsOf(options: RunSettingsSource): Record<string, unknow
   }
   settings.robots = options.robots !== undefined;
   if (options.scopeRoots !== undefined) settings.scopeRoots = [...options.scopeRoots];
+  // Credentials are never stored: of the header fields, their names only.
+  delete settings.header;
+  delete settings.headerFor;
+  settings.headerNames = options.header.map((field) => headerNameOf(field) ?? '?');
+  settings.headerForNames = options.headerFor.map((line) => {
+    const { origin, field } = splitHeaderFor(line);
+    return `${requestOrigin(origin) ?? '?'} ${headerNameOf(field) ?? '?'}`;
+  });
   return settings;
 }
 

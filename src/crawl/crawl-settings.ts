@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { BASE_MODES } from '../base/index.js';
 import { DEFAULT_FOLLOW, LINK_KINDS } from '../html/index.js';
 import { SCOPES } from './scope.js';
-import { SETTING_META, integerBetween, isOn, limit, linkKinds, oneOf, patterns, statusPolicyText } from './setting-kinds.js';
+import { SETTING_META, headerForLines, headerLines, integerBetween, isOn, limit, linkKinds, oneOf, patterns, statusPolicyText } from './setting-kinds.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, parseCacheMaxAge } from './verdict-cache.js';
 
 /**
@@ -409,6 +409,54 @@ export const crawlOptionsSchema = z.object({
    */
   allowPrivate: isOn.default(false).register(SETTING_META, {
     description: 'allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …), named or resolved by DNS',
+  }),
+  // — creds: header fields, cookies (a seed's userinfo is Basic auth, taken from the seeds themselves)
+  /**
+   * `Name: value` header fields sent on every request to the seeds' origins (their
+   * robots.txt included), never to another origin: a redirect or a link elsewhere
+   * gets none. A value may name environment variables, `${TOKEN}`, read when the
+   * crawl starts (an unset one is an error). A field replaces the crawler's own of
+   * that name (`User-Agent`, `Accept`); `Host`, `Content-Length`, `Connection`,
+   * `Transfer-Encoding`, `Accept-Encoding`, `If-*`, `Range` and the like are refused.
+   * Only the names are kept in the run's settings.
+   * @default []
+   */
+  header: headerLines.default(() => []).register(SETTING_META, {
+    argument: 'HEADER',
+    defaultText: 'none',
+    description: 'a header sent to the seeds\' origins only (robots.txt included; never to other hosts or redirects elsewhere); `${VAR}` reads an environment variable; repeatable; only its name is stored',
+  }),
+  /**
+   * Header fields for one other origin: `ORIGIN Name: value` (in a config file, also
+   * an object of origin → list of `Name: value`), sent to that origin only; `${VAR}`
+   * as in `header`. Only the names are kept in the run's settings.
+   * @default []
+   */
+  headerFor: headerForLines.default(() => []).register(SETTING_META, {
+    argument: 'ORIGIN_HEADER',
+    defaultText: 'none',
+    description: 'a header for one origin (`https://cdn.example.com X-Key: ${CDN_KEY}`, one argument), sent to it only; repeatable; only its name is stored',
+  }),
+  /**
+   * A cookies.txt (Netscape format, as curl `-c` and wget `--save-cookies` write it)
+   * read when the crawl starts: each cookie is sent by its own domain, path, secure
+   * and expiry rules (RFC 6265), to no other host. Its path is kept in the run's
+   * settings, never a cookie. `''`: none.
+   * @default ''
+   */
+  cookieJar: z.string({ error: 'Expected a path' }).default('').register(SETTING_META, {
+    argument: 'FILE',
+    defaultText: 'none',
+    description: 'send the cookies of this cookies.txt (Netscape format, as curl and wget write it) by their own domain and path rules',
+  }),
+  /**
+   * Keep the cookies responses set (`Set-Cookie`, redirects included) for the rest of
+   * the run, sent back by their own rules: for a site that sets a session on its
+   * first page or its login redirect. Never kept past the run.
+   * @default false
+   */
+  keepCookies: isOn.default(false).register(SETTING_META, {
+    description: 'keep the cookies the site sets (`Set-Cookie`, redirects included) for the rest of the run',
   }),
 });
 

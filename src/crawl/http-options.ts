@@ -1,7 +1,7 @@
 // What a crawl's settings ask of the HTTP clients made for it (the fetcher and the
 // robots.txt policy): one mapping, for crawl() and the command line alike.
 
-import type { FetcherOptions, RobotsPolicyOptions } from '../fetch/index.js';
+import type { CredentialOptions, FetcherOptions, RobotsPolicyOptions } from '../fetch/index.js';
 import type { CrawlSettingsData } from './crawl-settings.js';
 
 /** The options both clients share, set from the crawl's settings. */
@@ -28,4 +28,40 @@ export function fetcherOptionsOf(
   settings: Pick<CrawlSettingsData, 'allowPrivate' | 'requestTimeoutMs' | 'minBytesPerSecond' | 'maxBodyBytes'>,
 ): FetcherHttpOptions {
   return Object.freeze({ ...httpOptionsOf(settings), maxBodyBytes: settings.maxBodyBytes, maxDecodedBytes: settings.maxBodyBytes });
+}
+
+/** What a crawl's credentials are made from beyond its settings: what the boundary (the CLI, crawl()) reads. */
+export interface CredentialSources {
+  /** The seeds, their userinfo taken out (`splitSeedUserinfo`). */
+  readonly seeds: readonly string[];
+  /** The seeds' userinfo by origin, Basic auth for that origin. */
+  readonly userinfo: Readonly<Record<string, string>>;
+  /** Where `${NAME}` in a header's value is read. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The text of the `cookieJar` file; `undefined` without one. */
+  readonly cookieJarText: string | undefined;
+}
+
+/**
+ * The options of `createRequestCredentials` for a crawl's settings: `header` for the
+ * seeds' origins, `headerFor`, the seeds' userinfo, the cookie jar; `undefined` when
+ * none is set (the requests then carry nothing of the kind).
+ */
+export function credentialOptionsOf(
+  settings: Pick<CrawlSettingsData, 'header' | 'headerFor' | 'cookieJar' | 'keepCookies'>,
+  sources: CredentialSources,
+): CredentialOptions | undefined {
+  const hasUserinfo = Object.keys(sources.userinfo).length > 0;
+  if (settings.header.length === 0 && settings.headerFor.length === 0 && sources.cookieJarText === undefined && !settings.keepCookies && !hasUserinfo) {
+    return undefined;
+  }
+  return {
+    headers: settings.header,
+    headersFor: settings.headerFor,
+    seedOrigins: sources.seeds,
+    userinfo: sources.userinfo,
+    cookiesTxt: sources.cookieJarText === undefined ? undefined : { text: sources.cookieJarText, source: settings.cookieJar },
+    keepCookies: settings.keepCookies,
+    env: sources.env,
+  };
 }

@@ -61,7 +61,7 @@ export {
 export { originKey } from './origin-key.js';
 export { SCOPES, CRAWL_SCHEMES, ScopeTest, describeVerdict, type Scope, type ScopeRules, type ScopeVerdict } from './scope.js';
 export { privateAddressOf, parseIPv4Number, isPrivateUrl, type PrivateAddress, type PrivateAddressKind } from './private-address.js';
-export { fetcherOptionsOf, httpOptionsOf, type FetcherHttpOptions, type HttpOptions } from './http-options.js';
+export { credentialOptionsOf, fetcherOptionsOf, httpOptionsOf, type CredentialSources, type FetcherHttpOptions, type HttpOptions } from './http-options.js';
 export { isNegotiatedVariant } from './negotiated-variant.js';
 export {
   DEFAULT_CACHE_MAX_AGE_MS,

@@ -19,10 +19,15 @@ export function valueAt(input: unknown, at: readonly PropertyKey[]): unknown {
   return value;
 }
 
+/** The settings whose values are never shown in a message. */
+const SECRET_SETTINGS: ReadonlySet<string> = new Set(['header', 'headerFor']);
+
 /** One issue, named after the option (and item) it is about. */
 export function describeOptionIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const name = `\`${optionPath(issue.path)}\``;
-  const got = describeValue(valueAt(input, issue.path));
+  const value = valueAt(input, issue.path);
+  // A header's value is a credential: its type is said, never the value.
+  const got = SECRET_SETTINGS.has(String(issue.path[0])) ? `a value of type ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}` : describeValue(value);
   if (issue.message.startsWith('Expected ')) return `Expected ${name} to be ${issue.message.slice('Expected '.length)}, got ${got}`;
   // A check that says what is wrong rather than what it expects: the RegExp compiler's.
   return `Expected ${name} to be valid, got ${got}: ${issue.message}`;

@@ -74,3 +74,24 @@ export const statusPolicyText = z.string({ error: `Expected ${STATUS_POLICY_EXPE
 export const linkKinds = z.array(oneOf(LINK_KINDS as readonly LinkKind[] as [LinkKind, ...LinkKind[]]), {
   error: `Expected an array of ${LINK_KINDS.join(', ')}`,
 });
+
+/**
+ * `Name: value` header fields, as text: checked when the crawl's credentials are made
+ * (fetch/credentials.ts), whose messages never show a value — a check here would
+ * echo it.
+ */
+export const headerLines = z.array(z.string({ error: "Expected 'Name: value' strings" }), { error: "Expected an array of 'Name: value' strings" });
+
+/**
+ * `ORIGIN Name: value` lines; a config file may also write them as an object of
+ * origin → list of `Name: value`, made into such lines.
+ */
+export const headerForLines = z.union(
+  [
+    headerLines,
+    z.record(z.string(), z.array(z.string()), { error: "Expected an object of origin → list of 'Name: value'" }).transform((byOrigin) =>
+      Object.entries(byOrigin).flatMap(([origin, fields]) => fields.map((field) => `${origin} ${field}`)),
+    ),
+  ],
+  { error: "Expected an array of 'ORIGIN Name: value' strings, or an object of origin → list of 'Name: value'" },
+);

@@ -6,6 +6,9 @@ export { explain, CrawlError, type CrawlSummary, type CrawlEvent, type Explanati
 export {
   createFetcher,
   createRobotsPolicy,
+  createRequestCredentials,
+  type CredentialOptions,
+  type RequestCredentials,
   type Fetcher,
   type FetchedResponse,
   type FetcherOptions,

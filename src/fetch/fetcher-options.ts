@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject } from '../infra/index.js';
 import { checkHosts, checkUserAgent } from './fetch-option-checks.js';
 import { OptionError, describeValue } from '../errors.js';
+import type { RequestCredentials } from './credentials.js';
 import type { BeforeRedirect, FetchCallOptions, HttpMethod, OnRequest, Validators } from './types.js';
 
 const MiB = 1024 * 1024;
@@ -103,6 +104,14 @@ export interface FetcherOptions {
    * @default Date.now
    */
   readonly now?: () => number;
+  /**
+   * Header fields, Basic auth and cookies (`createRequestCredentials`), asked for
+   * each request — each redirect hop — by its origin and URL. Give the robots.txt
+   * policy the same object, so robots.txt of a seed's origin gets them too and the
+   * cookies a site sets are one jar.
+   * @default none
+   */
+  readonly credentials?: RequestCredentials | undefined;
 }
 
 /** The defaults of every option. */
@@ -121,6 +130,7 @@ export const FETCHER_DEFAULTS = Object.freeze({
   trustedHosts: Object.freeze([]) as readonly string[],
   lookup: undefined,
   now: Date.now,
+  credentials: undefined,
 } as const);
 
 /** Options checked once, every default filled in. */
@@ -140,6 +150,7 @@ export interface ValidFetcherOptions {
   readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
+  readonly credentials: RequestCredentials | undefined;
 }
 
 const KNOWN = Object.keys(FETCHER_DEFAULTS);
@@ -194,7 +205,18 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
     trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
+    credentials: checkCredentials(options.credentials),
   });
+}
+
+/** A `RequestCredentials`: an object with its three methods. */
+export function checkCredentials(value: unknown): RequestCredentials | undefined {
+  if (value === undefined) return undefined;
+  const given = value as Partial<Record<keyof RequestCredentials, unknown>> | null;
+  if (typeof given !== 'object' || given === null || (['headersFor', 'cookieHeader', 'keepCookies'] as const).some((name) => typeof given[name] !== 'function')) {
+    throw new OptionError(`Expected \`credentials\` to be a RequestCredentials (headersFor, cookieHeader and keepCookies methods), got ${describeValue(value)}`);
+  }
+  return value as RequestCredentials;
 }
 
 /** The per-call options of `fetch`, checked at each call (a bad one rejects the call with `OptionError`). */

@@ -8,6 +8,7 @@ import type { Agent } from 'undici';
 import type { FetchErrorCode } from '../errors.js';
 import { guardedConnector } from './address-guard.js';
 import { classifyError } from './classify-error.js';
+import type { RequestCredentials } from './credentials.js';
 import { isCssMediaType, isHtmlMediaType, isMarkdownMediaType, parseContentType } from './content-type.js';
 import { decodeCss, decodeHtml, decodeMarkdown, decodeUtf8 } from './decode-body.js';
 import { decodeBody, parseContentEncoding, plainBody } from './read-body.js';
@@ -35,6 +36,8 @@ export interface HttpClientOptions {
   readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
+  /** Header fields, Basic auth and cookies, asked per hop by that hop's origin and URL. @default none */
+  readonly credentials?: RequestCredentials | undefined;
 }
 
 /** What one retrieval does with redirects and bodies. */
@@ -85,6 +88,7 @@ export class HttpClient {
   readonly #agent: Agent;
   readonly #userAgent: string;
   readonly #now: () => number;
+  readonly #credentials: RequestCredentials | undefined;
 
   constructor(options: HttpClientOptions) {
     this.#agent = new UndiciAgent({
@@ -100,6 +104,7 @@ export class HttpClient {
     });
     this.#userAgent = options.userAgent;
     this.#now = options.now;
+    this.#credentials = options.credentials;
   }
 
   /** Close the pool: open connections end once their requests are done. */
@@ -154,7 +159,8 @@ export class HttpClient {
       if (deadline.reason !== undefined) return failed(target.url, CUT_CODES[deadline.reason]);
       const hop = new HopSignal(deadline);
       try {
-        const headers = hops.length === 0 ? conditional : requestHeaders;
+        const own = hops.length === 0 ? conditional : requestHeaders;
+        const headers = this.#credentials === undefined ? own : withCredentials(own, this.#credentials, target);
         const sink = this.#send(target, method, requestKind(policy, hops.length), headers, hop.signal, policy.maxBodyBytes, onRequest);
         let head: ResponseHead;
         try {
@@ -163,6 +169,8 @@ export class HttpClient {
           return failed(target.url, hop.reason === undefined ? classifyError(error) : CUT_CODES[hop.reason]);
         }
         hop.startBodyDeadline(policy.bodyTimeoutMs);
+        // RFC 6265 §5.3: each hop's cookies, a redirect's included (a login sets the session on its 302).
+        keepSetCookies(this.#credentials, target.url, head.headers['set-cookie']);
         const status = head.status;
         const answered = { finalUrl: target.url, status, headers: flattenHeaders(head.headers) };
         let errorCode: FetchErrorCode | undefined;
@@ -184,7 +192,7 @@ export class HttpClient {
           }
         }
         // RFC 9110 §15.4.5: a 304 answers a conditional request; to one without validators it names nothing to keep.
-        if (status === 304 && headers === requestHeaders) errorCode = 'ERR_FETCH_UNSOLICITED_NOT_MODIFIED';
+        if (status === 304 && own === requestHeaders) errorCode = 'ERR_FETCH_UNSOLICITED_NOT_MODIFIED';
         const read = method === 'HEAD' ? await this.#headOnly(sink, answered.headers) : await this.#readFinal(sink, answered.headers, policy, hop);
         return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
       } finally {
@@ -300,6 +308,34 @@ function conditionalHeaders(headers: Readonly<Record<string, string>>, validator
     ...(validators.etag === undefined ? {} : { 'if-none-match': validators.etag }),
     ...(validators.lastModified === undefined ? {} : { 'if-modified-since': validators.lastModified }),
   };
+}
+
+/**
+ * The request's fields with the credentials for this hop's origin and URL: a field
+ * given for the origin replaces the fetcher's own of that name (a `User-Agent` the
+ * site's gate expects); a `Cookie` given as a field goes before the jar's cookies.
+ */
+function withCredentials(
+  headers: Readonly<Record<string, string>>,
+  credentials: RequestCredentials,
+  target: RequestTarget,
+): Readonly<Record<string, string>> {
+  const given = credentials.headersFor(target.origin);
+  const cookie = credentials.cookieHeader(target.url);
+  if (Object.keys(given).length === 0 && cookie === undefined) return headers;
+  // Null-prototype: a field named `__proto__` is a field like any other.
+  const merged = Object.assign(Object.create(null) as Record<string, string>, headers, given);
+  if (cookie !== undefined) merged.cookie = merged.cookie === undefined ? cookie : `${merged.cookie}; ${cookie}`;
+  return merged;
+}
+
+function keepSetCookies(credentials: RequestCredentials | undefined, url: string, setCookie: string | string[] | undefined): void {
+  if (credentials === undefined || setCookie === undefined) return;
+  try {
+    credentials.keepCookies(url, Array.isArray(setCookie) ? setCookie : [setCookie]);
+  } catch {
+    // Credentials given by a caller that throw do not stop the fetch.
+  }
 }
 
 const NO_BODY = Object.freeze({

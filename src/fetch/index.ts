@@ -135,3 +135,15 @@ export {
   type PrivateAddressKind,
 } from './private-address.js';
 export { PrivateAddressError, guardedLookup, type AddressGuardOptions } from './address-guard.js';
+export {
+  createRequestCredentials,
+  expandVariables,
+  headerNameOf,
+  requestOrigin,
+  splitHeaderFor,
+  splitSeedUserinfo,
+  splitUserinfo,
+  type CredentialOptions,
+  type RequestCredentials,
+} from './credentials.js';
+export { parseCookiesTxt, type CookieLine } from './cookie-jar-file.js';

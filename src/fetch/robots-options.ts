@@ -2,7 +2,8 @@
 
 import type { LookupFunction } from 'node:net';
 import { OptionError, describeValue } from '../errors.js';
-import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS, checkTransferOptions } from './fetcher-options.js';
+import type { RequestCredentials } from './credentials.js';
+import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS, checkCredentials, checkTransferOptions } from './fetcher-options.js';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject } from '../infra/index.js';
 import { checkHosts, checkUserAgent } from './fetch-option-checks.js';
 import type { RobotsCache } from './types.js';
@@ -79,6 +80,8 @@ export interface RobotsPolicyOptions {
    * @default Date.now
    */
   readonly now?: () => number;
+  /** @default none — as `FetcherOptions.credentials`: give both the same object */
+  readonly credentials?: RequestCredentials | undefined;
 }
 
 export const ROBOTS_DEFAULTS = Object.freeze({
@@ -99,6 +102,7 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   trustedHosts: FETCHER_DEFAULTS.trustedHosts,
   lookup: undefined,
   now: Date.now,
+  credentials: undefined,
 } as const);
 
 export interface ValidRobotsPolicyOptions {
@@ -119,6 +123,7 @@ export interface ValidRobotsPolicyOptions {
   readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
+  readonly credentials: RequestCredentials | undefined;
 }
 
 const KNOWN = Object.keys(ROBOTS_DEFAULTS);
@@ -155,6 +160,7 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
+    credentials: checkCredentials(options.credentials),
   });
 }
 

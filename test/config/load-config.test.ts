@@ -273,3 +273,24 @@ describe('loadCrawlSettings: ERR_CONFIG_INVALID', () => {
     expect(error.issues).toEqual(['Expected `concurrency` to be an integer from 1 to 1000, got `0` (number)']);
   });
 });
+
+describe('loadCrawlSettings: header fields', () => {
+  it('headerFor in a file: a list of "ORIGIN Name: value", or an object of origin → fields', async () => {
+    const settings = await load({ cwd: workdir({ header: ['X-Token: ${TOKEN}'], headerFor: { 'https://cdn.example.com': ['X-Key: a', 'X-Other: b'] } }) });
+    expect(settings.header).toEqual(['X-Token: ${TOKEN}']);
+    expect(settings.headerFor).toEqual(['https://cdn.example.com X-Key: a', 'https://cdn.example.com X-Other: b']);
+  });
+
+  it('LINKLADDER_HEADER and LINKLADDER_HEADER_FOR give one field each, kept as written (${VAR} is read when the crawl starts)', async () => {
+    const settings = await load({ cwd: workdir(), env: { LINKLADDER_HEADER: 'X-Token: ${TOKEN}', LINKLADDER_HEADER_FOR: 'https://cdn.example.com X-Key: a' } });
+    expect(settings.header).toEqual(['X-Token: ${TOKEN}']);
+    expect(settings.headerFor).toEqual(['https://cdn.example.com X-Key: a']);
+  });
+
+  it('a bad header setting in a file says its type, never its value', async () => {
+    const error = await failure({ cwd: workdir({ header: 'Authorization: Bearer file-s3cret', headerFor: { 'https://cdn.example.com': 'X-Key: file-s3cret' } }) });
+    expect(error.message).toContain('`header`');
+    expect(error.message).toContain('a value of type string');
+    expect(error.message).not.toContain('s3cret');
+  });
+});

@@ -49,6 +49,10 @@ describe('the settings schema', () => {
       recheck: false,
       secondPass: false,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
+      header: [],
+      headerFor: [],
+      cookieJar: '',
+      keepCookies: false,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
@@ -87,6 +91,10 @@ describe('the settings schema', () => {
       ['recheck', '--recheck', 'LINKLADDER_RECHECK', 'switch'],
       ['secondPass', '--second-pass', 'LINKLADDER_SECOND_PASS', 'switch'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
+      ['header', '--header', 'LINKLADDER_HEADER', 'list'],
+      ['headerFor', '--header-for', 'LINKLADDER_HEADER_FOR', 'list'],
+      ['cookieJar', '--cookie-jar', 'LINKLADDER_COOKIE_JAR', 'string'],
+      ['keepCookies', '--keep-cookies', 'LINKLADDER_KEEP_COOKIES', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
@@ -140,6 +148,10 @@ describe('the settings schema', () => {
       | 'recheck'
       | 'secondPass'
       | 'allowPrivate'
+      | 'header'
+      | 'headerFor'
+      | 'cookieJar'
+      | 'keepCookies'
       | 'userAgent'
       | 'json'
     >();

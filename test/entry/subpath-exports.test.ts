@@ -118,7 +118,7 @@ describe('subpath exports', () => {
       ]),
     );
     expect(Object.keys(indexEntry).sort()).toEqual(['StoreError', 'openIndex', 'openIndexReader']);
-    expect(Object.keys(crawlEntry).sort()).toEqual(['CrawlError', 'crawl', 'createFetcher', 'createRobotsPolicy', 'explain']);
+    expect(Object.keys(crawlEntry).sort()).toEqual(['CrawlError', 'crawl', 'createFetcher', 'createRequestCredentials', 'createRobotsPolicy', 'explain']);
   });
 
   it('the types of the subpaths are those of linkladder', () => {

@@ -18,6 +18,7 @@ import { NOT_CHECK_SETTINGS, originOf, tuningOf } from '../check-tuning.js';
 import type { CliContext } from '../cli-context.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { addOutputOptions, outputFormat, withOutput, type OutputOptions, type OutputOptionsSpec } from '../output-options.js';
+import { cliCredentials } from '../request-credentials.js';
 import { runCrawl } from '../run-crawl.js';
 
 const OUTPUT: OutputOptionsSpec<CheckFormat> = { formats: CHECK_FORMATS, defaultFormat: 'text' };
@@ -122,11 +123,14 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
   if (/^postgres(ql)?:/i.test(options.db)) return usage('--db: check rebuilds its index each run, in a file; a PostgreSQL index is for crawl');
   const given = givenSettings(command);
   const settings = await commandSettings(context, options.config, given);
+  // Before the targets are read: a URL's userinfo is Basic auth, never crawled, stored or printed.
+  const credentials = await cliCredentials(settings, targets, context, (seeds) => seeds.filter((seed) => /^https?:\/\//i.test(seed)));
+  if (typeof credentials === 'string') return usage(credentials);
 
   let plan: CheckPlan;
   let changed: Set<string> | undefined;
   try {
-    plan = await planCheck(targets, {
+    plan = await planCheck(credentials.seeds, {
       cwd: context.cwd,
       siteUrl: options.siteUrl,
       root: options.root,
@@ -140,7 +144,7 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
   }
   for (const warning of plan.warnings) await context.err.writeLine(`linkladder: warning: ${warning}`);
   if (plan.urls.length === 0 && plan.seeds.length === 0) {
-    await context.err.writeLine(`linkladder: error: nothing to check: no ${[...PAGE_EXTENSIONS].join(', ')} file in ${targets.join(', ')}`);
+    await context.err.writeLine(`linkladder: error: nothing to check: no ${[...PAGE_EXTENSIONS].join(', ')} file in ${credentials.seeds.join(', ')}`);
     return EXIT_CODES.NO_CRAWL;
   }
 
@@ -170,6 +174,7 @@ async function check(targets: readonly string[], options: CheckCommandOptions, c
         tuning: tuningOf(settings, plan, given),
         isDefaultIndex: false,
         isSummaryOnStderr: true,
+        credentials: credentials.credentials,
         clients: (http) => {
           if (plan.roots.length === 0) return http;
           files = createFileFetcher({

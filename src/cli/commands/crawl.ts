@@ -5,6 +5,8 @@ import { givenSettings, settingOptions } from '../../config/index.js';
 import { commandSettings } from '../command-settings.js';
 import { DEFAULT_DB_PATH } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { cliCredentials } from '../request-credentials.js';
 import { runCrawl } from '../run-crawl.js';
 
 const HELP = `
@@ -44,9 +46,24 @@ export function addCrawlCommand(program: Command, context: CliContext): void {
     const settings = await commandSettings(context, options.config, given);
     // The default index, named by no flag, variable or config file: it keeps to the sites it holds.
     const isDefaultIndex = settings.db === DEFAULT_DB_PATH && given.db === undefined && context.env['LINKLADDER_DB'] === undefined;
+    // Before anything reads the seeds: a seed's userinfo is Basic auth, never crawled, stored or printed.
+    const credentials = await cliCredentials(settings, seeds, context);
+    if (typeof credentials === 'string') {
+      await context.err.writeLine(`linkladder: error: ${credentials}`);
+      context.exitCode = EXIT_CODES.USAGE;
+      return;
+    }
     const run = await runCrawl(
       // The settings are crawl()'s options by the same names, checked once, here: runCrawl takes them as they are.
-      { seeds, dbPath: settings.db, userAgent: settings.userAgent, isJson: settings.json, tuning: settings, isDefaultIndex },
+      {
+        seeds: credentials.seeds,
+        dbPath: settings.db,
+        userAgent: settings.userAgent,
+        isJson: settings.json,
+        tuning: settings,
+        isDefaultIndex,
+        credentials: credentials.credentials,
+      },
       context,
     );
     context.exitCode = run.exitCode;
