@@ -51,6 +51,7 @@ const INTEGRATION = [
   'test/crawl/crawl-requests.test.ts',
   'test/crawl/demo-site.test.ts',
   'test/crawl/host-breaker.test.ts',
+  'test/crawl/ignore-robots.test.ts',
   'test/crawl/markdown-pages.test.ts',
   'test/crawl/parse-pool.test.ts',
   'test/crawl/private-address.dns.test.ts',
