@@ -44,6 +44,7 @@ const INTEGRATION = [
   'test/docs/links.test.ts',
   'test/entry/subpath-exports.test.ts',
   'test/package-files.test.ts',
+  'test/crawl/adaptive-politeness.test.ts',
   'test/crawl/body-cap.test.ts',
   'test/crawl/check-links.test.ts',
   'test/crawl/content-evidence.reachable.test.ts',
