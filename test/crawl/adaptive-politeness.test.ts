@@ -99,6 +99,34 @@ describe('a 429 with Retry-After, twice', () => {
   }, 60_000);
 });
 
+describe('external links', () => {
+  it('a 429 to a link check pauses that host for the other checks too', async () => {
+    const arrivals: Arrival[] = [];
+    const external = createServer((request, response) => {
+      const isRobots = request.url === '/robots.txt';
+      const first = !isRobots && !arrivals.some((a) => a.status === 429);
+      const status = isRobots ? 404 : first ? 429 : 200;
+      arrivals.push({ path: `${request.method} ${request.url}`, at: Date.now(), status, retryAfter: first ? '2' : undefined });
+      response.writeHead(status, first ? { 'retry-after': '2' } : {}).end();
+    });
+    servers.push(external);
+    await new Promise<void>((resolve) => external.listen(0, '127.0.0.2', resolve));
+    const other = `http://127.0.0.2:${(external.address() as AddressInfo).port}`;
+    const logged = await site([1, 2, 3, 4].map((i) => `${other}/e${i}`), () => undefined);
+    const result = await run(['crawl', `${logged.origin}/`, '--db', path.join(dir, 'external.db'), ...FLAGS, '--per-host-concurrency', '1', '--retries', '0']);
+    expect(result.code).toBe(0);
+    // Its robots.txt (404), the first HEAD (429, Retry-After: 2), then nothing for 2 s: three HEADs after it.
+    expect(arrivals.map((a) => a.status)).toEqual([404, 429, 200, 200, 200]);
+    const refusal = arrivals[1]!;
+    for (const a of arrivals.slice(2)) expect(a.at - refusal.at, a.path).toBeGreaterThanOrEqual(2000 - 10);
+    expect((jsonLines(result).at(-1) as CrawlSummary).politeness).toEqual([
+      { host: '127.0.0.2', pauses: 1, longestPauseMs: 2000, tooManyRequests: 1, slowestDelayMs: 1000, delayMs: 1000 },
+    ]);
+    const summary = jsonLines(result).at(-1) as CrawlSummary;
+    expect(summary.requests).toBe(arrivals.length + logged.arrivals.length);
+  }, 60_000);
+});
+
 describe('a Retry-After on the last attempt', () => {
   it('still pauses the host: the URL is recorded as answered, the others wait', async () => {
     const logged = await site(['/p1', '/p2', '/p3'], (n) => (n === 2 ? [503, { 'retry-after': '2' }] : undefined));

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/store/index.js';
+import { crawl } from '../../src/api.js';
+import { MemoryStore, SqliteStore } from '../../src/store/index.js';
 import { run } from '../cli/cli-harness.js';
 import { closeHosts, host, type Host } from './logged-host.js';
 
@@ -74,6 +75,16 @@ describe('linkladder crawl --ignore-robots', () => {
     expect(result.err.filter((line) => line.startsWith(WARNING))).toHaveLength(1);
     expect(site.log).not.toContain('GET /robots.txt');
     expect(site.log).toContain('GET /private/a');
+  }, 30_000);
+
+  it("crawl() takes it too, and records it in the run's settings", async () => {
+    const { site, other } = await sites();
+    const store = new MemoryStore();
+    const summary = await crawl(`${site.origin}/`, { store, ignoreRobots: true, allowPrivate: true, sitemap: false, retries: 0 });
+    expect(summary.requestsByKind.robots).toBe(0);
+    expect(site.log.sort()).toEqual(['GET /', 'GET /private/a', 'GET /private/b']);
+    expect(other.log).toEqual(['HEAD /ext']);
+    expect((await store.runs()).at(-1)?.settings).toMatchObject({ ignoreRobots: true, robots: false });
   }, 30_000);
 
   it('without it, robots.txt is asked and obeyed, and explain says nothing of it', async () => {
