@@ -17,6 +17,10 @@ import { Sink, jsonLines, run } from '../cli/cli-harness.js';
 interface Arrival {
   readonly path: string;
   readonly at: number;
+  /** When the answer was sent. */
+  sentAt?: number;
+  /** Its place in the order the requests came in (robots.txt included). */
+  readonly seq?: number;
   readonly status: number;
   readonly retryAfter: string | undefined;
 }
@@ -36,21 +40,27 @@ const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-politeness-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A site on 127.0.0.1: `/` links to `pages`; `answer(n, path)` may override the nth request's answer (robots.txt aside). */
-async function site(pages: readonly string[], answer: (n: number, path: string) => Answer | undefined): Promise<LoggedSite> {
+async function site(pages: readonly string[], answer: (n: number, path: string) => Answer | undefined | Promise<Answer | undefined>): Promise<LoggedSite> {
   const arrivals: Arrival[] = [];
   let n = 0;
+  let count = 0;
   const server = createServer((request, response) => {
     const at = Date.now();
+    const seq = ++count;
     const target = request.url ?? '/';
-    let [status, headers]: Answer = [200, { 'content-type': 'text/html; charset=utf-8' }];
-    if (target === '/robots.txt') status = 404;
-    else {
-      const override = answer(++n, target);
-      if (override !== undefined) [status, headers] = override;
-    }
-    arrivals.push({ path: target, at, status, retryAfter: headers?.['retry-after'] });
-    response.writeHead(status, headers);
-    response.end(target === '/' && status === 200 ? pages.map((p) => `<a href="${p}">${p}</a>`).join('') : '<p>page</p>');
+    void (async () => {
+      let [status, headers]: Answer = [200, { 'content-type': 'text/html; charset=utf-8' }];
+      if (target === '/robots.txt') status = 404;
+      else {
+        const override = await answer(++n, target);
+        if (override !== undefined) [status, headers] = override;
+      }
+      const arrival: Arrival = { path: target, at, seq, status, retryAfter: headers?.['retry-after'] };
+      arrivals.push(arrival);
+      response.writeHead(status, headers);
+      response.end(target === '/' && status === 200 ? pages.map((p) => `<a href="${p}">${p}</a>`).join('') : '<p>page</p>');
+      arrival.sentAt = Date.now();
+    })();
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,18 +81,29 @@ const FLAGS = ['--allow-private', '--no-sitemap', '--json', '--concurrency', '4'
 
 describe('a 429 with Retry-After, twice', () => {
   it('pauses the whole host, halves its rate, and every figure shown is what the server sent', async () => {
-    // `/` first, then three pages at once: the first two page requests get 429 with Retry-After: 2.
-    const logged = await site(['/p1', '/p2', '/p3', '/p4'], (n) => (n === 2 || n === 3 ? [429, { 'retry-after': '2' }] : undefined));
+    // `/` first, then three pages at once: none is answered before all three came (so that
+    // none is sent after a 429 was), then the first two get 429 with Retry-After: 2.
+    let release: () => void = () => undefined;
+    const together = new Promise<void>((resolve) => (release = resolve));
+    setTimeout(release, 10_000).unref();
+    const logged = await site(['/p1', '/p2', '/p3', '/p4'], async (n) => {
+      if (n === 4) release();
+      if (n >= 2 && n <= 4) await together;
+      return n === 2 || n === 3 ? [429, { 'retry-after': '2' }] : undefined;
+    });
     const stderr = terminal();
     const result = await run(['crawl', `${logged.origin}/`, '--db', path.join(dir, 'too-many.db'), ...FLAGS], { stderr });
     expect(result.code).toBe(0);
     const arrivals = logged.arrivals;
     const refusals = arrivals.filter((a) => a.status === 429);
     expect(refusals).toHaveLength(2);
-    // After the last 429 (and the requests already in flight with it), nothing reached the host for its 2 s.
-    const last429 = refusals.at(-1)!.at;
-    const after = arrivals.filter((a) => a.at > last429 + 150);
-    expect(after.length).toBeGreaterThanOrEqual(3);
+    // Every request that came after the three (sent after the 429s were) came 2 s after them or later.
+    const last429 = Math.min(...refusals.map((a) => a.sentAt!));
+    const third = Math.max(...refusals.map((a) => a.seq!), arrivals.find((a) => a.status === 200 && a.path.startsWith('/p'))!.seq!);
+    const after = arrivals.filter((a) => a.seq! > third).sort((a, b) => a.at - b.at);
+    const firstThree = arrivals.filter((a) => a.seq! <= third).map((a) => a.path);
+    const fourth = ['/p1', '/p2', '/p3', '/p4'].filter((p) => !firstThree.includes(p));
+    expect(after.map((a) => a.path).sort()).toEqual([...refusals.map((r) => r.path), ...fourth].sort());
     // Timers may fire a millisecond or two early against Date.now().
     for (const a of after) expect(a.at - last429, a.path).toBeGreaterThanOrEqual(2000 - 10);
     // Two 429s: one request every 2 s from then on, not three at once.
@@ -146,7 +167,13 @@ describe('a Retry-After on the last attempt', () => {
 describe('a 503 with Retry-After as an HTTP-date', () => {
   it('pauses the host until that date, and lowers no rate', async () => {
     let until = 0;
-    const logged = await site(['/p1', '/p2'], (n) => {
+    // Both pages are answered once both came: none is sent after the 503 was.
+    let release: () => void = () => undefined;
+    const together = new Promise<void>((resolve) => (release = resolve));
+    setTimeout(release, 10_000).unref();
+    const logged = await site(['/p1', '/p2'], async (n) => {
+      if (n === 3) release();
+      if (n === 2 || n === 3) await together;
       if (n !== 2) return undefined;
       // RFC 9110 §10.2.3: an HTTP-date, to the second: 2 to 3 s from now.
       until = (Math.floor(Date.now() / 1000) + 3) * 1000;
@@ -156,8 +183,8 @@ describe('a 503 with Retry-After as an HTTP-date', () => {
     expect(result.code).toBe(0);
     const arrivals = logged.arrivals;
     const refusal = arrivals.find((a) => a.status === 503)!;
-    const after = arrivals.filter((a) => a.at > refusal.at + 150);
-    expect(after.map((a) => a.path)).toContain(refusal.path);
+    const after = arrivals.filter((a) => a.seq! > Math.max(...arrivals.filter((b) => b.path.startsWith('/p')).slice(0, 2).map((b) => b.seq!)));
+    expect(after.map((a) => a.path)).toEqual([refusal.path]);
     for (const a of after) expect(a.at, a.path).toBeGreaterThanOrEqual(until - 10);
     const summary = jsonLines(result).at(-1) as CrawlSummary;
     expect(summary.requests).toBe(arrivals.length);
