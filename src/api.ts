@@ -106,7 +106,7 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
       fetcher = http;
     }
     let robots = given.robots === false ? undefined : (given.robots as RobotsPolicy | undefined);
-    if (robots === undefined && given.robots !== false) {
+    if (robots === undefined && given.robots !== false && !settings.ignoreRobots) {
       // robots.txt answers are kept in the index (RFC 9309 §2.4), as the CLI keeps them.
       const policy = createRobotsPolicy({ userAgent: settings.userAgent, ...httpOptionsOf(settings), cache: store.robotsCache, ...credentials });
       closing.push(() => policy.close());

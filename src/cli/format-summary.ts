@@ -5,6 +5,7 @@ import { splitByEvidence } from '../ladder/index.js';
 import type { MatchRung } from '../store/index.js';
 import type { InterruptSignal } from './cli-context.js';
 import { toJsonLine } from './json-line.js';
+import { formatSeconds } from './progress-line.js';
 
 const LABEL_WIDTH = 12;
 
@@ -101,6 +102,7 @@ export function formatSummary(summary: CrawlSummary, signal?: InterruptSignal, s
     ['errors', errorsText(summary.errorsByCode)],
     ...summary.robotsOutages.map((outage): [string, string] => ['robots', robotsOutageLine(outage)]),
     ...summary.hostsUnreachable.map((host): [string, string] => ['unreachable', unreachableHostLine(host)]),
+    ...(summary.politeness ?? []).map((host): [string, string] => ['politeness', politenessLine(host)]),
     ['hrefs', `browser-style fixes: ${counts(byName(summary.hrefFindings), 'none')}`],
     ['index', `${urls} URLs (${counts(index.urlsByState)}), ${index.fetches} fetches`],
   );
@@ -140,6 +142,21 @@ function robotsOutageLine(outage: CrawlSummary['robotsOutages'][number]): string
 function unreachableHostLine(host: CrawlSummary['hostsUnreachable'][number]): string {
   const left = `${host.urlsNotChecked} URL${host.urlsNotChecked === 1 ? '' : 's'} of it not checked, ${host.code}`;
   return `${host.origin} paused for the run, no answer to ${host.failures} requests in a row, ${host.errorCode}; ${left}`;
+}
+
+/**
+ * What a host's answers made the crawl do (host-pace.ts), each figure the count of
+ * responses it sent: `127.0.0.1 paused 2× by Retry-After (longest 2 s); 3 × 429:
+ * rate lowered to 1 request / 4 s (now 1 / 1 s)`.
+ */
+export function politenessLine(host: NonNullable<CrawlSummary['politeness']>[number]): string {
+  const parts: string[] = [];
+  if (host.pauses > 0) parts.push(`paused ${host.pauses}× by Retry-After (longest ${formatSeconds(host.longestPauseMs)} s)`);
+  if (host.tooManyRequests > 0) {
+    const now = host.delayMs === 0 ? 'now back to the configured rate' : `now 1 / ${formatSeconds(host.delayMs)} s`;
+    parts.push(`${host.tooManyRequests} × 429: rate lowered to 1 request / ${formatSeconds(host.slowestDelayMs)} s (${now})`);
+  }
+  return `${host.host} ${parts.join('; ')}`;
 }
 
 /** URLs settled with an error, by code: `stats` counts the same. */

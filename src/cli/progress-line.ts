@@ -55,7 +55,7 @@ export class ProgressLine {
     if (!this.#isEnabled) return;
     const now = this.#now();
     // The second pass's wait is drawn whatever the rate: the crawl then sits still for seconds.
-    const isWaiting = event.secondPassInMs !== undefined;
+    const isWaiting = event.secondPassInMs !== undefined || event.pausedHosts !== undefined;
     if (now - this.#lastDrawAt < REDRAW_MS && !isWaiting) return;
     this.#lastDrawAt = now;
     const seconds = Math.max((now - this.#startedAt) / 1000, 0.001);
@@ -63,7 +63,8 @@ export class ProgressLine {
     const text =
       `crawling: ${this.#broken} broken, ${this.#redirected} redirected; ${event.fetched} done, ${event.queued} queued, ` +
       `${event.failed} failed; ${event.inFlight} requests in flight, ${formatElapsed(seconds)}, ${rate.toFixed(1)} pages/s` +
-      (isWaiting ? `; second pass: ${event.secondPassUrls ?? 0} unverified links asked again in ${Math.ceil(event.secondPassInMs / 1000)} s` : '');
+      (event.secondPassInMs !== undefined ? `; second pass: ${event.secondPassUrls ?? 0} unverified links asked again in ${Math.ceil(event.secondPassInMs / 1000)} s` : '') +
+      paceText(event);
     this.#write(`\r${this.#fit(text)}${ERASE_TO_END}`);
     this.#isDrawn = true;
   }
@@ -85,6 +86,18 @@ export class ProgressLine {
     // A failed stderr is not worth stopping a crawl for: its LineWriter holds the error.
     if (!this.#stream.destroyed && this.#stream.errored === null) this.#stream.write(text);
   }
+}
+
+/** Hosts paused by a `Retry-After` (`paused 127.0.0.1 4 s`), and those whose rate 429s lowered (`127.0.0.1 at 1 request / 2 s`). */
+function paceText(event: ProgressEvent): string {
+  const paused = (event.pausedHosts ?? []).map((p) => `paused ${p.host} ${Math.ceil(p.remainingMs / 1000)} s`);
+  const slowed = (event.slowedHosts ?? []).map((h) => `${h.host} at 1 request / ${formatSeconds(h.delayMs)} s`);
+  return [...paused, ...slowed].map((text) => `; ${text}`).join('');
+}
+
+/** Milliseconds as seconds, to the millisecond and no further (`2`, `0.5`, `1.875`). */
+export function formatSeconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
 }
 
 /** Elapsed seconds as `12 s` or `3 min 05 s`. */

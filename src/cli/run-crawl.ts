@@ -81,6 +81,10 @@ export interface CrawlClients {
   readonly robots: RobotsPolicy | undefined;
 }
 
+/** Printed on stderr by every run with `ignoreRobots`. */
+export const IGNORE_ROBOTS_WARNING =
+  '--ignore-robots: robots.txt is neither fetched nor obeyed (nor its Crawl-delay) on any host; use it only on sites you run';
+
 export interface CrawlRun {
   readonly exitCode: ExitCode;
   /** `undefined` when the crawl did not start (a usage error). */
@@ -99,6 +103,8 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
   const robotsCache: RobotsCache = { get: (origin) => index?.robotsCache.get(origin), set: (origin, entry) => index?.robotsCache.set(origin, entry) };
   const clients = createClients(settings, robotsCache);
   if (clients instanceof Error) return await reportUsage(clients, context);
+  // On every run: a crawl that ignores robots.txt should never be one nobody chose.
+  if (settings.tuning.ignoreRobots === true) await context.err.writeLine(`linkladder: warning: ${IGNORE_ROBOTS_WARNING}`);
   const { fetcher, robots } = clients;
   try {
     // The seeds are the one input not checked yet: before the database is touched.

@@ -458,6 +458,16 @@ export const crawlOptionsSchema = z.object({
   keepCookies: isOn.default(false).register(SETTING_META, {
     description: 'keep the cookies the site sets (`Set-Cookie`, redirects included) for the rest of the run',
   }),
+  // — polite: robots.txt left out, for one's own sites.
+  /**
+   * Neither fetch nor obey robots.txt (nor its `Crawl-delay`), for a site of one's
+   * own: every run says so on stderr, and the run's settings record it. The host's
+   * delay, a `Retry-After` pause and the lowered rate still hold.
+   * @default false
+   */
+  ignoreRobots: isOn.default(false).register(SETTING_META, {
+    description: 'neither fetch nor obey robots.txt (nor its `Crawl-delay`), for sites of your own; warned on every run, recorded in the run',
+  }),
 });
 
 /** `T` with read-only fields and lists. */

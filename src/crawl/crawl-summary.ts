@@ -7,6 +7,7 @@ import type { BrokenKind } from './broken-links.js';
 import type { Outcome } from './outcome-table.js';
 import type { RobotsOutage } from './robots-outages.js';
 import type { UnreachableHost } from './host-breaker.js';
+import type { HostPaceReport, PausedHost, SlowedHost } from './host-pace.js';
 
 /** What became of a seed. */
 export interface SeedOutcome {
@@ -122,6 +123,12 @@ export interface CrawlSummary extends CheckCounts {
    * `ERR_CRAWL_HOST_UNREACHABLE` without a request.
    */
   readonly hostsUnreachable: readonly UnreachableHost[];
+  /**
+   * Hosts that paused the crawl (a 429 or 503 with `Retry-After`) or got it to slow
+   * down (429s), by name, with the figures of the responses they sent (host-pace.ts);
+   * `[]` when none did. Absent in summaries made before it was kept.
+   */
+  readonly politeness?: readonly HostPaceReport[] | undefined;
   /** With `contentEvidence` only: predicted duplicates held back, joined and fetched, and the rules learned (heuristic). */
   readonly contentEvidence?: ContentEvidenceSummary | undefined;
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
@@ -236,6 +243,10 @@ export interface ProgressEvent {
    */
   readonly secondPassInMs?: number | undefined;
   readonly secondPassUrls?: number | undefined;
+  /** Hosts paused now by a `Retry-After`, with the ms left; absent when none is. */
+  readonly pausedHosts?: readonly PausedHost[] | undefined;
+  /** Hosts whose rate 429s lowered, with the delay between two requests now (ms); absent when none is. */
+  readonly slowedHosts?: readonly SlowedHost[] | undefined;
 }
 
 export type CrawlEvent = PageEvent | ErrorEvent | EvidenceEvent | ProgressEvent;

@@ -6,7 +6,8 @@ import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
 import type { SentRequest } from '../fetch/index.js';
 import { brokenKindOf, errorCodeOf, noBroken, type BrokenKind } from './broken-links.js';
-import type { CheckCounts, CrawlEvent, CrawlSummary, RequestCounts, SeedOutcome, StopReason } from './crawl-summary.js';
+import type { CheckCounts, CrawlEvent, CrawlSummary, ProgressEvent, RequestCounts, SeedOutcome, StopReason } from './crawl-summary.js';
+import type { HostPace } from './host-pace.js';
 import type { CountedAnswer } from './second-pass.js';
 import type { FetchRecord, IndexWriter, UrlRole, Verdict } from '../store/index.js';
 import { VERDICTS } from './verdict.js';
@@ -21,6 +22,8 @@ export interface CrawlTallyOptions {
   /** Called when `onEvent` throws: the crawl stops. */
   readonly onEventError: (error: unknown) => void;
   readonly now: () => number;
+  /** The hosts' pauses and rates, shown in progress events. */
+  readonly pace?: HostPace | undefined;
 }
 
 export class CrawlTally {
@@ -247,7 +250,14 @@ export class CrawlTally {
       queued: Math.max(0, this.frontier),
       inFlight,
       ...(secondPass === undefined ? {} : { secondPassInMs: secondPass.waitMs, secondPassUrls: secondPass.urls }),
+      ...this.#paceNow(),
     });
+  }
+
+  #paceNow(): Pick<ProgressEvent, 'pausedHosts' | 'slowedHosts'> {
+    const paused = this.#options.pace?.paused() ?? [];
+    const slowed = this.#options.pace?.slowed() ?? [];
+    return { ...(paused.length === 0 ? {} : { pausedHosts: paused }), ...(slowed.length === 0 ? {} : { slowedHosts: slowed }) };
   }
 
   summary(stoppedBy: StopReason, index: StoreStats | undefined, seeds: readonly SeedOutcome[]): Omit<CrawlSummary, 'robotsOutages' | 'hostsUnreachable'> {

@@ -132,8 +132,11 @@ export function crawlerOptionsOf(settings: CrawlSettingsData, seeds: CrawlSeeds,
     seeds,
     store: checkObject<IndexWriter>('store', given.store, ['admit', 'claim', 'recordFetch', 'addAlias', 'revokeAlias', 'getUrl', 'findUrl', 'stats'], 'an IndexWriter'),
     fetcher: checkObject<Fetcher>('fetcher', given.fetcher, ['fetch'], 'a Fetcher'),
+    // `ignoreRobots`: no robots.txt is asked or obeyed, whatever policy was given.
     robots:
-      given.robots === undefined ? undefined : checkObject<RobotsPolicy>('robots', given.robots, ['isAllowed', 'crawlDelayMs'], 'a RobotsPolicy'),
+      given.robots === undefined || settings.ignoreRobots
+        ? undefined
+        : checkObject<RobotsPolicy>('robots', given.robots, ['isAllowed', 'crawlDelayMs'], 'a RobotsPolicy'),
     signal: checkSignal(given.signal),
     onEvent: checkFunction('onEvent', given.onEvent, RUNTIME_DEFAULTS.onEvent),
     now: checkFunction('now', given.now, RUNTIME_DEFAULTS.now),

@@ -17,6 +17,7 @@ import type { CrawlSummary, SeedOutcome, StopReason } from './crawl-summary.js';
 import { CrawlTally } from './crawl-tally.js';
 import { RANGES } from './crawl-settings.js';
 import { HostBreaker } from './host-breaker.js';
+import { HostPace } from './host-pace.js';
 import { HostScheduler } from './host-scheduler.js';
 import { ParsePool, defaultParseThreads } from './parse-pool.js';
 import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
@@ -45,12 +46,17 @@ const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];
  */
 export const STOP_GRACE_MS = 5000;
 
+/** How often a progress event tells the time left of a host's pause. */
+const PAUSE_TICK_MS = 1000;
+
 class Crawler {
   readonly #o: ValidCrawlerOptions;
   readonly #store: IndexWriter;
   readonly #tally: CrawlTally;
   readonly #claims = new ClaimBook();
   readonly #scheduler: HostScheduler<Job>;
+  /** Each host's `Retry-After` pause and the delay its 429s set: held for every task of this process. */
+  readonly #pace: HostPace;
   readonly #pipeline: UrlPipeline;
   readonly #outages: RobotsOutages;
   readonly #breaker: HostBreaker;
@@ -74,13 +80,16 @@ class Crawler {
   #isIndexFailing = false;
   #fatal: { readonly error: unknown } | undefined;
   #isBudgetSpent = false;
+  /** When a progress event last told a host's pause. */
+  #pauseToldAt = -Infinity;
   /** URLs claimed that were or will be requested (the `maxPages` budget). */
   #committed = 0;
 
   constructor(options: ValidCrawlerOptions) {
     this.#o = options;
     this.#store = options.store;
-    this.#tally = new CrawlTally({ onEvent: options.onEvent, onEventError: (error) => this.#fail(error), now: options.now });
+    this.#pace = new HostPace(options.now);
+    this.#tally = new CrawlTally({ onEvent: options.onEvent, onEventError: (error) => this.#fail(error), now: options.now, pace: this.#pace });
     const shared = options.store.shared;
     this.#cooperation =
       shared === undefined
@@ -99,7 +108,8 @@ class Crawler {
       perHostConcurrency: options.perHostConcurrency,
       // A folder read from disk has no server to spare: no per-host limit, no delay.
       isLocalHost: (_host, job) => options.fetcher.isLocal?.(job.claimed.key) === true,
-      delayMs: (_host, job) => (options.fetcher.isLocal?.(job.claimed.key) === true ? 0 : this.#hostDelayMs(job.claimed.key)),
+      delayMs: (host, job) => (options.fetcher.isLocal?.(job.claimed.key) === true ? 0 : this.#pace.delayMs(host, this.#hostDelayMs(job.claimed.key))),
+      pausedUntil: (host) => this.#pace.pausedUntil(host),
       now: options.now,
       run: (job) =>
         this.#pipeline.process(job).catch((error: unknown) => {
@@ -110,7 +120,8 @@ class Crawler {
         // A URL settled meanwhile, or refused by robots.txt, made no request: its place in the budget is given back.
         if (result.kind === 'refund' && job.attempt === 1) this.#committed--;
         // After the task left the in-flight set: the counts are those of a settled URL.
-        if (result.kind !== 'retry') this.#tally.progress(this.#claims.inFlight.size);
+        // A retry is shown too when it paused its host: the progress line says for how long.
+        if (result.kind !== 'retry' || this.#pace.paused().length > 0) this.#tally.progress(this.#claims.inFlight.size);
         // robots.txt may have been read for this URL: its Crawl-delay holds for every worker.
         if (options.robots !== undefined) this.#cooperation?.crawlDelayLearned(job.claimed.host ?? '', options.robots.crawlDelayMs(job.claimed.key));
         this.#wakeUp();
@@ -134,6 +145,7 @@ class Crawler {
       content: this.#content,
       outages: this.#outages,
       breaker: this.#breaker,
+      pace: this.#pace,
       options,
       scope: this.#scope,
       tally: this.#tally,
@@ -166,7 +178,7 @@ class Crawler {
       if (this.#o.sitemap && this.#o.seeds.length > 0 && signal?.aborted !== true) {
         const stop = this.#abort.signal;
         // A sitemap request waits its host's turn and delay, as a page's does.
-        const takeTurn = (host: string, url: string): Promise<void> => this.#scheduler.takeTurn(host, this.#hostDelayMs(url), stop);
+        const takeTurn = (host: string, url: string): Promise<void> => this.#scheduler.takeTurn(host, this.#pace.delayMs(host, this.#hostDelayMs(url)), stop);
         await seedFromSitemaps({ options: this.#o, scope: this.#scope, tally: this.#tally, runId, signal: stop, isStopping: () => this.#isStopping, takeTurn });
       }
       this.#tally.frontier = (await this.#store.stats()).urlsByState.queued;
@@ -202,6 +214,7 @@ class Crawler {
       ...this.#tally.summary(stopReason, index, seeds),
       robotsOutages: outages,
       hostsUnreachable: this.#breaker.hosts(),
+      politeness: this.#pace.report(),
       ...(this.#content === undefined ? {} : { contentEvidence: this.#content.summary() }),
     };
     if (runId !== undefined && this.#fatal === undefined) {
@@ -224,7 +237,15 @@ class Crawler {
   async #loop(): Promise<void> {
     for (;;) {
       const claim = this.#isStopping ? undefined : await this.#refill();
-      const wait = this.#isStopping ? undefined : this.#scheduler.pump();
+      let wait = this.#isStopping ? undefined : this.#scheduler.pump();
+      // While a host is paused the crawl may sit still: its progress (the time left) is told each second.
+      if (!this.#isStopping && this.#pace.paused().length > 0) {
+        if (this.#o.now() - this.#pauseToldAt >= PAUSE_TICK_MS) {
+          this.#pauseToldAt = this.#o.now();
+          this.#tally.progress(this.#claims.inFlight.size);
+        }
+        wait = Math.min(wait ?? PAUSE_TICK_MS, PAUSE_TICK_MS);
+      }
       const isIdle = this.#scheduler.inFlight === 0 && (this.#isStopping || this.#scheduler.pending === 0);
       // Nothing left but the predicted duplicates held back (content evidence): claim
       // until the frontier is empty, then join what is proved and fetch the rest.

@@ -91,7 +91,8 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const aliasChain = ids.map((id) => records.get(id)).filter((record) => record !== undefined);
   const resource = aliasChain[aliasChain.length - 1];
   // The rules of the crawl: as given, else those its last run recorded.
-  const run = (await store.runs()).at(-1);
+  const runs = await store.runs();
+  const run = runs.at(-1);
   const rules = scope ?? (run === undefined ? undefined : scopeOfRun(run));
   let scopeVerdict: Explanation['scope'];
   if (rules !== undefined) {
@@ -117,7 +118,9 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const robotsRule = row?.state === 'failed' ? await robotsRuleOf(store, url, history?.fetches.at(-1)) : undefined;
   const depthLimit = run === undefined ? undefined : run.settings.maxDepth;
   const facts: Facts = { scope: scopeVerdict, robotsRule, maxDepth: typeof depthLimit === 'number' ? depthLimit : undefined, run };
-  const { verdict, reason } = describe(row, history, resource, evidence[0], facts);
+  const described = describe(row, history, resource, evidence[0], facts);
+  const verdict = described.verdict;
+  const reason = described.reason + robotsIgnoredNote(runs, history?.fetches.at(-1));
   return {
     input: url,
     error: undefined,
@@ -133,6 +136,14 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
     fetches: history?.fetches ?? [],
     evidence,
   };
+}
+
+/** A note when the run that made the URL's last request ignored robots.txt (`ignoreRobots`), else ''. */
+function robotsIgnoredNote(runs: readonly CrawlRunRow[], last: FetchRow | undefined): string {
+  if (last === undefined || isFromCache(last)) return '';
+  // The run whose time span holds the request; a run still going (or killed) has no end yet.
+  const run = runs.findLast((r) => r.startedAt <= last.startedAt && (r.endedAt === undefined || last.startedAt <= r.endedAt));
+  return run?.settings.ignoreRobots === true ? `; robots.txt was ignored for that run (run ${run.id}, --ignore-robots)` : '';
 }
 
 /** What the index says about the crawl beyond the URL's own rows. */

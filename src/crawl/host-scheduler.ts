@@ -27,6 +27,13 @@ export interface HostSchedulerOptions<T> {
   /** The least time between two starts on `host`, read at each start (robots.txt may raise it). */
   readonly delayMs: (host: string, item: T) => number;
   readonly now: () => number;
+  /**
+   * Until when no task may start on `host`, whatever its own schedule says (a
+   * `Retry-After` pause, host-pace.ts); read at each pump, so a pause set while the
+   * host's tasks were in flight holds the ones waiting.
+   * @default () => -Infinity
+   */
+  readonly pausedUntil?: (host: string) => number;
   /** Runs one task. It must not reject: the scheduler would stop. */
   readonly run: (item: T) => Promise<TaskResult>;
   /** Called after a task ended and its host's schedule was updated. */
@@ -85,7 +92,7 @@ export class HostScheduler<T> {
    */
   async takeTurn(host: string, delayMs: number, signal: AbortSignal): Promise<void> {
     const line = this.#line(host);
-    const wait = line.readyAt - this.#options.now();
+    const wait = this.#readyAt(host, line) - this.#options.now();
     if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
     line.readyAt = this.#options.now() + delayMs;
   }
@@ -116,8 +123,9 @@ export class HostScheduler<T> {
           continue;
         }
         if (line.inFlight >= line.concurrency) continue;
-        if (line.readyAt > now) {
-          wait = Math.min(wait ?? Infinity, line.readyAt - now);
+        const readyAt = this.#readyAt(host, line);
+        if (readyAt > now) {
+          wait = Math.min(wait ?? Infinity, readyAt - now);
           continue;
         }
         this.#start(host, line, now);
@@ -130,6 +138,11 @@ export class HostScheduler<T> {
   /** Resolves when no task runs. */
   onIdle(): Promise<void> {
     return this.#queue.onIdle();
+  }
+
+  #readyAt(host: string, line: HostLine<T>): number {
+    const paused = this.#options.pausedUntil?.(host);
+    return paused === undefined ? line.readyAt : Math.max(line.readyAt, paused);
   }
 
   #line(host: string, item?: T): HostLine<T> {

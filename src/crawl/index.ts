@@ -39,6 +39,7 @@ export type {
 } from './crawl-summary.js';
 export type { ContentEvidenceSummary } from './crawl-summary.js';
 export type { UnreachableHost } from './host-breaker.js';
+export type { HostPaceReport, PausedHost, SlowedHost } from './host-pace.js';
 export { CrawlError, type CrawlErrorCode } from './crawl-error.js';
 export { LinkRoles, NOT_CHECKED_RELS, linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 export { STYLESHEET_ELEMENT } from './stylesheet-links.js';

@@ -120,10 +120,18 @@ export const MAX_RETRY_DELAY_MS = 60_000;
  */
 export function retryDelayMs(attempt: number, baseMs: number, retryAfter: string | undefined, now: number): number {
   let delay = baseMs * 2 ** (attempt - 1);
-  if (retryAfter !== undefined) {
-    const text = retryAfter.trim();
-    const asked = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
-    if (Number.isFinite(asked) && asked > delay) delay = asked;
-  }
+  const asked = retryAfterMs(retryAfter, now);
+  if (asked !== undefined && asked > delay) delay = asked;
   return Math.min(delay, MAX_RETRY_DELAY_MS);
+}
+
+/**
+ * RFC 9110 §10.2.3 `Retry-After = HTTP-date / delay-seconds`: the wait it asks for
+ * from `now`, in ms (≤ 0 for a date past), uncapped; `undefined` when absent or unreadable.
+ */
+export function retryAfterMs(retryAfter: string | undefined, now: number): number | undefined {
+  if (retryAfter === undefined) return undefined;
+  const text = retryAfter.trim();
+  const asked = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  return Number.isFinite(asked) ? asked : undefined;
 }

@@ -14,7 +14,8 @@ import type { PageEvent } from './crawl-summary.js';
 import type { CrawlTally } from './crawl-tally.js';
 import { fingerprintOf } from './evidence-ledger.js';
 import type { HostBreaker } from './host-breaker.js';
-import { originOf } from './origin-key.js';
+import type { HostPace } from './host-pace.js';
+import { originOf, schemeRung } from './origin-key.js';
 import { fetchRecordOf } from './fetch-record.js';
 import { isStylesheet } from './stylesheet-links.js';
 import type { TaskResult } from './host-scheduler.js';
@@ -68,6 +69,8 @@ export interface UrlPipelineOptions {
   readonly content: ContentEvidence | undefined;
   /** Hosts that did not answer, paused for the run (host-breaker.ts). */
   readonly breaker: HostBreaker;
+  /** Each host's `Retry-After` pause and the delay its 429s set (host-pace.ts): told of every response. */
+  readonly pace: HostPace;
   /** With `secondPass`: the external links left unverified, asked once more at the end (second-pass.ts). */
   readonly secondPass: SecondPass | undefined;
   /** Reads long pages on other cores (parse-pool.ts). @default undefined */
@@ -262,6 +265,8 @@ export class UrlPipeline {
         ...(method === 'HEAD' ? { method } : {}),
         ...(validators === undefined ? {} : { validators }),
       });
+      // The host that sent the answer paces itself by it: the URL's own, or the one a redirect ended at.
+      this.#p.pace.answered(schemeRung(response.finalUrl)?.host ?? claimed.host ?? '', response.status, response.headers['retry-after']);
       // A failure after redirects is another host's (the URL's own host answered).
       if (response.status !== undefined || response.hops.length > 0) this.#breaker.answered(origin);
       else if (response.errorCode !== undefined) this.#breaker.failed(origin, response.errorCode);

@@ -5,7 +5,7 @@
 // reading from disk: each page names a file:/// URL as its canonical.
 
 import { describe, expect, it } from 'vitest';
-import { formatSummary } from '../../src/cli/format-summary.js';
+import { formatSummary, politenessLine } from '../../src/cli/format-summary.js';
 import { runCrawler, explain } from '../../src/crawl/index.js';
 import { collectStats, formatStats, readGraph } from '../../src/report/index.js';
 import { MemoryStore } from '../../src/store/index.js';
@@ -46,5 +46,17 @@ describe('the summary, stats, explain and the graph agree on what an alias is', 
     const byKey = new Map(nodes.map((node) => [node.key, node]));
     expect(byKey.get(`${S}/a.html`)).toMatchObject({ state: 'done', status: 200, role: 'page' });
     expect(byKey.get(`${S}/gone.html`)).toMatchObject({ status: 404, role: 'page' });
+  });
+});
+
+describe('the politeness line', () => {
+  const host = { host: 'a.test', pauses: 0, longestPauseMs: 0, tooManyRequests: 0, slowestDelayMs: 0, delayMs: 0 };
+
+  it('says what the pauses and the 429s did, and where the rate is now', () => {
+    expect(politenessLine({ ...host, pauses: 2, longestPauseMs: 5000, tooManyRequests: 3, slowestDelayMs: 4000, delayMs: 500 * 3 })).toBe(
+      'a.test paused 2× by Retry-After (longest 5 s); 3 × 429: rate lowered to 1 request / 4 s (now 1 / 1.5 s)',
+    );
+    expect(politenessLine({ ...host, tooManyRequests: 1, slowestDelayMs: 1000 })).toBe('a.test 1 × 429: rate lowered to 1 request / 1 s (now back to the configured rate)');
+    expect(politenessLine({ ...host, pauses: 1, longestPauseMs: 2400 })).toBe('a.test paused 1× by Retry-After (longest 2.4 s)');
   });
 });

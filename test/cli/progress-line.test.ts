@@ -23,6 +23,18 @@ describe('ProgressLine', () => {
     expect(stream.text).toBe('\rcrawling: 2 broken, 1 redirected; 3 done, 7 queued, 1 failed; 2 requests in flight, 1 min 15 s, 0.1 pages/s\u001b[K');
   });
 
+  it('shows a paused host with its seconds left, and a lowered rate; a pause is drawn whatever the redraw rate', () => {
+    let now = 1_000;
+    const stream = Object.assign(new Sink(), { isTTY: true });
+    const line = new ProgressLine(stream, { isEnabled: true, now: () => now });
+    const base = { type: 'progress', requests: 2, fetched: 1, failed: 0, queued: 3, inFlight: 0 } as const;
+    line.see({ ...base, pausedHosts: [{ host: '127.0.0.1', remainingMs: 3200 }], slowedHosts: [{ host: '127.0.0.1', delayMs: 2000 }] });
+    expect(stream.text).toContain('; paused 127.0.0.1 4 s; 127.0.0.1 at 1 request / 2 s\u001b[K');
+    now += 10;
+    line.see({ ...base, pausedHosts: [{ host: '127.0.0.1', remainingMs: 1000 }], slowedHosts: [{ host: '127.0.0.1', delayMs: 1875 }] });
+    expect(stream.text).toMatch(/; paused 127\.0\.0\.1 1 s; 127\.0\.0\.1 at 1 request \/ 1\.875 s\u001b\[K$/);
+  });
+
   it('draws nothing when not enabled (not a terminal)', () => {
     const stream = new Sink();
     const line = new ProgressLine(stream, { isEnabled: false, now: () => 0 });

@@ -53,6 +53,7 @@ describe('the settings schema', () => {
       headerFor: [],
       cookieJar: '',
       keepCookies: false,
+      ignoreRobots: false,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
@@ -95,6 +96,7 @@ describe('the settings schema', () => {
       ['headerFor', '--header-for', 'LINKLADDER_HEADER_FOR', 'list'],
       ['cookieJar', '--cookie-jar', 'LINKLADDER_COOKIE_JAR', 'string'],
       ['keepCookies', '--keep-cookies', 'LINKLADDER_KEEP_COOKIES', 'switch'],
+      ['ignoreRobots', '--ignore-robots', 'LINKLADDER_IGNORE_ROBOTS', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
@@ -152,6 +154,7 @@ describe('the settings schema', () => {
       | 'headerFor'
       | 'cookieJar'
       | 'keepCookies'
+      | 'ignoreRobots'
       | 'userAgent'
       | 'json'
     >();
