@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { OptionError, describeValue } from '../errors.js';
 import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS, checkTransferOptions } from './fetcher-options.js';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject } from '../infra/index.js';
-import { checkHosts, checkUserAgent } from './fetch-option-checks.js';
+import { checkCa, checkHosts, checkProxy, checkUserAgent } from './fetch-option-checks.js';
 import type { RobotsCache } from './types.js';
 
 export interface RobotsPolicyOptions {
@@ -79,6 +79,12 @@ export interface RobotsPolicyOptions {
    * @default Date.now
    */
   readonly now?: () => number;
+  /** @default undefined (the environment's) — as `FetcherOptions.proxy` */
+  readonly proxy?: string | false | undefined;
+  /** @default undefined — as `FetcherOptions.ca` */
+  readonly ca?: readonly string[] | undefined;
+  /** @default false — as `FetcherOptions.insecure` */
+  readonly insecure?: boolean | undefined;
 }
 
 export const ROBOTS_DEFAULTS = Object.freeze({
@@ -99,6 +105,9 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   trustedHosts: FETCHER_DEFAULTS.trustedHosts,
   lookup: undefined,
   now: Date.now,
+  proxy: undefined,
+  ca: undefined,
+  insecure: false,
 } as const);
 
 export interface ValidRobotsPolicyOptions {
@@ -119,6 +128,9 @@ export interface ValidRobotsPolicyOptions {
   readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
+  readonly proxy: string | false | undefined;
+  readonly ca: readonly string[] | undefined;
+  readonly insecure: boolean;
 }
 
 const KNOWN = Object.keys(ROBOTS_DEFAULTS);
@@ -155,6 +167,9 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
+    proxy: checkProxy(options.proxy),
+    ca: checkCa(options.ca),
+    insecure: checkBoolean('insecure', options.insecure, d.insecure),
   });
 }
 

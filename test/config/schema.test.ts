@@ -49,6 +49,9 @@ describe('the settings schema', () => {
       recheck: false,
       secondPass: false,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
+      proxy: '',
+      caFile: '',
+      insecure: false,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
@@ -87,6 +90,9 @@ describe('the settings schema', () => {
       ['recheck', '--recheck', 'LINKLADDER_RECHECK', 'switch'],
       ['secondPass', '--second-pass', 'LINKLADDER_SECOND_PASS', 'switch'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
+      ['proxy', '--proxy', 'LINKLADDER_PROXY', 'string'],
+      ['caFile', '--ca-file', 'LINKLADDER_CA_FILE', 'string'],
+      ['insecure', '--insecure', 'LINKLADDER_INSECURE', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
@@ -140,6 +146,9 @@ describe('the settings schema', () => {
       | 'recheck'
       | 'secondPass'
       | 'allowPrivate'
+      | 'proxy'
+      | 'caFile'
+      | 'insecure'
       | 'userAgent'
       | 'json'
     >();
