@@ -157,6 +157,10 @@ describe('certificates', () => {
     expect(result.code).toBe(4);
     const lines = result.stderr.split('\n').filter((line) => line.startsWith('linkladder: error:'));
     expect(lines).toEqual([expect.stringMatching(/ERR_FETCH_TLS_SELF_SIGNED .*--ca-file.*--insecure/)]);
+    // The audit: the seed is broken (its own host), and the message says what to do.
+    const audit = await cli(['audit', '--db', path.join(dir, 'self.db')]);
+    expect(audit.stdout).toContain('SEED_BROKEN');
+    expect(audit.stdout).toMatch(/the seed.s TLS certificate is self-signed \(ERR_FETCH_TLS_SELF_SIGNED\): trust the certificate or its CA with --ca-file FILE, or skip the check with --insecure/);
   });
 
   it('--ca-file trusts a CA; so does NODE_EXTRA_CA_CERTS, alone or beside --ca-file', async () => {
