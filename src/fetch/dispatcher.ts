@@ -229,7 +229,7 @@ class ProxyRouter implements RequestDispatcher {
   #bypasses(target: URL): boolean {
     if (this.#noProxy === 'all') return true;
     if (this.#noProxy.length === 0) return false;
-    const hostname = target.hostname.toLowerCase();
+    const hostname = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const port = target.port === '' ? (target.protocol === 'https:' ? 443 : 80) : Number(target.port);
     return this.#noProxy.some(
       (entry) => (entry.port === 0 || entry.port === port) && (hostname === entry.hostname || hostname.endsWith(`.${entry.hostname}`)),
