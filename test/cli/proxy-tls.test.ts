@@ -133,6 +133,18 @@ describe('crawl --proxy', () => {
   });
 });
 
+describe('a bad proxy URL with credentials', () => {
+  it('is one usage line (exit 2) that does not show them, as a flag or a LINKLADDER_PROXY variable', async () => {
+    const bad = `ftp://user:${SECRET}@proxy.test:21`;
+    const args = ['crawl', 'http://127.0.0.1:1/', '--db', path.join(dir, 'bad-proxy.db'), '--allow-private'];
+    for (const result of [await cli([...args, '--proxy', bad]), await cli(args, { LINKLADDER_PROXY: bad })]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('Expected an http: or https: proxy URL');
+      expect(result.stdout + result.stderr).not.toContain(SECRET);
+    }
+  });
+});
+
 describe('check and the environment', () => {
   it('HTTP_PROXY is used; --no-proxy connects directly', async () => {
     const forward = await proxy();
