@@ -128,7 +128,8 @@ export function createDispatcher(options: DispatcherOptions): RequestDispatcher 
       ...agentOptions,
       uri,
       proxyTunnel: false,
-      proxyTls: { timeout: options.connectTimeoutMs },
+      // An https proxy is verified with the same trust as the sites (a corporate CA).
+      proxyTls: { ...tls, timeout: options.connectTimeoutMs },
       requestTls: { ...tls, timeout: options.connectTimeoutMs },
       factory: pool,
       // The pool CONNECT tunnels are asked on. Its failures are the proxy's, named so:

@@ -96,6 +96,15 @@ describe('through a proxy', () => {
     expect(forward.seen.map((seen) => seen.target)).toEqual([`${first.origin}/moved`, `${second.origin}/`]);
   });
 
+  it('an https proxy is verified with the same trust (`ca`) as the sites; refused, it is ERR_FETCH_PROXY', async () => {
+    const forward = await startForwardProxy({ key: certificates.leafKey, cert: certificates.leafCert });
+    onCleanup(() => forward.close());
+    const target = await startTarget('127.0.0.2');
+    expect(await fetcher({ proxy: forward.url }).fetch(`${target.origin}/`)).toMatchObject({ status: 200, body: '<p>target' });
+    expect(forward.seen.map((seen) => `${seen.method} ${seen.target}`)).toEqual([`CONNECT ${target.origin.slice('http://'.length)}`]);
+    expect((await testFetcher({ proxy: forward.url }).fetch(`${target.origin}/`)).errorCode).toBe('ERR_FETCH_PROXY');
+  });
+
   it('robots.txt goes through the proxy too', async () => {
     const forward = await proxy();
     const target = await startTarget('127.0.0.2');

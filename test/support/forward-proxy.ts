@@ -2,7 +2,8 @@
 // §3.2.2) forwarded with node:http, CONNECT (RFC 9110 §9.3.6) tunnelled with node:net.
 // It records what it saw, and can be told to refuse: a status for every request.
 
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 export interface ProxySeen {
@@ -26,7 +27,8 @@ export interface ForwardProxy {
   close(): Promise<void>;
 }
 
-export async function startForwardProxy(): Promise<ForwardProxy> {
+/** `tls`: an https proxy (its clients connect to it with TLS) with this key and certificate. */
+export async function startForwardProxy(tls?: { readonly key: string; readonly cert: string }): Promise<ForwardProxy> {
   const sockets = new Set<Socket>();
   const seen: ProxySeen[] = [];
   const proxy: ForwardProxy = {
@@ -48,7 +50,7 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     if (proxy.requireAuthorization !== undefined && headers['proxy-authorization'] !== proxy.requireAuthorization) return 407;
     return undefined;
   };
-  const server: Server = createServer((request, response) => {
+  const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
     seen.push({ method: request.method ?? '?', target: request.url ?? '', headers: request.headers });
     const refused = refusal(request.headers);
     if (refused !== undefined) {
@@ -68,7 +70,8 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     );
     upstream.on('error', () => response.writeHead(502).end());
     request.pipe(upstream);
-  });
+  };
+  const server: Server = tls === undefined ? createServer(onRequest) : createHttpsServer(tls, onRequest);
   server.on('connect', (request, client: Socket, head: Buffer) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
@@ -93,5 +96,5 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return Object.assign(proxy, { url: `http://127.0.0.1:${port}`, port });
+  return Object.assign(proxy, { url: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`, port });
 }
