@@ -47,7 +47,7 @@ export const FINDINGS = {
   // Links and what their targets did when fetched (the audit, from the index).
   LINK_BROKEN: {
     severity: 'error',
-    summary: 'the link names a URL whose verdict is broken: it answered 404 or 410 (another 4xx on the crawl\'s own hosts), its host name does not exist, or its redirects lead nowhere',
+    summary: 'the link names a URL whose verdict is broken: it answered 404 or 410 (another 4xx on the crawl\'s own hosts), its host name does not exist, its certificate is refused on the crawl\'s own hosts, or its redirects lead nowhere',
     recordedOn: 'index',
     subject: 'link',
   },

@@ -105,6 +105,7 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
   if (clients instanceof Error) return await reportUsage(clients, context);
   // On every run: a crawl that ignores robots.txt should never be one nobody chose.
   if (settings.tuning.ignoreRobots === true) await context.err.writeLine(`linkladder: warning: ${IGNORE_ROBOTS_WARNING}`);
+  if (settings.tuning.insecure === true) await context.err.writeLine(`linkladder: warning: ${INSECURE_WARNING}`);
   const { fetcher, robots } = clients;
   try {
     // The seeds are the one input not checked yet: before the database is touched.
@@ -127,6 +128,10 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
     await Promise.all([fetcher.close(), robots.close()]);
   }
 }
+
+/** Said on every run with `--insecure`: as a warning when it starts, and in its summary. */
+const INSECURE_WARNING = '--insecure: TLS certificates are not verified (expired, self-signed or wrongly named ones are accepted)';
+const INSECURE_SUMMARY = 'tls: certificates not verified (--insecure)';
 
 interface Clients {
   readonly fetcher: HttpFetcher;
@@ -231,6 +236,7 @@ async function crawlInto(
   const summaryOut = settings.isSummaryOnStderr === true ? context.err : out;
   if (settings.isJson) await summaryOut.writeLine(summaryJson(summary, standing));
   else for (const line of formatSummary(summary, stoppedBy, standing)) await summaryOut.writeLine(line);
+  if (!settings.isJson && settings.tuning.insecure === true) await summaryOut.writeLine(INSECURE_SUMMARY);
   if (failure !== undefined || closeError !== undefined) {
     const message = failure?.message ?? `the last commit of the index failed: ${closeError instanceof Error ? closeError.message : String(closeError)}`;
     await context.err.writeLine(`linkladder: error: ${oneLine(message)}`);

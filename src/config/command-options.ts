@@ -62,7 +62,10 @@ function optionsOf(setting: Setting): Option[] {
     defaultText,
   );
   if (setting.kind === 'choice') return [option.choices(setting.choices)];
-  return [option.argParser(setting.kind === 'list' ? appendTo(setting) : parserOf(setting))];
+  const parsed = option.argParser(setting.kind === 'list' ? appendTo(setting) : parserOf(setting));
+  if (setting.meta.negation === undefined) return [parsed];
+  // givenSettings turns the `false` commander sets into the setting's value for it.
+  return [parsed, new Option(`--no-${setting.flag.slice(2)}`, `as ${setting.flag} ${setting.meta.negation}, whatever a config file or ${setting.env} says`)];
 }
 
 function parserOf(setting: Setting): (text: string) => unknown {
@@ -89,7 +92,9 @@ export function givenSettings(command: Command): Partial<CrawlSettings> {
   const values = command.opts();
   const given: Record<string, unknown> = {};
   for (const setting of SETTINGS) {
-    if (command.getOptionValueSource(setting.key) === 'cli') given[setting.key] = values[setting.key];
+    if (command.getOptionValueSource(setting.key) !== 'cli') continue;
+    const value = values[setting.key];
+    given[setting.key] = value === false && setting.meta.negation !== undefined ? setting.meta.negation : value;
   }
   return given as Partial<CrawlSettings>;
 }

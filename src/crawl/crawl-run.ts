@@ -3,6 +3,7 @@
 // failed says why.
 
 import { headerNameOf, requestOrigin, splitHeaderFor } from '../fetch/index.js';
+import { proxyHostOf, proxyRoutesOf } from '../fetch/index.js';
 import { walkAliases } from '../ladder/index.js';
 import type { IndexWriter } from '../store/index.js';
 import { errorCodeOf } from './broken-links.js';
@@ -35,7 +36,22 @@ export function runSettingsOf(options: RunSettingsSource): Record<string, unknow
     const { origin, field } = splitHeaderFor(line);
     return `${requestOrigin(origin) ?? '?'} ${headerNameOf(field) ?? '?'}`;
   });
+  settings.proxy = proxyRecordOf(options.proxy);
   return settings;
+}
+
+/**
+ * The proxy as a run records it: `none`, the host and port of the one given (its
+ * userinfo, the credentials, never), or `environment: host:port` for the
+ * environment's (empty when it sets none).
+ */
+function proxyRecordOf(proxy: string): string {
+  if (proxy === 'none') return proxy;
+  if (proxy !== '') return proxyHostOf(proxy);
+  const routes = proxyRoutesOf(undefined);
+  if (routes === undefined) return '';
+  const hosts = [...new Set([routes.https, routes.http].filter((uri): uri is string => uri !== undefined).map(proxyHostOf))];
+  return `environment: ${hosts.join(', ')}`;
 }
 
 const BODY_CAPPED = 'ERR_FETCH_BODY_TOO_LARGE';
@@ -117,7 +133,12 @@ const NETWORK_FAILURES: Readonly<Record<string, string>> = {
   ERR_FETCH_CONNECT_TIMEOUT: 'timeout: no connection',
   ERR_FETCH_HEADERS_TIMEOUT: 'timeout: no response',
   ERR_FETCH_REQUEST_TIMEOUT: 'timeout',
-  ERR_FETCH_TLS: 'TLS handshake or certificate refused',
+  ERR_FETCH_TLS: 'TLS handshake refused',
+  ERR_FETCH_TLS_CERT_EXPIRED: 'TLS: the certificate has expired; --insecure skips the check',
+  ERR_FETCH_TLS_SELF_SIGNED: 'TLS: self-signed certificate; trust its CA with --ca-file FILE, or --insecure',
+  ERR_FETCH_TLS_HOSTNAME: 'TLS: the certificate is for another host name; --insecure skips the check',
+  ERR_FETCH_TLS_UNTRUSTED: 'TLS: certificate not trusted; trust its CA with --ca-file FILE, or --insecure',
+  ERR_FETCH_PROXY: 'the proxy could not be reached or refused the request',
   ERR_FETCH_NETWORK: 'network error',
   ERR_CRAWL_ROBOTS_UNREACHABLE: 'its robots.txt could not be read',
 };

@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { BASE_MODES } from '../base/index.js';
 import { DEFAULT_FOLLOW, LINK_KINDS } from '../html/index.js';
 import { SCOPES } from './scope.js';
-import { SETTING_META, headerForLines, headerLines, integerBetween, isOn, limit, linkKinds, oneOf, patterns, statusPolicyText } from './setting-kinds.js';
+import { SETTING_META, headerForLines, headerLines, integerBetween, isOn, limit, linkKinds, oneOf, patterns, proxySetting, statusPolicyText } from './setting-kinds.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, parseCacheMaxAge } from './verdict-cache.js';
 
 /**
@@ -467,6 +467,39 @@ export const crawlOptionsSchema = z.object({
    */
   ignoreRobots: isOn.default(false).register(SETTING_META, {
     description: 'neither fetch nor obey robots.txt (nor its `Crawl-delay`), for sites of your own; warned on every run, recorded in the run',
+  }),
+  // — net: proxies and TLS
+  /**
+   * The proxy every request goes through: an `http:` or `https:` URL (credentials in
+   * its userinfo go to the proxy only, never printed or stored); `none`: no proxy,
+   * whatever the environment says; empty: `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY`
+   * (and their lower-case names), as curl reads them. `NO_PROXY` applies to a proxy
+   * set here too. The run records the proxy's host and port only.
+   * @default '' (the environment's)
+   */
+  proxy: proxySetting.default('').register(SETTING_META, {
+    argument: 'URL',
+    defaultText: '`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`',
+    description: 'send every request through this proxy (`http://user:pw@proxy:3128`: the credentials go to the proxy only); `--no-proxy` or `none`: connect directly',
+    negation: 'none',
+  }),
+  /**
+   * A PEM file of certificates trusted as roots on top of Node's (its bundled roots
+   * and `NODE_EXTRA_CA_CERTS`): the CA of a staging site. Read when the crawl starts.
+   * @default '' (none)
+   */
+  caFile: z.string({ error: 'Expected a path' }).default('').register(SETTING_META, {
+    argument: 'PATH',
+    defaultText: 'none',
+    description: "trust the certificates of this PEM file as roots too (a staging site's own CA), beside Node's and `NODE_EXTRA_CA_CERTS`",
+  }),
+  /**
+   * Do not verify TLS certificates: an expired, self-signed or wrongly named one is
+   * accepted. Warned on every run, recorded in the run's settings and its summary.
+   * @default false
+   */
+  insecure: isOn.default(false).register(SETTING_META, {
+    description: 'do not verify TLS certificates (a test site only): warned on every run, recorded in the run',
   }),
 });
 

@@ -17,7 +17,14 @@ export const HOST_FAILURES: ReadonlySet<string> = new Set([
 ]);
 
 /** Failures that say the host is there, though what it sent is wrong. */
-const HOST_PRESENT: ReadonlySet<string> = new Set(['ERR_FETCH_TLS', 'ERR_FETCH_PROTOCOL']);
+const HOST_PRESENT: ReadonlySet<string> = new Set([
+  'ERR_FETCH_TLS',
+  'ERR_FETCH_TLS_CERT_EXPIRED',
+  'ERR_FETCH_TLS_SELF_SIGNED',
+  'ERR_FETCH_TLS_HOSTNAME',
+  'ERR_FETCH_TLS_UNTRUSTED',
+  'ERR_FETCH_PROTOCOL',
+]);
 
 /** Requests in a row without an answer that pause a host (at least one URL's tries: `limitFor`). */
 export const HOST_FAILURE_LIMIT = 3;

@@ -1,32 +1,58 @@
 // What a crawl's settings ask of the HTTP clients made for it (the fetcher and the
 // robots.txt policy): one mapping, for crawl() and the command line alike.
 
+import { readFileSync } from 'node:fs';
+import { OptionError } from '../errors.js';
 import type { CredentialOptions, FetcherOptions, RobotsPolicyOptions } from '../fetch/index.js';
 import type { CrawlSettingsData } from './crawl-settings.js';
 
 /** The options both clients share, set from the crawl's settings. */
-export type HttpOptions = Pick<FetcherOptions & RobotsPolicyOptions, 'refusePrivate' | 'requestTimeoutMs' | 'minBytesPerSecond'>;
+export type HttpOptions = Pick<
+  FetcherOptions & RobotsPolicyOptions,
+  'refusePrivate' | 'requestTimeoutMs' | 'minBytesPerSecond' | 'proxy' | 'ca' | 'insecure'
+>;
+
+/** The settings both clients are made from. */
+export type HttpSettings = Pick<CrawlSettingsData, 'allowPrivate' | 'requestTimeoutMs' | 'minBytesPerSecond'> &
+  Partial<Pick<CrawlSettingsData, 'proxy' | 'caFile' | 'insecure'>>;
 
 /**
  * - `refusePrivate` unless `allowPrivate`: a host name that resolves to a private
  *   address is refused at connect time, as a literal one is refused by the scope;
- * - `requestTimeoutMs` and `minBytesPerSecond`, as set.
+ * - `requestTimeoutMs` and `minBytesPerSecond`, as set;
+ * - `proxy`: `none` as `false`, empty as the environment's; `caFile` read here (an
+ *   unreadable one is an `OptionError`); `insecure` as set.
  */
-export function httpOptionsOf(settings: Pick<CrawlSettingsData, 'allowPrivate' | 'requestTimeoutMs' | 'minBytesPerSecond'>): HttpOptions {
+export function httpOptionsOf(settings: HttpSettings): HttpOptions {
+  const proxy = settings.proxy ?? '';
   return Object.freeze({
     refusePrivate: !settings.allowPrivate,
     requestTimeoutMs: settings.requestTimeoutMs,
     minBytesPerSecond: settings.minBytesPerSecond,
+    proxy: proxy === '' ? undefined : proxy === 'none' ? false : proxy,
+    ca: settings.caFile === undefined || settings.caFile === '' ? undefined : [readCaFile(settings.caFile)],
+    insecure: settings.insecure ?? false,
   });
+}
+
+function readCaFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new OptionError(`Expected \`caFile\` to be a readable PEM file, got \`${path}\`: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new OptionError(`Expected \`caFile\` to be a PEM file of certificates ("-----BEGIN CERTIFICATE-----"), got \`${path}\`, which has none`);
+  }
+  return text;
 }
 
 /** The fetcher's options: the shared ones and the body cap (robots.txt has its own, RFC 9309 §2.5). */
 export type FetcherHttpOptions = HttpOptions & Pick<FetcherOptions, 'maxBodyBytes' | 'maxDecodedBytes'>;
 
 /** `httpOptionsOf`, and `maxBodyBytes` as the fetcher's caps on the body's bytes, on the wire and decompressed. */
-export function fetcherOptionsOf(
-  settings: Pick<CrawlSettingsData, 'allowPrivate' | 'requestTimeoutMs' | 'minBytesPerSecond' | 'maxBodyBytes'>,
-): FetcherHttpOptions {
+export function fetcherOptionsOf(settings: HttpSettings & Pick<CrawlSettingsData, 'maxBodyBytes'>): FetcherHttpOptions {
   return Object.freeze({ ...httpOptionsOf(settings), maxBodyBytes: settings.maxBodyBytes, maxDecodedBytes: settings.maxBodyBytes });
 }
 

@@ -45,8 +45,14 @@ export const OUTCOME_TABLE = {
   // Our crawl aborting a fetch: the URL goes back to the frontier unrecorded when the
   // crawl is stopping; an abort at any other time is treated as a transient failure.
   ERR_FETCH_ABORTED: 'retry',
+  // The proxy: down, restarting or overloaded (a 502 to CONNECT) may answer next time.
+  ERR_FETCH_PROXY: 'retry',
   // What the server sends is broken the same way every time.
   ERR_FETCH_TLS: 'permanent',
+  ERR_FETCH_TLS_CERT_EXPIRED: 'permanent',
+  ERR_FETCH_TLS_SELF_SIGNED: 'permanent',
+  ERR_FETCH_TLS_HOSTNAME: 'permanent',
+  ERR_FETCH_TLS_UNTRUSTED: 'permanent',
   ERR_FETCH_PROTOCOL: 'permanent',
   ERR_FETCH_UNSOLICITED_NOT_MODIFIED: 'permanent',
   ERR_FETCH_BODY_TOO_LARGE: 'permanent',

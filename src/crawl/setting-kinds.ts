@@ -15,6 +15,8 @@ export interface SettingMeta {
   readonly description: string;
   /** The default as README and --help show it, where the value itself does not say it well. */
   readonly defaultText?: string;
+  /** A setting with a value that `--no-<flag>` also sets: this value (`--no-proxy`: `none`). */
+  readonly negation?: string;
 }
 
 /** Each setting's presentation, keyed by the setting's field schema. */
@@ -95,3 +97,17 @@ export const headerForLines = z.union(
   ],
   { error: "Expected an array of 'ORIGIN Name: value' strings, or an object of origin → list of 'Name: value'" },
 );
+/** `http:` or `https:` with a host. */
+function isProxyUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const PROXY_ERROR = 'Expected an http: or https: proxy URL such as http://proxy.example:3128, or none';
+
+/** A proxy: its URL, `none`, or empty for the environment's. */
+export const proxySetting = z.string({ error: PROXY_ERROR }).refine((text) => text === '' || text === 'none' || isProxyUrl(text), { error: PROXY_ERROR });

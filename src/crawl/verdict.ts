@@ -76,6 +76,14 @@ export const CODE_VERDICTS = {
   // A certificate expired or a handshake refused is the server's to fix, often soon, and
   // says nothing of whether the resource exists; a TLS-intercepting proxy causes it too.
   ERR_FETCH_TLS: 'unverified',
+  // A certificate a browser refuses too: `broken` on the crawl's own hosts (OWN_HOST_BROKEN),
+  // whose owner must fix it; on an external host, as a handshake refused, `unverified`.
+  ERR_FETCH_TLS_CERT_EXPIRED: 'unverified',
+  ERR_FETCH_TLS_SELF_SIGNED: 'unverified',
+  ERR_FETCH_TLS_HOSTNAME: 'unverified',
+  ERR_FETCH_TLS_UNTRUSTED: 'unverified',
+  // The proxy failed: nothing was learned about the target.
+  ERR_FETCH_PROXY: 'unverified',
   // Not HTTP: a server (or a proxy before it) misbehaving at the transport, not a missing target.
   ERR_FETCH_PROTOCOL: 'unverified',
   // A valid answer to a plain GET that names no representation (RFC 9110 §15.4.5), the same
@@ -102,6 +110,18 @@ export const CODE_VERDICTS = {
 } as const satisfies Readonly<Record<Extract<ErrorCode, `ERR_FETCH_${string}` | `ERR_CRAWL_${string}`>, Verdict | 'status'>>;
 
 /**
+ * Codes that are `broken` on the crawl's own hosts (a page or a resource): a
+ * certificate every browser refuses, on a site the user owns. A staging site's own
+ * CA is trusted with `--ca-file`; a self-signed one skipped with `--insecure`.
+ */
+export const OWN_HOST_BROKEN: ReadonlySet<string> = new Set([
+  'ERR_FETCH_TLS_CERT_EXPIRED',
+  'ERR_FETCH_TLS_SELF_SIGNED',
+  'ERR_FETCH_TLS_HOSTNAME',
+  'ERR_FETCH_TLS_UNTRUSTED',
+]);
+
+/**
  * The statuses that say the resource is not there: 404 Not Found (RFC 9110 §15.5.5)
  * and 410 Gone (§15.5.11). Whoever asks, and however.
  */
@@ -116,8 +136,8 @@ const LATER: ReadonlySet<number> = new Set([408, 429]);
 /**
  * The verdict on a fetch:
  * 1. a status the policy names (a single status, else its class), whatever the role;
- * 2. an error code that judges the target (`CODE_VERDICTS`); a code not in the table
- *    with no status is `unverified`;
+ * 2. an error code that judges the target (`CODE_VERDICTS`, and `OWN_HOST_BROKEN` on the
+ *    crawl's own hosts); a code not in the table with no status is `unverified`;
  * 3. by status: 2xx, 3xx (a redirect the crawl did not follow again: its target is
  *    judged on its own row) and a 304 revalidation are `ok`; 404 and 410 are `broken`;
  *    408 and 429 are `unverified`; another 4xx is `broken` from the crawl's own hosts
@@ -130,6 +150,7 @@ const LATER: ReadonlySet<number> = new Set([408, 429]);
  */
 export function verdictOf(facts: VerdictFacts, policy: StatusPolicy = DEFAULT_STATUS_POLICY): Verdict {
   const { status, errorCode } = facts;
+  if (errorCode !== undefined && facts.role !== 'external' && OWN_HOST_BROKEN.has(errorCode)) return 'broken';
   const byCode = errorCode === undefined ? 'status' : ((CODE_VERDICTS as Readonly<Record<string, Verdict | 'status'>>)[errorCode] ?? 'unverified');
   if (status === undefined) return byCode === 'status' ? 'unverified' : byCode;
   // A redirect that could not be followed keeps its 3xx: the code judges it, not the policy.

@@ -11,6 +11,12 @@ import type { buildConnector as BuildConnector } from 'undici';
 import { buildConnector } from './undici-parts.js';
 import { privateIpOf, type PrivateAddress } from './private-address.js';
 
+/** What a TLS connection trusts: the roots (`ca`, replacing Node's) and whether it verifies at all. */
+export interface ConnectionTrust {
+  readonly ca?: string[];
+  readonly rejectUnauthorized?: boolean;
+}
+
 /** Why a connection was refused: `code` is the fetch result's `ERR_FETCH_PRIVATE_ADDRESS`. */
 export class PrivateAddressError extends Error {
   readonly code = 'ERR_FETCH_PRIVATE_ADDRESS';
@@ -68,9 +74,14 @@ export function guardedLookup(options: AddressGuardOptions): LookupFunction {
 /**
  * An undici connector that refuses a host that is a private IP literal before
  * connecting (no lookup is made for a literal), and resolves names with `guardedLookup`.
+ * `tls`: the connector's other options (trusted roots, `rejectUnauthorized`).
  */
-export function guardedConnector(connectTimeoutMs: number, options: AddressGuardOptions): BuildConnector.connector {
-  const connect = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(options) });
+export function guardedConnector(
+  connectTimeoutMs: number,
+  options: AddressGuardOptions,
+  tls: ConnectionTrust = {},
+): BuildConnector.connector {
+  const connect = buildConnector({ ...tls, timeout: connectTimeoutMs, lookup: guardedLookup(options) });
   return (connectOptions, callback) => {
     // undici strips an IPv6 literal's brackets from `hostname`.
     const { hostname } = connectOptions;

@@ -27,6 +27,31 @@ const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_NODATA', 'EAI_
  */
 const DNS_TEMPORARY_CODES: ReadonlySet<string> = new Set(['EAI_AGAIN', 'EAI_FAIL']);
 
+/**
+ * Certificate verification codes (OpenSSL's X509_V_ERR_* names, as node:tls reports
+ * them) by what the user can do about each.
+ */
+const CERTIFICATE_CODES: Readonly<Record<string, FetchErrorCode>> = Object.freeze({
+  CERT_HAS_EXPIRED: 'ERR_FETCH_TLS_CERT_EXPIRED',
+  CERT_NOT_YET_VALID: 'ERR_FETCH_TLS_CERT_EXPIRED',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'ERR_FETCH_TLS_SELF_SIGNED',
+  SELF_SIGNED_CERT_IN_CHAIN: 'ERR_FETCH_TLS_SELF_SIGNED',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'ERR_FETCH_TLS_HOSTNAME',
+  HOSTNAME_MISMATCH: 'ERR_FETCH_TLS_HOSTNAME',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'ERR_FETCH_TLS_UNTRUSTED',
+  UNABLE_TO_GET_ISSUER_CERT: 'ERR_FETCH_TLS_UNTRUSTED',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'ERR_FETCH_TLS_UNTRUSTED',
+  UNABLE_TO_DECRYPT_CERT_SIGNATURE: 'ERR_FETCH_TLS_UNTRUSTED',
+  UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY: 'ERR_FETCH_TLS_UNTRUSTED',
+  CERT_SIGNATURE_FAILURE: 'ERR_FETCH_TLS_UNTRUSTED',
+  CERT_UNTRUSTED: 'ERR_FETCH_TLS_UNTRUSTED',
+  CERT_REJECTED: 'ERR_FETCH_TLS_UNTRUSTED',
+  CERT_REVOKED: 'ERR_FETCH_TLS_UNTRUSTED',
+  INVALID_CA: 'ERR_FETCH_TLS_UNTRUSTED',
+  PATH_LENGTH_EXCEEDED: 'ERR_FETCH_TLS_UNTRUSTED',
+  INVALID_PURPOSE: 'ERR_FETCH_TLS_UNTRUSTED',
+});
+
 /** OpenSSL and node:tls codes: the handshake failed or the certificate was refused. */
 const TLS_CODE = /^(?:ERR_SSL_|ERR_TLS_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
@@ -43,6 +68,10 @@ export function classifyError(error: unknown): FetchErrorCode {
     if (typeof code === 'string') {
       // The connection guard's own refusal (address-guard.ts).
       if (code === 'ERR_FETCH_PRIVATE_ADDRESS') return code;
+      // A proxy that refused the request or could not be reached (dispatcher.ts).
+      if (code === 'ERR_FETCH_PROXY') return code;
+      const certificate = CERTIFICATE_CODES[code];
+      if (certificate !== undefined) return certificate;
       const known = UNDICI_CODES[code];
       if (known !== undefined) return known;
       // llhttp refused the response: undici's HTTPParserError carries HPE_* codes.

@@ -2,7 +2,7 @@
 
 import type { LookupFunction } from 'node:net';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject } from '../infra/index.js';
-import { checkHosts, checkUserAgent } from './fetch-option-checks.js';
+import { checkCa, checkHosts, checkProxy, checkUserAgent } from './fetch-option-checks.js';
 import { OptionError, describeValue } from '../errors.js';
 import type { RequestCredentials } from './credentials.js';
 import type { BeforeRedirect, FetchCallOptions, HttpMethod, OnRequest, Validators } from './types.js';
@@ -112,6 +112,28 @@ export interface FetcherOptions {
    * @default none
    */
   readonly credentials?: RequestCredentials | undefined;
+  /**
+   * The proxy requests go through: an `http:` or `https:` URL (its userinfo, if any,
+   * is sent to the proxy only, as `Proxy-Authorization`); `false`: none, whatever the
+   * environment says. Plain http goes to the proxy in absolute form, https through a
+   * CONNECT tunnel. Hosts in `NO_PROXY` (`no_proxy`) are connected to directly. A proxy
+   * that cannot be reached or refuses the request: `ERR_FETCH_PROXY`. `refusePrivate`
+   * judges the target (as the local resolver answers for its name), never the proxy.
+   * @default undefined (`https_proxy`/`HTTPS_PROXY` for https, else the http one; `http_proxy`/`HTTP_PROXY` for http; `NO_PROXY`)
+   */
+  readonly proxy?: string | false | undefined;
+  /**
+   * PEM certificates trusted as roots on top of Node's own (its bundled roots and
+   * `NODE_EXTRA_CA_CERTS`): a staging site's own CA.
+   * @default undefined (Node's roots)
+   */
+  readonly ca?: readonly string[] | undefined;
+  /**
+   * Do not verify certificates (`rejectUnauthorized: false`): an expired, self-signed
+   * or wrongly named certificate is accepted. For a test site only.
+   * @default false
+   */
+  readonly insecure?: boolean | undefined;
 }
 
 /** The defaults of every option. */
@@ -131,6 +153,9 @@ export const FETCHER_DEFAULTS = Object.freeze({
   lookup: undefined,
   now: Date.now,
   credentials: undefined,
+  proxy: undefined,
+  ca: undefined,
+  insecure: false,
 } as const);
 
 /** Options checked once, every default filled in. */
@@ -151,6 +176,9 @@ export interface ValidFetcherOptions {
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
   readonly credentials: RequestCredentials | undefined;
+  readonly proxy: string | false | undefined;
+  readonly ca: readonly string[] | undefined;
+  readonly insecure: boolean;
 }
 
 const KNOWN = Object.keys(FETCHER_DEFAULTS);
@@ -206,6 +234,9 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
     credentials: checkCredentials(options.credentials),
+    proxy: checkProxy(options.proxy),
+    ca: checkCa(options.ca),
+    insecure: checkBoolean('insecure', options.insecure, d.insecure),
   });
 }
 

@@ -4,19 +4,17 @@
 import type { LookupFunction } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Agent } from 'undici';
 import type { FetchErrorCode } from '../errors.js';
-import { guardedConnector } from './address-guard.js';
 import { classifyError } from './classify-error.js';
 import type { RequestCredentials } from './credentials.js';
 import { isCssMediaType, isHtmlMediaType, isMarkdownMediaType, parseContentType } from './content-type.js';
 import { decodeCss, decodeHtml, decodeMarkdown, decodeUtf8 } from './decode-body.js';
+import { createDispatcher, type RequestDispatcher } from './dispatcher.js';
 import { decodeBody, parseContentEncoding, plainBody } from './read-body.js';
 import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { FOLLOWED_REDIRECT_STATUSES } from './redirect-statuses.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import { ResponseSink, type ResponseHead } from './response-sink.js';
-import { UndiciAgent } from './undici-parts.js';
 import type { BeforeRedirect, FetchHop, FetchedResponse, HttpMethod, OnRequest, RedirectHop, RequestKind, Validators } from './types.js';
 
 /** The content codings asked for: exactly those `decodeBody` undoes. */
@@ -38,6 +36,12 @@ export interface HttpClientOptions {
   readonly now: () => number;
   /** Header fields, Basic auth and cookies, asked per hop by that hop's origin and URL. @default none */
   readonly credentials?: RequestCredentials | undefined;
+  /** A proxy URL; `false`: none; `undefined`: from `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`. */
+  readonly proxy?: string | false | undefined;
+  /** PEM certificates trusted on top of Node's default roots. */
+  readonly ca?: readonly string[] | undefined;
+  /** Certificates are not verified. */
+  readonly insecure?: boolean | undefined;
 }
 
 /** What one retrieval does with redirects and bodies. */
@@ -83,24 +87,24 @@ type FinalFields = Pick<
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
-/** An undici Agent (connection pool) and the requests made through it. */
+/** An undici dispatcher (connection pools, a proxy) and the requests made through it. */
 export class HttpClient {
-  readonly #agent: Agent;
+  readonly #agent: RequestDispatcher;
   readonly #userAgent: string;
   readonly #now: () => number;
   readonly #credentials: RequestCredentials | undefined;
 
   constructor(options: HttpClientOptions) {
-    this.#agent = new UndiciAgent({
-      connect: options.refusePrivate
-        ? guardedConnector(options.connectTimeoutMs, { lookup: options.lookup, trustedHosts: new Set(options.trustedHosts) })
-        : {
-            timeout: options.connectTimeoutMs,
-            ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
-          },
-      headersTimeout: options.headersTimeoutMs,
-      // undici's is an idle timeout; the whole-body deadline is ours (request-deadline.ts).
-      bodyTimeout: options.bodyTimeoutMs,
+    this.#agent = createDispatcher({
+      connectTimeoutMs: options.connectTimeoutMs,
+      headersTimeoutMs: options.headersTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs,
+      refusePrivate: options.refusePrivate,
+      trustedHosts: options.trustedHosts,
+      lookup: options.lookup,
+      proxy: options.proxy,
+      ca: options.ca,
+      insecure: options.insecure ?? false,
     });
     this.#userAgent = options.userAgent;
     this.#now = options.now;

@@ -55,6 +55,7 @@ export type {
   RobotsPolicy,
   RobotsFileState,
 } from './types.js';
+export { ProxyError, proxyHostOf, proxyRoutesOf, type ProxyRoutes } from './dispatcher.js';
 export { createFetcher, ACCEPT_HTML, ACCEPT_XML, type HttpFetcher } from './create-fetcher.js';
 export {
   createFileFetcher,

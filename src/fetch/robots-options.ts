@@ -5,7 +5,7 @@ import { OptionError, describeValue } from '../errors.js';
 import type { RequestCredentials } from './credentials.js';
 import { FETCHER_DEFAULTS, RENAMED_FETCH_OPTIONS, checkCredentials, checkTransferOptions } from './fetcher-options.js';
 import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkKnownKeys, checkOptionsObject } from '../infra/index.js';
-import { checkHosts, checkUserAgent } from './fetch-option-checks.js';
+import { checkCa, checkHosts, checkProxy, checkUserAgent } from './fetch-option-checks.js';
 import type { RobotsCache } from './types.js';
 
 export interface RobotsPolicyOptions {
@@ -82,6 +82,12 @@ export interface RobotsPolicyOptions {
   readonly now?: () => number;
   /** @default none — as `FetcherOptions.credentials`: give both the same object */
   readonly credentials?: RequestCredentials | undefined;
+  /** @default undefined (the environment's) — as `FetcherOptions.proxy` */
+  readonly proxy?: string | false | undefined;
+  /** @default undefined — as `FetcherOptions.ca` */
+  readonly ca?: readonly string[] | undefined;
+  /** @default false — as `FetcherOptions.insecure` */
+  readonly insecure?: boolean | undefined;
 }
 
 export const ROBOTS_DEFAULTS = Object.freeze({
@@ -103,6 +109,9 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   lookup: undefined,
   now: Date.now,
   credentials: undefined,
+  proxy: undefined,
+  ca: undefined,
+  insecure: false,
 } as const);
 
 export interface ValidRobotsPolicyOptions {
@@ -124,6 +133,9 @@ export interface ValidRobotsPolicyOptions {
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
   readonly credentials: RequestCredentials | undefined;
+  readonly proxy: string | false | undefined;
+  readonly ca: readonly string[] | undefined;
+  readonly insecure: boolean;
 }
 
 const KNOWN = Object.keys(ROBOTS_DEFAULTS);
@@ -161,6 +173,9 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
     credentials: checkCredentials(options.credentials),
+    proxy: checkProxy(options.proxy),
+    ca: checkCa(options.ca),
+    insecure: checkBoolean('insecure', options.insecure, d.insecure),
   });
 }
 

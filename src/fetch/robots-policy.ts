@@ -230,12 +230,22 @@ const REDIRECT_FAILURES: ReadonlySet<string> = new Set<FetchErrorCode>([
   'ERR_FETCH_INVALID_URL',
 ]);
 
+const CERTIFICATE_FAILURES: ReadonlySet<string> = new Set([
+  'ERR_FETCH_TLS_CERT_EXPIRED',
+  'ERR_FETCH_TLS_SELF_SIGNED',
+  'ERR_FETCH_TLS_HOSTNAME',
+  'ERR_FETCH_TLS_UNTRUSTED',
+]);
+
 /** RFC 9309 §2.3.1: the verdict a robots.txt response gives. */
 export function robotsVerdict(response: Pick<FetchedResponse, 'status' | 'errorCode'>): RobotsVerdict {
   const { status, errorCode } = response;
   if (errorCode !== undefined && REDIRECT_FAILURES.has(errorCode)) return 'unavailable';
   // Not asked: the fetcher refuses the host's own URLs alike, and says why.
   if (errorCode === 'ERR_FETCH_PRIVATE_ADDRESS') return 'unavailable';
+  // Nor is a host whose certificate is refused: its pages fail the same handshake, each
+  // with the certificate's code, before any request is sent.
+  if (errorCode !== undefined && CERTIFICATE_FAILURES.has(errorCode)) return 'unavailable';
   // §2.3.1.4: no response at all (network error, timeout) is unreachable.
   if (status === undefined) return 'unreachable';
   if (status >= 200 && status < 300) {

@@ -54,6 +54,9 @@ describe('the settings schema', () => {
       cookieJar: '',
       keepCookies: false,
       ignoreRobots: false,
+      proxy: '',
+      caFile: '',
+      insecure: false,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
@@ -97,6 +100,9 @@ describe('the settings schema', () => {
       ['cookieJar', '--cookie-jar', 'LINKLADDER_COOKIE_JAR', 'string'],
       ['keepCookies', '--keep-cookies', 'LINKLADDER_KEEP_COOKIES', 'switch'],
       ['ignoreRobots', '--ignore-robots', 'LINKLADDER_IGNORE_ROBOTS', 'switch'],
+      ['proxy', '--proxy', 'LINKLADDER_PROXY', 'string'],
+      ['caFile', '--ca-file', 'LINKLADDER_CA_FILE', 'string'],
+      ['insecure', '--insecure', 'LINKLADDER_INSECURE', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
@@ -155,6 +161,9 @@ describe('the settings schema', () => {
       | 'cookieJar'
       | 'keepCookies'
       | 'ignoreRobots'
+      | 'proxy'
+      | 'caFile'
+      | 'insecure'
       | 'userAgent'
       | 'json'
     >();

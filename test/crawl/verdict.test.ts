@@ -109,6 +109,20 @@ describe('verdictOf: a status policy', () => {
     expect(verdictOf(facts(404, undefined, 'page'), policy)).toBe('ok');
   });
 
+  it.each(['ERR_FETCH_TLS_CERT_EXPIRED', 'ERR_FETCH_TLS_SELF_SIGNED', 'ERR_FETCH_TLS_HOSTNAME', 'ERR_FETCH_TLS_UNTRUSTED'])(
+    'a certificate refused (%s): broken on the crawl\'s own hosts, as a browser refuses it; unverified on an external one',
+    (code) => {
+      expect(verdictOf(facts(undefined, code, 'page'))).toBe('broken');
+      expect(verdictOf(facts(undefined, code, 'resource'))).toBe('broken');
+      expect(verdictOf(facts(undefined, code, 'external'))).toBe('unverified');
+    },
+  );
+
+  it('a proxy that failed says nothing of the target: unverified', () => {
+    expect(verdictOf(facts(undefined, 'ERR_FETCH_PROXY', 'page'))).toBe('unverified');
+    expect(verdictOf(facts(undefined, 'ERR_FETCH_PROXY', 'external'))).toBe('unverified');
+  });
+
   it('does not override what an error code decides', () => {
     const policy = parseStatusPolicy('3xx=broken,301=ok');
     expect(verdictOf(facts(301, 'ERR_FETCH_REDIRECT_LOOP'), policy)).toBe('broken');

@@ -26,9 +26,21 @@ describe('fetcher options', () => {
       trustedHosts: [],
       lookup: undefined,
       now: Date.now,
+      proxy: undefined,
+      ca: undefined,
+      insecure: false,
     });
     expect(Object.isFrozen(validateFetcherOptions({}))).toBe(true);
     expect(FETCHER_DEFAULTS.maxRedirects).toBe(10);
+  });
+
+  it('proxy: an http(s) URL, false or undefined; ca: PEM certificates', () => {
+    expect(validateFetcherOptions({ proxy: 'http://user:pw@127.0.0.1:3128' }).proxy).toBe('http://user:pw@127.0.0.1:3128');
+    expect(validateFetcherOptions({ proxy: false }).proxy).toBe(false);
+    expect(() => validateFetcherOptions({ proxy: 'socks5://127.0.0.1:1080' })).toThrow(/Expected `proxy` to be an http: or https: URL/);
+    expect(() => validateFetcherOptions({ proxy: true as unknown as string })).toThrow(/Expected `proxy`/);
+    expect(() => validateFetcherOptions({ ca: 'PEM' as unknown as string[] })).toThrow(/Expected `ca` to be an array of PEM texts/);
+    expect(() => validateFetcherOptions({ insecure: 'yes' as unknown as boolean })).toThrow(/insecure/);
   });
 
   it('trustedHosts are lower-cased, IPv6 literals without brackets', () => {

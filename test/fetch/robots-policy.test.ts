@@ -272,6 +272,10 @@ describe('robotsVerdict', () => {
     [304, undefined, 'unavailable'],
     [undefined, 'ERR_FETCH_CONNECT_TIMEOUT', 'unreachable'],
     [undefined, 'ERR_FETCH_TLS', 'unreachable'],
+    [undefined, 'ERR_FETCH_PROXY', 'unreachable'],
+    // A certificate refused: the host's pages fail alike, each saying why.
+    [undefined, 'ERR_FETCH_TLS_SELF_SIGNED', 'unavailable'],
+    [undefined, 'ERR_FETCH_TLS_CERT_EXPIRED', 'unavailable'],
   ] as const)('%s %s → %s', (status, errorCode, verdict) => {
     expect(robotsVerdict({ status, errorCode })).toBe(verdict);
   });

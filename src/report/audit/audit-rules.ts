@@ -208,6 +208,15 @@ const WHY: Readonly<Record<string, string>> = {
   ERR_CRAWL_PRIVATE_ADDRESS: 'not checked: it leads to a private address',
   [HOST_UNREACHABLE]: `not checked: its host did not answer earlier requests and was paused for the run (${HOST_UNREACHABLE})`,
   ERR_CRAWL_FETCHER_THREW: 'not checked: the fetcher failed',
+  // Certificates and proxies: what to do about each.
+  ERR_FETCH_TLS_CERT_EXPIRED: "the target's TLS certificate has expired (ERR_FETCH_TLS_CERT_EXPIRED): renew it; --insecure skips the check",
+  ERR_FETCH_TLS_SELF_SIGNED:
+    "the target's TLS certificate is self-signed (ERR_FETCH_TLS_SELF_SIGNED): trust the certificate or its CA with --ca-file FILE, or skip the check with --insecure",
+  ERR_FETCH_TLS_HOSTNAME:
+    "the target's TLS certificate is for another host name (ERR_FETCH_TLS_HOSTNAME): link to a name it covers, or fix the certificate; --insecure skips the check",
+  ERR_FETCH_TLS_UNTRUSTED:
+    "the target's TLS certificate chain is not trusted (ERR_FETCH_TLS_UNTRUSTED): trust its CA with --ca-file FILE (or send the missing intermediate), or skip the check with --insecure",
+  ERR_FETCH_PROXY: 'not checked: the proxy could not be reached or refused the request (ERR_FETCH_PROXY): check --proxy or HTTPS_PROXY/HTTP_PROXY and its credentials',
 };
 
 /** Statuses that external hosts answer crawlers with rather than browsers. */
