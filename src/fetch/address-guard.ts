@@ -69,8 +69,9 @@ export function guardedLookup(options: AddressGuardOptions): LookupFunction {
  * An undici connector that refuses a host that is a private IP literal before
  * connecting (no lookup is made for a literal), and resolves names with `guardedLookup`.
  */
-export function guardedConnector(connectTimeoutMs: number, options: AddressGuardOptions): BuildConnector.connector {
-  const connect = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(options) });
+export function guardedConnector(connectTimeoutMs: number, options: AddressGuardOptions, allowH2 = false): BuildConnector.connector {
+  // undici passes its Agent's `allowH2` to a connector of its own making only: this one offers h2 (ALPN) when asked.
+  const connect = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(options), allowH2 });
   return (connectOptions, callback) => {
     // undici strips an IPv6 literal's brackets from `hostname`.
     const { hostname } = connectOptions;

@@ -103,6 +103,14 @@ export interface FetcherOptions {
    * @default Date.now
    */
   readonly now?: () => number;
+  /**
+   * Offer HTTP/2 on `https:` by ALPN (RFC 9113 §3.2): a server that chooses it gets
+   * the requests to its origin as streams of one connection; one that does not, and
+   * every `http:` URL, get HTTP/1.1. `FetchedResponse.protocol` says which it was.
+   * `false`: HTTP/1.1 only.
+   * @default true
+   */
+  readonly http2?: boolean;
 }
 
 /** The defaults of every option. */
@@ -121,6 +129,7 @@ export const FETCHER_DEFAULTS = Object.freeze({
   trustedHosts: Object.freeze([]) as readonly string[],
   lookup: undefined,
   now: Date.now,
+  http2: true,
 } as const);
 
 /** Options checked once, every default filled in. */
@@ -140,6 +149,7 @@ export interface ValidFetcherOptions {
   readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
+  readonly http2: boolean;
 }
 
 const KNOWN = Object.keys(FETCHER_DEFAULTS);
@@ -156,6 +166,7 @@ export const RENAMED_FETCH_OPTIONS: Readonly<Record<string, string>> = Object.fr
   deadline: 'requestTimeoutMs',
   maxResponseSize: 'maxBodyBytes',
   maxBodySize: 'maxBodyBytes',
+  allowH2: 'http2',
 });
 
 /** The request deadline and the minimum transfer rate, which the robots.txt policy takes too. */
@@ -194,6 +205,7 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
     trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
+    http2: checkBoolean('http2', options.http2, d.http2),
   });
 }
 

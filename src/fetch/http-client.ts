@@ -35,6 +35,8 @@ export interface HttpClientOptions {
   readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
+  /** Offer HTTP/2 by ALPN on https (`h2`, RFC 9113 §3.2); HTTP/1.1 stays the fallback. @default true */
+  readonly http2?: boolean | undefined;
 }
 
 /** What one retrieval does with redirects and bodies. */
@@ -75,7 +77,7 @@ export interface RetrieveCall {
 
 type FinalFields = Pick<
   FetchedResponse,
-  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'data' | 'bytes' | 'errorCode' | 'redirectStopped'
+  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'data' | 'bytes' | 'errorCode' | 'redirectStopped' | 'protocol'
 >;
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -87,13 +89,18 @@ export class HttpClient {
   readonly #now: () => number;
 
   constructor(options: HttpClientOptions) {
+    // Over h2 the requests to one origin share one connection as streams (up to
+    // undici's maxConcurrentStreams, 100): the crawl's per-host limit still caps how
+    // many are in flight. A connector of our own must offer h2 itself (ALPN).
+    const allowH2 = options.http2 ?? true;
     this.#agent = new UndiciAgent({
       connect: options.refusePrivate
-        ? guardedConnector(options.connectTimeoutMs, { lookup: options.lookup, trustedHosts: new Set(options.trustedHosts) })
+        ? guardedConnector(options.connectTimeoutMs, { lookup: options.lookup, trustedHosts: new Set(options.trustedHosts) }, allowH2)
         : {
             timeout: options.connectTimeoutMs,
             ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
           },
+      allowH2,
       headersTimeout: options.headersTimeoutMs,
       // undici's is an idle timeout; the whole-body deadline is ours (request-deadline.ts).
       bodyTimeout: options.bodyTimeoutMs,
@@ -164,7 +171,8 @@ export class HttpClient {
         }
         hop.startBodyDeadline(policy.bodyTimeoutMs);
         const status = head.status;
-        const answered = { finalUrl: target.url, status, headers: flattenHeaders(head.headers) };
+        const { protocol } = sink;
+        const answered = { finalUrl: target.url, status, headers: flattenHeaders(head.headers), ...(protocol === undefined ? {} : { protocol }) };
         let errorCode: FetchErrorCode | undefined;
         if (FOLLOWED_REDIRECT_STATUSES.has(status)) {
           const location = firstValue(head.headers.location);
@@ -211,7 +219,7 @@ export class HttpClient {
     } catch {
       // A counter that throws does not stop the request.
     }
-    const sink = new ResponseSink(signal, maxBodyBytes);
+    const sink = new ResponseSink(signal, maxBodyBytes, { method, path: target.path });
     this.#agent.dispatch({ origin: target.origin, path: target.path, method, headers }, sink);
     return sink;
   }

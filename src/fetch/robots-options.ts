@@ -79,6 +79,8 @@ export interface RobotsPolicyOptions {
    * @default Date.now
    */
   readonly now?: () => number;
+  /** @default true — as `FetcherOptions.http2` */
+  readonly http2?: boolean;
 }
 
 export const ROBOTS_DEFAULTS = Object.freeze({
@@ -99,6 +101,7 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   trustedHosts: FETCHER_DEFAULTS.trustedHosts,
   lookup: undefined,
   now: Date.now,
+  http2: FETCHER_DEFAULTS.http2,
 } as const);
 
 export interface ValidRobotsPolicyOptions {
@@ -119,6 +122,7 @@ export interface ValidRobotsPolicyOptions {
   readonly trustedHosts: readonly string[];
   readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
+  readonly http2: boolean;
 }
 
 const KNOWN = Object.keys(ROBOTS_DEFAULTS);
@@ -155,6 +159,7 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     trustedHosts: checkHosts('trustedHosts', options.trustedHosts),
     lookup: checkFunction<LookupFunction | undefined>('lookup', options.lookup, undefined),
     now: checkFunction<() => number>('now', options.now, d.now),
+    http2: checkBoolean('http2', options.http2, d.http2),
   });
 }
 

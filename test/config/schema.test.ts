@@ -49,6 +49,7 @@ describe('the settings schema', () => {
       recheck: false,
       secondPass: false,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
+      http2: CRAWL_DEFAULTS.http2,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
@@ -87,6 +88,7 @@ describe('the settings schema', () => {
       ['recheck', '--recheck', 'LINKLADDER_RECHECK', 'switch'],
       ['secondPass', '--second-pass', 'LINKLADDER_SECOND_PASS', 'switch'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
+      ['http2', '--http2', 'LINKLADDER_HTTP2', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
@@ -140,6 +142,7 @@ describe('the settings schema', () => {
       | 'recheck'
       | 'secondPass'
       | 'allowPrivate'
+      | 'http2'
       | 'userAgent'
       | 'json'
     >();
