@@ -89,9 +89,12 @@ export class HttpClient {
   readonly #now: () => number;
 
   constructor(options: HttpClientOptions) {
-    // Over h2 the requests to one origin share one connection as streams (up to
-    // undici's maxConcurrentStreams, 100): the crawl's per-host limit still caps how
-    // many are in flight. A connector of our own must offer h2 itself (ALPN).
+    // undici's pool counts an h2 connection busy at one stream, as an HTTP/1.1 one at one
+    // request (pipelining 1): requests in flight to one origin each get a connection,
+    // h2 or not, so the crawl's per-host limit caps connections as before. What h2 saves
+    // is the rest: a body left unread or cut at a cap resets its stream, not the
+    // connection (no new TLS handshake), and headers are compressed (RFC 7541).
+    // A connector of our own must offer h2 itself (ALPN).
     const allowH2 = options.http2 ?? true;
     this.#agent = new UndiciAgent({
       connect: options.refusePrivate

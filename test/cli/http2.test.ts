@@ -245,7 +245,12 @@ http {
         const db = path.join(dir, `nginx-${label}.db`);
         const crawled = await cli(['crawl', `${server.origin}/`, '--db', db, '--allow-private', '--no-sitemap', '--json', ...flags]);
         expect(crawled.code, crawled.stderr).toBe(0);
-        const summary = crawled.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event.type === 'summary');
+        const events = crawled.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+        const summary = events.find((event) => event.type === 'summary');
+        // Each page event says what its answer came over.
+        const pages = events.filter((event) => event.type === 'page');
+        expect(pages.map((event) => event.protocol)).toEqual(pages.map(() => (label === 'h2' ? 'h2' : 'http/1.1')));
+        expect(pages).toHaveLength(5);
         const lines = readFileSync(server.logFile, 'utf8').trim().split('\n');
         expect(lines.every((line) => line.startsWith(`${protocol} `)), lines.join('\n')).toBe(true);
         expect(lines.map((line) => line.split(' ').slice(1).join(' ')).sort()).toEqual([
