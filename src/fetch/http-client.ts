@@ -15,6 +15,7 @@ import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { FOLLOWED_REDIRECT_STATUSES } from './redirect-statuses.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import { ResponseSink, type ResponseHead } from './response-sink.js';
+import { streamingPool } from './h2-streams.js';
 import { UndiciAgent } from './undici-parts.js';
 import type { BeforeRedirect, FetchHop, FetchedResponse, HttpMethod, OnRequest, RedirectHop, RequestKind, Validators } from './types.js';
 
@@ -89,12 +90,10 @@ export class HttpClient {
   readonly #now: () => number;
 
   constructor(options: HttpClientOptions) {
-    // undici's pool counts an h2 connection busy at one stream, as an HTTP/1.1 one at one
-    // request (pipelining 1): requests in flight to one origin each get a connection,
-    // h2 or not, so the crawl's per-host limit caps connections as before. What h2 saves
-    // is the rest: a body left unread or cut at a cap resets its stream, not the
-    // connection (no new TLS handshake), and headers are compressed (RFC 7541).
-    // A connector of our own must offer h2 itself (ALPN).
+    // Over h2 the requests in flight to one origin are streams of one connection
+    // (h2-streams.ts), and a body left unread or cut at a cap resets its stream, not the
+    // connection. The crawl's per-host limit caps what is in flight, h2 or not. A
+    // connector of our own must offer h2 itself (ALPN).
     const allowH2 = options.http2 ?? true;
     this.#agent = new UndiciAgent({
       connect: options.refusePrivate
@@ -104,6 +103,7 @@ export class HttpClient {
             ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
           },
       allowH2,
+      ...(allowH2 ? { factory: streamingPool } : {}),
       headersTimeout: options.headersTimeoutMs,
       // undici's is an idle timeout; the whole-body deadline is ours (request-deadline.ts).
       bodyTimeout: options.bodyTimeoutMs,

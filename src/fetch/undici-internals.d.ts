@@ -10,3 +10,15 @@ declare module 'undici/lib/core/connect.js' {
   const connectorFactory: typeof buildConnector;
   export default connectorFactory;
 }
+
+declare module 'undici/lib/dispatcher/pool.js' {
+  import type { Pool } from 'undici';
+  const PoolClass: typeof Pool;
+  export default PoolClass;
+}
+
+declare module 'undici/lib/dispatcher/client.js' {
+  import type { Client } from 'undici';
+  const ClientClass: typeof Client;
+  export default ClientClass;
+}

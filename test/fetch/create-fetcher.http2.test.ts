@@ -20,6 +20,8 @@ interface H2Server {
   readonly origin: string;
   /** `METHOD path HTTP/x` of every request, as the server saw it. */
   readonly log: string[];
+  /** How many h2 sessions (connections that chose h2) the server was opened. */
+  readonly sessions: () => number;
 }
 
 // These tests are about the protocol, not the chain of trust (a child CLI with
@@ -45,7 +47,9 @@ async function startH2Server(handler: H2Handler): Promise<H2Server> {
     handler(request, response);
   });
   const sessions = new Set<{ destroy(): void }>();
+  let sessionCount = 0;
   server.on('session', (session) => {
+    sessionCount++;
     sessions.add(session);
     session.on('close', () => sessions.delete(session));
   });
@@ -65,7 +69,7 @@ async function startH2Server(handler: H2Handler): Promise<H2Server> {
         server.close(() => resolve());
       }),
   );
-  return { origin: `https://127.0.0.1:${port}`, log };
+  return { origin: `https://127.0.0.1:${port}`, log, sessions: () => sessionCount };
 }
 
 function fetcher(options: FetcherOptions = {}): HttpFetcher {
@@ -131,6 +135,24 @@ describe('the protocol each response came over', () => {
       expect(response.body).toBe(index % 2 === 0 ? 'h2' : 'h1');
     }
     expect(h2.log.every((line) => line.endsWith('HTTP/2.0'))).toBe(true);
+  });
+
+  it('many requests in flight to an h2 origin are streams of one connection (undici alone opens one each)', async () => {
+    const inFlight = { now: 0, most: 0 };
+    const server = await startH2Server((_request, response) => {
+      inFlight.most = Math.max(inFlight.most, ++inFlight.now);
+      setTimeout(() => {
+        inFlight.now--;
+        response.writeHead(200, { 'content-type': 'text/html' }).end('ok');
+      }, 50);
+    });
+    const client = fetcher();
+    // The first request makes the connection; the next twenty share it, at once.
+    expect(await client.fetch(`${server.origin}/first`)).toMatchObject({ status: 200, protocol: 'h2' });
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => client.fetch(`${server.origin}/${index}`)));
+    expect(responses.every((response) => response.status === 200 && response.protocol === 'h2')).toBe(true);
+    expect(server.sessions()).toBe(1);
+    expect(inFlight.most).toBe(20);
   });
 
   it('is the last response’s across redirects between h1 and h2 (each hop on its own connection)', async () => {
