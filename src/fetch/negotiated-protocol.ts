@@ -35,8 +35,16 @@ function onSendHeaders(message: unknown): void {
   waiting = undefined;
   if (listener === undefined) return;
   const { request, socket } = message as SendHeadersMessage;
-  if (request?.method !== listener.method || request.path !== listener.path) return;
+  if (request?.method !== listener.method || !isSamePath(request.path, listener.path)) return;
   listener.onProtocol(socket?.alpnProtocol === 'h2' ? 'h2' : 'http/1.1');
+}
+
+/** The path as sent, or in absolute form (RFC 9112 §3.2.2: to a forward proxy, a plain-http request names the whole URL). */
+function isSamePath(sent: unknown, path: string): boolean {
+  if (sent === path) return true;
+  if (typeof sent !== 'string' || !/^https?:\/\//i.test(sent)) return false;
+  const pathStart = sent.indexOf('/', sent.indexOf('//') + 2);
+  return pathStart !== -1 && sent.slice(pathStart) === path;
 }
 
 /**
