@@ -34,6 +34,7 @@ const INTEGRATION = [
   'test/cli/crawl-kill.test.ts',
   'test/cli/demo/expected-requests.test.ts',
   'test/cli/demo/server.test.ts',
+  'test/cli/http2.test.ts',
   'test/cli/main.test.ts',
   'test/cli/parse-threads.test.ts',
   'test/cli/read-only.test.ts',

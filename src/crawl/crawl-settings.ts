@@ -501,6 +501,17 @@ export const crawlOptionsSchema = z.object({
   insecure: isOn.default(false).register(SETTING_META, {
     description: 'do not verify TLS certificates (a test site only): warned on every run, recorded in the run',
   }),
+  // — h2: HTTP/2
+  /**
+   * Offer HTTP/2 by ALPN on `https:` (RFC 9113 §3.2), to the pages, links and
+   * robots.txt alike: a server that chooses it gets each host's requests as streams of
+   * one connection; others, and `http:`, get HTTP/1.1. Each fetch row records the
+   * protocol its response came over (`explain` shows it). `--no-http2`: HTTP/1.1 only.
+   * @default true
+   */
+  http2: isOn.default(true).register(SETTING_META, {
+    description: 'offer HTTP/2 on https (ALPN); a server that does not choose it, and http:, get HTTP/1.1; `--no-http2`: HTTP/1.1 only',
+  }),
 });
 
 /** `T` with read-only fields and lists. */

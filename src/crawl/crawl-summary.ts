@@ -2,7 +2,7 @@
 
 import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { MatchRung, StoreStats, UrlRole, Verdict } from '../store/index.js';
+import type { FetchProtocol, MatchRung, StoreStats, UrlRole, Verdict } from '../store/index.js';
 import type { BrokenKind } from './broken-links.js';
 import type { Outcome } from './outcome-table.js';
 import type { RobotsOutage } from './robots-outages.js';
@@ -201,6 +201,8 @@ export interface PageEvent {
   readonly method?: 'GET' | 'HEAD' | undefined;
   /** The answer was taken from the verdict cache of an earlier run: no request was made. */
   readonly isFromCache?: boolean | undefined;
+  /** The protocol the answer came over (`http/1.1`, or `h2` when the server chose HTTP/2); absent when none said. */
+  readonly protocol?: FetchProtocol | undefined;
 }
 
 /** A URL could not be fetched, or will be tried again. */

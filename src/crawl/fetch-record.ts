@@ -30,6 +30,7 @@ export function fetchRecordOf(
     finalUrl: response.finalUrl,
     representsUrlId: urlId,
     ...(isSuccess(response.status) && response.body !== undefined ? { digest: bodyDigest(response) } : {}),
+    ...(response.protocol === undefined ? {} : { protocol: response.protocol }),
   };
   if (request === undefined) return record;
   return {

@@ -9,19 +9,20 @@ import type { CrawlSettingsData } from './crawl-settings.js';
 /** The options both clients share, set from the crawl's settings. */
 export type HttpOptions = Pick<
   FetcherOptions & RobotsPolicyOptions,
-  'refusePrivate' | 'requestTimeoutMs' | 'minBytesPerSecond' | 'proxy' | 'ca' | 'insecure'
+  'refusePrivate' | 'requestTimeoutMs' | 'minBytesPerSecond' | 'proxy' | 'ca' | 'insecure' | 'http2'
 >;
 
 /** The settings both clients are made from. */
 export type HttpSettings = Pick<CrawlSettingsData, 'allowPrivate' | 'requestTimeoutMs' | 'minBytesPerSecond'> &
-  Partial<Pick<CrawlSettingsData, 'proxy' | 'caFile' | 'insecure'>>;
+  Partial<Pick<CrawlSettingsData, 'proxy' | 'caFile' | 'insecure' | 'http2'>>;
 
 /**
  * - `refusePrivate` unless `allowPrivate`: a host name that resolves to a private
  *   address is refused at connect time, as a literal one is refused by the scope;
  * - `requestTimeoutMs` and `minBytesPerSecond`, as set;
  * - `proxy`: `none` as `false`, empty as the environment's; `caFile` read here (an
- *   unreadable one is an `OptionError`); `insecure` as set.
+ *   unreadable one is an `OptionError`); `insecure` as set;
+ * - `http2`, as set (on unless turned off).
  */
 export function httpOptionsOf(settings: HttpSettings): HttpOptions {
   const proxy = settings.proxy ?? '';
@@ -32,6 +33,7 @@ export function httpOptionsOf(settings: HttpSettings): HttpOptions {
     proxy: proxy === '' ? undefined : proxy === 'none' ? false : proxy,
     ca: settings.caFile === undefined || settings.caFile === '' ? undefined : [readCaFile(settings.caFile)],
     insecure: settings.insecure ?? false,
+    http2: settings.http2 ?? true,
   });
 }
 

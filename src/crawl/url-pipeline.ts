@@ -471,6 +471,7 @@ export class UrlPipeline {
       errorCode: response.errorCode,
       role: claimed.role,
       method: record.method,
+      ...(record.protocol === undefined ? {} : { protocol: record.protocol }),
     });
   }
 
@@ -504,12 +505,16 @@ export class UrlPipeline {
       attempts: attempt,
       errorCode: response.errorCode,
       method: record.method,
+      protocol: record.protocol,
     });
   }
 
   /** The page event of an external link's answer: no links, no base, no findings of a page. */
-  #emitExternal(claimed: ClaimedUrl, answer: Pick<PageEvent, 'finalUrl' | 'status' | 'contentType' | 'attempts' | 'errorCode' | 'method' | 'isFromCache'>): void {
-    const { finalUrl, status, contentType, attempts, errorCode, method, isFromCache } = answer;
+  #emitExternal(
+    claimed: ClaimedUrl,
+    answer: Pick<PageEvent, 'finalUrl' | 'status' | 'contentType' | 'attempts' | 'errorCode' | 'method' | 'isFromCache' | 'protocol'>,
+  ): void {
+    const { finalUrl, status, contentType, attempts, errorCode, method, isFromCache, protocol } = answer;
     this.#tally.emit({
       type: 'page',
       url: claimed.key,
@@ -528,6 +533,7 @@ export class UrlPipeline {
       role: 'external',
       method,
       ...(isFromCache === true ? { isFromCache } : {}),
+      ...(protocol === undefined ? {} : { protocol }),
     });
   }
 

@@ -80,8 +80,10 @@ export function guardedConnector(
   connectTimeoutMs: number,
   options: AddressGuardOptions,
   tls: ConnectionTrust = {},
+  allowH2 = false,
 ): BuildConnector.connector {
-  const connect = buildConnector({ ...tls, timeout: connectTimeoutMs, lookup: guardedLookup(options) });
+  // undici passes its Agent's `allowH2` to a connector of its own making only: this one offers h2 (ALPN) when asked.
+  const connect = buildConnector({ ...tls, timeout: connectTimeoutMs, lookup: guardedLookup(options), allowH2 });
   return (connectOptions, callback) => {
     // undici strips an IPv6 literal's brackets from `hostname`.
     const { hostname } = connectOptions;

@@ -16,6 +16,7 @@ import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { PrivateAddressError, guardedConnector, guardedLookup, type ConnectionTrust } from './address-guard.js';
 import { privateIpOf } from './private-address.js';
+import { streamingPool } from './h2-streams.js';
 import { UndiciAgent, loadProxyParts, type ProxyParts } from './undici-parts.js';
 
 export interface DispatcherOptions {
@@ -31,6 +32,8 @@ export interface DispatcherOptions {
   readonly ca: readonly string[] | undefined;
   /** Certificates are not verified. */
   readonly insecure: boolean;
+  /** Offer HTTP/2 by ALPN on https to the sites connected to directly (through a proxy, HTTP/1.1). */
+  readonly http2: boolean;
 }
 
 /** What the HTTP client sends through and closes. */
@@ -110,10 +113,16 @@ export function createDispatcher(options: DispatcherOptions): RequestDispatcher 
     // undici's is an idle timeout; the whole-body deadline is ours (request-deadline.ts).
     bodyTimeout: options.bodyTimeoutMs,
   };
+  // Over h2 the requests in flight to one origin are streams of one connection
+  // (h2-streams.ts), and a body left unread or cut at a cap resets its stream, not the
+  // connection. The crawl's per-host limit caps what is in flight, h2 or not. A
+  // connector of our own must offer h2 itself (ALPN).
   const direct = new UndiciAgent({
     ...agentOptions,
+    allowH2: options.http2,
+    ...(options.http2 ? { factory: streamingPool } : {}),
     connect: options.refusePrivate
-      ? guardedConnector(options.connectTimeoutMs, guard, tls)
+      ? guardedConnector(options.connectTimeoutMs, guard, tls, options.http2)
       : {
           ...tls,
           timeout: options.connectTimeoutMs,

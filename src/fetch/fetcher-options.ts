@@ -134,6 +134,14 @@ export interface FetcherOptions {
    * @default false
    */
   readonly insecure?: boolean | undefined;
+  /**
+   * Offer HTTP/2 on `https:` by ALPN (RFC 9113 §3.2): a server that chooses it gets
+   * the requests to its origin as streams of one connection; one that does not, and
+   * every `http:` URL, get HTTP/1.1. `FetchedResponse.protocol` says which it was.
+   * `false`: HTTP/1.1 only.
+   * @default true
+   */
+  readonly http2?: boolean;
 }
 
 /** The defaults of every option. */
@@ -156,6 +164,7 @@ export const FETCHER_DEFAULTS = Object.freeze({
   proxy: undefined,
   ca: undefined,
   insecure: false,
+  http2: true,
 } as const);
 
 /** Options checked once, every default filled in. */
@@ -179,6 +188,7 @@ export interface ValidFetcherOptions {
   readonly proxy: string | false | undefined;
   readonly ca: readonly string[] | undefined;
   readonly insecure: boolean;
+  readonly http2: boolean;
 }
 
 const KNOWN = Object.keys(FETCHER_DEFAULTS);
@@ -195,6 +205,7 @@ export const RENAMED_FETCH_OPTIONS: Readonly<Record<string, string>> = Object.fr
   deadline: 'requestTimeoutMs',
   maxResponseSize: 'maxBodyBytes',
   maxBodySize: 'maxBodyBytes',
+  allowH2: 'http2',
 });
 
 /** The request deadline and the minimum transfer rate, which the robots.txt policy takes too. */
@@ -237,6 +248,7 @@ export function validateFetcherOptions(input: FetcherOptions | undefined): Valid
     proxy: checkProxy(options.proxy),
     ca: checkCa(options.ca),
     insecure: checkBoolean('insecure', options.insecure, d.insecure),
+    http2: checkBoolean('http2', options.http2, d.http2),
   });
 }
 

@@ -42,6 +42,8 @@ export interface HttpClientOptions {
   readonly ca?: readonly string[] | undefined;
   /** Certificates are not verified. */
   readonly insecure?: boolean | undefined;
+  /** Offer HTTP/2 by ALPN on https (`h2`, RFC 9113 §3.2); HTTP/1.1 stays the fallback. @default true */
+  readonly http2?: boolean | undefined;
 }
 
 /** What one retrieval does with redirects and bodies. */
@@ -82,7 +84,7 @@ export interface RetrieveCall {
 
 type FinalFields = Pick<
   FetchedResponse,
-  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'data' | 'bytes' | 'errorCode' | 'redirectStopped'
+  'finalUrl' | 'status' | 'headers' | 'contentType' | 'charset' | 'body' | 'data' | 'bytes' | 'errorCode' | 'redirectStopped' | 'protocol'
 >;
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -105,6 +107,7 @@ export class HttpClient {
       proxy: options.proxy,
       ca: options.ca,
       insecure: options.insecure ?? false,
+      http2: options.http2 ?? true,
     });
     this.#userAgent = options.userAgent;
     this.#now = options.now;
@@ -176,7 +179,8 @@ export class HttpClient {
         // RFC 6265 §5.3: each hop's cookies, a redirect's included (a login sets the session on its 302).
         keepSetCookies(this.#credentials, target.url, head.headers['set-cookie']);
         const status = head.status;
-        const answered = { finalUrl: target.url, status, headers: flattenHeaders(head.headers) };
+        const { protocol } = sink;
+        const answered = { finalUrl: target.url, status, headers: flattenHeaders(head.headers), ...(protocol === undefined ? {} : { protocol }) };
         let errorCode: FetchErrorCode | undefined;
         if (FOLLOWED_REDIRECT_STATUSES.has(status)) {
           const location = firstValue(head.headers.location);
@@ -223,7 +227,7 @@ export class HttpClient {
     } catch {
       // A counter that throws does not stop the request.
     }
-    const sink = new ResponseSink(signal, maxBodyBytes);
+    const sink = new ResponseSink(signal, maxBodyBytes, { method, path: target.path });
     this.#agent.dispatch({ origin: target.origin, path: target.path, method, headers }, sink);
     return sink;
   }

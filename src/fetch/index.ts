@@ -43,6 +43,7 @@ export type {
   FetchedResponse,
   Fetcher,
   HttpMethod,
+  HttpProtocol,
   OnRequest,
   RequestKind,
   RobotsCallOptions,

@@ -5,6 +5,8 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { listenForProtocol, type ProtocolListener } from './negotiated-protocol.js';
+import type { HttpProtocol } from './types.js';
 
 /** What came before the body: RFC 9110 §15 status, §6.3 header fields (names lower-cased, repeats as arrays). */
 export interface ResponseHead {
@@ -34,10 +36,14 @@ class BodyNotWanted extends Error {
  * The handler of one dispatched request. `head` settles once the response starts
  * (or rejects with the error that prevented it); the body is kept up to `maxBytes`
  * on the wire, past which the connection is closed. Aborting `signal` aborts the
- * exchange at whatever stage it is.
+ * exchange at whatever stage it is. Given the request's method and path, it learns
+ * the protocol of the connection the request is written to (`protocol`).
  */
 export class ResponseSink implements Dispatcher.DispatchHandler {
   readonly head: Promise<ResponseHead>;
+  /** The protocol the request went out on, once it was written; `undefined` before (or without `request`). */
+  protocol: HttpProtocol | undefined;
+  readonly #listener: ProtocolListener | undefined;
   #resolveHead!: (head: ResponseHead) => void;
   #rejectHead!: (error: unknown) => void;
   #hasHead = false;
@@ -54,8 +60,18 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
   #wake: (() => void) | undefined;
   #onChunk: (() => void) | undefined;
 
-  constructor(signal: AbortSignal, maxBytes: number) {
+  constructor(signal: AbortSignal, maxBytes: number, request?: { readonly method: string; readonly path: string }) {
     this.#signal = signal;
+    this.#listener =
+      request === undefined
+        ? undefined
+        : {
+            method: request.method,
+            path: request.path,
+            onProtocol: (protocol) => {
+              this.protocol = protocol;
+            },
+          };
     this.#maxBytes = maxBytes;
     this.head = new Promise<ResponseHead>((resolve, reject) => {
       this.#resolveHead = resolve;
@@ -67,6 +83,7 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.#signal.aborted) this.#abort(this.#signal.reason);
+    else if (this.#listener !== undefined) listenForProtocol(this.#listener);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {

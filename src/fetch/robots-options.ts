@@ -88,6 +88,8 @@ export interface RobotsPolicyOptions {
   readonly ca?: readonly string[] | undefined;
   /** @default false — as `FetcherOptions.insecure` */
   readonly insecure?: boolean | undefined;
+  /** @default true — as `FetcherOptions.http2` */
+  readonly http2?: boolean;
 }
 
 export const ROBOTS_DEFAULTS = Object.freeze({
@@ -112,6 +114,7 @@ export const ROBOTS_DEFAULTS = Object.freeze({
   proxy: undefined,
   ca: undefined,
   insecure: false,
+  http2: FETCHER_DEFAULTS.http2,
 } as const);
 
 export interface ValidRobotsPolicyOptions {
@@ -136,6 +139,7 @@ export interface ValidRobotsPolicyOptions {
   readonly proxy: string | false | undefined;
   readonly ca: readonly string[] | undefined;
   readonly insecure: boolean;
+  readonly http2: boolean;
 }
 
 const KNOWN = Object.keys(ROBOTS_DEFAULTS);
@@ -176,6 +180,7 @@ export function validateRobotsPolicyOptions(input: RobotsPolicyOptions | undefin
     proxy: checkProxy(options.proxy),
     ca: checkCa(options.ca),
     insecure: checkBoolean('insecure', options.insecure, d.insecure),
+    http2: checkBoolean('http2', options.http2, d.http2),
   });
 }
 

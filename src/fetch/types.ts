@@ -1,6 +1,9 @@
 // What the fetch layer gives the crawler. The crawler depends on these types only,
 // so it can be tested with a fake Fetcher.
 
+/** The HTTP version a response came over, as ALPN names them: HTTP/1.1 (RFC 9112) or HTTP/2 (RFC 9113). */
+export type HttpProtocol = 'http/1.1' | 'h2';
+
 /** One hop of a redirect chain, as the server sent it (Location resolved against the request URL). */
 export interface FetchHop {
   readonly from: string;
@@ -46,6 +49,12 @@ export interface FetchedResponse {
   readonly redirectStopped?: true;
   /** The method of the requests (`GET` unless the call asked for `HEAD`); absent from a fetcher that does not say. */
   readonly method?: HttpMethod;
+  /**
+   * The protocol the last response came over: `h2` when the server chose HTTP/2 by
+   * ALPN (RFC 9113 §3.2), `http/1.1` otherwise; absent when no response came, and
+   * from a fetcher that does not say (a folder read from disk).
+   */
+  readonly protocol?: HttpProtocol | undefined;
 }
 
 /** The methods a fetch may use: `HEAD` checks that a URL answers without its body (RFC 9110 §9.3.2). */

@@ -28,3 +28,9 @@ declare module 'undici/lib/api/api-connect.js' {
   const connect: Dispatcher['connect'];
   export default connect;
 }
+
+declare module 'undici/lib/dispatcher/client.js' {
+  import type { Client } from 'undici';
+  const ClientClass: typeof Client;
+  export default ClientClass;
+}

@@ -1,6 +1,6 @@
 // What the crawl records of a fetch: the URL it claimed, the redirect hops, the result.
 
-import type { FetchMethod, UrlRole, Verdict } from './url-vocabulary.js';
+import type { FetchMethod, FetchProtocol, UrlRole, Verdict } from './url-vocabulary.js';
 
 export interface ClaimedUrl {
   readonly id: number;
@@ -66,4 +66,9 @@ export interface FetchRecord {
   readonly digest?: string | undefined;
   /** The verdict on this answer, as the crawl judged it when it recorded it (`verdictOf`). */
   readonly verdict?: Verdict | undefined;
+  /**
+   * The protocol the response came over (`FetchedResponse.protocol`): `h2` when the
+   * server chose HTTP/2 by ALPN; `undefined` when no response came, or none over HTTP.
+   */
+  readonly protocol?: FetchProtocol | undefined;
 }

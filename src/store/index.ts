@@ -24,6 +24,7 @@ export type {
   CrawlRunEnd,
   CrawlRunRow,
   FetchMethod,
+  FetchProtocol,
   FetchRecord,
   MatchRung,
   RedirectHop,

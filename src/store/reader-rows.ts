@@ -5,7 +5,7 @@ import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { UrlRecord } from './admission-records.js';
 import type { RedirectHop } from './fetch-records.js';
-import type { FetchMethod, MatchRung, Verdict } from './url-vocabulary.js';
+import type { FetchMethod, FetchProtocol, MatchRung, Verdict } from './url-vocabulary.js';
 
 /** The link that first named a URL: where a crawl found it. */
 export interface FirstLink {
@@ -51,6 +51,8 @@ export interface FetchRow {
    * derive it with `verdictOfRow`, src/crawl/verdict.ts).
    */
   readonly verdict?: Verdict | undefined;
+  /** `FetchRecord.protocol`; `undefined` in rows written before migration 013. */
+  readonly protocol?: FetchProtocol | undefined;
 }
 
 export interface AliasRow {

@@ -5,7 +5,7 @@
 import { currentFindingCodes } from '../findings.js';
 import { isArrayOfArrays, isStringList, parseStoredJson } from './index-corruption.js';
 import type { AliasEvidence } from '../ladder/index.js';
-import type { AliasRow, FetchMethod, FetchRow, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlRole, UrlRow, UrlState, Verdict } from './types.js';
+import type { AliasRow, FetchMethod, FetchProtocol, FetchRow, FirstLink, RedirectHop, SitemapEntryRow, SitemapFindingRecord, SitemapRow, UrlRecord, UrlRole, UrlRow, UrlState, Verdict } from './types.js';
 
 export interface FetchColumns {
   id: number;
@@ -27,6 +27,7 @@ export interface FetchColumns {
   method: FetchMethod | null;
   digest: string | null;
   verdict: string | null;
+  protocol: string | null;
   redirects: string;
 }
 
@@ -55,6 +56,8 @@ export function toFetchRow(row: FetchColumns): FetchRow {
     digest: row.digest ?? undefined,
     // The column's CHECK admits only the three; NULL in rows written before migration 012.
     verdict: (row.verdict ?? undefined) as Verdict | undefined,
+    // The column's CHECK admits only the two; NULL in rows written before migration 013.
+    protocol: (row.protocol ?? undefined) as FetchProtocol | undefined,
   };
 }
 

@@ -36,6 +36,9 @@ export type Verdict = 'ok' | 'broken' | 'unverified';
 /** The HTTP method of a fetch. */
 export type FetchMethod = 'GET' | 'HEAD';
 
+/** The protocol a fetch's response came over, as ALPN names it: HTTP/1.1 or HTTP/2 (`h2`). */
+export type FetchProtocol = 'http/1.1' | 'h2';
+
 
 
 /** A zero count for each of `keys`, to be filled in. */

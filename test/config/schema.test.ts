@@ -57,6 +57,7 @@ describe('the settings schema', () => {
       proxy: '',
       caFile: '',
       insecure: false,
+      http2: CRAWL_DEFAULTS.http2,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
@@ -103,6 +104,7 @@ describe('the settings schema', () => {
       ['proxy', '--proxy', 'LINKLADDER_PROXY', 'string'],
       ['caFile', '--ca-file', 'LINKLADDER_CA_FILE', 'string'],
       ['insecure', '--insecure', 'LINKLADDER_INSECURE', 'switch'],
+      ['http2', '--http2', 'LINKLADDER_HTTP2', 'switch'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
@@ -164,6 +166,7 @@ describe('the settings schema', () => {
       | 'proxy'
       | 'caFile'
       | 'insecure'
+      | 'http2'
       | 'userAgent'
       | 'json'
     >();

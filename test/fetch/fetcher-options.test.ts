@@ -12,6 +12,7 @@ import {
 describe('fetcher options', () => {
   it('defaults', () => {
     expect(validateFetcherOptions(undefined)).toEqual({
+      http2: true,
       userAgent: 'linkladder',
       maxRedirects: 10,
       connectTimeoutMs: 10_000,

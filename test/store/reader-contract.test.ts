@@ -299,6 +299,23 @@ describe.each(implementations)('IndexReader contract: %s', (_name, open) => {
     expect((await store.history(slow!.urlId!))?.fetches.map((f) => f.verdict)).toEqual(['unverified']);
   });
 
+  it('reads back the protocol of each fetch row as recorded (h2, http/1.1), and none for a row written without one', async () => {
+    const store = await open();
+    const [page] = await store.admit([{ rawHref: 'https://site/', target: 'https://site/' }]);
+    const [plain, failed] = await store.admit([
+      link(page!.urlId!, 'plain', 'http://site/plain'),
+      link(page!.urlId!, 'failed', 'https://other/failed', { role: 'external' }),
+    ]);
+    await store.claim(10);
+    await store.recordFetch({ urlId: page!.urlId!, outcome: 'done', startedAt: 1, status: 200, method: 'GET', protocol: 'h2' });
+    await store.recordFetch({ urlId: plain!.urlId!, outcome: 'done', startedAt: 2, status: 200, method: 'GET', protocol: 'http/1.1' });
+    await store.recordFetch({ urlId: failed!.urlId!, outcome: 'failed', startedAt: 3, errorCode: 'ERR_FETCH_CONNECTION_REFUSED', method: 'HEAD' });
+    const reader = store.reader();
+    expect((await collect(reader.fetches())).map((f) => f.protocol)).toEqual(['h2', 'http/1.1', undefined]);
+    expect((await collect(reader.urls())).map((u) => u.lastFetch?.protocol)).toEqual(['h2', 'http/1.1', undefined]);
+    expect((await store.history(page!.urlId!))?.fetches.map((f) => f.protocol)).toEqual(['h2']);
+  });
+
   it('lets a pass stop early and starts each pass anew', async () => {
     const store = await open();
     await richCrawl(store);

@@ -25,6 +25,8 @@ export const GRAPHVIZ: DebianTool = { path: '/usr/bin/dot', debianPackage: 'grap
 export const XMLLINT: DebianTool = { path: '/usr/bin/xmllint', debianPackage: 'libxml2-utils' };
 export const NETWORKX: DebianTool = { path: '/usr/lib/python3/dist-packages/networkx/__init__.py', debianPackage: 'python3-networkx' };
 export const CHROMIUM: DebianTool = { path: '/usr/bin/chromium', debianPackage: 'chromium' };
+/** A real web server with TLS and HTTP/2 (`listen … ssl http2`). */
+export const NGINX: DebianTool = { path: '/usr/sbin/nginx', debianPackage: 'nginx' };
 
 /** Where Debian puts each PostgreSQL major version's server programs (`<major>/bin`). */
 const POSTGRESQL_LIB = '/usr/lib/postgresql';

@@ -19,7 +19,7 @@ Output:
           verdict (fetched, failed, skipped, merged, queued) and why, the alias
           chain (the URL first, the one that stands for it last) with the
           evidence of each step, the page and href that first named it, and
-          its fetches
+          its fetches (each with the protocol its answer came over: HTTP/1.1, HTTP/2)
   --json  the explanation as one object: {"input","error","key","spelling",
           "url","aliasChain","resource","verdict","reason","scope",
           "firstLink","fetches","evidence"}
@@ -103,7 +103,13 @@ function describeFetch(fetch: FetchRow): string {
   const isStopped = last !== undefined && last.to !== undefined && last.from === fetch.finalUrl && last.status === fetch.status && code === undefined;
   const end = isStopped ? 'not requested (known already)' : answer;
   const attempts = fetch.attempts > 1 ? `, ${fetch.attempts} attempts` : '';
-  return `${at}  ${[...hops, end].join(', ')}, ${fetch.durationMs ?? '?'} ms${attempts}`;
+  return `${at}  ${[...hops, end].join(', ')}, ${fetch.durationMs ?? '?'} ms${attempts}${protocolText(fetch)}`;
+}
+
+/** The protocol the last response came over, as people name it (none recorded: nothing said). */
+function protocolText(fetch: FetchRow): string {
+  if (fetch.protocol === undefined) return '';
+  return fetch.protocol === 'h2' ? ', HTTP/2' : ', HTTP/1.1';
 }
 
 function describeUrl(url: UrlRecord): string {

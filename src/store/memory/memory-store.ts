@@ -386,6 +386,7 @@ export class MemoryStore extends UnitStore {
       method: record.method,
       digest: record.digest,
       verdict: record.verdict,
+      protocol: record.protocol,
     });
     this.#undo.push(() => {
       this.#fetches.pop();

@@ -76,6 +76,7 @@ const FETCH_COLUMN_NAMES = [
   'method',
   'digest',
   'verdict',
+  'protocol',
   'redirects',
 ] as const satisfies readonly (keyof FetchColumns)[];
 

@@ -221,12 +221,12 @@ export class PgStore implements IndexWriter {
         WITH u AS (SELECT site FROM url WHERE id = ${record.urlId}),
         f AS (
           INSERT INTO "fetch" (site, id, url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
-            findings, anchors, represents_url_id, etag, last_modified, not_modified, method, worker, digest, verdict)
+            findings, anchors, represents_url_id, etag, last_modified, not_modified, method, worker, digest, verdict, protocol)
           SELECT u.site, nextval('fetch_id_seq'), ${record.urlId}, ${record.startedAt}, ${record.durationMs ?? null}, ${record.status ?? null},
             ${record.contentType ?? null}, ${record.bytes ?? null}, ${record.errorCode ?? null}, ${record.finalUrl ?? null}, ${record.attempts ?? 1},
             ${jsonList(record.findings)}, ${jsonList(record.anchors)}, ${record.representsUrlId ?? null}, ${record.etag ?? null},
             ${record.lastModified ?? null}, ${record.isNotModified === true}, ${record.method ?? null}, ${this.#core.workerId},
-            ${record.digest ?? null}, ${record.verdict ?? null}
+            ${record.digest ?? null}, ${record.verdict ?? null}, ${record.protocol ?? null}
           FROM u
           RETURNING site, id
         ), r AS (

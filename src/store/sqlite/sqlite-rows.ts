@@ -32,7 +32,7 @@ export function readRuns(db: import('better-sqlite3').Database): CrawlRunRow[] {
 
 /** Columns of a fetch row (alias `f`), its redirect hops as one JSON array. */
 export const FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.status, f.content_type, f.bytes,
-  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified, f.method, f.digest, f.verdict,
+  f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified, f.not_modified, f.method, f.digest, f.verdict, f.protocol,
   (SELECT json_group_array(json_array(r.from_url, r.to_url, r.status))
    FROM (SELECT from_url, to_url, status FROM redirect WHERE fetch_id = f.id ORDER BY hop) AS r) AS redirects`;
 

@@ -24,9 +24,9 @@ const SQL = {
   markFetching: `UPDATE url SET state = 'fetching' WHERE id = :id`,
   requeue: `UPDATE url SET state = 'queued' WHERE id = :id AND ${stateIn('requeue')}`,
   insertFetch: `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id,
-         etag, last_modified, not_modified, method, digest, verdict)
+         etag, last_modified, not_modified, method, digest, verdict, protocol)
        VALUES (:urlId, :startedAt, :durationMs, :status, :contentType, :bytes, :errorCode, :finalUrl, :attempts, :findings, :anchors, :representsUrlId,
-         :etag, :lastModified, :notModified, :method, :digest, :verdict)`,
+         :etag, :lastModified, :notModified, :method, :digest, :verdict, :protocol)`,
   insertRedirect: 'INSERT INTO redirect (fetch_id, hop, from_url, to_url, status) VALUES (:fetchId, :hop, :from, :to, :status)',
   setFetched: `UPDATE url SET state = :state WHERE id = :id AND ${stateIn('recordFetch')}`,
   putAlias: `INSERT INTO alias (from_id, evidence, to_id, detail, created_at) VALUES (:fromId, :evidence, :toId, :detail, :createdAt)

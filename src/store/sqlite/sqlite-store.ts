@@ -309,6 +309,7 @@ export class SqliteStore extends UnitStore {
           method: record.method ?? null,
           digest: record.digest ?? null,
           verdict: record.verdict ?? null,
+          protocol: record.protocol ?? null,
         }).lastInsertRowid,
       );
       (record.redirects ?? []).forEach((hop, index) =>

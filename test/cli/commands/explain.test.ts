@@ -33,7 +33,7 @@ describe('linkladder explain', () => {
       `          → ${origin}/manual/core.html.en  [done, depth 1]  (content-location core.html.en)`,
     ]);
     expect(result.out[5]).toMatch(/^found {5}on http:\/\/127\.0\.0\.1:\d+\/ as href "/);
-    expect(result.out[6]).toMatch(/^fetch {5}\d{4}-\d\d-\d\dT[\d:.]+Z {2}status 200, \d+ ms$/);
+    expect(result.out[6]).toMatch(/^fetch {5}\d{4}-\d\d-\d\dT[\d:.]+Z {2}status 200, \d+ ms, HTTP\/1\.1$/);
     expect(result.out).toHaveLength(7);
   });
 
@@ -85,7 +85,7 @@ describe('linkladder explain', () => {
 
   it("a redirect's fetch line reads in the order it happened: each hop's status and target, then the last answer", async () => {
     const result = await run(['explain', `${origin}/docs`, '--db', db]);
-    expect(result.out.at(-1)).toMatch(new RegExp(`^fetch {5}\\S+Z {2}301 → ${origin}/docs/, status 200, \\d+ ms$`));
+    expect(result.out.at(-1)).toMatch(new RegExp(`^fetch {5}\\S+Z {2}301 → ${origin}/docs/, status 200, \\d+ ms, HTTP/1\\.1$`));
   });
 
   it('a URL the index does not hold: exit 1', async () => {

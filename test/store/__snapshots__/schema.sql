@@ -114,7 +114,7 @@ CREATE TABLE fetch (
   bytes        INTEGER,
   error_code   TEXT,
   final_url    TEXT
-, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id), method TEXT CHECK (method IN ('GET', 'HEAD')), etag TEXT, last_modified TEXT, not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1)), digest TEXT, verdict TEXT CHECK (verdict IN ('ok', 'broken', 'unverified'))) STRICT;
+, attempts INTEGER NOT NULL DEFAULT 1, findings TEXT, anchors TEXT, represents_url_id INTEGER REFERENCES url (id), method TEXT CHECK (method IN ('GET', 'HEAD')), etag TEXT, last_modified TEXT, not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1)), digest TEXT, verdict TEXT CHECK (verdict IN ('ok', 'broken', 'unverified')), protocol TEXT CHECK (protocol IN ('http/1.1', 'h2'))) STRICT;
 
 CREATE TABLE "form" (
   id     INTEGER PRIMARY KEY,
