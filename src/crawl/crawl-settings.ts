@@ -410,7 +410,7 @@ export const crawlOptionsSchema = z.object({
   allowPrivate: isOn.default(false).register(SETTING_META, {
     description: 'allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …), named or resolved by DNS',
   }),
-  // — creds: header fields, cookies (a seed's userinfo is Basic auth, taken from the seeds themselves)
+  // Credentials: header fields and cookies (a seed's userinfo is Basic auth, taken from the seeds themselves).
   /**
    * `Name: value` header fields sent on every request to the seeds' origins (their
    * robots.txt included), never to another origin: a redirect or a link elsewhere
@@ -458,7 +458,7 @@ export const crawlOptionsSchema = z.object({
   keepCookies: isOn.default(false).register(SETTING_META, {
     description: 'keep the cookies the site sets (`Set-Cookie`, redirects included) for the rest of the run',
   }),
-  // — polite: robots.txt left out, for one's own sites.
+  // robots.txt left out, for one's own sites.
   /**
    * Neither fetch nor obey robots.txt (nor its `Crawl-delay`), for a site of one's
    * own: every run says so on stderr, and the run's settings record it. The host's
@@ -468,7 +468,7 @@ export const crawlOptionsSchema = z.object({
   ignoreRobots: isOn.default(false).register(SETTING_META, {
     description: 'neither fetch nor obey robots.txt (nor its `Crawl-delay`), for sites of your own; warned on every run, recorded in the run',
   }),
-  // — net: proxies and TLS
+  // Proxies and TLS.
   /**
    * The proxy every request goes through: an `http:` or `https:` URL (credentials in
    * its userinfo go to the proxy only, never printed or stored); `none`: no proxy,
@@ -501,7 +501,7 @@ export const crawlOptionsSchema = z.object({
   insecure: isOn.default(false).register(SETTING_META, {
     description: 'do not verify TLS certificates (a test site only): warned on every run, recorded in the run',
   }),
-  // — h2: HTTP/2
+  // HTTP/2.
   /**
    * Offer HTTP/2 by ALPN on `https:` (RFC 9113 §3.2), to the pages, links and
    * robots.txt alike: a server that chooses it gets each host's requests as streams of

@@ -244,5 +244,5 @@ export async function checkedCounts(reader: Pick<IndexReader, 'urls'>): Promise<
     verdicts[verdict]++;
     if (verdict === 'broken') broken[brokenKindOf(errorCodeOf(row.errorCode, row.status))]++;
   }
-  return { verdicts, broken };
+  return { broken, verdicts };
 }

@@ -108,8 +108,9 @@ describe('a host that refuses connections', () => {
       { code: 'ERR_CRAWL_HOST_UNREACHABLE', origin: dead, errorCode: 'ERR_FETCH_CONNECTION_REFUSED', failures: 3, urlsNotChecked: 27 },
     ]);
     expect(crawled.summary.errorsByCode).toMatchObject({ ERR_FETCH_CONNECTION_REFUSED: 3, ERR_CRAWL_HOST_UNREACHABLE: 27 });
-    // No answer from the host: broken, as its first links are.
-    expect(crawled.summary.broken.failed).toBe(30);
+    // No answer from the host proves nothing of its pages: unverified, not broken, as its first links are.
+    expect(crawled.summary.broken.failed).toBe(0);
+    expect(crawled.summary.verdicts).toMatchObject({ broken: 0, unverified: 30 });
   });
 
   it('without robots.txt: HEAD is not followed by GET on a refused connection, and no link is retried past the pause', async () => {

@@ -83,6 +83,9 @@ describe('the settings', () => {
       refusePrivate: true,
       requestTimeoutMs: 5000,
       minBytesPerSecond: 10,
+      proxy: undefined,
+      ca: undefined,
+      insecure: false,
       http2: true,
     });
     expect(httpOptionsOf({ ...CRAWL_DEFAULTS, http2: false }).http2).toBe(false);

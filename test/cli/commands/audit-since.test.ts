@@ -75,7 +75,7 @@ describe('linkladder audit --since', () => {
       `${origin}/`,
       `  error    LINK_BROKEN  "missing.html" → ${origin}/missing.html`,
       // Known by its identity only: the catalog's summary of its code.
-      "           the link names a URL whose verdict is broken: it answered 404 or 410 (another 4xx on the crawl's own hosts), its host name does not exist, or its redirects lead nowhere",
+      "           the link names a URL whose verdict is broken: it answered 404 or 410 (another 4xx on the crawl's own hosts), its host name does not exist, its certificate is refused on the crawl's own hosts, or its redirects lead nowhere",
     ]);
   });
 
