@@ -125,8 +125,8 @@ export function runOutcomeOf(summary: CrawlSummary): string {
   return summary.stoppedBy;
 }
 
-/** What failed, in a few words, for the codes of a request that got no answer. */
-const NETWORK_FAILURES: Readonly<Record<string, string>> = {
+/** What failed, in a few words (and what to do, where a flag does it), for a seed's code. */
+const FAILURE_WORDS: Readonly<Record<string, string>> = {
   ERR_FETCH_DNS: 'DNS: no such host name',
   ERR_FETCH_DNS_TEMPORARY: 'DNS: the resolver did not answer',
   ERR_FETCH_CONNECTION_REFUSED: 'connection refused',
@@ -141,11 +141,12 @@ const NETWORK_FAILURES: Readonly<Record<string, string>> = {
   ERR_FETCH_PROXY: 'the proxy could not be reached or refused the request',
   ERR_FETCH_NETWORK: 'network error',
   ERR_CRAWL_ROBOTS_UNREACHABLE: 'its robots.txt could not be read',
+  HTTP_401: 'it asks for credentials: a user:password@ in the seed, --header or --cookie-jar',
 };
 
-/** A seed's reason: its code, with what failed when it is a network failure. */
+/** A seed's reason: its code, with what failed when the code alone does not say. */
 function reasonText(reason: string | undefined): string {
   if (reason === undefined) return '';
-  const words = NETWORK_FAILURES[reason];
+  const words = FAILURE_WORDS[reason];
   return words === undefined ? reason : `${reason} (${words})`;
 }

@@ -53,6 +53,17 @@ describe('crawl: no seed could be fetched', () => {
     ]);
   });
 
+  it('a seed that asks for credentials (401): the line says how to give them', async () => {
+    const server = await startServer((request, response) => {
+      response.writeHead(401, { 'www-authenticate': 'Basic realm="staging"', 'content-type': 'text/html' }).end('who?');
+    });
+    const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private']);
+    expect(result.code).toBe(EXIT_CODES.NO_CRAWL);
+    expect(result.err).toEqual([
+      `linkladder: error: no seed could be fetched: ${server.origin}/ HTTP_401 (it asks for credentials: a user:password@ in the seed, --header or --cookie-jar)`,
+    ]);
+  });
+
   it('one seed fetched is a crawl: exit 0', async () => {
     const server = await startServer((request, response) => {
       if (request.url === '/') response.writeHead(200, { 'content-type': 'text/html' }).end('ok');
