@@ -37,7 +37,7 @@ skip() {
   exit 0
 }
 
-nginx_bin="$(command -v nginx 2>/dev/null || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true)"
+nginx_bin="$(. "$repo/bench/support/serve-tree.sh" && nginx_binary)"
 [ -n "$nginx_bin" ] || skip "nginx is not installed (apt-get install nginx)"
 "$nginx_bin" -V 2>&1 | grep -q -- --with-http_v2_module || skip "this nginx has no HTTP/2 module"
 command -v openssl >/dev/null || skip "openssl is not installed"
@@ -46,12 +46,10 @@ command -v openssl >/dev/null || skip "openssl is not installed"
 [ -f "$cli" ] || { echo "http2: $cli is missing; run npm run build first" >&2; exit 1; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/linkladder-http2.XXXXXX")"
-nginx_pid=""
+# shellcheck source=support/serve-tree.sh
+. "$repo/bench/support/serve-tree.sh"
 cleanup() {
-  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-    kill -QUIT "$nginx_pid" 2>/dev/null || true
-    wait "$nginx_pid" 2>/dev/null || true
-  fi
+  stop_tree
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -67,48 +65,8 @@ trap 'exit 130' INT TERM
   openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem -days 30 -extfile leaf.ext 2>/dev/null
 )
 
-port="$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
-mime_types=/etc/nginx/mime.types
-[ -f "$mime_types" ] || mime_types=""
-mkdir -p "$work/nginx/tmp" "$work/nginx/logs"
-access_log="$work/nginx/logs/access.log"
-cat >"$work/nginx/nginx.conf" <<EOF
-daemon off;
-master_process on;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/logs/error.log;
-events { worker_connections 1024; }
-http {
-  ${mime_types:+include $mime_types;}
-  default_type application/octet-stream;
-  client_body_temp_path $work/nginx/tmp/body;
-  proxy_temp_path $work/nginx/tmp/proxy;
-  fastcgi_temp_path $work/nginx/tmp/fastcgi;
-  uwsgi_temp_path $work/nginx/tmp/uwsgi;
-  scgi_temp_path $work/nginx/tmp/scgi;
-  log_format bench '\$server_protocol \$status \$request_uri \$connection \$request_method';
-  access_log $access_log bench;
-  sendfile on;
-  keepalive_requests 100000;
-  server {
-    listen 127.0.0.1:$port ssl http2;
-    ssl_certificate $work/leaf.pem;
-    ssl_certificate_key $work/leaf.key;
-    location /site/ { alias $root/; }
-  }
-}
-EOF
-"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log" &
-nginx_pid=$!
-site="https://127.0.0.1:$port/site/"
 export NODE_EXTRA_CA_CERTS="$work/ca.pem"
-for _ in $(seq 50); do
-  node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$site" 2>/dev/null && break
-  kill -0 "$nginx_pid" 2>/dev/null || { cat "$work/nginx/logs/error.log" >&2; echo "http2: nginx did not start" >&2; exit 1; }
-  sleep 0.1
-done
-: >"$access_log"
+serve_tree "$root" "$work" "$work/leaf.pem" "$work/leaf.key" || exit 1
 seed="$site$seed_page"
 
 pages="$(find "$root" -name '*.html' | wc -l)"
@@ -136,9 +94,9 @@ run_one() { # protocol round
     echo "http2: the $protocol crawl counted $requests requests, nginx logged $logged" >&2
     exit 1
   fi
-  if awk -v p="$expected" '$1 != p { bad = 1 } END { exit bad ? 0 : 1 }' "$out/requests"; then
+  if awk -v p="$expected" '$5 != p { bad = 1 } END { exit bad ? 0 : 1 }' "$out/requests"; then
     echo "http2: the $protocol crawl sent requests over another protocol than $expected:" >&2
-    awk '{ print $1 }' "$out/requests" | sort | uniq -c >&2
+    awk '{ print $5 }' "$out/requests" | sort | uniq -c >&2
     exit 1
   fi
   awk -v protocol="$protocol" -v round="$round" -v requests="$requests" '
@@ -146,7 +104,7 @@ run_one() { # protocol round
     /Elapsed \(wall clock\)/ { n = split($NF, p, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
     END { printf "%s %d %d %.2f %.2f %.1f %.1f %.3f\n", protocol, round, requests, user + sys, wall, requests / wall, rss / 1024, (user + sys) * 1000 / requests }
   ' "$out/time" >"$out/figures"
-  printf '%s %s\n' "$protocol" "$(awk '{ print $4 }' "$out/requests" | sort -u | wc -l)" >"$out/connections"
+  printf '%s %s\n' "$protocol" "$(awk '{ print $3 }' "$out/requests" | sort -u | wc -l)" >"$out/connections"
   rm -rf "$out/index.db" "$out/index.db-wal" "$out/index.db-shm"
 }
 
@@ -158,7 +116,7 @@ for round in $(seq "$rounds"); do
     read -r _ _ requests cpu wall rps rss per_k <"$work/$protocol.$round/figures"
     printf '  round %d %-3s requests %5d  wall %6.2f s  %7.1f req/s  cpu %6.2f s  %6.3f cpu s/1k req  rss %6.1f MB  connections %s  (%s)\n' \
       "$round" "$protocol" "$requests" "$wall" "$rps" "$cpu" "$per_k" "$rss" "$(awk '{ print $2 }' "$work/$protocol.$round/connections")" \
-      "$(awk '{ print $1 }' "$work/$protocol.$round/requests" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+      "$(awk '{ print $5 }' "$work/$protocol.$round/requests" | sort -u | tr '\n' ' ' | sed 's/ $//')"
   done
 done
 

@@ -1,7 +1,6 @@
 // One URL fetched with undici, redirects followed by hand, hop by hop (RFC 9110 §15.4),
 // each hop recorded; every failure becomes a FetchedResponse with an ERR_FETCH_* code.
 
-import type { LookupFunction } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FetchErrorCode } from '../errors.js';
@@ -9,7 +8,7 @@ import { classifyError } from './classify-error.js';
 import type { RequestCredentials } from './credentials.js';
 import { isCssMediaType, isHtmlMediaType, isMarkdownMediaType, parseContentType } from './content-type.js';
 import { decodeCss, decodeHtml, decodeMarkdown, decodeUtf8 } from './decode-body.js';
-import { createDispatcher, type RequestDispatcher } from './dispatcher.js';
+import { createDispatcher, type DispatcherOptions, type RequestDispatcher } from './dispatcher.js';
 import { decodeBody, parseContentEncoding, plainBody } from './read-body.js';
 import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { FOLLOWED_REDIRECT_STATUSES } from './redirect-statuses.js';
@@ -25,25 +24,12 @@ const DISCARD_LIMIT = 16 * 1024;
 /** …and for at most this long. */
 const DISCARD_WAIT_MS = 500;
 
-export interface HttpClientOptions {
+/** What the client is made with: its dispatcher's options (dispatcher.ts), and what it sends. */
+export interface HttpClientOptions extends DispatcherOptions {
   readonly userAgent: string;
-  readonly connectTimeoutMs: number;
-  readonly headersTimeoutMs: number;
-  readonly bodyTimeoutMs: number;
-  readonly refusePrivate: boolean;
-  readonly trustedHosts: readonly string[];
-  readonly lookup: LookupFunction | undefined;
   readonly now: () => number;
   /** Header fields, Basic auth and cookies, asked per hop by that hop's origin and URL. @default none */
   readonly credentials?: RequestCredentials | undefined;
-  /** A proxy URL; `false`: none; `undefined`: from `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`. */
-  readonly proxy?: string | false | undefined;
-  /** PEM certificates trusted on top of Node's default roots. */
-  readonly ca?: readonly string[] | undefined;
-  /** Certificates are not verified. */
-  readonly insecure?: boolean | undefined;
-  /** Offer HTTP/2 by ALPN on https (`h2`, RFC 9113 §3.2); HTTP/1.1 stays the fallback. @default true */
-  readonly http2?: boolean | undefined;
 }
 
 /** What one retrieval does with redirects and bodies. */
@@ -97,18 +83,7 @@ export class HttpClient {
   readonly #credentials: RequestCredentials | undefined;
 
   constructor(options: HttpClientOptions) {
-    this.#agent = createDispatcher({
-      connectTimeoutMs: options.connectTimeoutMs,
-      headersTimeoutMs: options.headersTimeoutMs,
-      bodyTimeoutMs: options.bodyTimeoutMs,
-      refusePrivate: options.refusePrivate,
-      trustedHosts: options.trustedHosts,
-      lookup: options.lookup,
-      proxy: options.proxy,
-      ca: options.ca,
-      insecure: options.insecure ?? false,
-      http2: options.http2 ?? true,
-    });
+    this.#agent = createDispatcher(options);
     this.#userAgent = options.userAgent;
     this.#now = options.now;
     this.#credentials = options.credentials;

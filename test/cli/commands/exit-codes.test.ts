@@ -54,7 +54,7 @@ describe('crawl: no seed could be fetched', () => {
   });
 
   it('a seed that asks for credentials (401): the line says how to give them', async () => {
-    const server = await startServer((request, response) => {
+    const server = await startServer((_request, response) => {
       response.writeHead(401, { 'www-authenticate': 'Basic realm="staging"', 'content-type': 'text/html' }).end('who?');
     });
     const result = await run(['crawl', `${server.origin}/`, '--db', newDb(), '--allow-private']);
