@@ -10,7 +10,8 @@ import * as z from 'zod';
 import { BASE_MODES } from '../base/index.js';
 import { DEFAULT_FOLLOW, LINK_KINDS } from '../html/index.js';
 import { SCOPES } from './scope.js';
-import { SETTING_META, headerForLines, headerLines, integerBetween, isOn, limit, linkKinds, oneOf, patterns, proxySetting, statusPolicyText } from './setting-kinds.js';
+import { SETTING_META, integerBetween, isOn, limit, linkKinds, oneOf, patterns, statusPolicyText } from './setting-kinds.js';
+import { TRANSPORT_SETTINGS } from './transport-settings.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, parseCacheMaxAge } from './verdict-cache.js';
 
 /**
@@ -410,54 +411,6 @@ export const crawlOptionsSchema = z.object({
   allowPrivate: isOn.default(false).register(SETTING_META, {
     description: 'allow loopback, private and link-local addresses (`127.0.0.1`, `10.x`, `[::1]`, `localhost` …), named or resolved by DNS',
   }),
-  // Credentials: header fields and cookies (a seed's userinfo is Basic auth, taken from the seeds themselves).
-  /**
-   * `Name: value` header fields sent on every request to the seeds' origins (their
-   * robots.txt included), never to another origin: a redirect or a link elsewhere
-   * gets none. A value may name environment variables, `${TOKEN}`, read when the
-   * crawl starts (an unset one is an error). A field replaces the crawler's own of
-   * that name (`User-Agent`, `Accept`); `Host`, `Content-Length`, `Connection`,
-   * `Transfer-Encoding`, `Accept-Encoding`, `If-*`, `Range` and the like are refused.
-   * Only the names are kept in the run's settings.
-   * @default []
-   */
-  header: headerLines.default(() => []).register(SETTING_META, {
-    argument: 'HEADER',
-    defaultText: 'none',
-    description: 'a header sent to the seeds\' origins only (robots.txt included; never to other hosts or redirects elsewhere); `${VAR}` reads an environment variable; repeatable; only its name is stored',
-  }),
-  /**
-   * Header fields for one other origin: `ORIGIN Name: value` (in a config file, also
-   * an object of origin → list of `Name: value`), sent to that origin only; `${VAR}`
-   * as in `header`. Only the names are kept in the run's settings.
-   * @default []
-   */
-  headerFor: headerForLines.default(() => []).register(SETTING_META, {
-    argument: 'ORIGIN_HEADER',
-    defaultText: 'none',
-    description: 'a header for one origin (`https://cdn.example.com X-Key: ${CDN_KEY}`, one argument), sent to it only; repeatable; only its name is stored',
-  }),
-  /**
-   * A cookies.txt (Netscape format, as curl `-c` and wget `--save-cookies` write it)
-   * read when the crawl starts: each cookie is sent by its own domain, path, secure
-   * and expiry rules (RFC 6265), to no other host. Its path is kept in the run's
-   * settings, never a cookie. `''`: none.
-   * @default ''
-   */
-  cookieJar: z.string({ error: 'Expected a path' }).default('').register(SETTING_META, {
-    argument: 'FILE',
-    defaultText: 'none',
-    description: 'send the cookies of this cookies.txt (Netscape format, as curl and wget write it) by their own domain and path rules',
-  }),
-  /**
-   * Keep the cookies responses set (`Set-Cookie`, redirects included) for the rest of
-   * the run, sent back by their own rules: for a site that sets a session on its
-   * first page or its login redirect. Never kept past the run.
-   * @default false
-   */
-  keepCookies: isOn.default(false).register(SETTING_META, {
-    description: 'keep the cookies the site sets (`Set-Cookie`, redirects included) for the rest of the run',
-  }),
   // robots.txt left out, for one's own sites.
   /**
    * Neither fetch nor obey robots.txt (nor its `Crawl-delay`), for a site of one's
@@ -468,50 +421,7 @@ export const crawlOptionsSchema = z.object({
   ignoreRobots: isOn.default(false).register(SETTING_META, {
     description: 'neither fetch nor obey robots.txt (nor its `Crawl-delay`), for sites of your own; warned on every run, recorded in the run',
   }),
-  // Proxies and TLS.
-  /**
-   * The proxy every request goes through: an `http:` or `https:` URL (credentials in
-   * its userinfo go to the proxy only, never printed or stored); `none`: no proxy,
-   * whatever the environment says; empty: `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY`
-   * (and their lower-case names), as curl reads them. `NO_PROXY` applies to a proxy
-   * set here too. The run records the proxy's host and port only.
-   * @default '' (the environment's)
-   */
-  proxy: proxySetting.default('').register(SETTING_META, {
-    argument: 'URL',
-    defaultText: '`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`',
-    description: 'send every request through this proxy (`http://user:pw@proxy:3128`: the credentials go to the proxy only); `--no-proxy` or `none`: connect directly',
-    negation: 'none',
-  }),
-  /**
-   * A PEM file of certificates trusted as roots on top of Node's (its bundled roots
-   * and `NODE_EXTRA_CA_CERTS`): the CA of a staging site. Read when the crawl starts.
-   * @default '' (none)
-   */
-  caFile: z.string({ error: 'Expected a path' }).default('').register(SETTING_META, {
-    argument: 'PATH',
-    defaultText: 'none',
-    description: "trust the certificates of this PEM file as roots too (a staging site's own CA), beside Node's and `NODE_EXTRA_CA_CERTS`",
-  }),
-  /**
-   * Do not verify TLS certificates: an expired, self-signed or wrongly named one is
-   * accepted. Warned on every run, recorded in the run's settings and its summary.
-   * @default false
-   */
-  insecure: isOn.default(false).register(SETTING_META, {
-    description: 'do not verify TLS certificates (a test site only): warned on every run, recorded in the run',
-  }),
-  // HTTP/2.
-  /**
-   * Offer HTTP/2 by ALPN on `https:` (RFC 9113 §3.2), to the pages, links and
-   * robots.txt alike: a server that chooses it gets each host's requests as streams of
-   * one connection; others, and `http:`, get HTTP/1.1. Each fetch row records the
-   * protocol its response came over (`explain` shows it). `--no-http2`: HTTP/1.1 only.
-   * @default true
-   */
-  http2: isOn.default(true).register(SETTING_META, {
-    description: 'offer HTTP/2 on https (ALPN); a server that does not choose it, and http:, get HTTP/1.1; `--no-http2`: HTTP/1.1 only',
-  }),
+  ...TRANSPORT_SETTINGS,
 });
 
 /** `T` with read-only fields and lists. */

@@ -49,11 +49,11 @@ describe('the settings schema', () => {
       recheck: false,
       secondPass: false,
       allowPrivate: CRAWL_DEFAULTS.allowPrivate,
+      ignoreRobots: false,
       header: [],
       headerFor: [],
       cookieJar: '',
       keepCookies: false,
-      ignoreRobots: false,
       proxy: '',
       caFile: '',
       insecure: false,
@@ -96,11 +96,11 @@ describe('the settings schema', () => {
       ['recheck', '--recheck', 'LINKLADDER_RECHECK', 'switch'],
       ['secondPass', '--second-pass', 'LINKLADDER_SECOND_PASS', 'switch'],
       ['allowPrivate', '--allow-private', 'LINKLADDER_ALLOW_PRIVATE', 'switch'],
+      ['ignoreRobots', '--ignore-robots', 'LINKLADDER_IGNORE_ROBOTS', 'switch'],
       ['header', '--header', 'LINKLADDER_HEADER', 'list'],
       ['headerFor', '--header-for', 'LINKLADDER_HEADER_FOR', 'list'],
       ['cookieJar', '--cookie-jar', 'LINKLADDER_COOKIE_JAR', 'string'],
       ['keepCookies', '--keep-cookies', 'LINKLADDER_KEEP_COOKIES', 'switch'],
-      ['ignoreRobots', '--ignore-robots', 'LINKLADDER_IGNORE_ROBOTS', 'switch'],
       ['proxy', '--proxy', 'LINKLADDER_PROXY', 'string'],
       ['caFile', '--ca-file', 'LINKLADDER_CA_FILE', 'string'],
       ['insecure', '--insecure', 'LINKLADDER_INSECURE', 'switch'],
@@ -158,11 +158,11 @@ describe('the settings schema', () => {
       | 'recheck'
       | 'secondPass'
       | 'allowPrivate'
+      | 'ignoreRobots'
       | 'header'
       | 'headerFor'
       | 'cookieJar'
       | 'keepCookies'
-      | 'ignoreRobots'
       | 'proxy'
       | 'caFile'
       | 'insecure'
