@@ -199,10 +199,12 @@ function wrap(text: string, width: number): string[] {
 }
 
 /** The summary as the last JSON line of `--json`, after the events; with `standing`, the whole index's broken URLs as `indexBroken`. */
-export function summaryJson(summary: CrawlSummary, standing?: IndexStanding): string {
+export function summaryJson(summary: CrawlSummary, standing?: IndexStanding, options: { readonly insecure?: boolean } = {}): string {
   return toJsonLine({
     type: 'summary',
     ...summary,
+    // As the text summary's closing `tls` line: a run that verified no certificate says so.
+    ...(options.insecure === true ? { insecure: true } : {}),
     ...(standing === undefined ? {} : { indexBroken: standing.broken }),
     ...(standing?.verdicts === undefined ? {} : { indexVerdicts: standing.verdicts }),
   });

@@ -234,7 +234,7 @@ async function crawlInto(
   // stdout itself failed (a closed pipe): nothing more can be said there.
   if (failure !== undefined && events.failure !== undefined && failure.cause === events.failure) throw failure.cause;
   const summaryOut = settings.isSummaryOnStderr === true ? context.err : out;
-  if (settings.isJson) await summaryOut.writeLine(summaryJson(summary, standing));
+  if (settings.isJson) await summaryOut.writeLine(summaryJson(summary, standing, { insecure: settings.tuning.insecure === true }));
   else for (const line of formatSummary(summary, stoppedBy, standing)) await summaryOut.writeLine(line);
   if (!settings.isJson && settings.tuning.insecure === true) await summaryOut.writeLine(INSECURE_SUMMARY);
   if (failure !== undefined || closeError !== undefined) {

@@ -120,7 +120,7 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const facts: Facts = { scope: scopeVerdict, robotsRule, maxDepth: typeof depthLimit === 'number' ? depthLimit : undefined, run };
   const described = describe(row, history, resource, evidence[0], facts);
   const verdict = described.verdict;
-  const reason = described.reason + robotsIgnoredNote(runs, history?.fetches.at(-1));
+  const reason = described.reason + runNotes(runs, history?.fetches.at(-1));
   return {
     input: url,
     error: undefined,
@@ -138,12 +138,19 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   };
 }
 
-/** A note when the run that made the URL's last request ignored robots.txt (`ignoreRobots`), else ''. */
-function robotsIgnoredNote(runs: readonly CrawlRunRow[], last: FetchRow | undefined): string {
+/**
+ * What the run that made the URL's last request did unlike a default one, as notes:
+ * robots.txt ignored (`ignoreRobots`), certificates not verified (`insecure`); else ''.
+ */
+function runNotes(runs: readonly CrawlRunRow[], last: FetchRow | undefined): string {
   if (last === undefined || isFromCache(last)) return '';
   // The run whose time span holds the request; a run still going (or killed) has no end yet.
   const run = runs.findLast((r) => r.startedAt <= last.startedAt && (r.endedAt === undefined || last.startedAt <= r.endedAt));
-  return run?.settings.ignoreRobots === true ? `; robots.txt was ignored for that run (run ${run.id}, --ignore-robots)` : '';
+  if (run === undefined) return '';
+  const notes: string[] = [];
+  if (run.settings.ignoreRobots === true) notes.push(`robots.txt was ignored for that run (run ${run.id}, --ignore-robots)`);
+  if (run.settings.insecure === true) notes.push(`TLS certificates were not verified in that run (run ${run.id}, --insecure)`);
+  return notes.map((note) => `; ${note}`).join('');
 }
 
 /** What the index says about the crawl beyond the URL's own rows. */

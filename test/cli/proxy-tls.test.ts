@@ -208,7 +208,10 @@ describe('certificates', () => {
     expect(result.stderr).toContain('linkladder: warning: --insecure: TLS certificates are not verified');
     expect(result.stdout).toContain('tls: certificates not verified (--insecure)');
     expect((await runSettings(db)).insecure).toBe(true);
-    const again = await cli(['crawl', `${secure.origin}/`, '--db', db, '--allow-private', '--insecure']);
+    const again = await cli(['crawl', `${secure.origin}/`, '--db', db, '--allow-private', '--insecure', '--json']);
     expect(again.stderr).toContain('linkladder: warning: --insecure');
+    expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ type: 'summary', insecure: true });
+    const explained = await cli(['explain', `${secure.origin}/`, '--db', db]);
+    expect(explained.stdout).toMatch(/TLS certificates were not verified in that run \(run 1, --insecure\)/);
   });
 });

@@ -77,6 +77,13 @@ describe('explain', () => {
     await store.close();
   });
 
+  it('a URL fetched by a run that did not verify certificates says so (--insecure)', async () => {
+    const store = new SqliteStore({ path: ':memory:' });
+    await runCrawler({ seeds: `${S}/`, store, fetcher: new FakeSite({ [`${S}/`]: { body: page() } }), insecure: true });
+    expect((await explain(store, `${S}/`)).reason).toMatch(/; TLS certificates were not verified in that run \(run 1, --insecure\)$/);
+    await store.close();
+  });
+
   it('a URL not requested because its host was paused: not said to be requested', async () => {
     const store = new MemoryStore();
     const dead = ['http://dead.test/1', 'http://dead.test/2', 'http://dead.test/3', 'http://dead.test/4', 'http://dead.test/5'];
