@@ -248,14 +248,11 @@ export function createRequestCredentials(options: CredentialOptions = {}): Reque
   };
   const seedOrigins = new Set<string>();
   for (const seed of options.seedOrigins ?? []) {
-    const origin = requestOrigin(seed);
-    if (origin !== undefined) seedOrigins.add(origin);
+    for (const origin of withSecureTwin(requestOrigin(seed))) seedOrigins.add(origin);
   }
   // RFC 7617: Basic credentials for the protection space of the seed's origin; a header given by name wins.
   for (const [given, userinfo] of Object.entries(options.userinfo ?? {})) {
-    const origin = requestOrigin(given);
-    if (origin === undefined) continue;
-    add(origin, { name: 'authorization', value: basicAuthorization(userinfo) });
+    for (const origin of withSecureTwin(requestOrigin(given))) add(origin, { name: 'authorization', value: basicAuthorization(userinfo) });
   }
   for (const [index, text] of (options.headers ?? []).entries()) {
     if (typeof text !== 'string') throw new OptionError('Expected `header` to be a list of \'Name: value\' strings');
@@ -305,6 +302,18 @@ export function createRequestCredentials(options: CredentialOptions = {}): Reque
       }
     },
   });
+}
+
+/**
+ * An origin, and for `http://host` on its default port its `https://host` twin: the
+ * upgrade a site redirects its plain-http address to (a 301, or HSTS, RFC 6797). What
+ * was given for http may go up to TLS on the same host; never down, nor to another
+ * port or host.
+ */
+function withSecureTwin(origin: string | undefined): string[] {
+  if (origin === undefined) return [];
+  const plain = /^http:\/\/([^/:]+|\[[^\]]+\])$/.exec(origin);
+  return plain === null ? [origin] : [origin, `https://${plain[1]}`];
 }
 
 /** An origin as `--header-for` names it: http(s), a host, at most a "/" for path; `undefined` otherwise. */

@@ -137,6 +137,21 @@ describe('createRequestCredentials', () => {
     }
   });
 
+  it("follows an http seed up to https on the same host (the redirect a site makes), never down, nor to another port", () => {
+    const credentials = createRequestCredentials({
+      headers: ['X-Token: ${TOKEN}'],
+      seedOrigins: ['http://staging.test/', 'https://secure.test/', 'http://ported.test:8080/'],
+      userinfo: { 'http://staging.test': 'user:pw' },
+      env,
+    });
+    const basic = `Basic ${Buffer.from('user:pw').toString('base64')}`;
+    expect(credentials.headersFor('https://staging.test')).toEqual({ authorization: basic, 'x-token': SECRET });
+    expect(credentials.headersFor('http://staging.test')).toEqual({ authorization: basic, 'x-token': SECRET });
+    for (const other of ['http://secure.test', 'https://ported.test', 'https://ported.test:8080', 'https://staging.test:8443', 'https://other.test']) {
+      expect(credentials.headersFor(other), other).toEqual({});
+    }
+  });
+
   it('refuses a --header-for without an origin or without a field, never showing the field', () => {
     expect(messageOf(() => createRequestCredentials({ headersFor: [`X-Key: ${SECRET}`] }))).toContain('got entry 1 without one');
     expect(messageOf(() => createRequestCredentials({ headersFor: ['https://cdn.test/path X-Key: 1'] }))).toContain('without one');
