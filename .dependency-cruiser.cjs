@@ -3,7 +3,7 @@
 // on what is built on it. Cycles fail. Above every layer sit the library's entry
 // points — src/index.ts, src/api.ts, src/open-index.ts and src/entry/ (the subpath
 // exports) — which no layer but cli imports.
-const LAYERS = ['infra', 'uri', 'ladder', 'base', 'html', 'fetch', 'store', 'crawl', 'report', 'config', 'cli'];
+const LAYERS = ['infra', 'uri', 'ladder', 'base', 'html', 'fetch', 'archive', 'store', 'crawl', 'report', 'config', 'cli'];
 
 const layerRules = LAYERS.map((layer, position) => {
   const later = LAYERS.slice(position + 1);

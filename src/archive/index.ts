@@ -1,0 +1,15 @@
+export { cdxjLine, cdxTimestamp, compareCdxjLines, surtOf, writeCdxjIndex, type CdxjEntry } from './cdxj.js';
+export {
+  DEFAULT_WARC_MAX_BYTES,
+  REVISIT_IDENTICAL_PAYLOAD,
+  REVISIT_SERVER_NOT_MODIFIED,
+  WarcWriter,
+  existingWarcSerials,
+  sha256Digest,
+  trimTornTail,
+  warcBase,
+  warcFileName,
+  type WarcExchange,
+  type WarcRecordLocation,
+  type WarcWriterOptions,
+} from './warc-writer.js';

@@ -1,0 +1,396 @@
+// A WARC/1.1 writer (ISO 28500:2017): a `warcinfo` record opening each file, then a
+// `request` and a `response` record per exchange, or a `revisit` where the payload is
+// already in the archive. Records are built and serialized by Webrecorder's warcio (the
+// library pywb and browsertrix use), one gzip member per record, so any record can be
+// read alone from its offset. warcio is imported when the first writer opens: a crawl
+// that archives nothing never loads it.
+
+import { createHash } from 'node:crypto';
+import { open, readdir, readFile, truncate, type FileHandle } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import type { CdxjEntry } from './cdxj.js';
+
+/** ISO 28500:2017 Annex K revisit profiles. */
+export const REVISIT_IDENTICAL_PAYLOAD = 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest';
+export const REVISIT_SERVER_NOT_MODIFIED = 'http://netpreserve.org/warc/1.1/revisit/server-not-modified';
+
+/** Rotate before a file passes this many bytes (1 GB, the customary WARC size). */
+export const DEFAULT_WARC_MAX_BYTES = 1_000_000_000;
+
+export interface WarcWriterOptions {
+  /** A file is closed and the next one opened before a record would take it past this size. */
+  readonly maxBytes?: number;
+  /** linkladder's version, written as `software: linkladder/<version>` in each warcinfo. */
+  readonly version: string;
+  /** Plain data describing the run (the crawl's settings), written in each warcinfo. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+/** One HTTP exchange as it went over the wire. */
+export interface WarcExchange {
+  readonly method: string;
+  readonly uri: string;
+  /** The request's header lines as sent, without line ends (`Host: example.com`). */
+  readonly requestHeaderLines: readonly string[];
+  /** `1.1`, `2`… as it goes in the status line after `HTTP/`. */
+  readonly httpVersion: string;
+  readonly status: number;
+  readonly reason: string;
+  /** The response's header lines as received, without line ends. */
+  readonly responseHeaderLines: readonly string[];
+  /** The body as received: content-encoded, transfer coding removed. Empty for a 304. */
+  readonly body: Uint8Array;
+  readonly remoteIp?: string;
+  readonly date: Date;
+  /** A 304 to a conditional request: written as a server-not-modified revisit. */
+  readonly notModified?: boolean;
+  /** For a 304: the earlier capture it confirms, when known. */
+  readonly refersTo?: { readonly uri: string; readonly date: Date };
+}
+
+/** Where the response (or revisit) record of one exchange lies. */
+export interface WarcRecordLocation {
+  readonly file: string;
+  readonly offset: number;
+  readonly length: number;
+  readonly type: 'response' | 'revisit';
+}
+
+type Warcio = typeof import('warcio');
+
+let warcioModule: Promise<Warcio> | undefined;
+function loadWarcio(): Promise<Warcio> {
+  warcioModule ??= import('warcio');
+  return warcioModule;
+}
+
+const WARC_SUFFIX = '.warc.gz';
+
+/**
+ * File names of one archive: the path given (`crawl.warc.gz`) is the first file, serial 0;
+ * rotation and later runs go on at `crawl-00001.warc.gz`, `crawl-00002.warc.gz`…
+ */
+export function warcFileName(base: string, serial: number): string {
+  return serial === 0 ? `${base}${WARC_SUFFIX}` : `${base}-${String(serial).padStart(5, '0')}${WARC_SUFFIX}`;
+}
+
+/** The base an archive path names: `x.warc.gz` → `x`; any other name is the base itself. */
+export function warcBase(path: string): string {
+  return path.endsWith(WARC_SUFFIX) ? path.slice(0, -WARC_SUFFIX.length) : path;
+}
+
+/** The serials already on disk for `base`, ascending. */
+export async function existingWarcSerials(base: string): Promise<number[]> {
+  const name = basename(base);
+  let entries: string[];
+  try {
+    entries = await readdir(dirname(base));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const serials: number[] = [];
+  for (const entry of entries) {
+    if (entry === `${name}${WARC_SUFFIX}`) serials.push(0);
+    else if (entry.startsWith(`${name}-`) && entry.endsWith(WARC_SUFFIX)) {
+      const serial = entry.slice(name.length + 1, -WARC_SUFFIX.length);
+      if (/^\d{5,}$/.test(serial)) serials.push(Number(serial));
+    }
+  }
+  return serials.sort((a, b) => a - b);
+}
+
+// RFC 4648 §6 base32, the form of `sha256:` digests in WARC files written by warcio and pywb.
+const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+function base32(bytes: Uint8Array): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32_ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += BASE32_ALPHABET[(value << (5 - bits)) & 31];
+  return out.padEnd(Math.ceil(out.length / 8) * 8, '=');
+}
+
+/** `sha256:<base32>`, the digest form of every WARC-*-Digest this writer writes. */
+export function sha256Digest(bytes: Uint8Array): string {
+  return `sha256:${base32(createHash('sha256').update(bytes).digest())}`;
+}
+
+const CRLF = '\r\n';
+
+function requestTarget(uri: string): string {
+  try {
+    const url = new URL(uri);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return uri;
+  }
+}
+
+function headerValue(lines: readonly string[], name: string): string | undefined {
+  const prefix = `${name.toLowerCase()}:`;
+  const line = lines.find((candidate) => candidate.toLowerCase().startsWith(prefix));
+  return line?.slice(prefix.length).trim();
+}
+
+interface FirstCapture {
+  readonly uri: string;
+  readonly date: Date;
+}
+
+/**
+ * Writes exchanges to a WARC archive. Writes are queued and done one at a time; each
+ * record (one gzip member) is written whole with one write, after its request record.
+ */
+export class WarcWriter {
+  private handle: FileHandle | undefined;
+  private file = '';
+  private size = 0;
+  private infoSize = 0;
+  private serial: number;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly seen = new Map<string, FirstCapture>();
+  private readonly entries: CdxjEntry[] = [];
+  private readonly filesWritten: string[] = [];
+  private closed = false;
+
+  private constructor(
+    private readonly warcio: Warcio,
+    readonly base: string,
+    firstSerial: number,
+    private readonly options: WarcWriterOptions,
+  ) {
+    this.serial = firstSerial;
+  }
+
+  /**
+   * Opens an archive at `path` (`crawl.warc.gz`). A run never appends to a file an
+   * earlier run wrote: it starts at the first serial after those on disk.
+   */
+  static async open(path: string, options: WarcWriterOptions): Promise<WarcWriter> {
+    const base = warcBase(path);
+    const serials = await existingWarcSerials(base);
+    const writer = new WarcWriter(await loadWarcio(), base, serials.length === 0 ? 0 : serials[serials.length - 1]! + 1, options);
+    await writer.startFile();
+    return writer;
+  }
+
+  /** The current file. */
+  get currentFile(): string {
+    return this.file;
+  }
+
+  /** Every file this writer has opened, in order. */
+  get files(): readonly string[] {
+    return this.filesWritten;
+  }
+
+  /** One index entry per response and revisit record written, in write order. */
+  get cdxjEntries(): readonly CdxjEntry[] {
+    return this.entries;
+  }
+
+  write(exchange: WarcExchange): Promise<WarcRecordLocation> {
+    if (this.closed) return Promise.reject(new Error('the WARC writer is closed'));
+    const result = this.queue.then(() => this.writeExchange(exchange));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Waits for the queued writes and closes the current file. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    await this.handle?.close();
+    this.handle = undefined;
+  }
+
+  private get maxBytes(): number {
+    return this.options.maxBytes ?? DEFAULT_WARC_MAX_BYTES;
+  }
+
+  private async serialize(record: import('warcio').WARCRecord): Promise<Uint8Array> {
+    return this.warcio.WARCSerializer.serialize(record, { gzip: true, digest: { algo: 'sha-256', prefix: 'sha256:', base32: true } });
+  }
+
+  private async startFile(): Promise<void> {
+    await this.handle?.close();
+    this.file = warcFileName(this.base, this.serial);
+    // 'wx': never overwrite a file, even one that appeared since open() looked.
+    this.handle = await open(this.file, 'wx');
+    this.filesWritten.push(this.file);
+    const info: Record<string, string> = { software: `linkladder/${this.options.version}`, format: 'WARC File Format 1.1' };
+    for (const [key, value] of Object.entries(this.options.settings ?? {})) {
+      if (value !== undefined) info[key] = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    const record = this.warcio.WARCRecord.createWARCInfo({ filename: basename(this.file), warcVersion: 'WARC/1.1', date: new Date().toISOString() }, info);
+    const bytes = await this.serialize(record);
+    await this.handle.write(bytes, 0, bytes.length, 0);
+    this.size = bytes.length;
+    this.infoSize = bytes.length;
+  }
+
+  private async writeExchange(exchange: WarcExchange): Promise<WarcRecordLocation> {
+    const { WARCRecord } = this.warcio;
+    const date = exchange.date.toISOString();
+    const encoder = new TextEncoder();
+    const requestBlock = encoder.encode(`${exchange.method} ${requestTarget(exchange.uri)} HTTP/${exchange.httpVersion}${CRLF}${exchange.requestHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
+    const responseHead = encoder.encode(`HTTP/${exchange.httpVersion} ${exchange.status}${exchange.reason === '' ? '' : ` ${exchange.reason}`}${CRLF}${exchange.responseHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
+
+    const common: [string, string][] = [];
+    if (exchange.remoteIp !== undefined && exchange.remoteIp !== '') common.push(['WARC-IP-Address', exchange.remoteIp]);
+
+    let type: 'response' | 'revisit' = 'response';
+    let block: Uint8Array;
+    let profile: string | undefined;
+    let refersTo: FirstCapture | undefined;
+    const payloadDigest = exchange.notModified === true ? undefined : sha256Digest(exchange.body);
+    if (exchange.notModified === true) {
+      type = 'revisit';
+      profile = REVISIT_SERVER_NOT_MODIFIED;
+      refersTo = exchange.refersTo;
+      block = responseHead;
+    } else {
+      // An empty payload is not deduplicated: its revisit would be no smaller, and it
+      // would point every redirect at one unrelated capture.
+      const first = exchange.body.length > 0 ? this.seen.get(payloadDigest!) : undefined;
+      if (first !== undefined) {
+        type = 'revisit';
+        profile = REVISIT_IDENTICAL_PAYLOAD;
+        refersTo = first;
+        block = responseHead;
+      } else {
+        block = new Uint8Array(responseHead.length + exchange.body.length);
+        block.set(responseHead, 0);
+        block.set(exchange.body, responseHead.length);
+        if (exchange.body.length > 0) this.seen.set(payloadDigest!, { uri: exchange.uri, date: exchange.date });
+      }
+    }
+
+    const responseHeaders: [string, string][] = [...common, ['Content-Type', 'application/http; msgtype=response']];
+    if (payloadDigest !== undefined) responseHeaders.push(['WARC-Payload-Digest', payloadDigest]);
+    const response = WARCRecord.create(
+      {
+        url: exchange.uri,
+        date,
+        type,
+        warcVersion: 'WARC/1.1',
+        warcHeaders: responseHeaders,
+        ...(refersTo !== undefined ? { refersToUrl: refersTo.uri, refersToDate: refersTo.date.toISOString() } : {}),
+      },
+      [block],
+    );
+    // The block is the HTTP message exactly as it went over the wire, built above; warcio
+    // would otherwise re-serialize the status line and header fields.
+    response.httpHeaders = null;
+    if (profile !== undefined) response.warcHeaders.headers.set('WARC-Profile', profile);
+    const responseId = response.warcHeader('WARC-Record-ID')!;
+
+    const request = WARCRecord.create(
+      {
+        url: exchange.uri,
+        date,
+        type: 'request',
+        warcVersion: 'WARC/1.1',
+        warcHeaders: [...common, ['Content-Type', 'application/http; msgtype=request'], ['WARC-Concurrent-To', responseId]],
+      },
+      [requestBlock],
+    );
+    request.httpHeaders = null;
+
+    const responseBytes = await this.serialize(response);
+    const requestBytes = await this.serialize(request);
+    const pairLength = responseBytes.length + requestBytes.length;
+    // Rotate before the pair would pass maxBytes, unless the file holds only its
+    // warcinfo: a pair larger than maxBytes then gets a file of its own.
+    if (this.size > this.infoSize && this.size + pairLength > this.maxBytes) {
+      this.serial += 1;
+      await this.startFile();
+    }
+    const offset = this.size;
+    const pair = new Uint8Array(pairLength);
+    pair.set(responseBytes, 0);
+    pair.set(requestBytes, responseBytes.length);
+    await this.handle!.write(pair, 0, pair.length, offset);
+    this.size += pairLength;
+
+    const contentType = headerValue(exchange.responseHeaderLines, 'content-type');
+    this.entries.push({
+      url: exchange.uri,
+      date: exchange.date,
+      mime: type === 'revisit' ? 'warc/revisit' : (contentType?.split(';')[0]?.trim().toLowerCase() || 'unk'),
+      status: exchange.status,
+      ...(payloadDigest !== undefined ? { digest: payloadDigest } : {}),
+      length: responseBytes.length,
+      offset,
+      filename: basename(this.file),
+    });
+    return { file: this.file, offset, length: responseBytes.length, type };
+  }
+}
+
+/**
+ * Cuts `file` back to the end of its last whole gzip member (one WARC record each), so
+ * a file a killed run was writing reads cleanly to its last byte. Returns the bytes cut.
+ * RFC 1952 §2.3 gives the member layout walked here.
+ */
+export async function trimTornTail(file: string): Promise<number> {
+  const bytes = await readFile(file);
+  let position = 0;
+  while (position < bytes.length) {
+    const end = gzipMemberEnd(bytes, position);
+    if (end === undefined) break;
+    position = end;
+  }
+  const cut = bytes.length - position;
+  if (cut > 0) await truncate(file, position);
+  return cut;
+}
+
+const FHCRC = 2;
+const FEXTRA = 4;
+const FNAME = 8;
+const FCOMMENT = 16;
+
+/** The offset just past the gzip member at `start`, or undefined if it is not whole. */
+function gzipMemberEnd(bytes: Uint8Array, start: number): number | undefined {
+  if (bytes.length - start < 18 || bytes[start] !== 0x1f || bytes[start + 1] !== 0x8b || bytes[start + 2] !== 8) return undefined;
+  const flags = bytes[start + 3]!;
+  let position = start + 10;
+  if (flags & FEXTRA) {
+    if (position + 2 > bytes.length) return undefined;
+    position += 2 + (bytes[position]! | (bytes[position + 1]! << 8));
+  }
+  for (const flag of [FNAME, FCOMMENT]) {
+    if (flags & flag) {
+      while (position < bytes.length && bytes[position] !== 0) position += 1;
+      position += 1;
+    }
+  }
+  if (flags & FHCRC) position += 2;
+  if (position >= bytes.length) return undefined;
+  let consumed: number;
+  let inflated: Buffer;
+  try {
+    const result = inflateRawSync(bytes.subarray(position), { info: true }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+    consumed = result.engine.bytesWritten;
+    inflated = result.buffer;
+  } catch {
+    return undefined;
+  }
+  const trailer = position + consumed;
+  if (trailer + 8 > bytes.length) return undefined;
+  // ISIZE: the inflated length modulo 2^32.
+  const isize = (bytes[trailer + 4]! | (bytes[trailer + 5]! << 8) | (bytes[trailer + 6]! << 16) | (bytes[trailer + 7]! << 24)) >>> 0;
+  if (isize !== inflated.length % 2 ** 32) return undefined;
+  return trailer + 8;
+}
+
