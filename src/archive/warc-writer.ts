@@ -229,7 +229,9 @@ export class WarcWriter {
     this.filesWritten.push(this.file);
     const info: Record<string, string> = { software: `linkladder/${this.options.version}`, format: 'WARC File Format 1.1' };
     for (const [key, value] of Object.entries(this.options.settings ?? {})) {
-      if (value !== undefined) info[key] = typeof value === 'string' ? value : JSON.stringify(value);
+      // application/warc-fields is one `name: value` line per field: a line end or colon
+      // inside a name, or a line end inside a value, would forge another field.
+      if (value !== undefined) info[key.replace(/[\r\n:]+/g, '_')] = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/[\r\n]+/g, ' ');
     }
     const record = this.warcio.WARCRecord.createWARCInfo({ filename: basename(this.file), warcVersion: 'WARC/1.1', date: new Date().toISOString() }, info);
     const bytes = await this.serialize(record);

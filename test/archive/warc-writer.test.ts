@@ -84,7 +84,7 @@ function split(raw: Uint8Array): { head: string; body: Uint8Array } {
 describe('WarcWriter', () => {
   it('writes warcinfo, then request and response records that warcio reads back with the digests recomputed', async () => {
     const path = join(dir, 'crawl.warc.gz');
-    const writer = await WarcWriter.open(path, { version: '9.9.9', settings: { seeds: ['https://example.com/'], maxDepth: 3, label: 'x' } });
+    const writer = await WarcWriter.open(path, { version: '9.9.9', settings: { seeds: ['https://example.com/'], maxDepth: 3, label: 'x\r\nforged: yes', 'a:b': 1 } });
     const body = gzipSync('<html>hello</html>');
     const location = await writer.write(exchange('https://example.com/a?b=1', body, { responseHeaderLines: ['Content-Type: text/html', 'Content-Encoding: gzip', `Content-Length: ${body.length}`] }));
     await writer.close();
@@ -99,6 +99,9 @@ describe('WarcWriter', () => {
     expect(info).toContain('software: linkladder/9.9.9\r\n');
     expect(info).toContain('seeds: ["https://example.com/"]\r\n');
     expect(info).toContain('maxDepth: 3\r\n');
+    expect(info).toContain('label: x forged: yes\r\n');
+    expect(info).toContain('a_b: 1\r\n');
+    expect(info).not.toMatch(/^forged:/m);
     expect(records[0]!.record.warcHeader('WARC-Filename')).toBe('crawl.warc.gz');
     expect(records[0]!.record.warcContentType).toBe('application/warc-fields');
 
