@@ -66,6 +66,8 @@ export const ERROR_MESSAGES = {
   ERR_CRAWL_FETCHER_THREW: 'the fetcher threw instead of returning a result: recorded as a failed fetch',
   ERR_CRAWL_STOPPED: 'the crawl stopped on a fatal error (the cause says which)',
   // store
+  // archive — thrown by the WARC writer
+  ERR_ARCHIVE_CLOSED: 'the WARC writer is closed: nothing more can be written to it',
   ERR_STORE_OPEN: 'cannot open the index database',
   ERR_STORE_MIGRATION_NAME: 'a migration file name is not NNN_snake_name.sql, or the numbers are not contiguous from 001',
   ERR_STORE_MIGRATION_UNKNOWN: 'the database has a migration this program does not know (it is newer, or another database)',
@@ -127,6 +129,16 @@ export class OptionError extends LinkladderError {
   constructor(message: string) {
     super('ERR_API_BAD_OPTION', message);
     this.name = 'OptionError';
+  }
+}
+
+/** The WARC writer refused a write. */
+export class ArchiveError extends LinkladderError {
+  declare readonly code: Extract<ErrorCode, `ERR_ARCHIVE_${string}`>;
+
+  constructor(code: Extract<ErrorCode, `ERR_ARCHIVE_${string}`>, message?: string, options?: { cause?: unknown }) {
+    super(code, message ?? ERROR_MESSAGES[code], options);
+    this.name = 'ArchiveError';
   }
 }
 

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { open, readdir, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { ArchiveError } from '../errors.js';
 import type { CdxjEntry } from './cdxj.js';
 
 /** ISO 28500:2017 Annex K revisit profiles. */
@@ -199,7 +200,7 @@ export class WarcWriter {
   }
 
   write(exchange: WarcExchange): Promise<WarcRecordLocation> {
-    if (this.closed) return Promise.reject(new Error('the WARC writer is closed'));
+    if (this.closed) return Promise.reject(new ArchiveError('ERR_ARCHIVE_CLOSED'));
     const result = this.queue.then(() => this.writeExchange(exchange));
     this.queue = result.catch(() => undefined);
     return result;

@@ -268,7 +268,7 @@ describe('WarcWriter', () => {
     const records = await readWarc(path);
     expect(records.length).toBe(41);
     expect(locations.map((l) => l.offset)).toEqual(records.filter((r) => r.record.warcType === 'response').map((r) => r.offset));
-    await expect(writer.write(exchange('https://example.com/late', 'x'))).rejects.toThrow(/closed/);
+    await expect(writer.write(exchange('https://example.com/late', 'x'))).rejects.toMatchObject({ code: 'ERR_ARCHIVE_CLOSED', name: 'ArchiveError' });
   });
 });
 
