@@ -6,6 +6,7 @@
 // that archives nothing never loads it.
 
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -26,6 +27,18 @@ export interface WarcWriterOptions {
   readonly version: string;
   /** Plain data describing the run (the crawl's settings), written in each warcinfo. */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /**
+   * Payloads already in the archive (earlier runs' files, from `readPayloadCaptures`):
+   * a body with one of these digests is written as a revisit of that capture.
+   */
+  readonly knownPayloads?: Iterable<PayloadCapture>;
+}
+
+/** The first capture of a payload: its digest, and the response that carried it. */
+export interface PayloadCapture {
+  readonly digest: string;
+  readonly uri: string;
+  readonly date: Date;
 }
 
 /** One HTTP exchange as it went over the wire. */
@@ -170,6 +183,7 @@ export class WarcWriter {
     private readonly options: WarcWriterOptions,
   ) {
     this.serial = firstSerial;
+    for (const capture of options.knownPayloads ?? []) if (!this.seen.has(capture.digest)) this.seen.set(capture.digest, capture);
   }
 
   /**
@@ -338,6 +352,28 @@ export class WarcWriter {
     });
     return { file: this.file, offset, length: responseBytes.length, type };
   }
+}
+
+const EMPTY_PAYLOAD = sha256Digest(new Uint8Array());
+
+/**
+ * The first capture of each non-empty payload in `files` (response records, in file
+ * order), for a resumed run's `knownPayloads`. Trim a torn tail first: a file that does
+ * not parse to its end rejects.
+ */
+export async function readPayloadCaptures(files: readonly string[]): Promise<PayloadCapture[]> {
+  const { WARCParser } = await loadWarcio();
+  const captures = new Map<string, PayloadCapture>();
+  for (const file of files) {
+    for await (const record of new WARCParser(createReadStream(file) as AsyncIterable<Uint8Array>, { parseHttp: false })) {
+      const digest = record.warcPayloadDigest;
+      const uri = record.warcTargetURI;
+      const date = record.warcDate;
+      if (record.warcType === 'response' && digest && digest !== EMPTY_PAYLOAD && uri && date && !captures.has(digest)) captures.set(digest, { digest, uri, date: new Date(date) });
+      await record.skipFully();
+    }
+  }
+  return [...captures.values()];
 }
 
 /**

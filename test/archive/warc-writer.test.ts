@@ -12,6 +12,7 @@ import {
   REVISIT_IDENTICAL_PAYLOAD,
   REVISIT_SERVER_NOT_MODIFIED,
   WarcWriter,
+  readPayloadCaptures,
   sha256Digest,
   trimTornTail,
   warcFileName,
@@ -258,6 +259,24 @@ describe('WarcWriter', () => {
     expect(location.file).toBe(join(dir, 'run-00001.warc.gz'));
     expect((await readFile(path)).equals(before)).toBe(true);
     expect(warcFileName(join(dir, 'run'), 12)).toBe(join(dir, 'run-00012.warc.gz'));
+  });
+
+  it('a resumed run seeded with the earlier files’ payloads writes revisits of their captures', async () => {
+    const path = join(dir, 'resume.warc.gz');
+    const first = await WarcWriter.open(path, { version: '1' });
+    await first.write(exchange('https://example.com/old', 'kept body'));
+    await first.write(exchange('https://example.com/empty', ''));
+    await first.close();
+    const captures = await readPayloadCaptures(first.files);
+    expect(captures).toEqual([{ digest: sha256Digest(new TextEncoder().encode('kept body')), uri: 'https://example.com/old', date: DATE }]);
+
+    const second = await WarcWriter.open(path, { version: '1', knownPayloads: captures });
+    const location = await second.write(exchange('https://example.com/new', 'kept body', { date: new Date('2026-11-28T00:00:00Z') }));
+    await second.close();
+    expect(location).toMatchObject({ file: join(dir, 'resume-00001.warc.gz'), type: 'revisit' });
+    const revisit = (await readWarc(location.file))[1]!.record;
+    expect(revisit.warcRefersToTargetURI).toBe('https://example.com/old');
+    expect(revisit.warcRefersToDate).toBe(DATE.toISOString());
   });
 
   it('queues concurrent writes so records never interleave', async () => {
