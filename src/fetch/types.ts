@@ -194,6 +194,12 @@ export interface RobotsFileState {
 export interface RobotsCallOptions {
   /** @default undefined */
   readonly onRequest?: OnRequest | undefined;
+  /**
+   * Experimental, as `FetchCallOptions.onExchange`: each robots.txt exchange this call
+   * sends (none when the file is cached, or fetched for another caller).
+   * @default undefined
+   */
+  readonly onExchange?: OnExchange | undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRequestCredentials, type WireExchange } from '../../src/fetch/index.js';
+import { createRequestCredentials, createRobotsPolicy, type WireExchange } from '../../src/fetch/index.js';
 import { makeTestCertificates } from '../support/tls-certificates.js';
 import { closeAll, onCleanup, startServer, testFetcher } from './test-server.js';
 
@@ -139,6 +139,20 @@ describe('onExchange over HTTP/1.1', () => {
 
   it('rejects an onExchange that is not a function', async () => {
     await expect(testFetcher().fetch('http://127.0.0.1:1/', undefined, { onExchange: 'no' as never })).rejects.toMatchObject({ name: 'OptionError' });
+  });
+});
+
+describe('onExchange for robots.txt', () => {
+  it('tells the robots.txt exchange of the call that fetches it, and none once it is cached', async () => {
+    const site = await startServer((_, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /no\n'));
+    const robots = createRobotsPolicy({ userAgent: 'capture-test' });
+    onCleanup(() => robots.close());
+    const exchanges: WireExchange[] = [];
+    expect(await robots.isAllowed(`${site.origin}/no`, { onExchange: (exchange) => exchanges.push(exchange) })).toBe(false);
+    expect(await robots.isAllowed(`${site.origin}/yes`, { onExchange: (exchange) => exchanges.push(exchange) })).toBe(true);
+    expect(exchanges).toHaveLength(1);
+    expect(exchanges[0]!.url).toBe(`${site.origin}/robots.txt`);
+    expect(Buffer.from(exchanges[0]!.body).toString()).toBe('User-agent: *\nDisallow: /no\n');
   });
 });
 
