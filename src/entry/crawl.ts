@@ -14,6 +14,8 @@ export {
   type FetcherOptions,
   type FetchCallOptions,
   type BeforeRedirect,
+  type OnExchange,
+  type WireExchange,
   type RobotsPolicy,
   type RobotsCache,
   type RobotsCacheEntry,

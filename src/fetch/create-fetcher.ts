@@ -43,8 +43,8 @@ export function createFetcher(options?: FetcherOptions): HttpFetcher {
   const bytesPolicy: RetrievePolicy = Object.freeze({ ...policy, accept: ACCEPT_XML, decode: 'bytes' });
   return Object.freeze({
     fetch: async (url: string, signal?: AbortSignal, options?: FetchCallOptions) => {
-      const { method, beforeRedirect, onRequest, validators, read } = validateFetchCallOptions(options);
-      return client.retrieve(String(url), read === 'bytes' ? bytesPolicy : policy, { signal, beforeRedirect, onRequest, validators, method });
+      const { method, beforeRedirect, onRequest, validators, read, onExchange } = validateFetchCallOptions(options);
+      return client.retrieve(String(url), read === 'bytes' ? bytesPolicy : policy, { signal, beforeRedirect, onRequest, validators, method, onExchange });
     },
     close: () => client.close(),
   });

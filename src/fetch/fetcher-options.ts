@@ -5,6 +5,7 @@ import { MAX_TIMER_MS, checkBoolean, checkFunction, checkInteger, checkKnownKeys
 import { checkCa, checkHosts, checkProxy, checkUserAgent } from './fetch-option-checks.js';
 import { OptionError, describeValue } from '../errors.js';
 import type { RequestCredentials } from './credentials.js';
+import type { OnExchange } from './wire-exchange.js';
 import type { BeforeRedirect, FetchCallOptions, HttpMethod, OnRequest, Validators } from './types.js';
 
 const MiB = 1024 * 1024;
@@ -269,9 +270,10 @@ export interface ValidFetchCallOptions {
   readonly onRequest: OnRequest | undefined;
   readonly validators: Validators | undefined;
   readonly read: 'html' | 'bytes';
+  readonly onExchange: OnExchange | undefined;
 }
 
-const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ method: 'GET', beforeRedirect: undefined, onRequest: undefined, validators: undefined, read: 'html' });
+const NO_CALL_OPTIONS: ValidFetchCallOptions = Object.freeze({ method: 'GET', beforeRedirect: undefined, onRequest: undefined, validators: undefined, read: 'html', onExchange: undefined });
 
 /** Names from other fetch APIs for what `beforeRedirect` does. */
 const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
@@ -282,7 +284,7 @@ const RENAMED_CALL_OPTIONS: Readonly<Record<string, string>> = Object.freeze({
 export function validateFetchCallOptions(input: FetchCallOptions | undefined): ValidFetchCallOptions {
   if (input === undefined) return NO_CALL_OPTIONS;
   const options = checkOptionsObject(input);
-  checkKnownKeys(options, ['method', 'beforeRedirect', 'onRequest', 'validators', 'read'], RENAMED_CALL_OPTIONS);
+  checkKnownKeys(options, ['method', 'beforeRedirect', 'onRequest', 'validators', 'read', 'onExchange'], RENAMED_CALL_OPTIONS);
   const method = options.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') throw new OptionError(`Expected \`method\` to be 'GET' or 'HEAD', got ${describeValue(method)}`);
   const read: unknown = options.read ?? 'html';
@@ -293,6 +295,7 @@ export function validateFetchCallOptions(input: FetchCallOptions | undefined): V
     onRequest: checkFunction<OnRequest | undefined>('onRequest', options.onRequest, undefined),
     validators: checkValidators(options.validators),
     read,
+    onExchange: checkFunction<OnExchange | undefined>('onExchange', options.onExchange, undefined),
   });
 }
 

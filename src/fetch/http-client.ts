@@ -14,6 +14,7 @@ import { CUT_CODES, HopSignal, RequestDeadline } from './request-deadline.js';
 import { FOLLOWED_REDIRECT_STATUSES } from './redirect-statuses.js';
 import { resolveLocation, toRequestTarget, type RequestTarget } from './request-target.js';
 import { ResponseSink, type ResponseHead } from './response-sink.js';
+import type { OnExchange, WireExchange } from './wire-exchange.js';
 import type { BeforeRedirect, FetchHop, FetchedResponse, HttpMethod, OnRequest, RedirectHop, RequestKind, Validators } from './types.js';
 
 /** The content codings asked for: exactly those `decodeBody` undoes. */
@@ -66,6 +67,8 @@ export interface RetrieveCall {
   readonly validators?: Validators | undefined;
   /** @default 'GET' */
   readonly method?: HttpMethod | undefined;
+  /** Told of each hop's exchange as on the wire, once it is over. @default undefined (nothing of it is kept) */
+  readonly onExchange?: OnExchange | undefined;
 }
 
 type FinalFields = Pick<
@@ -123,7 +126,7 @@ export class HttpClient {
     url: string,
     hops: FetchHop[],
     policy: RetrievePolicy,
-    { beforeRedirect, onRequest, validators, method = 'GET' }: RetrieveCall,
+    { beforeRedirect, onRequest, validators, method = 'GET', onExchange }: RetrieveCall,
     deadline: RequestDeadline,
   ): Promise<FinalFields> {
     const first = toRequestTarget(url);
@@ -140,15 +143,22 @@ export class HttpClient {
     for (;;) {
       if (deadline.reason !== undefined) return failed(target.url, CUT_CODES[deadline.reason]);
       const hop = new HopSignal(deadline);
+      // Only with `onExchange`: the hop's request, and its outcome once known.
+      let sent: SentExchange | undefined;
+      let outcome: string | undefined;
       try {
         const own = hops.length === 0 ? conditional : requestHeaders;
         const headers = this.#credentials === undefined ? own : withCredentials(own, this.#credentials, target);
-        const sink = this.#send(target, method, requestKind(policy, hops.length), headers, hop.signal, policy.maxBodyBytes, onRequest);
+        const startedAt = onExchange === undefined ? 0 : this.#now();
+        const sink = this.#send(target, method, requestKind(policy, hops.length), headers, hop.signal, policy.maxBodyBytes, onRequest, onExchange !== undefined);
+        if (onExchange !== undefined) sent = { url: target.url, sink, headers, startedAt };
         let head: ResponseHead;
         try {
           head = await sink.head;
         } catch (error) {
-          return failed(target.url, hop.reason === undefined ? classifyError(error) : CUT_CODES[hop.reason]);
+          const code = hop.reason === undefined ? classifyError(error) : CUT_CODES[hop.reason];
+          outcome = code;
+          return failed(target.url, code);
         }
         hop.startBodyDeadline(policy.bodyTimeoutMs);
         // RFC 6265 §5.3: each hop's cookies, a redirect's included (a login sets the session on its 302).
@@ -166,10 +176,14 @@ export class HttpClient {
           } else {
             await discard(sink);
             const next = this.#redirect(target, location, status, hops, seen, policy);
-            if (!next.ok) return { ...answered, ...NO_BODY, errorCode: next.code };
+            if (!next.ok) return { ...answered, ...NO_BODY, errorCode: (outcome = next.code) };
             const hopIndex = hops.length - 1;
             const decision = await askBeforeRedirect(beforeRedirect, { from: target.url, to: next.target.url, status, hopIndex });
-            if (decision !== 'follow') return stoppedBy(answered, decision);
+            if (decision !== 'follow') {
+              const stopped = stoppedBy(answered, decision);
+              outcome = stopped.errorCode;
+              return stopped;
+            }
             target = next.target;
             continue;
           }
@@ -177,9 +191,11 @@ export class HttpClient {
         // RFC 9110 §15.4.5: a 304 answers a conditional request; to one without validators it names nothing to keep.
         if (status === 304 && own === requestHeaders) errorCode = 'ERR_FETCH_UNSOLICITED_NOT_MODIFIED';
         const read = method === 'HEAD' ? await this.#headOnly(sink, answered.headers) : await this.#readFinal(sink, answered.headers, policy, hop);
-        return { ...answered, ...read, errorCode: errorCode ?? read.errorCode };
+        outcome = errorCode ?? read.errorCode;
+        return { ...answered, ...read, errorCode: outcome };
       } finally {
         hop.dispose();
+        if (sent !== undefined) tellExchange(onExchange, method, sent, outcome);
       }
     }
   }
@@ -196,13 +212,14 @@ export class HttpClient {
     signal: AbortSignal,
     maxBodyBytes: number,
     onRequest: OnRequest | undefined,
+    isCapturing: boolean,
   ): ResponseSink {
     try {
       onRequest?.({ url: target.url, kind });
     } catch {
       // A counter that throws does not stop the request.
     }
-    const sink = new ResponseSink(signal, maxBodyBytes, { method, path: target.path });
+    const sink = new ResponseSink(signal, maxBodyBytes, { method, path: target.path, isCapturing });
     this.#agent.dispatch({ origin: target.origin, path: target.path, method, headers }, sink);
     return sink;
   }
@@ -280,6 +297,50 @@ export class HttpClient {
       bytes: read.data.length,
       errorCode,
     };
+  }
+}
+
+/** A hop's request, kept for its exchange (the target moves on before the hop is told). */
+interface SentExchange {
+  readonly url: string;
+  readonly sink: ResponseSink;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly startedAt: number;
+}
+
+/**
+ * The hop's exchange as on the wire, once it is over (its body read, kept or dropped).
+ * The sink still holds the body's chunks as received, before any decoding.
+ */
+function tellExchange(
+  onExchange: OnExchange | undefined,
+  method: HttpMethod,
+  sent: SentExchange,
+  errorCode: string | undefined,
+): void {
+  const { sink } = sent;
+  const capture = sink.capture;
+  if (onExchange === undefined || capture === undefined) return;
+  const hasHead = capture.status !== undefined;
+  const { chunks, isCut } = sink.received();
+  const exchange: WireExchange = Object.freeze({
+    method,
+    url: sent.url,
+    httpVersion: capture.requestHeaders === undefined ? undefined : sink.protocol === 'h2' ? '2' : '1.1',
+    requestHeaders: Object.freeze(capture.requestHeaders ?? Object.entries(sent.headers).map(([name, value]) => [name, value] as const)),
+    status: capture.status,
+    statusText: capture.statusText,
+    responseHeaders: Object.freeze(capture.responseHeaders),
+    body: hasHead ? new Uint8Array(Buffer.concat(chunks)) : new Uint8Array(0),
+    isCut: hasHead && isCut,
+    remoteAddress: capture.remoteAddress,
+    startedAt: sent.startedAt,
+    errorCode,
+  });
+  try {
+    onExchange(exchange);
+  } catch {
+    // An archive that throws does not stop the fetch.
   }
 }
 

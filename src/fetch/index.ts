@@ -56,6 +56,7 @@ export type {
   RobotsPolicy,
   RobotsFileState,
 } from './types.js';
+export type { OnExchange, WireExchange, WireField, WireHttpVersion } from './wire-exchange.js';
 export { ProxyError, proxyHostOf, proxyRoutesOf, type ProxyRoutes } from './dispatcher.js';
 export { createFetcher, ACCEPT_HTML, ACCEPT_XML, type HttpFetcher } from './create-fetcher.js';
 export {

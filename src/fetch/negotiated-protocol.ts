@@ -20,11 +20,14 @@ export interface ProtocolListener {
   readonly method: string;
   readonly path: string;
   onProtocol(protocol: HttpProtocol): void;
+  /** Only for a request whose exchange is kept: the header block as written and the peer's address. */
+  readonly onSent?: ((headers: string, remoteAddress: string | undefined) => void) | undefined;
 }
 
 interface SendHeadersMessage {
   readonly request?: { readonly method?: unknown; readonly path?: unknown };
-  readonly socket?: { readonly alpnProtocol?: unknown };
+  readonly headers?: unknown;
+  readonly socket?: { readonly alpnProtocol?: unknown; readonly remoteAddress?: unknown };
 }
 
 let waiting: ProtocolListener | undefined;
@@ -37,6 +40,11 @@ function onSendHeaders(message: unknown): void {
   const { request, socket } = message as SendHeadersMessage;
   if (request?.method !== listener.method || !isSamePath(request.path, listener.path)) return;
   listener.onProtocol(socket?.alpnProtocol === 'h2' ? 'h2' : 'http/1.1');
+  if (listener.onSent !== undefined) {
+    const { headers } = message as SendHeadersMessage;
+    const address = socket?.remoteAddress;
+    listener.onSent(typeof headers === 'string' ? headers : '', typeof address === 'string' ? address : undefined);
+  }
 }
 
 /** The path as sent, or in absolute form (RFC 9112 §3.2.2: to a forward proxy, a plain-http request names the whole URL). */

@@ -7,6 +7,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { listenForProtocol, type ProtocolListener } from './negotiated-protocol.js';
 import type { HttpProtocol } from './types.js';
+import { pairRawHeaders, parseSentHeaders, type WireField } from './wire-exchange.js';
+
+/** What a sink keeps for an exchange's archive, when asked to (`isCapturing`). */
+export interface WireCapture {
+  /** The request's fields as written; `undefined` when it never was. */
+  requestHeaders: WireField[] | undefined;
+  remoteAddress: string | undefined;
+  status: number | undefined;
+  statusText: string | undefined;
+  responseHeaders: WireField[];
+}
 
 /** What came before the body: RFC 9110 §15 status, §6.3 header fields (names lower-cased, repeats as arrays). */
 export interface ResponseHead {
@@ -43,6 +54,8 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
   readonly head: Promise<ResponseHead>;
   /** The protocol the request went out on, once it was written; `undefined` before (or without `request`). */
   protocol: HttpProtocol | undefined;
+  /** Kept only when the request asked for it (`isCapturing`). */
+  readonly capture: WireCapture | undefined;
   readonly #listener: ProtocolListener | undefined;
   #resolveHead!: (head: ResponseHead) => void;
   #rejectHead!: (error: unknown) => void;
@@ -55,13 +68,21 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
   #wireBytes = 0;
   #isCapped = false;
   #isDone = false;
+  #isClosedEarly = false;
   #error: unknown;
   #onWireBytes: ((bytes: number) => void) | undefined;
   #wake: (() => void) | undefined;
   #onChunk: (() => void) | undefined;
 
-  constructor(signal: AbortSignal, maxBytes: number, request?: { readonly method: string; readonly path: string }) {
+  constructor(
+    signal: AbortSignal,
+    maxBytes: number,
+    request?: { readonly method: string; readonly path: string; readonly isCapturing?: boolean | undefined },
+  ) {
     this.#signal = signal;
+    const capture: WireCapture | undefined =
+      request?.isCapturing === true ? { requestHeaders: undefined, remoteAddress: undefined, status: undefined, statusText: undefined, responseHeaders: [] } : undefined;
+    this.capture = capture;
     this.#listener =
       request === undefined
         ? undefined
@@ -71,6 +92,13 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
             onProtocol: (protocol) => {
               this.protocol = protocol;
             },
+            onSent:
+              capture === undefined
+                ? undefined
+                : (headers, remoteAddress) => {
+                    capture.requestHeaders = parseSentHeaders(headers, this.protocol === 'h2');
+                    capture.remoteAddress = remoteAddress;
+                  },
           };
     this.#maxBytes = maxBytes;
     this.head = new Promise<ResponseHead>((resolve, reject) => {
@@ -86,7 +114,13 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
     else if (this.#listener !== undefined) listenForProtocol(this.#listener);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders, statusText?: string): void {
+    if (this.capture !== undefined) {
+      this.capture.status = status;
+      this.capture.statusText = statusText ?? '';
+      // undici's own handler adapter keeps the raw list on the controller (names as sent, in order).
+      this.capture.responseHeaders = pairRawHeaders((controller as { rawHeaders?: Buffer[] }).rawHeaders);
+    }
     this.#hasHead = true;
     this.#resolveHead({ status, headers });
   }
@@ -159,7 +193,17 @@ export class ResponseSink implements Dispatcher.DispatchHandler {
 
   /** Close the connection unless the body already ended (the server stops sending). */
   close(): void {
-    if (!this.#isDone) this.#abort(new BodyNotWanted());
+    if (this.#isDone) return;
+    this.#isClosedEarly = true;
+    this.#abort(new BodyNotWanted());
+  }
+
+  /**
+   * The body bytes kept so far, as received (content-coded), and whether reading
+   * stopped before its end (a cap, an error, closed early). For the exchange's archive.
+   */
+  received(): { readonly chunks: readonly Buffer[]; readonly isCut: boolean } {
+    return { chunks: this.#chunks, isCut: this.#isCapped || this.#isClosedEarly || this.#error !== undefined || !this.#isDone };
   }
 
   #abort(reason: unknown): void {

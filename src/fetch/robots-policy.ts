@@ -10,7 +10,7 @@ import { toRequestTarget } from './request-target.js';
 import { sitemapsFromRobots } from './sitemap.js';
 import { isFetchErrorCode, readRobotsCacheEntry, robotsFacts } from './robots-cache.js';
 import { validateRobotsPolicyOptions, type RobotsPolicyOptions, type ValidRobotsPolicyOptions } from './robots-options.js';
-import type { FetchedResponse, OnRequest, RobotsCacheEntry, RobotsCallOptions, RobotsFileState, RobotsPolicy } from './types.js';
+import type { FetchedResponse, RobotsCacheEntry, RobotsCallOptions, RobotsFileState, RobotsPolicy } from './types.js';
 
 // robots-parser is CommonJS whose typings say `export default`: Node hands ESM the
 // function itself as the default, TypeScript (nodenext) expects it under `.default`.
@@ -105,7 +105,7 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
     if (!parsed.ok) return true;
     const { origin, path } = parsed.target;
     if (path === '/robots.txt') return true;
-    const entry = await this.#load(origin, options?.onRequest);
+    const entry = await this.#load(origin, options);
     switch (entry.file.verdict) {
       case 'unavailable':
         return true;
@@ -131,8 +131,8 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
     return this.#client.close();
   }
 
-  /** The origin's entry: cached, being fetched (shared: `onRequest` of the caller that fetches it is told), or fetched now. */
-  #load(origin: string, onRequest: OnRequest | undefined): Promise<CacheEntry> {
+  /** The origin's entry: cached, being fetched (shared: `onRequest` and `onExchange` of the caller that fetches it is told), or fetched now. */
+  #load(origin: string, call: RobotsCallOptions | undefined): Promise<CacheEntry> {
     const slot = this.#slots.get(origin);
     if (slot !== undefined) {
       this.#slots.delete(origin);
@@ -146,7 +146,7 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
       }
     }
     const fresh: Slot = {
-      loading: this.#obtain(origin, onRequest).then((entry) => {
+      loading: this.#obtain(origin, call).then((entry) => {
         fresh.entry = entry;
         return entry;
       }),
@@ -167,10 +167,10 @@ class OriginRobotsPolicy implements HttpRobotsPolicy {
   }
 
   /** The origin's robots.txt: from the RobotsCache while fresh there, else fetched (and stored). */
-  async #obtain(origin: string, onRequest: OnRequest | undefined): Promise<CacheEntry> {
+  async #obtain(origin: string, call: RobotsCallOptions | undefined): Promise<CacheEntry> {
     const stored = await this.#readStored(origin);
     if (stored !== undefined && this.#isFresh(stored.fetchedAt)) return this.#entryOf(origin, stored);
-    const response = await this.#client.retrieve(`${origin}/robots.txt`, this.#policy, { onRequest });
+    const response = await this.#client.retrieve(`${origin}/robots.txt`, this.#policy, { onRequest: call?.onRequest, onExchange: call?.onExchange });
     const facts = robotsFacts(response, robotsVerdict(response) === 'parsed');
     await this.#store(origin, facts);
     return this.#entryOf(origin, facts);

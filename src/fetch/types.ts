@@ -1,6 +1,8 @@
 // What the fetch layer gives the crawler. The crawler depends on these types only,
 // so it can be tested with a fake Fetcher.
 
+import type { OnExchange } from './wire-exchange.js';
+
 /** The HTTP version a response came over, as ALPN names them: HTTP/1.1 (RFC 9112) or HTTP/2 (RFC 9113). */
 export type HttpProtocol = 'http/1.1' | 'h2';
 
@@ -126,6 +128,14 @@ export interface FetchCallOptions {
    */
   readonly validators?: Validators | undefined;
   /**
+   * Experimental, for archives (WARC): told of each hop's exchange as on the wire —
+   * the request's fields as sent (credentials included), the raw response fields in
+   * order, the body as received before content decoding (up to `maxBodyBytes`), the
+   * peer's address. Nothing of it is kept without it.
+   * @default undefined
+   */
+  readonly onExchange?: OnExchange | undefined;
+  /**
    * `html`: only an HTML body is read and decoded (`body`); `bytes`: any body is read,
    * up to the same caps, and given as `data` (a sitemap).
    * @default 'html'
@@ -184,6 +194,12 @@ export interface RobotsFileState {
 export interface RobotsCallOptions {
   /** @default undefined */
   readonly onRequest?: OnRequest | undefined;
+  /**
+   * Experimental, as `FetchCallOptions.onExchange`: each robots.txt exchange this call
+   * sends (none when the file is cached, or fetched for another caller).
+   * @default undefined
+   */
+  readonly onExchange?: OnExchange | undefined;
 }
 
 /**
