@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createRequestCredentials, createRobotsPolicy, type WireExchange } from '../../src/fetch/index.js';
 import { makeTestCertificates } from '../support/tls-certificates.js';
 import { closeAll, onCleanup, startServer, testFetcher } from './test-server.js';
@@ -157,18 +157,9 @@ describe('onExchange for robots.txt', () => {
 });
 
 describe('onExchange over HTTP/2', () => {
-  let previousRejectUnauthorized: string | undefined;
-  beforeAll(() => {
-    previousRejectUnauthorized = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-  });
-  afterAll(() => {
-    if (previousRejectUnauthorized === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-    else process.env.NODE_TLS_REJECT_UNAUTHORIZED = previousRejectUnauthorized;
-  });
-
   it('names version 2, the pseudo-header fields sent, the raw fields and the compressed body', async () => {
-    const { leafKey, leafCert } = await makeTestCertificates();
+    // The test CA trusted as `--ca-file` would trust it.
+    const { leafKey, leafCert, caPem } = await makeTestCertificates();
     const gzipped = gzipSync(PAGE);
     const server: Http2SecureServer = createSecureServer({ key: leafKey, cert: leafCert, allowHTTP1: true }, (_, response) => {
       response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
@@ -190,7 +181,7 @@ describe('onExchange over HTTP/2', () => {
     );
     const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const exchanges: WireExchange[] = [];
-    const response = await testFetcher().fetch(`${origin}/h2`, undefined, { onExchange: (exchange) => exchanges.push(exchange) });
+    const response = await testFetcher({ ca: [caPem] }).fetch(`${origin}/h2`, undefined, { onExchange: (exchange) => exchanges.push(exchange) });
     expect(response.protocol).toBe('h2');
     expect(response.body).toBe(PAGE);
     const [exchange] = exchanges as [WireExchange];

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type Http2SecureServer } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFetcher, createRobotsPolicy, type FetcherOptions, type HttpFetcher } from '../../src/fetch/index.js';
 import { makeTestCertificates } from '../support/tls-certificates.js';
 import { closeAll, onCleanup, startServer } from './test-server.js';
@@ -24,17 +24,11 @@ interface H2Server {
   readonly sessions: () => number;
 }
 
-// These tests are about the protocol, not the chain of trust (a child CLI with
-// NODE_EXTRA_CA_CERTS checks that, test/cli/http2.test.ts): the test CA is not among
-// Node's roots, and Node 20 has no way to add one in a running process.
-let previousRejectUnauthorized: string | undefined;
-beforeAll(() => {
-  previousRejectUnauthorized = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-  process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-});
-afterAll(() => {
-  if (previousRejectUnauthorized === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
-  else process.env.NODE_TLS_REJECT_UNAUTHORIZED = previousRejectUnauthorized;
+// The test CA is trusted through the fetcher's own `ca` option (what `--ca-file` sets);
+// test/cli/http2.test.ts trusts it through NODE_EXTRA_CA_CERTS in a child CLI.
+let trusted: string[] = [];
+beforeAll(async () => {
+  trusted = [(await makeTestCertificates()).caPem];
 });
 
 afterEach(closeAll);
@@ -73,7 +67,7 @@ async function startH2Server(handler: H2Handler): Promise<H2Server> {
 }
 
 function fetcher(options: FetcherOptions = {}): HttpFetcher {
-  const made = createFetcher(options);
+  const made = createFetcher({ ca: trusted, ...options });
   onCleanup(() => made.close());
   return made;
 }
@@ -183,10 +177,10 @@ describe('the protocol each response came over', () => {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('User-agent: *\nDisallow: /private\n');
     });
-    const policy = createRobotsPolicy();
+    const policy = createRobotsPolicy({ ca: trusted });
     onCleanup(() => policy.close());
     expect(await policy.isAllowed(`${server.origin}/private/x`)).toBe(false);
-    const h1Policy = createRobotsPolicy({ http2: false });
+    const h1Policy = createRobotsPolicy({ http2: false, ca: trusted });
     onCleanup(() => h1Policy.close());
     expect(await h1Policy.isAllowed(`${server.origin}/public`)).toBe(true);
     expect(server.log).toEqual(['GET /robots.txt HTTP/2.0', 'GET /robots.txt HTTP/1.1']);
