@@ -1,6 +1,7 @@
 // One crawl from the command line, shared by `crawl` and `demo`: the index, the
 // fetcher and robots.txt, Ctrl-C, progress, events and the summary.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SETTINGS } from '../config/index.js';
 import {
   CRAWL_DEFAULTS,
@@ -259,16 +260,31 @@ async function crawlInto(
  * layer's, which the crawl layer may not import. A failure is a warning; the crawl goes on.
  */
 async function keepLastRunFindings(store: WritableIndex, context: CliContext): Promise<void> {
-  try {
-    const run = (await store.runs()).at(-1);
-    if (run === undefined || (await store.reader().runFindings?.(run.id)) !== undefined) return;
-    await store.recordRunFindings(run.id, await auditIdentities(store.reader()));
-    await store.flush();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    await context.err.writeLine(`linkladder: warning: the last run's findings were not kept (audit --since cannot compare with it): ${oneLine(message)}`);
+  // Asked again after a pause, a few times: a PostgreSQL index may be away for a moment
+  // (a restart, a failover) just as a worker starts. Each step may be repeated: the
+  // reads change nothing, and recordRunFindings replaces the run's findings whole.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const run = (await store.runs()).at(-1);
+      if (run === undefined || (await store.reader().runFindings?.(run.id)) !== undefined) return;
+      await store.recordRunFindings(run.id, await auditIdentities(store.reader()));
+      await store.flush();
+      return;
+    } catch (error) {
+      if (attempt < KEEP_FINDINGS_ATTEMPTS) {
+        await sleep(KEEP_FINDINGS_FIRST_PAUSE_MS * 2 ** (attempt - 1));
+        continue;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      await context.err.writeLine(`linkladder: warning: the last run's findings were not kept (audit --since cannot compare with it): ${oneLine(message)}`);
+      return;
+    }
   }
 }
+
+/** Tries at keeping the last run's findings, the first pause between two (doubled each time): 0.5 + 1 + 2 + 4 s at most. */
+const KEEP_FINDINGS_ATTEMPTS = 5;
+const KEEP_FINDINGS_FIRST_PAUSE_MS = 500;
 
 /**
  * What the index holds beyond this run (an earlier run crawled into it): its broken
