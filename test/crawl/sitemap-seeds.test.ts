@@ -112,13 +112,16 @@ describe('sitemaps seed the crawl (on by default)', () => {
     const fetcher = createFetcher({ refusePrivate: false });
     closers.push(() => fetcher.close());
 
-    await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0, perHostDelayMs: 120 });
+    await crawl(`${origin}/`, { store, fetcher, allowPrivate: true, retries: 0, perHostDelayMs: 200 });
 
     // robots.txt is asked within the turn of the request it is read for.
     const paced = times.filter((_, i) => log[i] !== 'GET /robots.txt');
     expect(paced).toHaveLength(5);
     const gaps = paced.slice(1).map((t, i) => t - paced[i]!);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(110);
+    // The delay runs from one dispatch to the next; the server sees each arrival a
+    // little late, and on a loaded machine one arrival can lag the next by tens of
+    // milliseconds. Unpaced requests would arrive within a few milliseconds.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(150);
   });
 
   it('sitemap: false reads none: no /sitemap.xml, no robots.txt Sitemap: line followed', async () => {
