@@ -51,14 +51,20 @@ describe('hostile input', () => {
   });
 
   it('stays linear: 10× the input costs far less than 100× the time', () => {
+    // The fastest of several runs: a loaded machine (other test files, other
+    // processes) only ever adds time, so the minimum is the cost of the work itself.
     const time = (n: number): number => {
       const input = 'http://a/' + 'x/../'.repeat(n) + '%2e%2E/'.repeat(n);
-      const start = performance.now();
-      for (let i = 0; i < 5; i++) tryNormalize(input);
-      return performance.now() - start;
+      let fastest = Infinity;
+      for (let i = 0; i < 5; i++) {
+        const start = performance.now();
+        tryNormalize(input);
+        fastest = Math.min(fastest, performance.now() - start);
+      }
+      return fastest;
     };
     time(2_000); // warm up
-    const small = Math.max(time(20_000), 1);
+    const small = Math.max(time(20_000), 0.2);
     const large = time(200_000);
     expect(large / small).toBeLessThan(40);
   });
