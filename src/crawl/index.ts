@@ -76,7 +76,7 @@ export {
   type VerdictCacheOptions,
 } from './verdict-cache.js';
 export { SECOND_PASS_DEFAULT_WAIT_MS } from './second-pass.js';
-export { explain, type Explanation, type ExplainScope, type ExplainVerdict } from './explain.js';
+export { explain, type Explanation, type ExplainArchived, type ExplainScope, type ExplainVerdict } from './explain.js';
 export { LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE } from './page-links.js';
 export {
   CODE_VERDICTS,

@@ -11,6 +11,8 @@ export type {
   RunWriter,
   SitemapWriter,
   RobotsWriter,
+  ArchiveWriter,
+  ArchivedRecord,
   WriterUnits,
   SharedFrontier,
   SharedPoliteness,
@@ -56,7 +58,7 @@ export type {
   WorkerRow,
   DuplicateBodyRow,
 } from './types.js';
-export { MATCH_RUNGS, URL_STATES, zeroCounts } from './types.js';
+export { MATCH_RUNGS, URL_STATES, zeroCounts, ARCHIVED_RECORD_TYPES } from './types.js';
 export {
   URL_OPERATIONS,
   URL_TRANSITIONS,

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { StoreError } from '../../errors.js';
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
-import { isAliasMaking, ladderForms } from '../../ladder/index.js';
+import { isAliasMaking, ladderForms, resourceKeyOf } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { asCorruption, isObject, parseStoredJson } from '../index-corruption.js';
 import type { Migration } from '../migrations.js';
@@ -43,6 +43,7 @@ import { ServerWait } from './server-wait.js';
 import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
 import { stateIn } from '../url-state-machine.js';
+import { ARCHIVED_COLUMNS, toArchivedRecord, type ArchivedColumns, type ArchivedRecord } from '../archive-records.js';
 
 export interface PgStoreOptions {
   /** `postgres://user@host:port/database`. */
@@ -119,6 +120,8 @@ interface PgCore {
   readonly server: ServerWait;
   /** close() was called: a second one does nothing. */
   isClosed: boolean;
+  /** The run this worker started last: the run of the WARC records it is given without one. */
+  runId: number | undefined;
 }
 
 export class PgStore implements IndexWriter {
@@ -169,6 +172,7 @@ export class PgStore implements IndexWriter {
       isReadOnly: options.readOnly === true,
       server,
       isClosed: false,
+      runId: undefined,
     };
     if (!core.isReadOnly) {
       try {
@@ -371,7 +375,8 @@ export class PgStore implements IndexWriter {
       () => this.#db`INSERT INTO crawl_run (started_at, seeds, settings, worker)
         VALUES (${run.startedAt}, ${JSON.stringify(run.seeds)}, ${JSON.stringify(run.settings)}, ${this.#core.workerId}) RETURNING id`,
     );
-    return row!.id as number;
+    this.#core.runId = row!.id as number;
+    return this.#core.runId;
   }
 
   async endRun(id: number, end: CrawlRunEnd): Promise<void> {
@@ -486,6 +491,40 @@ export class PgStore implements IndexWriter {
         SELECT ${runId}, * FROM unnest(${all.map((f) => f.code)}::text[], ${all.map((f) => f.page)}::text[], ${all.map((f) => f.target)}::text[], ${all.map((f) => f.href)}::text[])
         ON CONFLICT DO NOTHING`;
     });
+  }
+
+  async recordArchived(records: readonly ArchivedRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const runId = this.#core.runId ?? null;
+    await this.#writing(
+      () => this.#db`
+        INSERT INTO archive_record (run_id, uri, key, file, file_offset, record_length, type, payload_digest, warc_date, status)
+        SELECT x.run_id, x.uri, x.key, x.file, x.file_offset, x.record_length, x.type, x.payload_digest, x.warc_date, x.status
+        FROM unnest(${records.map((r) => r.runId ?? runId) as number[]}::bigint[], ${records.map((r) => r.uri)}::text[],
+          ${records.map((r) => resourceKeyOf(r.uri) ?? null) as string[]}::text[], ${records.map((r) => r.file)}::text[],
+          ${records.map((r) => r.offset)}::bigint[], ${records.map((r) => r.length)}::bigint[], ${records.map((r) => r.type)}::text[],
+          ${records.map((r) => r.payloadDigest ?? null) as string[]}::text[], ${records.map((r) => r.date.getTime())}::bigint[],
+          ${records.map((r) => r.status ?? null) as number[]}::integer[])
+          WITH ORDINALITY AS x (run_id, uri, key, file, file_offset, record_length, type, payload_digest, warc_date, status, n)
+        ORDER BY x.n`,
+    );
+  }
+
+  async archivedRecords(uri: string): Promise<ArchivedRecord[]> {
+    const key = resourceKeyOf(uri);
+    const rows = await this.#reading(() =>
+      key === undefined
+        ? this.#db.unsafe(`SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE key IS NULL AND uri = $1 ORDER BY warc_date DESC, id DESC`, [uri])
+        : this.#db.unsafe(`SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE key = $1 ORDER BY warc_date DESC, id DESC`, [key]),
+    );
+    return (rows as unknown as ArchivedColumns[]).map(toArchivedRecord);
+  }
+
+  async archivedPayload(digest: string): Promise<ArchivedRecord | undefined> {
+    const [row] = await this.#reading(() =>
+      this.#db.unsafe(`SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE payload_digest = $1 AND type = 'response' ORDER BY id LIMIT 1`, [digest]),
+    );
+    return row === undefined ? undefined : toArchivedRecord(row as unknown as ArchivedColumns);
   }
 
   async close(): Promise<void> {
