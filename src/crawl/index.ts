@@ -23,7 +23,7 @@ export {
   type CrawlSettingsInput,
   type CrawlSettingsOf,
 } from './crawl-settings.js';
-export { SETTING_META, integerAtLeast, isOn, oneOf, type SettingMeta } from './setting-kinds.js';
+export { SETTING_META, integerAtLeast, integerBetween, isOn, oneOf, type SettingMeta } from './setting-kinds.js';
 export { describeOptionIssue, optionPath, parseOptionData, valueAt } from './option-issues.js';
 export type {
   CheckCounts,

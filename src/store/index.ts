@@ -80,7 +80,7 @@ export type { WriterLockHolder } from './sqlite/writer-lock.js';
 export { isProcessRunning } from './sqlite/writer-lock.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory/memory-store.js';
 export { PgStore, type PgStoreOptions } from './pg/pg-store.js';
-export { isPostgresUrl, redactUrl } from './pg/pg-database.js';
+export { isPostgresUrl, redactUrl, PG_POOL_SIZE } from './pg/pg-database.js';
 export { GROUP_COMMIT_DEFAULTS, type GroupCommitOptions } from './write-units.js';
 export {
   defaultMigrationsDir,

@@ -6,7 +6,7 @@ import { ERROR_MESSAGES, type ErrorCode } from '../../errors.js';
 import type { FetchRow, UrlRecord } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
-import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { addIndexPathOptions, indexTarget, type IndexPathOptions } from '../index-path.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { toJsonLine } from '../json-line.js';
 import { openReadOnlyIndex } from '../open-store.js';
@@ -41,7 +41,8 @@ export function addExplainCommand(program: Command, context: CliContext): void {
     .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (url: string, options: ExplainCommandOptions) => {
-      const store = await openReadOnlyIndex(await indexPath(options, context));
+      const target = await indexTarget(options, context);
+      const store = await openReadOnlyIndex(target.db, target.connection);
       let explanation: Explanation;
       try {
         explanation = await explain(store, url);

@@ -36,7 +36,7 @@ import {
 } from '../types.js';
 import { KnownUrls, type LearnedFacts } from './known-urls.js';
 import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
-import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, redactUrl, transaction, type Sql } from './pg-database.js';
+import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
 import { ServerWait } from './server-wait.js';
@@ -73,6 +73,12 @@ export interface PgStoreOptions {
   readonly readOnly?: boolean;
   /** Connections in the pool. @default 4 */
   readonly maxConnections?: number;
+  /**
+   * The server is reached through a pooler in transaction mode (PgBouncer
+   * `pool_mode = transaction`): no named prepared statements, no startup parameters it
+   * refuses (pg-database.ts). @default false
+   */
+  readonly transactionPooling?: boolean;
   /** Folder of the PostgreSQL migrations. @default the package's migrations/postgresql/ */
   readonly migrationsDir?: string;
 }
@@ -146,7 +152,11 @@ export class PgStore implements IndexWriter {
   /** Connect, migrate (unless `readOnly`: then the index must be up to date), and open as a worker. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const now = options.now ?? Date.now;
-    const sql = connect(options.url, { ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }), isGenericPlans: options.readOnly !== true });
+    const sql = connect(options.url, {
+      ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }),
+      isGenericPlans: options.readOnly !== true,
+      isTransactionPooling: options.transactionPooling === true,
+    });
     let applied: Migration[] = [];
     try {
       if (options.readOnly === true) await checkUpToDate(sql, options.url, options.migrationsDir);
@@ -607,7 +617,6 @@ function notFound(id: number): StoreError {
 function asStoreError(error: unknown, url: string, code: 'ERR_STORE_WRITE_FAILED' | 'ERR_STORE_OPEN'): unknown {
   if (error instanceof StoreError) return error;
   if ((error as { code?: unknown } | null)?.code === 'ERR_STORE_CORRUPT') return asCorruption(error, url);
-  const message = error instanceof Error ? error.message : String(error);
-  return new StoreError(code, `the index at ${redactUrl(url)}: ${message}`, { cause: error });
+  return new StoreError(code, `the index at ${redactUrl(url)}: ${pgErrorText(error)}`, { cause: error });
 }
 
