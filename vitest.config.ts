@@ -95,6 +95,7 @@ const INTEGRATION = [
 const POSTGRES = [
   'test/cli/pg-db.test.ts',
   'test/cli/pg-reports.test.ts',
+  'test/cli/pg-pooling.test.ts',
   'test/crawl/pg-workers.leases.test.ts',
   'test/crawl/pg-workers.process.test.ts',
   'test/crawl/pg-workers.restart.test.ts',

@@ -95,7 +95,7 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
     let store = given.store as IndexWriter | undefined;
     if (store === undefined) {
       // A postgres:// URL names a PostgreSQL index, never a file.
-      const index = isPostgresUrl(settings.db) ? await PgStore.open({ url: settings.db }) : new SqliteStore({ path: settings.db });
+      const index = isPostgresUrl(settings.db) ? await PgStore.open({ url: settings.db, maxConnections: settings.dbPoolSize, transactionPooling: settings.dbTransactionPooling }) : new SqliteStore({ path: settings.db });
       closing.push(() => index.close());
       store = index;
     }

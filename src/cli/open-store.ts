@@ -34,34 +34,50 @@ export function openStore(file: string, options: { readonly readOnly?: boolean }
   }
 }
 
+/** How a PostgreSQL index is reached (`--db-pool-size`, `--db-transaction-pooling`); a file ignores it. */
+export interface PgConnection {
+  /** Connections in the pool at most. @default 4 */
+  readonly poolSize?: number | undefined;
+  /** Through a pooler in transaction mode (PgBouncer): no named prepared statements. @default false */
+  readonly transactionPooling?: boolean | undefined;
+}
+
+/** PgStore's options for `connection`. */
+export function pgStoreOptions(connection: PgConnection): { maxConnections?: number; transactionPooling?: boolean } {
+  return {
+    ...(connection.poolSize === undefined ? {} : { maxConnections: connection.poolSize }),
+    ...(connection.transactionPooling === true ? { transactionPooling: true } : {}),
+  };
+}
+
 /**
  * Open the index `db` names to write it: a file as `openStore` does, or a PostgreSQL
  * database (migrated as needed; any number of workers may write it at once).
  */
-export async function openWritableIndex(db: string): Promise<WritableIndex> {
+export async function openWritableIndex(db: string, connection: PgConnection = {}): Promise<WritableIndex> {
   if (!isPostgresUrl(db)) return openStore(db);
   try {
-    return await PgStore.open({ url: db });
+    return await PgStore.open({ url: db, ...pgStoreOptions(connection) });
   } catch (error) {
     throw asOpenError(error, redactUrl(db));
   }
 }
 
 /** Open the index `db` names as `explain` reads it: its writer's reads (history, aliases, robots.txt), nothing written. */
-export async function openReadOnlyIndex(db: string): Promise<IndexWriter> {
+export async function openReadOnlyIndex(db: string, connection: PgConnection = {}): Promise<IndexWriter> {
   if (!isPostgresUrl(db)) return openStore(db, { readOnly: true });
   try {
-    return await PgStore.open({ url: db, readOnly: true });
+    return await PgStore.open({ url: db, readOnly: true, ...pgStoreOptions(connection) });
   } catch (error) {
     throw asOpenError(error, redactUrl(db));
   }
 }
 
 /** Open the index `db` names for reports: it must exist and be up to date; nothing is written. */
-export async function openReader(db: string): Promise<IndexReader> {
+export async function openReader(db: string, connection: PgConnection = {}): Promise<IndexReader> {
   if (!isPostgresUrl(db)) return openIndexReader(db);
   try {
-    return await openPgIndexReader(db);
+    return await openPgIndexReader(db, { transactionPooling: connection.transactionPooling === true });
   } catch (error) {
     throw asOpenError(error, redactUrl(db));
   }
@@ -71,11 +87,11 @@ export async function openReader(db: string): Promise<IndexReader> {
  * Run `work` on a connection to the PostgreSQL database `url` (`db migrate`, `db
  * status`), then close it. A failure to connect names the database, not its password.
  */
-export async function onPgDatabase<T>(url: string, work: (sql: PgSql) => Promise<T>): Promise<T> {
+export async function onPgDatabase<T>(url: string, work: (sql: PgSql) => Promise<T>, connection: PgConnection = {}): Promise<T> {
   const label = `the index at ${redactUrl(url)}`;
   let sql: PgSql;
   try {
-    sql = connectPg(url, { max: 1 });
+    sql = connectPg(url, { max: 1, isTransactionPooling: connection.transactionPooling === true });
   } catch (error) {
     throw asOpenError(error, label);
   }

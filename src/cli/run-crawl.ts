@@ -37,7 +37,7 @@ import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { formatSummary, summaryJson, type IndexStanding } from './format-summary.js';
 import { toJsonLine } from './json-line.js';
 import type { LineWriter } from './line-writer.js';
-import { lockTakeoverNotice, openWritableIndex, type WritableIndex } from './open-store.js';
+import { lockTakeoverNotice, openWritableIndex, type PgConnection, type WritableIndex } from './open-store.js';
 import { ProgressLine, isTerminal } from './progress-line.js';
 
 /**
@@ -51,6 +51,8 @@ export interface CrawlRunSettings {
   readonly seeds: readonly string[];
   /** The index: a database file or a PostgreSQL URL, created if needed, resumed if it holds a crawl. */
   readonly dbPath: string;
+  /** How a PostgreSQL index is reached: its pool's size, a pooler in transaction mode. @default a pool of 4, no pooler */
+  readonly dbConnection?: PgConnection;
   /** For the fetcher and robots.txt alike; `undefined` for the fetcher's default. */
   readonly userAgent: string | undefined;
   /** One JSON object per event and the summary as the last one, instead of the plain summary. */
@@ -113,7 +115,7 @@ export async function runCrawl(settings: CrawlRunSettings, context: CliContext):
     const seeds = checkSeeds(settings);
     if (seeds instanceof Error) return await reportUsage(seeds, context);
     // A store that fails to open throws on to run-cli: one line, exit 3.
-    index = await openWritableIndex(settings.dbPath);
+    index = await openWritableIndex(settings.dbPath, settings.dbConnection);
     const notice = lockTakeoverNotice(settings.dbPath, index);
     if (notice !== undefined) await context.err.writeLine(notice);
     // An index whose runs cannot be read is left for the crawl to report.

@@ -7,9 +7,9 @@
 // key in UPPER_SNAKE (`LINKLADDER_PER_HOST_CONCURRENCY`).
 
 import * as z from 'zod';
-import { SETTING_META, crawlOptionsSchema, isOn, type CrawlSettingsOf } from '../crawl/index.js';
+import { SETTING_META, crawlOptionsSchema, integerBetween, isOn, type CrawlSettingsOf } from '../crawl/index.js';
 import { FETCHER_DEFAULTS } from '../fetch/index.js';
-import { DEFAULT_DB_PATH } from '../store/index.js';
+import { DEFAULT_DB_PATH, PG_POOL_SIZE } from '../store/index.js';
 
 /** Where the index is: a file, or a PostgreSQL database (`postgres://`) shared by many workers; created if needed, resumed if it holds a crawl. */
 export const dbSetting = z
@@ -17,6 +17,29 @@ export const dbSetting = z
   .min(1, { error: 'Expected a non-empty path' })
   .default(DEFAULT_DB_PATH)
   .register(SETTING_META, { argument: 'PATH', description: 'the index: a file, or a PostgreSQL database `postgres://user@host:port/db` that any number of crawls share; created if needed, **resumed** if it holds a crawl; the default one, named by no flag, variable or file, takes no seed of a site it does not hold (give that site its own `--db`)' });
+
+/**
+ * Connections a worker opens to a PostgreSQL index at most (its pool); each worker
+ * counts against the server's `max_connections`. No effect on a file.
+ * @default 4
+ */
+export const dbPoolSizeSetting = integerBetween(PG_POOL_SIZE.min, PG_POOL_SIZE.max)
+  .default(PG_POOL_SIZE.default)
+  .register(SETTING_META, {
+    argument: 'N',
+    description: "connections to a PostgreSQL index at most, each counted against the server's `max_connections` (no effect on a file)",
+  });
+
+/**
+ * A PostgreSQL index reached through a pooler in transaction mode (PgBouncer
+ * `pool_mode = transaction`): no named prepared statements, no startup parameters it
+ * refuses. Not detected: a pooler is transparent until a statement fails.
+ * @default false
+ */
+export const dbTransactionPoolingSetting = isOn.default(false).register(SETTING_META, {
+  description:
+    'the PostgreSQL index is reached through a pooler in transaction mode (PgBouncer `pool_mode = transaction`): no named prepared statements, no `jit`/`plan_cache_mode` startup parameters',
+});
 
 /** The fetcher's own check (fetch/fetch-option-checks.ts), so that a file's bad value names the file. */
 export const userAgentSetting = z
@@ -32,6 +55,8 @@ export const userAgentSetting = z
 export const crawlSettingsSchema = z.strictObject(
   {
     db: dbSetting,
+    dbPoolSize: dbPoolSizeSetting,
+    dbTransactionPooling: dbTransactionPoolingSetting,
     ...crawlOptionsSchema.shape,
     userAgent: userAgentSetting,
     json: isOn.default(false).register(SETTING_META, { description: 'one JSON object per event on stdout, then the summary' }),

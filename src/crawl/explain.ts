@@ -3,12 +3,18 @@
 
 import { FETCHER_DEFAULTS, robotsRuleFor } from '../fetch/index.js';
 import { EVIDENCE_WEIGHT, isAliasMaking, normalizeReference, normalizeSyntax, resourceKey, walkAliases, type SyntacticRung } from '../ladder/index.js';
-import type { AliasRow, CrawlRunRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
+import type { AliasRow, ArchivedRecord, CrawlRunRow, FetchRow, FirstLink, IndexWriter, UrlHistory, UrlRecord } from '../store/index.js';
 import { parseUriReference, serialize } from '../uri/index.js';
 import { CRAWL_DEFAULTS } from './crawler-options.js';
 import { originOf } from './origin-key.js';
 import { isFromCache } from './verdict-cache.js';
 import { SCOPES, ScopeTest, describeVerdict, type Scope, type ScopeVerdict } from './scope.js';
+
+/** A WARC record that stands for the URL (`crawl --warc`), and for a revisit the response it refers to. */
+export interface ExplainArchived extends ArchivedRecord {
+  /** A revisit's original: the first response archived with its payload digest (none in the index: `undefined`). */
+  readonly refersTo?: Pick<ArchivedRecord, 'uri' | 'date' | 'file' | 'offset'> | undefined;
+}
 
 /** What became of a URL. */
 export type ExplainVerdict = 'unknown' | 'queued' | 'fetching' | 'fetched' | 'failed' | 'skipped' | 'merged';
@@ -52,6 +58,11 @@ export interface Explanation {
   readonly fetches: readonly FetchRow[];
   /** The evidence of each step of `aliasChain` (redirect status, Content-Location value), in chain order. */
   readonly evidence: readonly AliasRow[];
+  /**
+   * The WARC response and revisit records of the URL (any spelling of it), then of each
+   * later step of `aliasChain`; each URL's newest first.
+   */
+  readonly archived: readonly ExplainArchived[];
 }
 
 /** Why `url` was fetched, skipped or merged, from what `store` holds. Never throws on the URL. */
@@ -72,6 +83,7 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
       firstLink: undefined,
       fetches: [],
       evidence: [],
+      archived: [],
     };
   }
   const key = resourceKey(parsed.value);
@@ -121,6 +133,7 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
   const described = describe(row, history, resource, evidence[0], facts);
   const verdict = described.verdict;
   const reason = described.reason + runNotes(runs, history?.fetches.at(-1));
+  const archived = await archivedOf(store, [url, ...aliasChain.slice(1).map((step) => step.key)]);
   return {
     input: url,
     error: undefined,
@@ -135,7 +148,28 @@ export async function explain(store: IndexWriter, url: string, scope?: ExplainSc
     firstLink: history?.firstLink,
     fetches: history?.fetches ?? [],
     evidence,
+    archived,
   };
+}
+
+/** The response and revisit records of each URL (found by its key), a revisit with the response it refers to. */
+async function archivedOf(store: IndexWriter, uris: readonly string[]): Promise<ExplainArchived[]> {
+  const found: ExplainArchived[] = [];
+  for (const uri of uris) {
+    for (const record of await store.archivedRecords(uri)) {
+      if (record.type === 'request') continue;
+      if (record.type === 'response' || record.payloadDigest === undefined) {
+        found.push(record);
+        continue;
+      }
+      const original = await store.archivedPayload(record.payloadDigest);
+      found.push({
+        ...record,
+        refersTo: original === undefined ? undefined : { uri: original.uri, date: original.date, file: original.file, offset: original.offset },
+      });
+    }
+  }
+  return found;
 }
 
 /**

@@ -23,7 +23,7 @@ export {
   type CrawlSettingsInput,
   type CrawlSettingsOf,
 } from './crawl-settings.js';
-export { SETTING_META, integerAtLeast, isOn, oneOf, type SettingMeta } from './setting-kinds.js';
+export { SETTING_META, integerAtLeast, integerBetween, isOn, oneOf, type SettingMeta } from './setting-kinds.js';
 export { describeOptionIssue, optionPath, parseOptionData, valueAt } from './option-issues.js';
 export type {
   CheckCounts,
@@ -76,7 +76,7 @@ export {
   type VerdictCacheOptions,
 } from './verdict-cache.js';
 export { SECOND_PASS_DEFAULT_WAIT_MS } from './second-pass.js';
-export { explain, type Explanation, type ExplainScope, type ExplainVerdict } from './explain.js';
+export { explain, type Explanation, type ExplainArchived, type ExplainScope, type ExplainVerdict } from './explain.js';
 export { LINK_HEADER_ELEMENT, LINK_HEADER_ATTRIBUTE } from './page-links.js';
 export {
   CODE_VERDICTS,

@@ -7,6 +7,7 @@ export type {
   AdmitEntry,
   AdmitResult,
   AliasRecord,
+  ArchivedRecord,
   BaseLevel,
   ClaimedUrl,
   FetchRecord,

@@ -3,6 +3,7 @@
 
 import type { RobotsCache } from '../fetch/index.js';
 import type { AdmitEntry, AdmitResult, AliasRecord, UrlRecord } from './admission-records.js';
+import type { ArchivedRecord } from './archive-records.js';
 import type { ClaimedUrl, FetchRecord } from './fetch-records.js';
 import type { UrlHistory } from './reader-rows.js';
 import type { CrawlRunEnd, CrawlRunRow, CrawlRunStart, FindingIdentity, StoreStats } from './run-records.js';
@@ -116,6 +117,19 @@ export interface SitemapWriter {
   clearSitemapQueue(): Promise<void>;
 }
 
+/** The WARC records a crawl wrote (`--warc`): which record stands for which URL, and where it lies. */
+export interface ArchiveWriter {
+  /** Record WARC records as written (each of the run `runId` names, else of the run this writer started last). */
+  recordArchived(records: readonly ArchivedRecord[]): Promise<void>;
+  /**
+   * The records that stand for `uri`, newest first: those whose target URI has the
+   * resource key of `uri` (any spelling of it), or, for a URI without one, is `uri` as written.
+   */
+  archivedRecords(uri: string): Promise<ArchivedRecord[]>;
+  /** The first `response` record written with payload digest `digest` (what a revisit refers to), if any. */
+  archivedPayload(digest: string): Promise<ArchivedRecord | undefined>;
+}
+
 /** robots.txt answers kept across runs. */
 export interface RobotsWriter {
   /** robots.txt answers kept across runs (RFC 9309 §2.4), for the robots policy. */
@@ -151,7 +165,15 @@ export interface WriterUnits {
  * through which of these calls, is url-state-machine.ts.
  */
 export interface IndexWriter
-  extends AdmissionWriter, FrontierWriter, FetchLogWriter, EvidenceWriter, RunWriter, SitemapWriter, RobotsWriter, WriterUnits {}
+  extends AdmissionWriter,
+    FrontierWriter,
+    FetchLogWriter,
+    EvidenceWriter,
+    RunWriter,
+    SitemapWriter,
+    ArchiveWriter,
+    RobotsWriter,
+    WriterUnits {}
 
 /** The politeness every worker of a shared crawl keeps, whichever claims the URL. */
 export interface SharedPoliteness {

@@ -11,6 +11,8 @@ export type {
   RunWriter,
   SitemapWriter,
   RobotsWriter,
+  ArchiveWriter,
+  ArchivedRecord,
   WriterUnits,
   SharedFrontier,
   SharedPoliteness,
@@ -56,7 +58,7 @@ export type {
   WorkerRow,
   DuplicateBodyRow,
 } from './types.js';
-export { MATCH_RUNGS, URL_STATES, zeroCounts } from './types.js';
+export { MATCH_RUNGS, URL_STATES, zeroCounts, ARCHIVED_RECORD_TYPES } from './types.js';
 export {
   URL_OPERATIONS,
   URL_TRANSITIONS,
@@ -78,7 +80,7 @@ export type { WriterLockHolder } from './sqlite/writer-lock.js';
 export { isProcessRunning } from './sqlite/writer-lock.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory/memory-store.js';
 export { PgStore, type PgStoreOptions } from './pg/pg-store.js';
-export { isPostgresUrl, redactUrl } from './pg/pg-database.js';
+export { isPostgresUrl, redactUrl, PG_POOL_SIZE } from './pg/pg-database.js';
 export { GROUP_COMMIT_DEFAULTS, type GroupCommitOptions } from './write-units.js';
 export {
   defaultMigrationsDir,

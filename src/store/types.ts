@@ -6,6 +6,7 @@ export * from './url-vocabulary.js';
 export * from './admission-records.js';
 export * from './fetch-records.js';
 export * from './sitemap-records.js';
+export * from './archive-records.js';
 export * from './run-records.js';
 export * from './index-writer.js';
 export * from './reader-rows.js';

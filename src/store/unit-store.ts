@@ -9,6 +9,7 @@ import type {
   AdmitEntry,
   AdmitResult,
   AliasRecord,
+  ArchivedRecord,
   ClaimedUrl,
   CrawlRunEnd,
   CrawlRunRow,
@@ -59,6 +60,9 @@ export abstract class UnitStore implements IndexWriter {
   protected abstract requeueFetchedNow(): number;
   protected abstract dropLinksNow(fromUrlId: number): void;
   protected abstract recordRunFindingsNow(runId: number, findings: readonly FindingIdentity[]): void;
+  protected abstract recordArchivedNow(records: readonly ArchivedRecord[]): void;
+  protected abstract archivedRecordsNow(uri: string): ArchivedRecord[];
+  protected abstract archivedPayloadNow(digest: string): ArchivedRecord | undefined;
   /** How this store opens, nests and ends its transactions. */
   protected abstract transactionSteps(): TransactionSteps;
   /** Release the store (the last group is committed before). */
@@ -171,6 +175,18 @@ export abstract class UnitStore implements IndexWriter {
     return this.units.run(() => this.recordRunFindingsNow(runId, findings));
   }
 
+  recordArchived(records: readonly ArchivedRecord[]): Promise<void> {
+    return this.units.run(() => this.recordArchivedNow(records));
+  }
+
+  archivedRecords(uri: string): Promise<ArchivedRecord[]> {
+    return settled(() => this.archivedRecordsNow(uri));
+  }
+
+  archivedPayload(digest: string): Promise<ArchivedRecord | undefined> {
+    return settled(() => this.archivedPayloadNow(digest));
+  }
+
   transact<T>(work: (tx: IndexWriter) => Promise<T>): Promise<T> {
     return this.units.run(() => work((this.#tx ??= this.#unitView())));
   }
@@ -213,6 +229,9 @@ export abstract class UnitStore implements IndexWriter {
       requeueFetched: () => settled(() => this.requeueFetchedNow()),
       dropLinks: (fromUrlId) => settled(() => this.dropLinksNow(fromUrlId)),
       recordRunFindings: (runId, findings) => settled(() => this.recordRunFindingsNow(runId, findings)),
+      recordArchived: (records) => settled(() => this.recordArchivedNow(records)),
+      archivedRecords: (uri) => this.archivedRecords(uri),
+      archivedPayload: (digest) => this.archivedPayload(digest),
       transact: (work) => work(tx),
       flush: () => Promise.resolve(),
       robotsCache: this.robotsCache,

@@ -20,6 +20,8 @@ describe('the settings schema', () => {
   it("has the lower layers' defaults", () => {
     expect(CRAWL_SETTINGS_DEFAULTS).toEqual({
       db: DEFAULT_DB_PATH,
+      dbPoolSize: 4,
+      dbTransactionPooling: false,
       baseMode: CRAWL_DEFAULTS.baseMode,
       scope: CRAWL_DEFAULTS.scope,
       include: [],
@@ -67,6 +69,8 @@ describe('the settings schema', () => {
   it('names each setting alike everywhere: key = the flag in camelCase, variable = LINKLADDER_ + the key in UPPER_SNAKE', () => {
     expect(SETTINGS.map(({ key, flag, env, kind }) => [key, flag, env, kind])).toEqual([
       ['db', '--db', 'LINKLADDER_DB', 'string'],
+      ['dbPoolSize', '--db-pool-size', 'LINKLADDER_DB_POOL_SIZE', 'integer'],
+      ['dbTransactionPooling', '--db-transaction-pooling', 'LINKLADDER_DB_TRANSACTION_POOLING', 'switch'],
       ['baseMode', '--base-mode', 'LINKLADDER_BASE_MODE', 'choice'],
       ['scope', '--scope', 'LINKLADDER_SCOPE', 'choice'],
       ['include', '--include', 'LINKLADDER_INCLUDE', 'list'],
@@ -116,7 +120,7 @@ describe('the settings schema', () => {
       expect(crawlSettingsSchema.shape[key as SettingKey], key).toBe(crawlOptionsSchema.shape[key as keyof typeof crawlOptionsSchema.shape]);
       expect(CRAWL_SETTINGS_DEFAULTS[key as SettingKey], key).toEqual(CRAWL_DEFAULTS[key as keyof typeof CRAWL_DEFAULTS]);
     }
-    expect(SETTINGS.map((setting) => setting.key).filter((key) => !(key in crawlOptionsSchema.shape))).toEqual(['db', 'userAgent', 'json']);
+    expect(SETTINGS.map((setting) => setting.key).filter((key) => !(key in crawlOptionsSchema.shape))).toEqual(['db', 'dbPoolSize', 'dbTransactionPooling', 'userAgent', 'json']);
   });
 
   it('gives every setting a description and, but for switches, a flag argument', () => {
@@ -129,6 +133,8 @@ describe('the settings schema', () => {
   it('infers the types of the settings', () => {
     expectTypeOf<SettingKey>().toEqualTypeOf<
       | 'db'
+      | 'dbPoolSize'
+      | 'dbTransactionPooling'
       | 'baseMode'
       | 'scope'
       | 'include'

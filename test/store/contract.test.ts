@@ -3,7 +3,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { ladderForms } from '../../src/ladder/index.js';
-import { MemoryStore, PgStore, SqliteStore, URL_MOVES, URL_STATES, type AdmitEntry, type IndexWriter, type StoreBackend, type UrlMove, type UrlOrigin, type UrlState } from '../../src/store/index.js';
+import { MemoryStore, PgStore, SqliteStore, URL_MOVES, URL_STATES, type AdmitEntry, type ArchivedRecord, type IndexWriter, type StoreBackend, type UrlMove, type UrlOrigin, type UrlState } from '../../src/store/index.js';
 import { startPostgres } from '../support/postgres-cluster.js';
 import { skipNotice } from '../support/system-tools.js';
 import { parseUriReference, type AbsoluteUri } from '../../src/uri/index.js';
@@ -481,6 +481,74 @@ describe.each(implementations)('IndexWriter contract, the sitemap frontier (migr
     await store.flush();
     await store.clearSitemapQueue();
     expect(await store.sitemapQueue(origin)).toEqual([]);
+  });
+});
+
+describe.each(implementations)('IndexWriter contract, WARC records (migration 014): %s', (_name, open) => {
+  const at = (iso: string) => new Date(iso);
+  const record = (extra: Partial<ArchivedRecord> = {}): ArchivedRecord => ({
+    uri: 'http://h/a',
+    file: 'crawl.warc.gz',
+    offset: 0,
+    length: 100,
+    type: 'response',
+    payloadDigest: 'sha256:AAAA',
+    date: at('2026-11-27T23:59:01Z'),
+    status: 200,
+    ...extra,
+  });
+
+  it('records WARC records with their run and reads those of a URL back newest first, by the URL as requested or any spelling of it', async () => {
+    const store = await open();
+    expect(await store.archivedRecords('http://h/a')).toEqual([]);
+    const run = await store.startRun({ startedAt: 10, seeds: ['http://h/'], settings: {} });
+    await store.recordArchived([
+      record({ type: 'request', offset: 0, length: 50, payloadDigest: undefined, status: undefined }),
+      record({ offset: 50, length: 678 }),
+      record({ uri: 'http://h/b', offset: 728, length: 300, payloadDigest: 'sha256:BBBB' }),
+    ]);
+    // Written later (a re-check), with a spelling of the same resource: a revisit.
+    await store.recordArchived([record({ uri: 'HTTP://H:80/%61', file: 'crawl-00001.warc.gz', offset: 12345, length: 60, type: 'revisit', date: at('2026-11-28T00:10:00Z'), runId: run })]);
+    const expected = [
+      { ...record({ uri: 'HTTP://H:80/%61', file: 'crawl-00001.warc.gz', offset: 12345, length: 60, type: 'revisit', date: at('2026-11-28T00:10:00Z') }), runId: run },
+      { ...record({ offset: 50, length: 678 }), runId: run },
+      { ...record({ type: 'request', offset: 0, length: 50, payloadDigest: undefined, status: undefined }), runId: run },
+    ];
+    // Same WARC-Date: the one recorded later first.
+    expect((await store.archivedRecords('http://h/a')).map((r) => [r.type, r.offset])).toEqual([['revisit', 12345], ['response', 50], ['request', 0]]);
+    expect(await store.archivedRecords('http://h/a')).toEqual(expected);
+    expect(await store.archivedRecords('http://h/a#part')).toEqual(expected);
+    expect(await store.archivedRecords('HTTP://H:80/%61')).toEqual(expected);
+    expect((await store.archivedRecords('http://h/b')).map((r) => r.offset)).toEqual([728]);
+    expect(await store.archivedRecords('http://h/c')).toEqual([]);
+    // A target that is no absolute URI is found as written only.
+    await store.recordArchived([record({ uri: 'not a uri', offset: 2000 })]);
+    expect((await store.archivedRecords('not a uri')).map((r) => r.offset)).toEqual([2000]);
+    expect(await store.archivedRecords('not  a uri')).toEqual([]);
+  });
+
+  it('finds the first response with a payload digest (what a revisit refers to), never a revisit or a request', async () => {
+    const store = await open();
+    expect(await store.archivedPayload('sha256:AAAA')).toBeUndefined();
+    await store.recordArchived([record({ uri: 'http://h/r', type: 'revisit', offset: 10 }), record({ uri: 'http://h/q', type: 'request', offset: 20 })]);
+    expect(await store.archivedPayload('sha256:AAAA')).toBeUndefined();
+    await store.recordArchived([record({ uri: 'http://h/first', offset: 30, date: at('2026-11-27T23:00:00Z') })]);
+    await store.recordArchived([record({ uri: 'http://h/second', offset: 40 })]);
+    expect(await store.archivedPayload('sha256:AAAA')).toEqual({ ...record({ uri: 'http://h/first', offset: 30, date: at('2026-11-27T23:00:00Z') }), runId: undefined });
+    expect(await store.archivedPayload('sha256:ZZZZ')).toBeUndefined();
+  });
+
+  it('keeps nothing a failed unit wrote, and reads what a unit wrote inside it', async () => {
+    const store = await open();
+    await expect(
+      store.transact(async (tx) => {
+        await tx.recordArchived([record()]);
+        expect((await tx.archivedRecords('http://h/a')).length).toBe(1);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await store.archivedRecords('http://h/a')).toEqual([]);
+    expect(await store.archivedPayload('sha256:AAAA')).toBeUndefined();
   });
 });
 

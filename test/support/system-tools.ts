@@ -27,6 +27,8 @@ export const NETWORKX: DebianTool = { path: '/usr/lib/python3/dist-packages/netw
 export const CHROMIUM: DebianTool = { path: '/usr/bin/chromium', debianPackage: 'chromium' };
 /** A real web server with TLS and HTTP/2 (`listen … ssl http2`). */
 export const NGINX: DebianTool = { path: '/usr/sbin/nginx', debianPackage: 'nginx' };
+/** The connection pooler operators put in front of PostgreSQL (`pool_mode = transaction`). */
+export const PGBOUNCER: DebianTool = { path: '/usr/sbin/pgbouncer', debianPackage: 'pgbouncer' };
 
 /** Where Debian puts each PostgreSQL major version's server programs (`<major>/bin`). */
 const POSTGRESQL_LIB = '/usr/lib/postgresql';

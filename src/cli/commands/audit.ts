@@ -31,7 +31,7 @@ import {
 import type { IndexReader } from '../../store/index.js';
 import { readBaseline, SinceRefused } from '../audit-since.js';
 import type { CliContext } from '../cli-context.js';
-import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { addIndexPathOptions, indexTarget, type IndexPathOptions } from '../index-path.js';
 import { indexLabel, openReader } from '../open-store.js';
 import type { LineWriter } from '../line-writer.js';
 import { refuseNoCrawl } from '../no-crawl.js';
@@ -116,10 +116,10 @@ export function addAuditCommand(program: Command, context: CliContext): void {
     .option('--no-color', 'never colour severities')
     .addHelpText('after', HELP)
     .action(async (options: AuditCommandOptions) => {
-      const db = await indexPath(options, context);
+      const { db, connection } = await indexTarget(options, context);
       const file = indexLabel(db);
       const test = findingTest({ minSeverity: options.severity, codes: options.code });
-      const reader = await openReader(db);
+      const reader = await openReader(db, connection);
       let worst = -1;
       try {
         if (await refuseNoCrawl(reader, file, context)) return;

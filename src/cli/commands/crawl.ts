@@ -58,6 +58,7 @@ export function addCrawlCommand(program: Command, context: CliContext): void {
       {
         seeds: credentials.seeds,
         dbPath: settings.db,
+        dbConnection: { poolSize: settings.dbPoolSize, transactionPooling: settings.dbTransactionPooling },
         userAgent: settings.userAgent,
         isJson: settings.json,
         tuning: settings,

@@ -16,8 +16,8 @@ import {
   type StoreStats,
 } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
-import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
-import { indexLabel, lockTakeoverNotice, onPgDatabase, openReader } from '../open-store.js';
+import { addIndexPathOptions, indexPath, indexTarget, type IndexPathOptions } from '../index-path.js';
+import { indexLabel, lockTakeoverNotice, onPgDatabase, openReader, type PgConnection } from '../open-store.js';
 import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 
 interface DbOptions extends IndexPathOptions, OutputOptions {}
@@ -30,8 +30,8 @@ export function addDbCommand(program: Command, context: CliContext): void {
       'Create the database if needed and apply every pending migration (migrations/NNN_name.sql; for a postgres:// database, which must exist, migrations/postgresql/).',
     )
     .action(async (options: DbOptions) => {
-      const file = await indexPath(options, context);
-      const applied = isPostgresUrl(file) ? await migratePostgres(file) : await migrateFile(file, context);
+      const { db: file, connection } = await indexTarget(options, context);
+      const applied = isPostgresUrl(file) ? await migratePostgres(file, connection) : await migrateFile(file, context);
       const label = indexLabel(file);
       if (applied.length === 0) await context.out.writeLine(`${label}: up to date`);
       for (const m of applied) await context.out.writeLine(`${label}: applied ${m.file}`);
@@ -43,8 +43,8 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .addOption(jsonOption())
     .addOption(outOption())
     .action(async (options: DbOptions) => {
-      const file = await indexPath(options, context);
-      const migrations: MigrationStatus[] = isPostgresUrl(file) ? await onPgDatabase(file, (sql) => migrationStatusPg(sql)) : readMigrationStatus(file);
+      const { db: file, connection } = await indexTarget(options, context);
+      const migrations: MigrationStatus[] = isPostgresUrl(file) ? await onPgDatabase(file, (sql) => migrationStatusPg(sql), connection) : readMigrationStatus(file);
       await withOutput(options, context, async (out) => {
         for (const m of migrations) {
           const version = String(m.version).padStart(3, '0');
@@ -83,8 +83,8 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .addOption(jsonOption())
     .addOption(outOption())
     .action(async (options: DbOptions) => {
-      const file = await indexPath(options, context);
-      const stats = isPostgresUrl(file) ? await readPgStats(file) : await readFileStats(file);
+      const { db: file, connection } = await indexTarget(options, context);
+      const stats = isPostgresUrl(file) ? await readPgStats(file, connection) : await readFileStats(file);
       const lines = isJsonOutput(options) ? [JSON.stringify(stats)] : formatStats(stats);
       await withOutput(options, context, async (out) => {
         for (const line of lines) await out.writeLine(line);
@@ -102,8 +102,8 @@ async function migrateFile(file: string, context: CliContext): Promise<readonly 
 }
 
 /** Apply migrations/postgresql/ (the database itself must exist: creating one is its administrator's). */
-function migratePostgres(url: string): Promise<readonly Migration[]> {
-  return onPgDatabase(url, (sql) => migratePg(sql, Date.now));
+function migratePostgres(url: string, connection: PgConnection): Promise<readonly Migration[]> {
+  return onPgDatabase(url, (sql) => migratePg(sql, Date.now), connection);
 }
 
 async function readFileStats(file: string): Promise<StoreStats> {
@@ -113,8 +113,8 @@ async function readFileStats(file: string): Promise<StoreStats> {
   return stats;
 }
 
-async function readPgStats(url: string): Promise<StoreStats> {
-  const reader = await openReader(url);
+async function readPgStats(url: string, connection: PgConnection): Promise<StoreStats> {
+  const reader = await openReader(url, connection);
   try {
     return await reader.stats();
   } finally {

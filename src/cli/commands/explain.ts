@@ -1,12 +1,12 @@
 // `linkladder explain <url>`: why the index fetched, skipped or merged a URL.
 
 import type { Command } from 'commander';
-import { errorKindOf, explain, isFromCache, type Explanation } from '../../crawl/index.js';
+import { errorKindOf, explain, isFromCache, type ExplainArchived, type Explanation } from '../../crawl/index.js';
 import { ERROR_MESSAGES, type ErrorCode } from '../../errors.js';
 import type { FetchRow, UrlRecord } from '../../store/index.js';
 import type { CliContext } from '../cli-context.js';
 import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
-import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { addIndexPathOptions, indexTarget, type IndexPathOptions } from '../index-path.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { toJsonLine } from '../json-line.js';
 import { openReadOnlyIndex } from '../open-store.js';
@@ -19,10 +19,12 @@ Output:
           verdict (fetched, failed, skipped, merged, queued) and why, the alias
           chain (the URL first, the one that stands for it last) with the
           evidence of each step, the page and href that first named it, and
-          its fetches (each with the protocol its answer came over: HTTP/1.1, HTTP/2)
+          its fetches (each with the protocol its answer came over: HTTP/1.1, HTTP/2),
+          and the WARC records that stand for it (crawl --warc): file @ offset
+          (+length bytes), response or revisit (with the record it refers to), date
   --json  the explanation as one object: {"input","error","key","spelling",
           "url","aliasChain","resource","verdict","reason","scope",
-          "firstLink","fetches","evidence"}
+          "firstLink","fetches","evidence","archived"}
 Exit code 0 when the URL is in the index (at any rung), 1 when it is not
 (or is not an absolute URI).`;
 
@@ -39,7 +41,8 @@ export function addExplainCommand(program: Command, context: CliContext): void {
     .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (url: string, options: ExplainCommandOptions) => {
-      const store = await openReadOnlyIndex(await indexPath(options, context));
+      const target = await indexTarget(options, context);
+      const store = await openReadOnlyIndex(target.db, target.connection);
       let explanation: Explanation;
       try {
         explanation = await explain(store, url);
@@ -80,6 +83,7 @@ function formatExplanation(why: Explanation): string[] {
     }
     for (const fetch of why.fetches) lines.push(['fetch', describeFetch(fetch)]);
   }
+  for (const record of why.archived) lines.push(['archived', describeArchived(record, why.key)]);
   return lines.map(([label, text]) => `${label.padEnd(LABEL_WIDTH)}${text}`);
 }
 
@@ -104,6 +108,30 @@ function describeFetch(fetch: FetchRow): string {
   const end = isStopped ? 'not requested (known already)' : answer;
   const attempts = fetch.attempts > 1 ? `, ${fetch.attempts} attempts` : '';
   return `${at}  ${[...hops, end].join(', ')}, ${fetch.durationMs ?? '?'} ms${attempts}${protocolText(fetch)}`;
+}
+
+/**
+ * A WARC record: where it lies (file @ offset, +length), its type and WARC-Date, its
+ * status; the URL it was requested as when that is not the key asked about; for a
+ * revisit, the response it refers to.
+ */
+function describeArchived(record: ExplainArchived, key: string | undefined): string {
+  const status = record.status === undefined ? '' : `, status ${record.status}`;
+  const as = record.uri === key ? '' : `, for ${record.uri}`;
+  let refers = '';
+  if (record.type === 'revisit') {
+    const original = record.refersTo;
+    refers =
+      original === undefined
+        ? `, of payload ${record.payloadDigest ?? '(none)'} (its first response is not in the index)`
+        : `, of ${original.uri} ${warcDate(original.date)} (${original.file} @ ${original.offset})`;
+  }
+  return `${record.file} @ ${record.offset} (+${record.length} bytes) ${record.type} ${warcDate(record.date)}${status}${as}${refers}`;
+}
+
+/** A WARC-Date as WARC writes it: UTC, milliseconds only when there are some. */
+function warcDate(date: Date): string {
+  return date.toISOString().replace('.000Z', 'Z');
 }
 
 /** The protocol the last response came over, as people name it (none recorded: nothing said). */

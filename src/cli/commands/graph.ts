@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { exportGraph, GRAPH_FORMATS, type GraphFormat } from '../../report/index.js';
 import type { CliContext } from '../cli-context.js';
-import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { addIndexPathOptions, indexTarget, type IndexPathOptions } from '../index-path.js';
 import { openReader } from '../open-store.js';
 import { formatOption, jsonOption, outOption, outputFormat, writeOutputFile, type OutputOptions, type OutputOptionsSpec } from '../output-options.js';
 
@@ -49,7 +49,8 @@ export function addGraphCommand(program: Command, context: CliContext): void {
       const format = outputFormat(options, OUTPUT);
       // Mandatory, but --json stands for it: checked here rather than by commander.
       if (format === undefined) return command.error("error: required option '--format <format>' not specified");
-      const reader = await openReader(await indexPath(options, context));
+      const target = await indexTarget(options, context);
+      const reader = await openReader(target.db, target.connection);
       try {
         const exportOptions = { format, collapseAliases: options.collapseAliases === true };
         if (options.out === undefined) await exportGraph(reader, context.io.stdout, exportOptions);

@@ -3,7 +3,7 @@
 import { Option, type Command } from 'commander';
 import { audit, writeHtmlReport, type AuditFinding } from '../../report/index.js';
 import type { CliContext } from '../cli-context.js';
-import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { addIndexPathOptions, indexTarget, type IndexPathOptions } from '../index-path.js';
 import { indexLabel, openReader } from '../open-store.js';
 import { refuseNoCrawl } from '../no-crawl.js';
 import { formatOption, outOption, writeOutputFile, type OutputOptions, type OutputOptionsSpec } from '../output-options.js';
@@ -40,8 +40,8 @@ export function addReportCommand(program: Command, context: CliContext): void {
     .action(async (options: ReportCommandOptions) => {
       const target = options.out ?? options.html;
       if (target === undefined) return command.error("error: required option '--out <file>' (or --html <file>) not specified");
-      const file = await indexPath(options, context);
-      const reader = await openReader(file);
+      const { db: file, connection } = await indexTarget(options, context);
+      const reader = await openReader(file, connection);
       try {
         if (await refuseNoCrawl(reader, indexLabel(file), context)) return;
         // The page holds every finding, and counts them at its top: they are gathered first.

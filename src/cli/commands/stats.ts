@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { collectStats, FETCHES_SAVED_DEFINITION, formatStats, LINKS_NOT_FETCHED_DEFINITION } from '../../report/index.js';
 import type { CliContext } from '../cli-context.js';
 import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
-import { addIndexPathOptions, indexPath, type IndexPathOptions } from '../index-path.js';
+import { addIndexPathOptions, indexTarget, type IndexPathOptions } from '../index-path.js';
 import { indexLabel, openReader } from '../open-store.js';
 import { toJsonLine } from '../json-line.js';
 import { refuseNoCrawl } from '../no-crawl.js';
@@ -49,8 +49,8 @@ export function addStatsCommand(program: Command, context: CliContext): void {
     .addOption(outOption())
     .addHelpText('after', HELP)
     .action(async (options: StatsCommandOptions) => {
-      const file = await indexPath(options, context);
-      const reader = await openReader(file);
+      const { db: file, connection } = await indexTarget(options, context);
+      const reader = await openReader(file, connection);
       let lines: string[];
       try {
         if (await refuseNoCrawl(reader, indexLabel(file), context)) return;

@@ -4,7 +4,7 @@
 // (url-state-machine.ts) allows the move (`mayMove`).
 
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
-import { ALIAS_EVIDENCE, ALIAS_MAKING_EVIDENCE, isAliasMaking, resourceKey } from '../../ladder/index.js';
+import { ALIAS_EVIDENCE, ALIAS_MAKING_EVIDENCE, isAliasMaking, resourceKey, resourceKeyOf } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { StoreError } from '../../errors.js';
 import { Admitter, type FormHit } from '../admitter.js';
@@ -21,6 +21,7 @@ import {
   type AdmitResult,
   type AliasRecord,
   type AliasRow,
+  type ArchivedRecord,
   type ClaimedUrl,
   type CrawlRunEnd,
   type CrawlRunRow,
@@ -77,6 +78,8 @@ export class MemoryStore extends UnitStore {
   /** The sitemap frontier by key, in the order queued (a Map keeps it). */
   readonly #sitemapQueue = new Map<string, SitemapQueueRow>();
   readonly #runFindings = new Map<number, readonly FindingIdentity[]>();
+  /** The WARC records, in the order recorded, each with its target URI's resource key. */
+  readonly #archived: { readonly record: ArchivedRecord; readonly key: string | undefined }[] = [];
   readonly #now: () => number;
   readonly #admitter: Admitter;
 
@@ -297,6 +300,30 @@ export class MemoryStore extends UnitStore {
     });
   }
 
+  protected recordArchivedNow(records: readonly ArchivedRecord[]): void {
+    this.inUnit(() => {
+      const before = this.#archived.length;
+      const runId = this.#runs.at(-1)?.id;
+      for (const r of records) this.#archived.push({ record: { ...r, date: new Date(r.date.getTime()), runId: r.runId ?? runId }, key: resourceKeyOf(r.uri) });
+      this.#undo.push(() => (this.#archived.length = before));
+    });
+  }
+
+  protected archivedRecordsNow(uri: string): ArchivedRecord[] {
+    const key = resourceKeyOf(uri);
+    const found = this.#archived.flatMap((row, order) =>
+      (key === undefined ? row.key === undefined && row.record.uri === uri : row.key === key) ? [{ row, order }] : [],
+    );
+    // Newest first: by WARC-Date, then the later recorded.
+    found.sort((a, b) => b.row.record.date.getTime() - a.row.record.date.getTime() || b.order - a.order);
+    return found.map(({ row }) => copyArchived(row.record));
+  }
+
+  protected archivedPayloadNow(digest: string): ArchivedRecord | undefined {
+    const row = this.#archived.find(({ record }) => record.type === 'response' && record.payloadDigest === digest);
+    return row === undefined ? undefined : copyArchived(row.record);
+  }
+
   #undoTo(mark: number): void {
     for (const step of this.#undo.splice(mark).reverse()) step();
     this.#admitter.forget();
@@ -507,4 +534,8 @@ export class MemoryStore extends UnitStore {
     if (row === undefined) throw new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${id} in the index`);
     return row;
   }
+}
+
+function copyArchived(record: ArchivedRecord): ArchivedRecord {
+  return { ...record, date: new Date(record.date.getTime()) };
 }

@@ -34,15 +34,30 @@ export interface PgConnectOptions {
    * writer, whose statements are short and many. @default false
    */
   readonly isGenericPlans?: boolean;
+  /**
+   * The server is reached through a pooler in transaction mode (PgBouncer
+   * `pool_mode = transaction`): a session lasts one transaction, so no named prepared
+   * statement (the next statement may meet another server connection, where it does not
+   * exist) and no startup parameter the pooler refuses (`jit`, `plan_cache_mode`).
+   * @default false
+   */
+  readonly isTransactionPooling?: boolean;
 }
+
+/** Connections in a pool, by default, and the most a setting may ask. */
+export const PG_POOL_SIZE = { default: 4, min: 1, max: 64 } as const;
 
 // An application-wide advisory lock id: "linkladder migrations".
 const MIGRATION_LOCK = 0x6c6c6d67;
 
 /** Connect to `url`. Ids are bigint columns, read back as numbers (they stay below 2^53). */
 export function connect(url: string, options: PgConnectOptions = {}): Sql {
+  const isPooled = options.isTransactionPooling === true;
   return postgres(url, {
-    max: options.max ?? 4,
+    max: options.max ?? PG_POOL_SIZE.default,
+    // Unnamed statements are parsed and planned with their values at every execution
+    // (a custom plan): what a pooler in transaction mode allows.
+    prepare: !isPooled,
     onnotice: () => {},
     connect_timeout: 10,
     types: {
@@ -54,14 +69,32 @@ export function connect(url: string, options: PgConnectOptions = {}): Sql {
     // A writer's statements: admission's batch write was planned anew for every batch
     // (its arrays' lengths made each custom plan look cheaper than the generic one),
     // 0.4 ms of planning for 0.7 ms of work (pg_stat_statements).
-    connection: { application_name: 'linkladder', jit: 'off', ...(options.isGenericPlans === true ? { plan_cache_mode: 'force_generic_plan' } : {}) },
+    // Through a pooler in transaction mode neither is sent (PgBouncer refuses both as
+    // startup parameters): its statements are unnamed, planned with their values, so
+    // there is no generic plan to force, and no generic estimate to cross jit_above_cost.
+    connection: isPooled
+      ? { application_name: 'linkladder' }
+      : { application_name: 'linkladder', jit: 'off', ...(options.isGenericPlans === true ? { plan_cache_mode: 'force_generic_plan' } : {}) },
   }) as unknown as Sql;
 }
 
 /** A connection failure as the store's error, naming the server but not the password. */
 export function openFailure(error: unknown, url: string): StoreError {
+  return new StoreError('ERR_STORE_OPEN', `cannot open the index at ${redactUrl(url)}: ${pgErrorText(error)}`, { cause: error });
+}
+
+/**
+ * The server's message, and for a refusal the user can act on, what to do: every
+ * connection slot taken (SQLSTATE 53300, too_many_connections) is the pool sizes of
+ * the workers against `max_connections`.
+ */
+export function pgErrorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return new StoreError('ERR_STORE_OPEN', `cannot open the index at ${redactUrl(url)}: ${message}`, { cause: error });
+  if ((error as { code?: unknown } | null)?.code !== '53300') return message;
+  return (
+    `${message} (the server's max_connections is reached: each worker opens up to --db-pool-size connections, ` +
+    `default ${PG_POOL_SIZE.default}; give the workers a smaller pool, run fewer, raise max_connections, or put PgBouncer in front)`
+  );
 }
 
 /**

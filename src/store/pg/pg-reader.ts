@@ -92,6 +92,8 @@ export class PgIndexReader implements IndexReader {
   readonly #onClose: (() => void | Promise<void>) | undefined;
   /** The database as messages name it (no password). */
   readonly #label: string;
+  /** Whether its statements are named and prepared once a connection: not through a pooler in transaction mode (the pool's `prepare`). */
+  readonly #isPrepared: boolean;
 
   /**
    * A reader over the pool `sql`. `onClose` runs when the reader is closed (the pool
@@ -101,6 +103,7 @@ export class PgIndexReader implements IndexReader {
     this.#sql = sql;
     this.#onClose = onClose;
     this.#label = labelOf(sql);
+    this.#isPrepared = (sql.options as { prepare?: boolean } | undefined)?.prepare !== false;
   }
 
   // Stored values that do not parse become ERR_STORE_CORRUPT naming the database.
@@ -122,12 +125,12 @@ export class PgIndexReader implements IndexReader {
 
   /** The rows of `query`, through a server-side cursor; ending the pass early closes it. */
   async *#cursor<T>(query: string, parameters: readonly unknown[] = []): AsyncGenerator<T> {
-    const pending = this.#sql.unsafe(query, parameters as never[], { prepare: true });
+    const pending = this.#sql.unsafe(query, parameters as never[], { prepare: this.#isPrepared });
     for await (const rows of pending.cursor(PG_CURSOR_ROWS)) yield* rows as unknown as T[];
   }
 
   async #all<T>(query: string, parameters: readonly unknown[] = []): Promise<T[]> {
-    return (await this.#sql.unsafe(query, parameters as never[], { prepare: true })) as unknown as T[];
+    return (await this.#sql.unsafe(query, parameters as never[], { prepare: this.#isPrepared })) as unknown as T[];
   }
 
   stats(): Promise<StoreStats> {
@@ -370,8 +373,8 @@ export class PgIndexReader implements IndexReader {
  * Open the index at `url` to read it: it must be an up-to-date index (nothing is
  * written or migrated). Closing the reader ends its pool.
  */
-export async function openPgIndexReader(url: string): Promise<IndexReader> {
-  const sql = connect(url, { max: READER_CONNECTIONS });
+export async function openPgIndexReader(url: string, options: { readonly transactionPooling?: boolean } = {}): Promise<IndexReader> {
+  const sql = connect(url, { max: READER_CONNECTIONS, isTransactionPooling: options.transactionPooling === true });
   try {
     await checkUpToDate(sql, url);
   } catch (error) {

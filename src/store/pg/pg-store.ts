@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { StoreError } from '../../errors.js';
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
-import { isAliasMaking, ladderForms } from '../../ladder/index.js';
+import { isAliasMaking, ladderForms, resourceKeyOf } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { asCorruption, isObject, parseStoredJson } from '../index-corruption.js';
 import type { Migration } from '../migrations.js';
@@ -36,13 +36,14 @@ import {
 } from '../types.js';
 import { KnownUrls, type LearnedFacts } from './known-urls.js';
 import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
-import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, redactUrl, transaction, type Sql } from './pg-database.js';
+import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
 import { ServerWait } from './server-wait.js';
 import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
 import { stateIn } from '../url-state-machine.js';
+import { ARCHIVED_COLUMNS, toArchivedRecord, type ArchivedColumns, type ArchivedRecord } from '../archive-records.js';
 
 export interface PgStoreOptions {
   /** `postgres://user@host:port/database`. */
@@ -72,6 +73,12 @@ export interface PgStoreOptions {
   readonly readOnly?: boolean;
   /** Connections in the pool. @default 4 */
   readonly maxConnections?: number;
+  /**
+   * The server is reached through a pooler in transaction mode (PgBouncer
+   * `pool_mode = transaction`): no named prepared statements, no startup parameters it
+   * refuses (pg-database.ts). @default false
+   */
+  readonly transactionPooling?: boolean;
   /** Folder of the PostgreSQL migrations. @default the package's migrations/postgresql/ */
   readonly migrationsDir?: string;
 }
@@ -119,6 +126,8 @@ interface PgCore {
   readonly server: ServerWait;
   /** close() was called: a second one does nothing. */
   isClosed: boolean;
+  /** The run this worker started last: the run of the WARC records it is given without one. */
+  runId: number | undefined;
 }
 
 export class PgStore implements IndexWriter {
@@ -143,7 +152,11 @@ export class PgStore implements IndexWriter {
   /** Connect, migrate (unless `readOnly`: then the index must be up to date), and open as a worker. */
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const now = options.now ?? Date.now;
-    const sql = connect(options.url, { ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }), isGenericPlans: options.readOnly !== true });
+    const sql = connect(options.url, {
+      ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }),
+      isGenericPlans: options.readOnly !== true,
+      isTransactionPooling: options.transactionPooling === true,
+    });
     let applied: Migration[] = [];
     try {
       if (options.readOnly === true) await checkUpToDate(sql, options.url, options.migrationsDir);
@@ -169,6 +182,7 @@ export class PgStore implements IndexWriter {
       isReadOnly: options.readOnly === true,
       server,
       isClosed: false,
+      runId: undefined,
     };
     if (!core.isReadOnly) {
       try {
@@ -371,7 +385,8 @@ export class PgStore implements IndexWriter {
       () => this.#db`INSERT INTO crawl_run (started_at, seeds, settings, worker)
         VALUES (${run.startedAt}, ${JSON.stringify(run.seeds)}, ${JSON.stringify(run.settings)}, ${this.#core.workerId}) RETURNING id`,
     );
-    return row!.id as number;
+    this.#core.runId = row!.id as number;
+    return this.#core.runId;
   }
 
   async endRun(id: number, end: CrawlRunEnd): Promise<void> {
@@ -488,6 +503,40 @@ export class PgStore implements IndexWriter {
     });
   }
 
+  async recordArchived(records: readonly ArchivedRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const runId = this.#core.runId ?? null;
+    await this.#writing(
+      () => this.#db`
+        INSERT INTO archive_record (run_id, uri, key, file, file_offset, record_length, type, payload_digest, warc_date, status)
+        SELECT x.run_id, x.uri, x.key, x.file, x.file_offset, x.record_length, x.type, x.payload_digest, x.warc_date, x.status
+        FROM unnest(${records.map((r) => r.runId ?? runId) as number[]}::bigint[], ${records.map((r) => r.uri)}::text[],
+          ${records.map((r) => resourceKeyOf(r.uri) ?? null) as string[]}::text[], ${records.map((r) => r.file)}::text[],
+          ${records.map((r) => r.offset)}::bigint[], ${records.map((r) => r.length)}::bigint[], ${records.map((r) => r.type)}::text[],
+          ${records.map((r) => r.payloadDigest ?? null) as string[]}::text[], ${records.map((r) => r.date.getTime())}::bigint[],
+          ${records.map((r) => r.status ?? null) as number[]}::integer[])
+          WITH ORDINALITY AS x (run_id, uri, key, file, file_offset, record_length, type, payload_digest, warc_date, status, n)
+        ORDER BY x.n`,
+    );
+  }
+
+  async archivedRecords(uri: string): Promise<ArchivedRecord[]> {
+    const key = resourceKeyOf(uri);
+    const rows = await this.#reading(() =>
+      key === undefined
+        ? this.#db.unsafe(`SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE key IS NULL AND uri = $1 ORDER BY warc_date DESC, id DESC`, [uri])
+        : this.#db.unsafe(`SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE key = $1 ORDER BY warc_date DESC, id DESC`, [key]),
+    );
+    return (rows as unknown as ArchivedColumns[]).map(toArchivedRecord);
+  }
+
+  async archivedPayload(digest: string): Promise<ArchivedRecord | undefined> {
+    const [row] = await this.#reading(() =>
+      this.#db.unsafe(`SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE payload_digest = $1 AND type = 'response' ORDER BY id LIMIT 1`, [digest]),
+    );
+    return row === undefined ? undefined : toArchivedRecord(row as unknown as ArchivedColumns);
+  }
+
   async close(): Promise<void> {
     if (this.#isInTransaction || this.#core.isClosed) return;
     this.#core.isClosed = true;
@@ -568,7 +617,6 @@ function notFound(id: number): StoreError {
 function asStoreError(error: unknown, url: string, code: 'ERR_STORE_WRITE_FAILED' | 'ERR_STORE_OPEN'): unknown {
   if (error instanceof StoreError) return error;
   if ((error as { code?: unknown } | null)?.code === 'ERR_STORE_CORRUPT') return asCorruption(error, url);
-  const message = error instanceof Error ? error.message : String(error);
-  return new StoreError(code, `the index at ${redactUrl(url)}: ${message}`, { cause: error });
+  return new StoreError(code, `the index at ${redactUrl(url)}: ${pgErrorText(error)}`, { cause: error });
 }
 

@@ -6,6 +6,7 @@ import type { Database as Db, Statement } from 'better-sqlite3';
 import { ALIAS_COLUMNS, URL_COLUMNS } from '../row-codec.js';
 import { FETCH_COLUMNS } from './sqlite-rows.js';
 import { stateIn } from '../url-state-machine.js';
+import { ARCHIVED_COLUMNS } from '../archive-records.js';
 
 const SQL = {
   requeueFetching: `UPDATE url SET state = 'queued' WHERE ${stateIn('open', { to: 'queued', backend: 'sqlite' })}`,
@@ -66,6 +67,11 @@ const SQL = {
   deletePageLinks: 'DELETE FROM page_link WHERE from_url = :id',
   deleteRunFindings: 'DELETE FROM run_finding WHERE run_id = :runId',
   insertRunFinding: 'INSERT OR IGNORE INTO run_finding (run_id, code, page, target, href) VALUES (:runId, :code, :page, :target, :href)',
+  insertArchived: `INSERT INTO archive_record (run_id, uri, key, file, file_offset, record_length, type, payload_digest, warc_date, status)
+       VALUES (:runId, :uri, :key, :file, :offset, :length, :type, :payloadDigest, :date, :status)`,
+  archivedByKey: `SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE key = :key ORDER BY warc_date DESC, id DESC`,
+  archivedByUri: `SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE key IS NULL AND uri = :uri ORDER BY warc_date DESC, id DESC`,
+  archivedPayload: `SELECT ${ARCHIVED_COLUMNS} FROM archive_record WHERE payload_digest = :digest AND type = 'response' ORDER BY id LIMIT 1`,
 } as const;
 
 export type StatementName = keyof typeof SQL;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Database as Db } from 'better-sqlite3';
 import { StoreError } from '../../errors.js';
 import type { RobotsCache, RobotsCacheEntry } from '../../fetch/index.js';
-import { isAliasMaking, resourceKey } from '../../ladder/index.js';
+import { isAliasMaking, resourceKey, resourceKeyOf } from '../../ladder/index.js';
 import { parseUriReference } from '../../uri/index.js';
 import { Admitter, type IndexBackend, type NewUrl, type Standing } from '../admitter.js';
 import { KeyMirror } from '../key-mirror.js';
@@ -23,10 +23,12 @@ import { prepareStatements, type SqliteStatements } from './sqlite-statements.js
 import { jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
 import { readRuns } from './sqlite-rows.js';
 import { URL_ROLES } from '../url-vocabulary.js';
+import { toArchivedRecord, type ArchivedColumns } from '../archive-records.js';
 import type {
   AdmitEntry,
   AdmitResult,
   AliasRecord,
+  ArchivedRecord,
   ClaimedUrl,
   CrawlRunEnd,
   CrawlRunRow,
@@ -112,6 +114,8 @@ export class SqliteStore extends UnitStore {
    */
   #followedRoles = new Uint8Array(0);
   #dataVersion: number;
+  /** The run this writer started last: the run of the WARC records it is given without one. */
+  #runId: number | undefined;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
   readonly #lock: WriterLock | undefined;
@@ -159,7 +163,7 @@ export class SqliteStore extends UnitStore {
   }
 
   protected startRunNow(run: CrawlRunStart): number {
-    return this.#write(() =>
+    const id = this.#write(() =>
       Number(
         this.#statements.insertRun.run({
           startedAt: run.startedAt,
@@ -168,6 +172,8 @@ export class SqliteStore extends UnitStore {
         }).lastInsertRowid,
       ),
     );
+    this.#runId = id;
+    return id;
   }
 
   protected endRunNow(id: number, end: CrawlRunEnd): void {
@@ -260,6 +266,41 @@ export class SqliteStore extends UnitStore {
       // The mark: this run's findings were kept, even when there are none (readRunFindings).
       s.insertRunFinding.run({ runId, code: '', page: '', target: '', href: '' });
       for (const f of findings) s.insertRunFinding.run({ runId, code: f.code, page: f.page, target: f.target, href: f.href });
+    });
+  }
+
+  protected recordArchivedNow(records: readonly ArchivedRecord[]): void {
+    const s = this.#statements;
+    this.#write(() => {
+      for (const r of records) {
+        s.insertArchived.run({
+          runId: r.runId ?? this.#runId ?? null,
+          uri: r.uri,
+          key: resourceKeyOf(r.uri) ?? null,
+          file: r.file,
+          offset: r.offset,
+          length: r.length,
+          type: r.type,
+          payloadDigest: r.payloadDigest ?? null,
+          date: r.date.getTime(),
+          status: r.status ?? null,
+        });
+      }
+    });
+  }
+
+  protected archivedRecordsNow(uri: string): ArchivedRecord[] {
+    return readingIndex(fileOf(this.#db), () => {
+      const key = resourceKeyOf(uri);
+      const rows = key === undefined ? this.#statements.archivedByUri.all({ uri }) : this.#statements.archivedByKey.all({ key });
+      return (rows as ArchivedColumns[]).map(toArchivedRecord);
+    });
+  }
+
+  protected archivedPayloadNow(digest: string): ArchivedRecord | undefined {
+    return readingIndex(fileOf(this.#db), () => {
+      const row = this.#statements.archivedPayload.get({ digest }) as ArchivedColumns | undefined;
+      return row === undefined ? undefined : toArchivedRecord(row);
     });
   }
 

@@ -1,10 +1,11 @@
 // `linkladder explain`, in-process, on an index of the demo site.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Explanation } from '../../../src/crawl/index.js';
+import { SqliteStore, type ArchivedRecord } from '../../../src/store/index.js';
 import { crawledDemoIndex } from '../../support/demo-index.js';
 import { run } from '../cli-harness.js';
 
@@ -117,5 +118,84 @@ describe('linkladder explain', () => {
     const result = await run(['explain', `${origin}/`, '--db', missing]);
     expect(result).toMatchObject({ code: 3, stdout: '', err: [`linkladder: error: no index database at ${missing}`] });
     expect(existsSync(missing)).toBe(false);
+  });
+});
+
+describe('linkladder explain: the WARC records that stand for a URL', () => {
+  const archived = path.join(dir, 'archived.db');
+  const at = (iso: string) => new Date(iso);
+
+  // Records as a crawl with --warc writes them, through the store's writer, on a copy of the demo index.
+  beforeAll(async () => {
+    copyFileSync(db, archived);
+    const store = new SqliteStore({ path: archived });
+    const record = (extra: Partial<ArchivedRecord> & Pick<ArchivedRecord, 'uri' | 'offset' | 'length'>): ArchivedRecord => ({
+      file: 'crawl.warc.gz',
+      type: 'response',
+      payloadDigest: undefined,
+      date: at('2026-11-27T23:59:00Z'),
+      status: 200,
+      ...extra,
+    });
+    try {
+      await store.recordArchived([
+        record({ uri: `${origin}/docs`, offset: 100, length: 500, status: 301, payloadDigest: 'sha256:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ' }),
+        record({ uri: `${origin}/docs`, offset: 600, length: 200, type: 'request', status: undefined }),
+        record({ uri: `${origin}/docs/`, offset: 12345, length: 678, date: at('2026-11-27T23:59:01Z'), payloadDigest: 'sha256:DOCSDOCS' }),
+      ]);
+      // A re-check's revisit of the same payload, in the series' next file.
+      await store.recordArchived([
+        record({ uri: `${origin}/docs/`, file: 'crawl-00001.warc.gz', offset: 2048, length: 321, type: 'revisit', date: at('2026-11-28T00:00:02.500Z'), payloadDigest: 'sha256:DOCSDOCS' }),
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('names each response and revisit record: file @ offset (+length), type, WARC-Date, status; a revisit the response it refers to', async () => {
+    const result = await run(['explain', `${origin}/docs`, '--db', archived]);
+    expect(result.code).toBe(0);
+    expect(result.out.filter((line) => line.startsWith('archived'))).toEqual([
+      'archived  crawl.warc.gz @ 100 (+500 bytes) response 2026-11-27T23:59:00Z, status 301',
+      `archived  crawl-00001.warc.gz @ 2048 (+321 bytes) revisit 2026-11-28T00:00:02.500Z, status 200, for ${origin}/docs/, of ${origin}/docs/ 2026-11-27T23:59:01Z (crawl.warc.gz @ 12345)`,
+      `archived  crawl.warc.gz @ 12345 (+678 bytes) response 2026-11-27T23:59:01Z, status 200, for ${origin}/docs/`,
+    ]);
+    // They come last, after the fetches.
+    expect(result.out.at(-4)).toMatch(/^fetch /);
+  });
+
+  it('any spelling of the URL finds its records', async () => {
+    const result = await run(['explain', `HTTP://${origin.slice('http://'.length)}/%64ocs/#top`, '--db', archived]);
+    expect(result.code).toBe(0);
+    expect(result.out.filter((line) => line.startsWith('archived'))).toEqual([
+      `archived  crawl-00001.warc.gz @ 2048 (+321 bytes) revisit 2026-11-28T00:00:02.500Z, status 200, of ${origin}/docs/ 2026-11-27T23:59:01Z (crawl.warc.gz @ 12345)`,
+      'archived  crawl.warc.gz @ 12345 (+678 bytes) response 2026-11-27T23:59:01Z, status 200',
+    ]);
+    // A URL with no record: no line.
+    const none = await run(['explain', `${origin}/manual/core.html`, '--db', archived]);
+    expect(none.out.filter((line) => line.startsWith('archived'))).toEqual([]);
+  });
+
+  it('--json: the records in "archived", a revisit with "refersTo"', async () => {
+    const result = await run(['explain', `${origin}/docs/`, '--db', archived, '--json']);
+    expect(result.code).toBe(0);
+    const why = JSON.parse(result.stdout) as { archived: unknown };
+    expect(why.archived).toEqual([
+      {
+        uri: `${origin}/docs/`,
+        file: 'crawl-00001.warc.gz',
+        offset: 2048,
+        length: 321,
+        type: 'revisit',
+        payloadDigest: 'sha256:DOCSDOCS',
+        date: '2026-11-28T00:00:02.500Z',
+        status: 200,
+        runId: null,
+        refersTo: { uri: `${origin}/docs/`, date: '2026-11-27T23:59:01.000Z', file: 'crawl.warc.gz', offset: 12345 },
+      },
+      { uri: `${origin}/docs/`, file: 'crawl.warc.gz', offset: 12345, length: 678, type: 'response', payloadDigest: 'sha256:DOCSDOCS', date: '2026-11-27T23:59:01.000Z', status: 200, runId: null },
+    ]);
+    const plain = await run(['explain', `${origin}/`, '--db', archived, '--json']);
+    expect((JSON.parse(plain.stdout) as { archived: unknown }).archived).toEqual([]);
   });
 });

@@ -88,6 +88,20 @@ CREATE TABLE "alias" (
   PRIMARY KEY (from_id, evidence)
 ) STRICT;
 
+CREATE TABLE archive_record (
+  id             INTEGER PRIMARY KEY,
+  run_id         INTEGER REFERENCES crawl_run (id),
+  uri            TEXT    NOT NULL,
+  key            TEXT,
+  file           TEXT    NOT NULL,
+  file_offset    INTEGER NOT NULL CHECK (file_offset >= 0),
+  record_length  INTEGER NOT NULL CHECK (record_length >= 0),
+  type           TEXT    NOT NULL CHECK (type IN ('response', 'revisit', 'request')),
+  payload_digest TEXT,
+  warc_date      INTEGER NOT NULL,
+  status         INTEGER
+) STRICT;
+
 CREATE TABLE crawl_run (
   id         INTEGER PRIMARY KEY,
   started_at INTEGER NOT NULL,
@@ -230,6 +244,12 @@ CREATE TABLE writer_lock (
   process_start TEXT,
   acquired_at   INTEGER NOT NULL
 ) STRICT;
+
+CREATE INDEX archive_record_key ON archive_record (key, id);
+
+CREATE INDEX archive_record_payload ON archive_record (payload_digest, id) WHERE type = 'response';
+
+CREATE INDEX archive_record_uri ON archive_record (uri, id);
 
 CREATE INDEX fetch_digest ON fetch (digest) WHERE digest IS NOT NULL;
 
