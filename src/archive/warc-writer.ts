@@ -61,6 +61,19 @@ export interface WarcExchange {
   readonly notModified?: boolean;
   /** For a 304: the earlier capture it confirms, when known. */
   readonly refersTo?: { readonly uri: string; readonly date: Date };
+  /**
+   * The body was not read to its end (a cap, a deadline, a reset): the record says so
+   * with `WARC-Truncated: length` (ISO 28500 §5.13).
+   */
+  readonly isTruncated?: boolean;
+  /**
+   * The response came with `Transfer-Encoding: chunked` and `body` is de-chunked: the
+   * block carries the body again as one chunk, so that a reader that honours the header
+   * reads the body; the payload digest stays that of the body.
+   */
+  readonly isChunked?: boolean;
+  /** `WARC-Protocol` of the exchange when it was not HTTP/1.x (`h2`: HTTP/2 over TLS). */
+  readonly protocol?: string;
 }
 
 /** Where the response (or revisit) record of one exchange lies. */
@@ -68,7 +81,9 @@ export interface WarcRecordLocation {
   readonly file: string;
   readonly offset: number;
   readonly length: number;
-  readonly type: 'response' | 'revisit';
+  readonly type: 'response' | 'revisit' | 'request';
+  /** The response's or revisit's WARC-Payload-Digest; none for a 304 or a request alone. */
+  readonly payloadDigest: string | undefined;
 }
 
 type Warcio = typeof import('warcio');
@@ -220,6 +235,17 @@ export class WarcWriter {
     return result;
   }
 
+  /**
+   * Writes the request record of an exchange that got no response (the connection
+   * failed after the request was sent): the request alone, no response to name.
+   */
+  writeRequest(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>): Promise<WarcRecordLocation> {
+    if (this.closed) return Promise.reject(new ArchiveError('ERR_ARCHIVE_CLOSED'));
+    const result = this.queue.then(() => this.writeRequestOnly(exchange));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
   /** Waits for the queued writes and closes the current file. */
   async close(): Promise<void> {
     this.closed = true;
@@ -255,15 +281,34 @@ export class WarcWriter {
     this.infoSize = bytes.length;
   }
 
+  private requestRecord(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>, common: readonly [string, string][], concurrentTo: string | undefined): import('warcio').WARCRecord {
+    const requestBlock = new TextEncoder().encode(`${exchange.method} ${requestTarget(exchange.uri)} HTTP/${exchange.httpVersion}${CRLF}${exchange.requestHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
+    const headers: [string, string][] = [...common, ['Content-Type', 'application/http; msgtype=request']];
+    if (concurrentTo !== undefined) headers.push(['WARC-Concurrent-To', concurrentTo]);
+    const request = this.warcio.WARCRecord.create({ url: exchange.uri, date: exchange.date.toISOString(), type: 'request', warcVersion: 'WARC/1.1', warcHeaders: headers }, [requestBlock]);
+    request.httpHeaders = null;
+    return request;
+  }
+
+  private async writeRequestOnly(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>): Promise<WarcRecordLocation> {
+    const bytes = await this.serialize(this.requestRecord(exchange, commonHeaders(exchange), undefined));
+    if (this.size > this.infoSize && this.size + bytes.length > this.maxBytes) {
+      this.serial += 1;
+      await this.startFile();
+    }
+    const offset = this.size;
+    await this.handle!.write(bytes, 0, bytes.length, offset);
+    this.size += bytes.length;
+    return { file: this.file, offset, length: bytes.length, type: 'request', payloadDigest: undefined };
+  }
+
   private async writeExchange(exchange: WarcExchange): Promise<WarcRecordLocation> {
     const { WARCRecord } = this.warcio;
     const date = exchange.date.toISOString();
     const encoder = new TextEncoder();
-    const requestBlock = encoder.encode(`${exchange.method} ${requestTarget(exchange.uri)} HTTP/${exchange.httpVersion}${CRLF}${exchange.requestHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
-    const responseHead = encoder.encode(`HTTP/${exchange.httpVersion} ${exchange.status}${exchange.reason === '' ? '' : ` ${exchange.reason}`}${CRLF}${exchange.responseHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
-
-    const common: [string, string][] = [];
-    if (exchange.remoteIp !== undefined && exchange.remoteIp !== '') common.push(['WARC-IP-Address', exchange.remoteIp]);
+    // RFC 9112 §4: the space before the reason phrase is there even when the phrase is empty.
+    const responseHead = encoder.encode(`HTTP/${exchange.httpVersion} ${exchange.status} ${exchange.reason}${CRLF}${exchange.responseHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
+    const common = commonHeaders(exchange);
 
     let type: 'response' | 'revisit' = 'response';
     let block: Uint8Array;
@@ -285,15 +330,15 @@ export class WarcWriter {
         refersTo = first;
         block = responseHead;
       } else {
-        block = new Uint8Array(responseHead.length + exchange.body.length);
-        block.set(responseHead, 0);
-        block.set(exchange.body, responseHead.length);
+        block = concat([responseHead, ...(exchange.isChunked === true ? oneChunk(exchange.body) : [exchange.body])]);
         if (exchange.body.length > 0) this.seen.set(payloadDigest!, { uri: exchange.uri, date: exchange.date });
       }
     }
 
     const responseHeaders: [string, string][] = [...common, ['Content-Type', 'application/http; msgtype=response']];
     if (payloadDigest !== undefined) responseHeaders.push(['WARC-Payload-Digest', payloadDigest]);
+    // ISO 28500 §5.13: the payload is shorter than what the server sent.
+    if (exchange.isTruncated === true && type === 'response') responseHeaders.push(['WARC-Truncated', 'length']);
     const response = WARCRecord.create(
       {
         url: exchange.uri,
@@ -311,17 +356,7 @@ export class WarcWriter {
     if (profile !== undefined) response.warcHeaders.headers.set('WARC-Profile', profile);
     const responseId = response.warcHeader('WARC-Record-ID')!;
 
-    const request = WARCRecord.create(
-      {
-        url: exchange.uri,
-        date,
-        type: 'request',
-        warcVersion: 'WARC/1.1',
-        warcHeaders: [...common, ['Content-Type', 'application/http; msgtype=request'], ['WARC-Concurrent-To', responseId]],
-      },
-      [requestBlock],
-    );
-    request.httpHeaders = null;
+    const request = this.requestRecord(exchange, common, responseId);
 
     const responseBytes = await this.serialize(response);
     const requestBytes = await this.serialize(request);
@@ -350,8 +385,32 @@ export class WarcWriter {
       offset,
       filename: basename(this.file),
     });
-    return { file: this.file, offset, length: responseBytes.length, type };
+    return { file: this.file, offset, length: responseBytes.length, type, payloadDigest };
   }
+}
+
+function commonHeaders(exchange: Pick<WarcExchange, 'remoteIp' | 'protocol'>): [string, string][] {
+  const common: [string, string][] = [];
+  if (exchange.remoteIp !== undefined && exchange.remoteIp !== '') common.push(['WARC-IP-Address', exchange.remoteIp]);
+  if (exchange.protocol !== undefined) common.push(['WARC-Protocol', exchange.protocol]);
+  return common;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** RFC 9112 §7.1: the body as one chunk and the last chunk (no chunk for an empty body). */
+function oneChunk(body: Uint8Array): Uint8Array[] {
+  const encoder = new TextEncoder();
+  const last = encoder.encode(`0${CRLF}${CRLF}`);
+  return body.length === 0 ? [last] : [encoder.encode(`${body.length.toString(16)}${CRLF}`), body, encoder.encode(CRLF), last];
 }
 
 const EMPTY_PAYLOAD = sha256Digest(new Uint8Array());
