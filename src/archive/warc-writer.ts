@@ -1,15 +1,17 @@
 // A WARC/1.1 writer (ISO 28500:2017): a `warcinfo` record opening each file, then a
 // `request` and a `response` record per exchange, or a `revisit` where the payload is
-// already in the archive. Records are built and serialized by Webrecorder's warcio (the
-// library pywb and browsertrix use), one gzip member per record, so any record can be
-// read alone from its offset. warcio is imported when the first writer opens: a crawl
-// that archives nothing never loads it.
+// already in the archive; one gzip member per record, so any record can be read alone
+// from its offset. The warcinfo is built by Webrecorder's warcio (the library pywb and
+// browsertrix use), the exchanges' records here (encodeRecord), gzipped off the main
+// thread. warcio is imported when the first writer opens: a crawl that archives nothing
+// never loads it.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip, inflateRawSync } from 'node:zlib';
 import { ArchiveError } from '../errors.js';
 import type { CdxjEntry } from './cdxj.js';
 
@@ -230,7 +232,15 @@ export class WarcWriter {
 
   write(exchange: WarcExchange): Promise<WarcRecordLocation> {
     if (this.closed) return Promise.reject(new ArchiveError('ERR_ARCHIVE_CLOSED'));
-    const result = this.queue.then(() => this.writeExchange(exchange));
+    // Decided now, in call order (which payload is first); encoded at once, off the
+    // main thread; written to the file in call order.
+    let commit: () => Promise<WarcRecordLocation>;
+    try {
+      commit = this.prepareExchange(exchange);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const result = this.queue.then(commit);
     this.queue = result.catch(() => undefined);
     return result;
   }
@@ -241,7 +251,9 @@ export class WarcWriter {
    */
   writeRequest(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>): Promise<WarcRecordLocation> {
     if (this.closed) return Promise.reject(new ArchiveError('ERR_ARCHIVE_CLOSED'));
-    const result = this.queue.then(() => this.writeRequestOnly(exchange));
+    const encoded = this.requestRecord(exchange, commonHeaders(exchange), undefined);
+    encoded.catch(() => undefined);
+    const result = this.queue.then(() => this.writeRequestOnly(encoded));
     this.queue = result.catch(() => undefined);
     return result;
   }
@@ -281,17 +293,15 @@ export class WarcWriter {
     this.infoSize = bytes.length;
   }
 
-  private requestRecord(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>, common: readonly [string, string][], concurrentTo: string | undefined): import('warcio').WARCRecord {
+  private requestRecord(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>, common: readonly [string, string][], concurrentTo: string | undefined): Promise<Uint8Array> {
     const requestBlock = new TextEncoder().encode(`${exchange.method} ${requestTarget(exchange.uri)} HTTP/${exchange.httpVersion}${CRLF}${exchange.requestHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
     const headers: [string, string][] = [...common, ['Content-Type', 'application/http; msgtype=request']];
     if (concurrentTo !== undefined) headers.push(['WARC-Concurrent-To', concurrentTo]);
-    const request = this.warcio.WARCRecord.create({ url: exchange.uri, date: exchange.date.toISOString(), type: 'request', warcVersion: 'WARC/1.1', warcHeaders: headers }, [requestBlock]);
-    request.httpHeaders = null;
-    return request;
+    return encodeRecord('request', exchange.uri, exchange.date, headers, requestBlock, randomUUID());
   }
 
-  private async writeRequestOnly(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>): Promise<WarcRecordLocation> {
-    const bytes = await this.serialize(this.requestRecord(exchange, commonHeaders(exchange), undefined));
+  private async writeRequestOnly(encoded: Promise<Uint8Array>): Promise<WarcRecordLocation> {
+    const bytes = await encoded;
     if (this.size > this.infoSize && this.size + bytes.length > this.maxBytes) {
       this.serial += 1;
       await this.startFile();
@@ -302,9 +312,7 @@ export class WarcWriter {
     return { file: this.file, offset, length: bytes.length, type: 'request', payloadDigest: undefined };
   }
 
-  private async writeExchange(exchange: WarcExchange): Promise<WarcRecordLocation> {
-    const { WARCRecord } = this.warcio;
-    const date = exchange.date.toISOString();
+  private prepareExchange(exchange: WarcExchange): () => Promise<WarcRecordLocation> {
     const encoder = new TextEncoder();
     // RFC 9112 §4: the space before the reason phrase is there even when the phrase is empty.
     const responseHead = encoder.encode(`HTTP/${exchange.httpVersion} ${exchange.status} ${exchange.reason}${CRLF}${exchange.responseHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
@@ -339,27 +347,20 @@ export class WarcWriter {
     if (payloadDigest !== undefined) responseHeaders.push(['WARC-Payload-Digest', payloadDigest]);
     // ISO 28500 §5.13: the payload is shorter than what the server sent.
     if (exchange.isTruncated === true && type === 'response') responseHeaders.push(['WARC-Truncated', 'length']);
-    const response = WARCRecord.create(
-      {
-        url: exchange.uri,
-        date,
-        type,
-        warcVersion: 'WARC/1.1',
-        warcHeaders: responseHeaders,
-        ...(refersTo !== undefined ? { refersToUrl: refersTo.uri, refersToDate: refersTo.date.toISOString() } : {}),
-      },
-      [block],
-    );
-    // The block is the HTTP message exactly as it went over the wire, built above; warcio
-    // would otherwise re-serialize the status line and header fields.
-    response.httpHeaders = null;
-    if (profile !== undefined) response.warcHeaders.headers.set('WARC-Profile', profile);
-    const responseId = response.warcHeader('WARC-Record-ID')!;
+    if (profile !== undefined) responseHeaders.push(['WARC-Profile', profile]);
+    if (refersTo !== undefined) responseHeaders.push(['WARC-Refers-To-Target-URI', refersTo.uri], ['WARC-Refers-To-Date', refersTo.date.toISOString()]);
+    const responseId = randomUUID();
+    const encoded = Promise.all([
+      encodeRecord(type, exchange.uri, exchange.date, responseHeaders, block, responseId),
+      this.requestRecord(exchange, common, `<urn:uuid:${responseId}>`),
+    ]);
+    // Awaited when its turn comes; a failure then rejects this write.
+    encoded.catch(() => undefined);
+    return () => this.writePair(exchange, type, payloadDigest, encoded);
+  }
 
-    const request = this.requestRecord(exchange, common, responseId);
-
-    const responseBytes = await this.serialize(response);
-    const requestBytes = await this.serialize(request);
+  private async writePair(exchange: WarcExchange, type: 'response' | 'revisit', payloadDigest: string | undefined, encoded: Promise<[Uint8Array, Uint8Array]>): Promise<WarcRecordLocation> {
+    const [responseBytes, requestBytes] = await encoded;
     const pairLength = responseBytes.length + requestBytes.length;
     // Rotate before the pair would pass maxBytes, unless the file holds only its
     // warcinfo: a pair larger than maxBytes then gets a file of its own.
@@ -388,6 +389,32 @@ export class WarcWriter {
     return { file: this.file, offset, length: responseBytes.length, type, payloadDigest };
   }
 }
+
+const gzipAsync = promisify(gzip);
+
+/**
+ * One record as a gzip member (ISO 28500 §4: version line, named fields, a blank line,
+ * the block, two line ends), its `WARC-Block-Digest` computed over the block. Built here
+ * rather than by warcio's serializer, which takes some milliseconds a record (its gzip
+ * and its digests run on the main thread): zlib gzips on the thread pool. Each record is
+ * read back by warcio in the tests.
+ */
+async function encodeRecord(type: string, uri: string, date: Date, fields: readonly (readonly [string, string])[], block: Uint8Array, id: string): Promise<Uint8Array> {
+  const lines = [
+    'WARC/1.1',
+    `WARC-Type: ${type}`,
+    `WARC-Record-ID: <urn:uuid:${id}>`,
+    `WARC-Date: ${date.toISOString()}`,
+    `WARC-Target-URI: ${uri}`,
+    ...fields.map(([name, value]) => `${name}: ${value}`),
+    `WARC-Block-Digest: ${sha256Digest(block)}`,
+    `Content-Length: ${block.length}`,
+  ];
+  const head = new TextEncoder().encode(`${lines.join(CRLF)}${CRLF}${CRLF}`);
+  return gzipAsync(concat([head, block, TRAILER]));
+}
+
+const TRAILER = new TextEncoder().encode(`${CRLF}${CRLF}`);
 
 function commonHeaders(exchange: Pick<WarcExchange, 'remoteIp' | 'protocol'>): [string, string][] {
   const common: [string, string][] = [];

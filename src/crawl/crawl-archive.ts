@@ -72,6 +72,9 @@ export interface CrawlArchiveOptions {
   readonly onArchived?: ((record: ArchivedRecordData) => void) | undefined;
 }
 
+/** Records waiting to be written, at most, before a new request waits for the archive. */
+const MAX_PENDING_WRITES = 8;
+
 /** Request fields that carry credentials: never written in a record. */
 const CREDENTIAL_REQUEST_FIELDS = ['authorization', 'proxy-authorization', 'cookie'];
 /** Response fields that carry credentials (a session set by the site): never written either. */
@@ -168,7 +171,10 @@ export class CrawlArchive {
   wrapFetcher(fetcher: Fetcher): Fetcher {
     const onExchange = this.onExchange;
     const wrapped: Fetcher = {
-      fetch: (url, signal, options) => fetcher.fetch(url, signal, { ...options, onExchange: both(onExchange, options?.onExchange) }),
+      fetch: async (url, signal, options) => {
+        await this.#room(signal);
+        return fetcher.fetch(url, signal, { ...options, onExchange: both(onExchange, options?.onExchange) });
+      },
     };
     if (fetcher.isLocal !== undefined) wrapped.isLocal = (url) => fetcher.isLocal!(url);
     return wrapped;
@@ -274,6 +280,18 @@ export class CrawlArchive {
       lines.push(`${name}: ${value}`);
     }
     return lines;
+  }
+
+  /**
+   * Resolves once fewer than MAX_PENDING_WRITES records wait to be written: a request
+   * starts only then, so that a disk slower than the network bounds what waits in
+   * memory, and what a kill can lose of the archive (those records were answered, the
+   * index will not ask for them again).
+   */
+  async #room(signal: AbortSignal | undefined): Promise<void> {
+    while (this.#pending.size >= MAX_PENDING_WRITES && signal?.aborted !== true && this.#closed === undefined) {
+      await Promise.race([...this.#pending]);
+    }
   }
 
   #track(write: Promise<WarcRecordLocation>, uri: string, date: Date, status: number | undefined): void {
