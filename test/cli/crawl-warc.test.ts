@@ -396,6 +396,29 @@ describe('crawl --warc, killed and resumed', () => {
     expect(new Set(lines.map((line) => (JSON.parse(line.slice(line.indexOf('{'))) as { filename: string }).filename))).toEqual(new Set(['killed.warc.gz', 'killed-00001.warc.gz']));
   }, 180_000);
 
+  it('Ctrl-C (SIGINT) stops the crawl cleanly: the records of every request sent are written, then the index', async () => {
+    const site = await listen('127.0.0.1', (request, response) => {
+      const target = request.url ?? '/';
+      const n = target === '/' ? 0 : Number(/^\/p(\d+)\.html$/.exec(target)?.[1] ?? NaN);
+      if (Number.isInteger(n) && n < PAGES) {
+        const body = page(n);
+        response.writeHead(200, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(body) }).end(body);
+      } else response.writeHead(404, { 'content-length': '0' }).end();
+    });
+    sites.push(site);
+    const base = path.join(dir, 'interrupted');
+    const started = spawnCli(['crawl', `${site.origin}/`, '--db', path.join(dir, 'interrupted.db'), '--allow-private', '--warc', `${base}.warc.gz`, '--per-host-delay-ms', '20'], children);
+    while (site.log.length < 20) await new Promise((resolve) => setTimeout(resolve, 5));
+    started.child.kill('SIGINT');
+    const stopped = await started.exit;
+    expect(stopped.code, stopped.stderr).toBe(130);
+    const records = await readSeries(base);
+    expectDigestsRight(records);
+    expect(sorted(requestsIn(records))).toEqual(sorted(site.log));
+    const lines = readFileSync(`${base}.cdxj`, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(records.filter((record) => record.type === 'response' || record.type === 'revisit').length);
+  }, 60_000);
+
   it('--recheck: a 304 is a server-not-modified revisit of the URL\'s last capture, in the earlier file', async () => {
     const site = await listen('127.0.0.1', (request, response) => {
       const etag = `"v-${request.url}"`;
