@@ -238,6 +238,17 @@ describe('crawl --warc', () => {
     expect([...lines].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))).toEqual(lines);
   }, 120_000);
 
+  it('check of a live site keeps what it fetched too: each request the server saw, once', async () => {
+    const site = await startSite();
+    const base = path.join(dir, 'checked');
+    const result = await run(['check', `${site.origin}/`, '--db', path.join(dir, 'checked.db'), '--allow-private', '--warc', `${base}.warc.gz`, '--retries', '0']);
+    expect(result.code === 0 || result.code === 1, result.stderr).toBe(true);
+    expect(result.stderr).toMatch(/^archive: \d+ responses/m);
+    const records = await readSeries(base);
+    expectDigestsRight(records);
+    expect(sorted(requestsIn(records))).toEqual(sorted(site.log));
+  }, 60_000);
+
   it('a chunked body is re-chunked as one chunk: warcio reads back exactly the body, the payload digest is that of the body', async () => {
     const site = await startSite();
     const base = path.join(dir, 'chunked');
