@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/cli/commands/output-options.test.ts',
   'test/cli/commands/report.test.ts',
   'test/cli/crawl-kill-requests.test.ts',
+  'test/cli/crawl-warc.test.ts',
   'test/cli/crawl-kill.test.ts',
   'test/cli/demo/expected-requests.test.ts',
   'test/cli/demo/server.test.ts',

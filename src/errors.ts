@@ -68,6 +68,7 @@ export const ERROR_MESSAGES = {
   // store
   // archive — thrown by the WARC writer
   ERR_ARCHIVE_CLOSED: 'the WARC writer is closed: nothing more can be written to it',
+  ERR_ARCHIVE_OPEN: 'the WARC archive could not be opened',
   ERR_STORE_OPEN: 'cannot open the index database',
   ERR_STORE_MIGRATION_NAME: 'a migration file name is not NNN_snake_name.sql, or the numbers are not contiguous from 001',
   ERR_STORE_MIGRATION_UNKNOWN: 'the database has a migration this program does not know (it is newer, or another database)',

@@ -1,4 +1,5 @@
 export { cdxjLine, cdxTimestamp, compareCdxjLines, surtOf, writeCdxjIndex, type CdxjEntry } from './cdxj.js';
+export { cdxjEntryOf, readArchivedCaptures, type ArchivedCapture } from './warc-captures.js';
 export {
   DEFAULT_WARC_MAX_BYTES,
   REVISIT_IDENTICAL_PAYLOAD,

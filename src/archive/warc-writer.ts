@@ -1,15 +1,17 @@
 // A WARC/1.1 writer (ISO 28500:2017): a `warcinfo` record opening each file, then a
 // `request` and a `response` record per exchange, or a `revisit` where the payload is
-// already in the archive. Records are built and serialized by Webrecorder's warcio (the
-// library pywb and browsertrix use), one gzip member per record, so any record can be
-// read alone from its offset. warcio is imported when the first writer opens: a crawl
-// that archives nothing never loads it.
+// already in the archive; one gzip member per record, so any record can be read alone
+// from its offset. The warcinfo is built by Webrecorder's warcio (the library pywb and
+// browsertrix use), the exchanges' records here (encodeRecord), gzipped off the main
+// thread. warcio is imported when the first writer opens: a crawl that archives nothing
+// never loads it.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readdir, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip, inflateRawSync } from 'node:zlib';
 import { ArchiveError } from '../errors.js';
 import type { CdxjEntry } from './cdxj.js';
 
@@ -61,6 +63,19 @@ export interface WarcExchange {
   readonly notModified?: boolean;
   /** For a 304: the earlier capture it confirms, when known. */
   readonly refersTo?: { readonly uri: string; readonly date: Date };
+  /**
+   * The body was not read to its end (a cap, a deadline, a reset): the record says so
+   * with `WARC-Truncated: length` (ISO 28500 §5.13).
+   */
+  readonly isTruncated?: boolean;
+  /**
+   * The response came with `Transfer-Encoding: chunked` and `body` is de-chunked: the
+   * block carries the body again as one chunk, so that a reader that honours the header
+   * reads the body; the payload digest stays that of the body.
+   */
+  readonly isChunked?: boolean;
+  /** `WARC-Protocol` of the exchange when it was not HTTP/1.x (`h2`: HTTP/2 over TLS). */
+  readonly protocol?: string;
 }
 
 /** Where the response (or revisit) record of one exchange lies. */
@@ -68,7 +83,9 @@ export interface WarcRecordLocation {
   readonly file: string;
   readonly offset: number;
   readonly length: number;
-  readonly type: 'response' | 'revisit';
+  readonly type: 'response' | 'revisit' | 'request';
+  /** The response's or revisit's WARC-Payload-Digest; none for a 304 or a request alone. */
+  readonly payloadDigest: string | undefined;
 }
 
 type Warcio = typeof import('warcio');
@@ -215,7 +232,28 @@ export class WarcWriter {
 
   write(exchange: WarcExchange): Promise<WarcRecordLocation> {
     if (this.closed) return Promise.reject(new ArchiveError('ERR_ARCHIVE_CLOSED'));
-    const result = this.queue.then(() => this.writeExchange(exchange));
+    // Decided now, in call order (which payload is first); encoded at once, off the
+    // main thread; written to the file in call order.
+    let commit: () => Promise<WarcRecordLocation>;
+    try {
+      commit = this.prepareExchange(exchange);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const result = this.queue.then(commit);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Writes the request record of an exchange that got no response (the connection
+   * failed after the request was sent): the request alone, no response to name.
+   */
+  writeRequest(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>): Promise<WarcRecordLocation> {
+    if (this.closed) return Promise.reject(new ArchiveError('ERR_ARCHIVE_CLOSED'));
+    const encoded = this.requestRecord(exchange, commonHeaders(exchange), undefined);
+    encoded.catch(() => undefined);
+    const result = this.queue.then(() => this.writeRequestOnly(encoded));
     this.queue = result.catch(() => undefined);
     return result;
   }
@@ -255,15 +293,30 @@ export class WarcWriter {
     this.infoSize = bytes.length;
   }
 
-  private async writeExchange(exchange: WarcExchange): Promise<WarcRecordLocation> {
-    const { WARCRecord } = this.warcio;
-    const date = exchange.date.toISOString();
-    const encoder = new TextEncoder();
-    const requestBlock = encoder.encode(`${exchange.method} ${requestTarget(exchange.uri)} HTTP/${exchange.httpVersion}${CRLF}${exchange.requestHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
-    const responseHead = encoder.encode(`HTTP/${exchange.httpVersion} ${exchange.status}${exchange.reason === '' ? '' : ` ${exchange.reason}`}${CRLF}${exchange.responseHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
+  private requestRecord(exchange: Omit<WarcExchange, 'status' | 'reason' | 'responseHeaderLines' | 'body'>, common: readonly [string, string][], concurrentTo: string | undefined): Promise<Uint8Array> {
+    const requestBlock = new TextEncoder().encode(`${exchange.method} ${requestTarget(exchange.uri)} HTTP/${exchange.httpVersion}${CRLF}${exchange.requestHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
+    const headers: [string, string][] = [...common, ['Content-Type', 'application/http; msgtype=request']];
+    if (concurrentTo !== undefined) headers.push(['WARC-Concurrent-To', concurrentTo]);
+    return encodeRecord('request', exchange.uri, exchange.date, headers, requestBlock, randomUUID());
+  }
 
-    const common: [string, string][] = [];
-    if (exchange.remoteIp !== undefined && exchange.remoteIp !== '') common.push(['WARC-IP-Address', exchange.remoteIp]);
+  private async writeRequestOnly(encoded: Promise<Uint8Array>): Promise<WarcRecordLocation> {
+    const bytes = await encoded;
+    if (this.size > this.infoSize && this.size + bytes.length > this.maxBytes) {
+      this.serial += 1;
+      await this.startFile();
+    }
+    const offset = this.size;
+    await this.handle!.write(bytes, 0, bytes.length, offset);
+    this.size += bytes.length;
+    return { file: this.file, offset, length: bytes.length, type: 'request', payloadDigest: undefined };
+  }
+
+  private prepareExchange(exchange: WarcExchange): () => Promise<WarcRecordLocation> {
+    const encoder = new TextEncoder();
+    // RFC 9112 §4: the space before the reason phrase is there even when the phrase is empty.
+    const responseHead = encoder.encode(`HTTP/${exchange.httpVersion} ${exchange.status} ${exchange.reason}${CRLF}${exchange.responseHeaderLines.map((line) => line + CRLF).join('')}${CRLF}`);
+    const common = commonHeaders(exchange);
 
     let type: 'response' | 'revisit' = 'response';
     let block: Uint8Array;
@@ -285,46 +338,29 @@ export class WarcWriter {
         refersTo = first;
         block = responseHead;
       } else {
-        block = new Uint8Array(responseHead.length + exchange.body.length);
-        block.set(responseHead, 0);
-        block.set(exchange.body, responseHead.length);
+        block = concat([responseHead, ...(exchange.isChunked === true ? oneChunk(exchange.body) : [exchange.body])]);
         if (exchange.body.length > 0) this.seen.set(payloadDigest!, { uri: exchange.uri, date: exchange.date });
       }
     }
 
     const responseHeaders: [string, string][] = [...common, ['Content-Type', 'application/http; msgtype=response']];
     if (payloadDigest !== undefined) responseHeaders.push(['WARC-Payload-Digest', payloadDigest]);
-    const response = WARCRecord.create(
-      {
-        url: exchange.uri,
-        date,
-        type,
-        warcVersion: 'WARC/1.1',
-        warcHeaders: responseHeaders,
-        ...(refersTo !== undefined ? { refersToUrl: refersTo.uri, refersToDate: refersTo.date.toISOString() } : {}),
-      },
-      [block],
-    );
-    // The block is the HTTP message exactly as it went over the wire, built above; warcio
-    // would otherwise re-serialize the status line and header fields.
-    response.httpHeaders = null;
-    if (profile !== undefined) response.warcHeaders.headers.set('WARC-Profile', profile);
-    const responseId = response.warcHeader('WARC-Record-ID')!;
+    // ISO 28500 §5.13: the payload is shorter than what the server sent.
+    if (exchange.isTruncated === true && type === 'response') responseHeaders.push(['WARC-Truncated', 'length']);
+    if (profile !== undefined) responseHeaders.push(['WARC-Profile', profile]);
+    if (refersTo !== undefined) responseHeaders.push(['WARC-Refers-To-Target-URI', refersTo.uri], ['WARC-Refers-To-Date', refersTo.date.toISOString()]);
+    const responseId = randomUUID();
+    const encoded = Promise.all([
+      encodeRecord(type, exchange.uri, exchange.date, responseHeaders, block, responseId),
+      this.requestRecord(exchange, common, `<urn:uuid:${responseId}>`),
+    ]);
+    // Awaited when its turn comes; a failure then rejects this write.
+    encoded.catch(() => undefined);
+    return () => this.writePair(exchange, type, payloadDigest, encoded);
+  }
 
-    const request = WARCRecord.create(
-      {
-        url: exchange.uri,
-        date,
-        type: 'request',
-        warcVersion: 'WARC/1.1',
-        warcHeaders: [...common, ['Content-Type', 'application/http; msgtype=request'], ['WARC-Concurrent-To', responseId]],
-      },
-      [requestBlock],
-    );
-    request.httpHeaders = null;
-
-    const responseBytes = await this.serialize(response);
-    const requestBytes = await this.serialize(request);
+  private async writePair(exchange: WarcExchange, type: 'response' | 'revisit', payloadDigest: string | undefined, encoded: Promise<[Uint8Array, Uint8Array]>): Promise<WarcRecordLocation> {
+    const [responseBytes, requestBytes] = await encoded;
     const pairLength = responseBytes.length + requestBytes.length;
     // Rotate before the pair would pass maxBytes, unless the file holds only its
     // warcinfo: a pair larger than maxBytes then gets a file of its own.
@@ -350,8 +386,58 @@ export class WarcWriter {
       offset,
       filename: basename(this.file),
     });
-    return { file: this.file, offset, length: responseBytes.length, type };
+    return { file: this.file, offset, length: responseBytes.length, type, payloadDigest };
   }
+}
+
+const gzipAsync = promisify(gzip);
+
+/**
+ * One record as a gzip member (ISO 28500 §4: version line, named fields, a blank line,
+ * the block, two line ends), its `WARC-Block-Digest` computed over the block. Built here
+ * rather than by warcio's serializer, which takes some milliseconds a record (its gzip
+ * and its digests run on the main thread): zlib gzips on the thread pool. Each record is
+ * read back by warcio in the tests.
+ */
+async function encodeRecord(type: string, uri: string, date: Date, fields: readonly (readonly [string, string])[], block: Uint8Array, id: string): Promise<Uint8Array> {
+  const lines = [
+    'WARC/1.1',
+    `WARC-Type: ${type}`,
+    `WARC-Record-ID: <urn:uuid:${id}>`,
+    `WARC-Date: ${date.toISOString()}`,
+    `WARC-Target-URI: ${uri}`,
+    ...fields.map(([name, value]) => `${name}: ${value}`),
+    `WARC-Block-Digest: ${sha256Digest(block)}`,
+    `Content-Length: ${block.length}`,
+  ];
+  const head = new TextEncoder().encode(`${lines.join(CRLF)}${CRLF}${CRLF}`);
+  return gzipAsync(concat([head, block, TRAILER]));
+}
+
+const TRAILER = new TextEncoder().encode(`${CRLF}${CRLF}`);
+
+function commonHeaders(exchange: Pick<WarcExchange, 'remoteIp' | 'protocol'>): [string, string][] {
+  const common: [string, string][] = [];
+  if (exchange.remoteIp !== undefined && exchange.remoteIp !== '') common.push(['WARC-IP-Address', exchange.remoteIp]);
+  if (exchange.protocol !== undefined) common.push(['WARC-Protocol', exchange.protocol]);
+  return common;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** RFC 9112 §7.1: the body as one chunk and the last chunk (no chunk for an empty body). */
+function oneChunk(body: Uint8Array): Uint8Array[] {
+  const encoder = new TextEncoder();
+  const last = encoder.encode(`0${CRLF}${CRLF}`);
+  return body.length === 0 ? [last] : [encoder.encode(`${body.length.toString(16)}${CRLF}`), body, encoder.encode(CRLF), last];
 }
 
 const EMPTY_PAYLOAD = sha256Digest(new Uint8Array());

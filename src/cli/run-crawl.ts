@@ -14,6 +14,7 @@ import {
   originKey,
   runOutcomeOf,
   validateSeeds,
+  type ArchiveSummary,
   type CrawlEvent,
   type CrawlRuntime,
   type CrawlSeeds,
@@ -240,6 +241,11 @@ async function crawlInto(
   if (settings.isJson) await summaryOut.writeLine(summaryJson(summary, standing, { insecure: settings.tuning.insecure === true }));
   else for (const line of formatSummary(summary, stoppedBy, standing)) await summaryOut.writeLine(line);
   if (!settings.isJson && settings.tuning.insecure === true) await summaryOut.writeLine(INSECURE_SUMMARY);
+  const archive = summary.archive;
+  if (archive !== undefined) {
+    if (!settings.isJson) await summaryOut.writeLine(archiveLine(archive));
+    if (archive.error !== undefined) await context.err.writeLine(`linkladder: warning: ${oneLine(archive.error)}`);
+  }
   if (failure !== undefined || closeError !== undefined) {
     const message = failure?.message ?? `the last commit of the index failed: ${closeError instanceof Error ? closeError.message : String(closeError)}`;
     await context.err.writeLine(`linkladder: error: ${oneLine(message)}`);
@@ -251,6 +257,15 @@ async function crawlInto(
   }
   if (summary.stoppedBy !== 'signal') return { exitCode: EXIT_CODES.OK, summary };
   return { exitCode: stoppedBy === 'SIGTERM' ? EXIT_CODES.TERMINATED : EXIT_CODES.INTERRUPTED, summary };
+}
+
+/** The summary's line of what `--warc` kept. */
+function archiveLine(archive: ArchiveSummary): string {
+  const files = archive.files.length === 1 ? archive.files[0]! : `${archive.files.length} files, ${archive.files[0] ?? ''} to ${archive.files.at(-1) ?? ''}`;
+  const alone = archive.requestsAlone > 0 ? `, ${archive.requestsAlone} requests without a response` : '';
+  const trimmed = archive.trimmedBytes > 0 ? `; the last run's torn tail trimmed (${archive.trimmedBytes} bytes)` : '';
+  const index = archive.index === '' ? 'no index' : `index ${archive.index}`;
+  return `archive: ${archive.responses} responses, ${archive.revisits} revisits${alone} in ${files}; ${index}${trimmed}`;
 }
 
 /**

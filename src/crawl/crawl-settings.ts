@@ -11,6 +11,7 @@ import { BASE_MODES } from '../base/index.js';
 import { DEFAULT_FOLLOW, LINK_KINDS } from '../html/index.js';
 import { SCOPES } from './scope.js';
 import { SETTING_META, integerBetween, isOn, limit, linkKinds, oneOf, patterns, statusPolicyText } from './setting-kinds.js';
+import { ARCHIVE_SETTINGS } from './archive-settings.js';
 import { TRANSPORT_SETTINGS } from './transport-settings.js';
 import { DEFAULT_CACHE_MAX_AGE_MS, parseCacheMaxAge } from './verdict-cache.js';
 
@@ -422,6 +423,7 @@ export const crawlOptionsSchema = z.object({
     description: 'neither fetch nor obey robots.txt (nor its `Crawl-delay`), for sites of your own; warned on every run, recorded in the run',
   }),
   ...TRANSPORT_SETTINGS,
+  ...ARCHIVE_SETTINGS,
 });
 
 /** `T` with read-only fields and lists. */

@@ -4,6 +4,7 @@ import type { BaseLevel } from '../base/index.js';
 import type { AliasEvidence } from '../ladder/index.js';
 import type { FetchProtocol, MatchRung, StoreStats, UrlRole, Verdict } from '../store/index.js';
 import type { BrokenKind } from './broken-links.js';
+import type { ArchiveSummary } from './crawl-archive.js';
 import type { Outcome } from './outcome-table.js';
 import type { RobotsOutage } from './robots-outages.js';
 import type { UnreachableHost } from './host-breaker.js';
@@ -131,6 +132,8 @@ export interface CrawlSummary extends CheckCounts {
   readonly politeness?: readonly HostPaceReport[] | undefined;
   /** With `contentEvidence` only: predicted duplicates held back, joined and fetched, and the rules learned (heuristic). */
   readonly contentEvidence?: ContentEvidenceSummary | undefined;
+  /** With `warc`: what the archive kept (its files, records, index) and its first failure. */
+  readonly archive?: ArchiveSummary | undefined;
   /** The whole index at the end (all runs): duplicates avoided per rung are `index.linksByRung`. */
   readonly index: StoreStats;
   readonly durationMs: number;

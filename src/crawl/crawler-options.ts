@@ -11,6 +11,7 @@ import { checkFunction, checkOptionsObject } from '../infra/index.js';
 import { normalizeReference } from '../ladder/index.js';
 import type { IndexWriter } from '../store/index.js';
 import { parseBase, serialize } from '../uri/index.js';
+import type { ArchivedRecordData } from './crawl-archive.js';
 import type { CrawlEvent } from './crawl-summary.js';
 import { RENAMED_CRAWL_OPTIONS, crawlOptionsSchema, type CrawlSettingsData, type CrawlSettingsInput } from './crawl-settings.js';
 import { parseOptionData } from './option-issues.js';
@@ -72,6 +73,14 @@ export interface CrawlRuntime {
    * @default undefined (every page's)
    */
   readonly isExternalChecked?: ((pageUrl: string) => boolean) | undefined;
+  /**
+   * With `warc`: told of each response, revisit and lone request record once it is
+   * written (its file's base name, offset, length, type, payload digest, date, status),
+   * for an index of which record stands for which URL. If it throws, the archive's
+   * summary says so; the crawl goes on.
+   * @default undefined
+   */
+  readonly onArchived?: ((record: ArchivedRecordData) => void) | undefined;
 }
 
 /** The options of runCrawler(): the seeds, the data options of `crawlOptionsSchema`, and the runtime. */
@@ -90,6 +99,7 @@ const RUNTIME_DEFAULTS: Required<Omit<CrawlRuntime, 'store' | 'fetcher'>> = Obje
   verdictCache: undefined,
   scopeRoots: undefined,
   isExternalChecked: undefined,
+  onArchived: undefined,
 });
 
 /** The options of runCrawler() that are not data, in the order messages list them. */
@@ -144,6 +154,7 @@ export function crawlerOptionsOf(settings: CrawlSettingsData, seeds: CrawlSeeds,
     verdictCache: given.verdictCache === undefined ? undefined : checkObject<VerdictCache>('verdictCache', given.verdictCache, ['get'], 'a VerdictCache'),
     scopeRoots: given.scopeRoots === undefined ? undefined : checkScopeRoots(given.scopeRoots),
     isExternalChecked: checkFunction('isExternalChecked', given.isExternalChecked, RUNTIME_DEFAULTS.isExternalChecked),
+    onArchived: checkFunction('onArchived', given.onArchived, RUNTIME_DEFAULTS.onArchived),
   });
   VALIDATED.add(valid);
   return valid;

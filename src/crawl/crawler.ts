@@ -11,7 +11,9 @@ import type { ClaimedUrl, IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
 import { ContentEvidence } from './content-evidence.js';
 import { runCountsOf, runOutcomeOf, runSettingsOf, seedOutcomes } from './crawl-run.js';
+import { CrawlArchive, secretHeaderNamesOf } from './crawl-archive.js';
 import { CrawlError } from './crawl-error.js';
+import { readPackageVersion } from './package-version.js';
 import { validateCrawlerOptions, type CrawlerOptions, type ValidCrawlerOptions } from './crawler-options.js';
 import type { CrawlSummary, SeedOutcome, StopReason } from './crawl-summary.js';
 import { CrawlTally } from './crawl-tally.js';
@@ -35,7 +37,29 @@ import { CLAIM_POLL_MS, WorkerCooperation } from './worker-cooperation.js';
  * what was done). A bad page never rejects: it becomes a `fetch` row with a code.
  */
 export async function runCrawler(options: CrawlerOptions): Promise<CrawlSummary> {
-  return new Crawler(validateCrawlerOptions(options)).run();
+  const valid = validateCrawlerOptions(options);
+  if (valid.warc === '') return new Crawler(valid).run();
+  // Every request the crawl sends goes through these two clients: pages, redirect hops,
+  // retries, link checks, stylesheets, sitemaps, re-checks and robots.txt.
+  const archive = await CrawlArchive.open({
+    path: valid.warc,
+    maxBytes: valid.warcMaxSize,
+    version: readPackageVersion(),
+    settings: runSettingsOf(valid),
+    secretHeaderNames: secretHeaderNamesOf(valid),
+    onArchived: valid.onArchived,
+  });
+  let summary: CrawlSummary;
+  try {
+    summary = await new Crawler({ ...valid, fetcher: archive.wrapFetcher(valid.fetcher), robots: archive.wrapRobots(valid.robots) }).run();
+  } catch (error) {
+    const kept = await archive.close();
+    if (error instanceof CrawlError && error.summary !== undefined) {
+      throw new CrawlError(error.code, error.message, { cause: error.cause, summary: { ...error.summary, archive: kept } });
+    }
+    throw error;
+  }
+  return { ...summary, archive: await archive.close() };
 }
 
 const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];

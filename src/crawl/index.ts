@@ -44,6 +44,8 @@ export { CrawlError, type CrawlErrorCode } from './crawl-error.js';
 export { LinkRoles, NOT_CHECKED_RELS, linkUseOf, type LinkDecision, type LinkUse } from './link-role.js';
 export { STYLESHEET_ELEMENT } from './stylesheet-links.js';
 export { runOutcomeOf, runSettingsOf, seedOutcomes } from './crawl-run.js';
+export { CrawlArchive, secretHeaderNamesOf, type ArchiveSummary, type ArchivedRecordData, type CrawlArchiveOptions } from './crawl-archive.js';
+export { readPackageVersion } from './package-version.js';
 export type { SeedOutcome } from './crawl-summary.js';
 export { BROKEN_KINDS, brokenKindOf, errorCodeOf, errorKindOf, type BrokenKind, type ErrorKind } from './broken-links.js';
 export {

@@ -60,6 +60,8 @@ describe('the settings schema', () => {
       caFile: '',
       insecure: false,
       http2: CRAWL_DEFAULTS.http2,
+      warc: '',
+      warcMaxSize: 1_000_000_000,
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
@@ -109,6 +111,8 @@ describe('the settings schema', () => {
       ['caFile', '--ca-file', 'LINKLADDER_CA_FILE', 'string'],
       ['insecure', '--insecure', 'LINKLADDER_INSECURE', 'switch'],
       ['http2', '--http2', 'LINKLADDER_HTTP2', 'switch'],
+      ['warc', '--warc', 'LINKLADDER_WARC', 'string'],
+      ['warcMaxSize', '--warc-max-size', 'LINKLADDER_WARC_MAX_SIZE', 'integer'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
@@ -173,6 +177,8 @@ describe('the settings schema', () => {
       | 'caFile'
       | 'insecure'
       | 'http2'
+      | 'warc'
+      | 'warcMaxSize'
       | 'userAgent'
       | 'json'
     >();
