@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../src/cli/demo/index.js';
 import { startPostgres, type PostgresCluster } from '../support/postgres-cluster.js';
 import { INSTALL_TIMEOUT_MS, skipNotice } from '../support/system-tools.js';
+import { PgStore, SqliteStore, type ArchivedRecord } from '../../src/store/index.js';
 import { run } from './cli-harness.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-cli-pg-reports-'));
@@ -110,5 +111,27 @@ describe('reports on PostgreSQL and on SQLite, of the same crawl', () => {
     expect(code).toBe(0);
     expect(pg).toBe(sqlite);
     expect(sqlite).toContain('<!DOCTYPE html>');
+  });
+
+  it('explain names the same WARC records, written through each store (last: it adds to both indexes)', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the reports on PostgreSQL', cluster));
+    const records: ArchivedRecord[] = [
+      { uri: `${server.origin}/chain/start`, file: 'crawl.warc.gz', offset: 300, length: 400, type: 'response', payloadDigest: 'sha256:EMPTY', date: new Date('2026-11-27T23:59:00Z'), status: 302 },
+      { uri: `${server.origin}/`, file: 'crawl.warc.gz', offset: 700, length: 678, type: 'response', payloadDigest: 'sha256:HOME', date: new Date('2026-11-27T23:59:01Z'), status: 200 },
+      { uri: `${server.origin}/index.html`, file: 'crawl-00001.warc.gz', offset: 12345, length: 90, type: 'revisit', payloadDigest: 'sha256:HOME', date: new Date('2026-11-27T23:59:02Z'), status: 200 },
+    ];
+    const sqlite = new SqliteStore({ path: indexes.sqlite });
+    await sqlite.recordArchived(records);
+    await sqlite.close();
+    const pg = await PgStore.open({ url: indexes.pg });
+    await pg.recordArchived(records);
+    await pg.close();
+    for (const url of ['/', '/index.html', '/chain/start']) {
+      for (const format of [[], ['--json']]) {
+        const both = await onBoth(['explain', `${server.origin}${url}`, ...format]);
+        expect(both.pg).toBe(both.sqlite);
+        expect(both.pg).toMatch(/archived|"archived":\[\{/);
+      }
+    }
   });
 });
