@@ -30,6 +30,7 @@ const INTEGRATION = [
   'test/cli/commands/graph-golden.test.ts',
   'test/cli/commands/output-options.test.ts',
   'test/cli/commands/report.test.ts',
+  'test/cli/commands/wacz.test.ts',
   'test/cli/crawl-kill-requests.test.ts',
   'test/cli/crawl-kill.test.ts',
   'test/cli/demo/expected-requests.test.ts',
