@@ -83,6 +83,7 @@ const INTEGRATION = [
   'test/report/audit/negotiated-manual.test.ts',
   'test/report/graph/external-readers.test.ts',
   'test/report/html/report-browser.test.ts',
+  'test/archive/wacz.replay.test.ts',
   'test/store/**/crash.test.ts',
   'test/store/**/sql-views.test.ts',
   'test/store/**/writer-lock.test.ts',
