@@ -124,7 +124,7 @@ describe('a WACZ written by writeWacz in ReplayWeb.page', () => {
     const deadline = Date.now() + 60_000;
     while (found === undefined && Date.now() < deadline) {
       for (const frame of page.frames()) {
-        const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+        const text = await frame.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } | null } }).document.body?.innerText ?? '').catch(() => '');
         if (text.includes(MARKER)) found = frame.url();
       }
       if (found === undefined) await new Promise((resolve) => setTimeout(resolve, 250));
