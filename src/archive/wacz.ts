@@ -261,6 +261,8 @@ async function scanWarc(warcio: Warcio, file: string): Promise<ScannedWarc> {
       yield chunk;
     }
   }
+  // warcio counts a record of an uncompressed file without the CRLF CRLF that closes it (ISO 28500 §4).
+  const trailer = (await isGzipFile(file)) ? 0 : 4;
   const parser = new warcio.WARCParser(tapped());
   const entries: CdxjEntry[] = [];
   const pages: WaczPage[] = [];
@@ -282,7 +284,7 @@ async function scanWarc(warcio: Warcio, file: string): Promise<ScannedWarc> {
         commit(pending);
       }
       const { entry, page } = await readRecord(record, name);
-      pending = { offset, length: parser.recordLength, entry, page };
+      pending = { offset, length: parser.recordLength + trailer, entry, page };
     }
   } catch (error) {
     if (pending === undefined && records === 0) throw new ArchiveError('ERR_ARCHIVE_NOT_WARC', `${file} is not a WARC file: ${(error as Error).message}`, { cause: error });
@@ -294,6 +296,17 @@ async function scanWarc(warcio: Warcio, file: string): Promise<ScannedWarc> {
   // The tap saw the whole file only if the parser read to its end.
   const sha256 = keptBytes === size ? hash.digest('hex') : (await digestFile(file, keptBytes)).sha256;
   return { file, name, records, entries, pages, keptBytes, size, sha256 };
+}
+
+async function isGzipFile(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -325,12 +338,17 @@ async function isWholeLastRecord(file: string, start: number, end: number, size:
 
 type WarcRecord = import('warcio').WARCRecord;
 
+/** Reads a record's rest and drops it. warcio's skipFully() never settles on an uncompressed record cut short; reading it does. */
+async function drain(record: WarcRecord): Promise<void> {
+  for await (const _chunk of record);
+}
+
 async function readRecord(record: WarcRecord, filename: string): Promise<{ entry: Omit<CdxjEntry, 'length' | 'offset'> | undefined; page: WaczPage | undefined }> {
   const type = record.warcType;
   const url = record.warcTargetURI;
   const dateText = record.warcDate;
   if ((type !== 'response' && type !== 'revisit') || !url || !dateText || record.httpHeaders === null) {
-    await record.skipFully();
+    await drain(record);
     return { entry: undefined, page: undefined };
   }
   const date = new Date(dateText);
@@ -354,11 +372,11 @@ async function readRecord(record: WarcRecord, filename: string): Promise<{ entry
       const body = await record.readFully(false);
       title = titleOf(body, record.httpHeaders.headers, contentType);
     } else {
-      await record.skipFully();
+      await drain(record);
     }
     page = { id: sha256Hex(Buffer.from(`${ts} ${url}`)).slice(0, 32), url, ts, ...(title !== undefined ? { title } : {}) };
   } else {
-    await record.skipFully();
+    await drain(record);
   }
   return { entry, page };
 }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WarcWriter, compareCdxjLines, writeCdxjIndex, writeWacz, type WarcExchange } from '../../src/archive/index.js';
@@ -251,6 +251,29 @@ describe('writeWacz', () => {
     const out = join(dir, 'chunked.wacz');
     await writeWacz({ out, warcFiles: [warc], software: 'x' });
     expect(pagesOf((await readWacz(out)).entries).map((page) => [page['url'], page['title']])).toEqual([['https://example.com/dechunked', 'Plain'], ['https://example.com/wget', 'Chunked!']]);
+  });
+
+  it('packages an uncompressed WARC (warcio counts its records without the closing CRLF CRLF): every record kept, offsets and lengths whole', async () => {
+    const gz = join(dir, 'crawl.warc.gz');
+    await writeSite(gz);
+    const plain = join(dir, 'plain.warc');
+    await writeFile(plain, gunzipSync(await readFile(gz)));
+    const out = join(dir, 'plain.wacz');
+    const summary = await writeWacz({ out, warcFiles: [plain], software: 'x' });
+    expect(summary).toMatchObject({ records: 17, captures: 8, pages: 4, torn: [] });
+    const { entries } = await readWacz(out);
+    const warc = entries.get('archive/plain.warc')!.bytes;
+    for (const line of cdxjOf(entries)) {
+      const { offset, length } = JSON.parse(line.slice(line.indexOf('{'))) as { offset: string; length: string };
+      const record = warc.subarray(Number(offset), Number(offset) + Number(length)).toString('latin1');
+      expect(record.startsWith('WARC/1.1\r\n')).toBe(true);
+      expect(record.endsWith('\r\n\r\n')).toBe(true);
+    }
+    // Cut inside its last record: the records before it are kept.
+    await truncate(plain, warc.length - 10);
+    const torn = await writeWacz({ out: join(dir, 'plain-torn.wacz'), warcFiles: [plain], software: 'x' });
+    expect(torn.records).toBe(16);
+    expect(torn.torn[0]!.droppedBytes).toBeGreaterThan(10);
   });
 
   it.each([
