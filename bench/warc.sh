@@ -15,6 +15,8 @@
 #   WARC_ROUNDS   rounds of linkladder with and without --warc, for the CPU ratio (default 3)
 #   WARC_ONLY     `wget` to run wget's half alone (the verifier on wget's WARC)
 #   WARC_FLAGS    more linkladder crawl flags
+#   WARC_CLI      the linkladder bundle that crawls (default dist/linkladder.mjs); `linkladder wacz`
+#                 packages each series with this checkout's bundle
 #
 # Where nginx, wget, /usr/bin/time or the tree is missing, it prints a notice and exits 0.
 # Nothing outside 127.0.0.1 is contacted (--no-check-external; wget --no-parent, one host).
@@ -28,7 +30,7 @@ rounds="${WARC_ROUNDS:-3}"
 only="${WARC_ONLY:-}"
 read -r -a extra_flags <<<"${WARC_FLAGS:-}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cli="$repo/dist/linkladder.mjs"
+cli="${WARC_CLI:-$repo/dist/linkladder.mjs}"
 verify="$repo/bench/support/warc-verify.mjs"
 
 skip() {
@@ -86,6 +88,9 @@ report() { # name files...
   echo
   echo "$name: $(wc -l <"$work/$name/requests") requests logged by nginx; cpu ${cpu} s, wall ${wall} s, rss ${rss} MB"
   node "$verify" --log "$work/$name/requests" "$@" | sed 's/^/  /' || echo "  (the verifier found differences: above)"
+  if [ -f "$repo/dist/linkladder.mjs" ]; then
+    echo "  packaged: $(node "$repo/dist/linkladder.mjs" wacz "$1" --out "$work/$name.wacz" 2>&1 | sed "s|$work/||g")"
+  fi
 }
 
 # wget: recursive within /site/, robots.txt obeyed (as linkladder does), one WARC file.
