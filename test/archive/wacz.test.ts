@@ -276,6 +276,23 @@ describe('writeWacz', () => {
     expect(torn.torn[0]!.droppedBytes).toBeGreaterThan(10);
   });
 
+  it('a gzip bomb of a page is listed without a title, in bounded time and memory', async () => {
+    const warc = join(dir, 'bomb.warc.gz');
+    const writer = await WarcWriter.open(warc, { version: '9.9.9' });
+    // 64 MiB of spaces before the title, 64 KiB gzipped: decoding stops at 4 MiB.
+    const bomb = gzipSync(Buffer.concat([Buffer.alloc(64 * 1024 * 1024, 0x20), Buffer.from('<title>late</title>')]));
+    await writer.write(exchange('https://example.com/bomb', bomb, { encoding: 'gzip' }));
+    await writer.write(exchange('https://example.com/ok', '<title>fine</title>'));
+    await writer.close();
+    const out = join(dir, 'bomb.wacz');
+    const summary = await writeWacz({ out, warcFiles: [warc], software: 'x' });
+    expect(summary.pages).toBe(2);
+    expect(pagesOf((await readWacz(out)).entries).map((page) => [page['url'], page['title']])).toEqual([
+      ['https://example.com/bomb', undefined],
+      ['https://example.com/ok', 'fine'],
+    ]);
+  });
+
   it.each([
     ['an empty list', [] as string[], 'ERR_ARCHIVE_MISSING_FILE'],
     ['a missing file', ['missing.warc.gz'], 'ERR_ARCHIVE_MISSING_FILE'],
