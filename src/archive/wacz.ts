@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rename, stat, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { brotliDecompressSync, createGunzip, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import yazl from 'yazl';
@@ -28,8 +29,10 @@ export interface WriteWaczOptions {
   /** The WARC files, in order (`crawl.warc.gz`, `crawl-00001.warc.gz`…). Their base names must differ. */
   readonly warcFiles: readonly string[];
   /**
-   * A CDXJ index of exactly these files (`crawl.cdxj`), copied as is. When absent, or when a
-   * WARC file has a torn tail, the index is built from the WARC files.
+   * A CDXJ index of these files (`crawl.cdxj`), copied as is when it names exactly the
+   * response and revisit records in them. When absent, when it names others (an index a
+   * killed run left behind: `staleIndex`), or when a WARC file has a torn tail, the index
+   * is built from the WARC files.
    */
   readonly cdxjFile?: string;
   /** @default now */
@@ -61,7 +64,17 @@ export interface WaczSummary {
   readonly bytes: number;
   /** Whether the index was copied from `cdxjFile` or built from the WARC files. */
   readonly index: 'copied' | 'built';
+  /** The `cdxjFile` given, when it did not name exactly the captures in the WARC files: the index was built instead. */
+  readonly staleIndex?: StaleIndex;
   readonly torn: readonly TornWarc[];
+}
+
+export interface StaleIndex {
+  readonly file: string;
+  /** Records (file and offset) the given index names. */
+  readonly captures: number;
+  /** Response and revisit records in the WARC files. */
+  readonly expected: number;
 }
 
 /** One line of pages/pages.jsonl (WACZ 1.1.1 §pages.jsonl). */
@@ -133,17 +146,24 @@ export async function writeWacz(options: WriteWaczOptions): Promise<WaczSummary>
     });
   }
 
-  let index: 'copied' | 'built';
+  let index: 'copied' | 'built' = 'built';
   let captures: number;
+  let staleIndex: StaleIndex | undefined;
+  const expected = new Set(scanned.flatMap((warc) => warc.entries.map((entry) => `${entry.filename} ${entry.offset}`)));
   if (options.cdxjFile !== undefined && torn.length === 0) {
-    index = 'copied';
-    const { sha256, bytes, lines } = await digestFile(options.cdxjFile);
+    // Copied only when it names exactly the captures found: an index a killed run left
+    // behind (missing its last files) would hide them from replay.
+    const given = await indexedRecords(options.cdxjFile);
+    if (given.size === expected.size && [...expected].every((record) => given.has(record))) index = 'copied';
+    else staleIndex = { file: options.cdxjFile, captures: given.size, expected: expected.size };
+  }
+  if (index === 'copied') {
+    const cdxjFile = options.cdxjFile!;
+    const { sha256, bytes, lines } = await digestFile(cdxjFile);
     captures = lines;
     resources.push({ name: 'index.cdxj', path: 'indexes/index.cdxj', hash: `sha256:${sha256}`, bytes });
-    const cdxjFile = options.cdxjFile;
     zip.addReadStreamLazy('indexes/index.cdxj', { mtime, size: bytes }, (callback) => callback(null, createReadStream(cdxjFile)));
   } else {
-    index = 'built';
     const lines = [...new Set(scanned.flatMap((warc) => warc.entries.map(cdxjLine)))].sort(compareCdxjLines);
     captures = lines.length;
     addBuffer(zip, resources, 'index.cdxj', 'indexes/index.cdxj', Buffer.from(lines.length > 0 ? `${lines.join('\n')}\n` : ''), mtime);
@@ -193,6 +213,7 @@ export async function writeWacz(options: WriteWaczOptions): Promise<WaczSummary>
     pages: pages.length,
     bytes: size,
     index,
+    ...(staleIndex === undefined ? {} : { staleIndex }),
     torn,
   };
 }
@@ -226,6 +247,23 @@ async function digestFile(file: string, end?: number): Promise<{ sha256: string;
     for (const byte of chunk) if (byte === 0x0a) lines += 1;
   }
   return { sha256: hash.digest('hex'), bytes, lines };
+}
+
+/** The records (`<filename> <offset>`) a CDXJ file names; a line that does not parse names none. */
+async function indexedRecords(file: string): Promise<Set<string>> {
+  const records = new Set<string>();
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    const brace = line.indexOf('{');
+    if (brace < 0) continue;
+    try {
+      const fields = JSON.parse(line.slice(brace)) as { filename?: unknown; offset?: unknown };
+      if (typeof fields.filename === 'string' && fields.offset !== undefined) records.add(`${fields.filename} ${Number(fields.offset)}`);
+    } catch {
+      // Not JSON: the index is not what this writer reads, and will not match.
+    }
+  }
+  return records;
 }
 
 /** Each URL's earliest page, in capture order. */

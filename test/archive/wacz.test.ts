@@ -177,8 +177,22 @@ describe('writeWacz', () => {
     const copied = join(dir, 'copied.wacz');
     const summary = await writeWacz({ out: copied, warcFiles: [warc], cdxjFile, software: 'x' });
     expect(summary.index).toBe('copied');
+    expect(summary.staleIndex).toBeUndefined();
     expect(summary.captures).toBe(8);
     expect((await readWacz(copied)).entries.get('indexes/index.cdxj')!.bytes.equals(await readFile(cdxjFile))).toBe(true);
+  });
+
+  it('an index that names other records than the WARC files hold (a killed run’s, missing the last file) is not copied: built, and named', async () => {
+    const warc = join(dir, 'crawl.warc.gz');
+    const writer = await writeSite(warc, 1200);
+    const cdxjFile = join(dir, 'crawl.cdxj');
+    const lastFile = basename(writer.files[writer.files.length - 1]!);
+    await writeCdxjIndex(cdxjFile, writer.cdxjEntries.filter((entry) => entry.filename !== lastFile));
+    const summary = await writeWacz({ out: join(dir, 'x.wacz'), warcFiles: writer.files, cdxjFile, software: 'x' });
+    const indexed = writer.cdxjEntries.filter((entry) => entry.filename !== lastFile).length;
+    expect(summary).toMatchObject({ index: 'built', captures: 8, staleIndex: { file: cdxjFile, captures: indexed, expected: 8 } });
+    expect(indexed).toBeLessThan(8);
+    expect(cdxjOf((await readWacz(join(dir, 'x.wacz'))).entries)).toHaveLength(8);
   });
 
   it('packages a rotated series, each file stored as archive/<name>, the index naming each record’s file', async () => {

@@ -66,6 +66,11 @@ export function addWaczCommand(program: Command, context: CliContext): void {
         context.exitCode = USAGE_CODES.has(code) ? EXIT_CODES.USAGE : EXIT_CODES.FAILURE;
         return;
       }
+      if (summary.staleIndex !== undefined) {
+        await context.err.writeLine(
+          `linkladder: warning: ${summary.staleIndex.file} names ${summary.staleIndex.captures} records, the WARC files hold ${summary.staleIndex.expected} responses and revisits: the index was built from the WARC files instead`,
+        );
+      }
       for (const torn of summary.torn) {
         await context.err.writeLine(
           `linkladder: warning: ${torn.file}: its last record is cut (a killed writer?): packaged its first ${torn.keptBytes} bytes (whole records), left out ${torn.droppedBytes}`,
