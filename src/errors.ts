@@ -69,6 +69,10 @@ export const ERROR_MESSAGES = {
   // archive — thrown by the WARC writer
   ERR_ARCHIVE_CLOSED: 'the WARC writer is closed: nothing more can be written to it',
   ERR_ARCHIVE_OPEN: 'the WARC archive could not be opened',
+  ERR_ARCHIVE_MISSING_FILE: 'no WARC file was given, or a file to package (a WARC file, the CDXJ index) is missing or not a regular file',
+  ERR_ARCHIVE_NOT_WARC: 'the file is not a WARC file: its first record does not parse as WARC/1.0 or WARC/1.1',
+  ERR_ARCHIVE_DUPLICATE_NAME: 'two WARC files to package have the same base name: they would be one file in the package',
+  ERR_ARCHIVE_WACZ_WRITE: 'the WACZ package could not be written (its folder is missing or not writable, the disk is full, or a WARC file changed while it was read)',
   ERR_STORE_OPEN: 'cannot open the index database',
   ERR_STORE_MIGRATION_NAME: 'a migration file name is not NNN_snake_name.sql, or the numbers are not contiguous from 001',
   ERR_STORE_MIGRATION_UNKNOWN: 'the database has a migration this program does not know (it is newer, or another database)',

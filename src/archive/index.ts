@@ -16,3 +16,4 @@ export {
   type WarcRecordLocation,
   type WarcWriterOptions,
 } from './warc-writer.js';
+export { WACZ_VERSION, writeWacz, type StaleIndex, type TornWarc, type WaczPage, type WaczSummary, type WriteWaczOptions } from './wacz.js';

@@ -16,6 +16,7 @@ import { addParseCommand } from './commands/parse.js';
 import { addReportCommand } from './commands/report.js';
 import { addResolveCommand } from './commands/resolve.js';
 import { addStatsCommand } from './commands/stats.js';
+import { addWaczCommand } from './commands/wacz.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 
 const HELP = `
@@ -56,6 +57,7 @@ export function createProgram(context: CliContext, version: string): Command {
   addReportCommand(program, context);
   addDemoCommand(program, context);
   addDbCommand(program, context);
+  addWaczCommand(program, context);
   addHelpCommand(program);
   return program;
 }
