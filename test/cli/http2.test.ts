@@ -12,6 +12,8 @@ import { Socket, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { WARCParser } from 'warcio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Explanation } from '../../src/crawl/index.js';
 import { makeTestCertificates, type TestCertificates } from '../support/tls-certificates.js';
@@ -269,4 +271,36 @@ http {
       await server.stop();
     }
   });
+});
+
+describe('crawl --warc over HTTP/2', () => {
+  it('writes each h2 exchange in its HTTP/1.1 form with WARC-Protocol h2: warcio reads the status and the fields, no pseudo-field is written', async () => {
+    const site = await startSite();
+    try {
+      const warc = path.join(dir, 'h2.warc.gz');
+      const crawled = await cli(['crawl', `${site.origin}/`, '--db', path.join(dir, 'h2-warc.db'), '--allow-private', '--no-sitemap', '--warc', warc]);
+      expect(crawled.code, crawled.stderr).toBe(0);
+      expect(site.log.every((line) => line.endsWith('HTTP/2.0'))).toBe(true);
+      const requests: string[] = [];
+      let responses = 0;
+      for await (const record of new WARCParser([readFileSync(warc)], { parseHttp: true })) {
+        if (record.warcType === 'request') {
+          expect(record.warcHeader('WARC-Protocol')).toBe('h2');
+          requests.push(record.httpHeaders?.statusline ?? '');
+          expect(record.httpHeaders?.headers.get('host')).toBe(site.origin.slice('https://'.length));
+        } else if (record.warcType === 'response' || record.warcType === 'revisit') {
+          expect(record.warcHeader('WARC-Protocol')).toBe('h2');
+          expect(record.httpHeaders?.statusline).toMatch(/^HTTP\/1\.1 \d{3}$/);
+          expect([200, 404]).toContain(Number(record.httpHeaders?.statusCode));
+          responses++;
+        }
+        await record.readFully(false);
+      }
+      expect(requests.sort()).toEqual(site.log.map((line) => line.replace('HTTP/2.0', 'HTTP/1.1')).sort());
+      expect(responses).toBe(site.log.length);
+      expect(gunzipSync(readFileSync(warc)).toString('latin1')).not.toMatch(/^:/m);
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
 });
