@@ -11,7 +11,7 @@ import type { ClaimedUrl, IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
 import { ContentEvidence } from './content-evidence.js';
 import { runCountsOf, runOutcomeOf, runSettingsOf, seedOutcomes } from './crawl-run.js';
-import { CrawlArchive, secretHeaderNamesOf } from './crawl-archive.js';
+import { CrawlArchive, secretHeaderNamesOf, type ArchiveSummary, type ArchivedRecordData } from './crawl-archive.js';
 import { CrawlError } from './crawl-error.js';
 import { readPackageVersion } from './package-version.js';
 import { validateCrawlerOptions, type CrawlerOptions, type ValidCrawlerOptions } from './crawler-options.js';
@@ -39,6 +39,25 @@ import { CLAIM_POLL_MS, WorkerCooperation } from './worker-cooperation.js';
 export async function runCrawler(options: CrawlerOptions): Promise<CrawlSummary> {
   const valid = validateCrawlerOptions(options);
   if (valid.warc === '') return new Crawler(valid).run();
+  // The index learns which record stands for which URL (what explain names) as records
+  // are written: those written while the index takes a batch go in the next one.
+  let batch: ArchivedRecordData[] = [];
+  let indexing: Promise<void> = Promise.resolve();
+  let indexError: string | undefined;
+  const onArchived = (record: ArchivedRecordData): void => {
+    valid.onArchived?.(record);
+    batch.push(record);
+    if (batch.length > 1) return;
+    indexing = indexing
+      .then(() => {
+        const records = batch;
+        batch = [];
+        return valid.store.recordArchived(records);
+      })
+      .catch((error: unknown) => {
+        indexError ??= `the index did not take the places of WARC records: ${error instanceof Error ? error.message : String(error)}`;
+      });
+  };
   // Every request the crawl sends goes through these two clients: pages, redirect hops,
   // retries, link checks, stylesheets, sitemaps, re-checks and robots.txt.
   const archive = await CrawlArchive.open({
@@ -47,19 +66,28 @@ export async function runCrawler(options: CrawlerOptions): Promise<CrawlSummary>
     version: readPackageVersion(),
     settings: runSettingsOf(valid),
     secretHeaderNames: secretHeaderNamesOf(valid),
-    onArchived: valid.onArchived,
+    onArchived,
   });
+  // The last records are written by close(), after the crawl flushed the index.
+  const closeArchive = async (): Promise<ArchiveSummary> => {
+    const kept = await archive.close();
+    await indexing;
+    await valid.store.flush().catch((error: unknown) => {
+      indexError ??= `the index did not take the places of WARC records: ${error instanceof Error ? error.message : String(error)}`;
+    });
+    return kept.error !== undefined || indexError === undefined ? kept : { ...kept, error: indexError };
+  };
   let summary: CrawlSummary;
   try {
     summary = await new Crawler({ ...valid, fetcher: archive.wrapFetcher(valid.fetcher), robots: archive.wrapRobots(valid.robots) }).run();
   } catch (error) {
-    const kept = await archive.close();
+    const kept = await closeArchive();
     if (error instanceof CrawlError && error.summary !== undefined) {
       throw new CrawlError(error.code, error.message, { cause: error.cause, summary: { ...error.summary, archive: kept } });
     }
     throw error;
   }
-  return { ...summary, archive: await archive.close() };
+  return { ...summary, archive: await closeArchive() };
 }
 
 const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];

@@ -238,6 +238,28 @@ describe('crawl --warc', () => {
     expect([...lines].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))).toEqual(lines);
   }, 120_000);
 
+  it('the index knows which record stands for which URL: explain names the file and offset, and those bytes are that record', async () => {
+    const site = await startSite();
+    const base = path.join(dir, 'explained');
+    const db = path.join(dir, 'explained.db');
+    const crawled = await run(['crawl', `${site.origin}/`, '--db', db, '--allow-private', '--warc', `${base}.warc.gz`]);
+    expect(crawled.code, crawled.stderr).toBe(0);
+    // Any spelling of the URL finds its records (here, dot segments and a fragment).
+    for (const [spelling, suffix, type] of [['/gz', '/gz', 'response'], ['/./moved#top', '/moved', 'response'], ['/same-b', '/same-b', 'revisit']] as const) {
+      const explained = await run(['explain', `${site.origin}${spelling}`, '--db', db, '--json']);
+      expect(explained.code, explained.stderr).toBe(0);
+      const archived = (JSON.parse(explained.stdout) as { archived: { uri: string; file: string; offset: number; length: number; type: string }[] }).archived;
+      const own = archived.filter((record) => record.uri === `${site.origin}${suffix}`);
+      expect(own.map((record) => record.type)).toEqual([type]);
+      const { file, offset, length, uri } = own[0]!;
+      const member = gunzipSync(readFileSync(path.join(dir, file)).subarray(offset, offset + length)).toString('latin1');
+      expect(member).toMatch(new RegExp(`^WARC/1\\.1\r\nWARC-Type: ${type}\r\n`));
+      expect(member).toContain(`WARC-Target-URI: ${uri}\r\n`);
+    }
+    const text = await run(['explain', `${site.origin}/gz`, '--db', db]);
+    expect(text.stdout).toMatch(/^archived\s+explained\.warc\.gz @ \d+ \(\+\d+ bytes\) response /m);
+  }, 120_000);
+
   it('check of a live site keeps what it fetched too: each request the server saw, once', async () => {
     const site = await startSite();
     const base = path.join(dir, 'checked');
