@@ -16,4 +16,4 @@ export {
   type WarcRecordLocation,
   type WarcWriterOptions,
 } from './warc-writer.js';
-export { WACZ_VERSION, writeWacz, type StaleIndex, type TornWarc, type WaczPage, type WaczSummary, type WriteWaczOptions } from './wacz.js';
+export { WACZ_VERSION, writeSeriesWacz, writeWacz, type SeriesWacz, type SeriesWaczOptions, type StaleIndex, type TornWarc, type WaczPage, type WaczSummary, type WriteWaczOptions } from './wacz.js';

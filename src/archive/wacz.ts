@@ -7,7 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { access, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
@@ -16,6 +16,7 @@ import yazl from 'yazl';
 import { ArchiveError } from '../errors.js';
 import { cdxjLine, compareCdxjLines, type CdxjEntry } from './cdxj.js';
 import { htmlTitle } from './html-title.js';
+import { existingWarcSerials, warcBase, warcFileName } from './warc-writer.js';
 
 /** WACZ 1.1.1 §datapackage.json: the version this writer follows. */
 export const WACZ_VERSION = '1.1.1';
@@ -468,4 +469,42 @@ function dechunk(bytes: Uint8Array): Uint8Array | undefined {
     position = start + size + 2;
   }
   return Buffer.concat(parts);
+}
+
+export interface SeriesWaczOptions {
+  /** @default the series' name with `.wacz`, beside it (`crawl.wacz`) */
+  readonly out?: string;
+  readonly software: string;
+  readonly title?: string;
+}
+
+/** What `writeSeriesWacz` packaged: the package's summary, the files and the index it read. */
+export interface SeriesWacz extends WaczSummary {
+  readonly files: readonly string[];
+  /** The series' CDXJ index (`crawl.cdxj`) when there was one beside it. */
+  readonly cdxjFile: string | undefined;
+}
+
+/**
+ * Package the WARC series `first` starts (`crawl.warc.gz` and every later
+ * `crawl-NNNNN.warc.gz` on disk) with its index `crawl.cdxj` when present. A file
+ * that is not named as a series (`x.warc`) is packaged alone.
+ */
+export async function writeSeriesWacz(first: string, options: SeriesWaczOptions): Promise<SeriesWacz> {
+  const base = warcBase(first);
+  const isSeries = base !== first;
+  const files = isSeries ? (await existingWarcSerials(base)).map((serial) => warcFileName(base, serial)) : [first];
+  if (!files.includes(first)) files.unshift(first);
+  const out = options.out ?? `${base.replace(/\.warc$/, '')}.wacz`;
+  if (files.includes(out)) throw new ArchiveError('ERR_ARCHIVE_DUPLICATE_NAME', `the package ${out} names a WARC file of the series: it would replace it`);
+  const index = `${base}.cdxj`;
+  const cdxjFile = isSeries && (await access(index).then(() => true, () => false)) ? index : undefined;
+  const summary = await writeWacz({
+    out,
+    warcFiles: files,
+    ...(cdxjFile === undefined ? {} : { cdxjFile }),
+    software: options.software,
+    ...(options.title === undefined ? {} : { title: options.title }),
+  });
+  return { ...summary, files, cdxjFile };
 }

@@ -40,6 +40,7 @@ import { toJsonLine } from './json-line.js';
 import type { LineWriter } from './line-writer.js';
 import { lockTakeoverNotice, openWritableIndex, type PgConnection, type WritableIndex } from './open-store.js';
 import { ProgressLine, isTerminal } from './progress-line.js';
+import { waczLine, waczWarnings } from './wacz-lines.js';
 
 /**
  * crawl()'s data options, checked already (the config layer parsed them with the
@@ -245,6 +246,11 @@ async function crawlInto(
   if (archive !== undefined) {
     if (!settings.isJson) await summaryOut.writeLine(archiveLine(archive));
     if (archive.error !== undefined) await context.err.writeLine(`linkladder: warning: ${oneLine(archive.error)}`);
+    if (archive.wacz !== undefined) {
+      for (const warning of waczWarnings(archive.wacz)) await context.err.writeLine(`linkladder: warning: ${oneLine(warning)}`);
+      if (!settings.isJson) await summaryOut.writeLine(`package: ${waczLine(archive.wacz)}`);
+    }
+    if (archive.waczError !== undefined) await context.err.writeLine(`linkladder: warning: the WACZ package was not written: ${oneLine(archive.waczError)}`);
   }
   if (failure !== undefined || closeError !== undefined) {
     const message = failure?.message ?? `the last commit of the index failed: ${closeError instanceof Error ? closeError.message : String(closeError)}`;

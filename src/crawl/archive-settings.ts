@@ -39,4 +39,22 @@ export const ARCHIVE_SETTINGS = {
       defaultText: '1000000000 (1 GB)',
       description: 'start the next WARC file of the series before one would pass this size',
     }),
+  /**
+   * Package what the crawl archived as a WACZ 1.1.1 file at the end of the run (the WARC
+   * series stored, its CDXJ index, the page list, hashes), the file ReplayWeb.page
+   * opens. Without `warc`, the archive is written beside it (`site.wacz` → `site.warc.gz`).
+   * The whole series is packaged: earlier runs' files too. `''`: no package.
+   * @default ''
+   */
+  wacz: z.string({ error: 'Expected a path' }).default('').register(SETTING_META, {
+    argument: 'FILE',
+    defaultText: 'none',
+    description: 'at the end, package the WARC series as this WACZ file for ReplayWeb.page (with no --warc, the WARC goes beside it: site.wacz → site.warc.gz)',
+  }),
 } as const;
+
+/** The WARC series a run keeps: `warc`, or beside the WACZ package when only that is asked for. */
+export function warcPathOf(settings: { readonly warc: string; readonly wacz: string }): string {
+  if (settings.warc !== '' || settings.wacz === '') return settings.warc;
+  return `${settings.wacz.replace(/\.wacz$/i, '')}.warc.gz`;
+}

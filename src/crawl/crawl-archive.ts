@@ -20,6 +20,7 @@ import {
   type ArchivedCapture,
   type CdxjEntry,
   type PayloadCapture,
+  type SeriesWacz,
   type WarcExchange,
   type WarcRecordLocation,
 } from '../archive/index.js';
@@ -56,6 +57,10 @@ export interface ArchiveSummary {
   readonly trimmedBytes: number;
   /** The first failure to write (the crawl went on without archiving what failed); `undefined` when none. */
   readonly error: string | undefined;
+  /** With `wacz`: the package written at the end of the run. */
+  readonly wacz?: SeriesWacz | undefined;
+  /** With `wacz`: why the package could not be written (the WARC files stay). */
+  readonly waczError?: string | undefined;
 }
 
 export interface CrawlArchiveOptions {

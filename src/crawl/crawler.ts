@@ -11,6 +11,8 @@ import type { ClaimedUrl, IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
 import { ContentEvidence } from './content-evidence.js';
 import { runCountsOf, runOutcomeOf, runSettingsOf, seedOutcomes } from './crawl-run.js';
+import { writeSeriesWacz } from '../archive/index.js';
+import { warcPathOf } from './archive-settings.js';
 import { CrawlArchive, secretHeaderNamesOf, type ArchiveSummary, type ArchivedRecordData } from './crawl-archive.js';
 import { CrawlError } from './crawl-error.js';
 import { readPackageVersion } from './package-version.js';
@@ -38,7 +40,8 @@ import { CLAIM_POLL_MS, WorkerCooperation } from './worker-cooperation.js';
  */
 export async function runCrawler(options: CrawlerOptions): Promise<CrawlSummary> {
   const valid = validateCrawlerOptions(options);
-  if (valid.warc === '') return new Crawler(valid).run();
+  const warcPath = warcPathOf(valid);
+  if (warcPath === '') return new Crawler(valid).run();
   // The index learns which record stands for which URL (what explain names) as records
   // are written: those written while the index takes a batch go in the next one.
   let batch: ArchivedRecordData[] = [];
@@ -61,7 +64,7 @@ export async function runCrawler(options: CrawlerOptions): Promise<CrawlSummary>
   // Every request the crawl sends goes through these two clients: pages, redirect hops,
   // retries, link checks, stylesheets, sitemaps, re-checks and robots.txt.
   const archive = await CrawlArchive.open({
-    path: valid.warc,
+    path: warcPath,
     maxBytes: valid.warcMaxSize,
     version: readPackageVersion(),
     settings: runSettingsOf(valid),
@@ -87,7 +90,18 @@ export async function runCrawler(options: CrawlerOptions): Promise<CrawlSummary>
     }
     throw error;
   }
-  return { ...summary, archive: await closeArchive() };
+  const kept = await closeArchive();
+  return { ...summary, archive: valid.wacz === '' ? kept : await withPackage(kept, warcPath, valid.wacz) };
+}
+
+/** The series packaged as WACZ once the run is over; a failure is said in the summary, the archive stays. */
+async function withPackage(kept: ArchiveSummary, warcPath: string, out: string): Promise<ArchiveSummary> {
+  try {
+    return { ...kept, wacz: await writeSeriesWacz(warcPath, { out, software: `linkladder/${readPackageVersion()}` }) };
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    return { ...kept, waczError: `${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}` };
+  }
 }
 
 const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];

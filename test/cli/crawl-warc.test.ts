@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { WARCParser, type WARCRecord } from 'warcio';
+import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVISIT_IDENTICAL_PAYLOAD, REVISIT_SERVER_NOT_MODIFIED, sha256Digest } from '../../src/archive/index.js';
 import { ensureBuilt, spawnCli, type CliExit } from './built-cli.js';
@@ -260,6 +261,27 @@ describe('crawl --warc', () => {
     expect(text.stdout).toMatch(/^archived\s+explained\.warc\.gz @ \d+ \(\+\d+ bytes\) response /m);
   }, 120_000);
 
+  it('--wacz alone keeps the WARC beside the package and packages the whole series at the end of each run', async () => {
+    const site = await startSite();
+    const db = path.join(dir, 'packaged.db');
+    const wacz = path.join(dir, 'packaged.wacz');
+    const first = await run(['crawl', `${site.origin}/`, '--db', db, '--allow-private', '--wacz', wacz]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^package: .*packaged\.wacz: 1 WARC file, \d+ records, \d+ captures, \d+ pages, \d+ bytes \(index .*packaged\.cdxj\)$/m);
+    const once = await zipEntries(wacz);
+    expect([...once.keys()].filter((name) => name.startsWith('archive/'))).toEqual(['archive/packaged.warc.gz']);
+    expect(once.get('archive/packaged.warc.gz')!.equals(readFileSync(path.join(dir, 'packaged.warc.gz')))).toBe(true);
+    expect(once.get('indexes/index.cdxj')!.toString()).toBe(readFileSync(path.join(dir, 'packaged.cdxj'), 'utf8'));
+    const pages = once.get('pages/pages.jsonl')!.toString().trim().split('\n').map((line) => JSON.parse(line) as { url?: string; title?: string });
+    expect(pages).toContainEqual(expect.objectContaining({ url: `${site.origin}/`, title: 'home' }));
+
+    // A second run (a re-check) writes the next file of the series; the package holds both.
+    const again = await run(['crawl', `${site.origin}/`, '--db', db, '--allow-private', '--wacz', wacz, '--recheck']);
+    expect(again.code, again.stderr).toBe(0);
+    const twice = await zipEntries(wacz);
+    expect([...twice.keys()].filter((name) => name.startsWith('archive/'))).toEqual(['archive/packaged-00001.warc.gz', 'archive/packaged.warc.gz']);
+  }, 120_000);
+
   it('check of a live site keeps what it fetched too: each request the server saw, once', async () => {
     const site = await startSite();
     const base = path.join(dir, 'checked');
@@ -316,6 +338,30 @@ describe('crawl --warc', () => {
 });
 
 /** Whether a file holds a response or revisit (an index line names it). */
+/** Every entry of a ZIP file, read with yauzl (an independent reader), by name in name order. */
+function zipEntries(file: string): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (error, zip) => {
+      if (error !== null || zip === undefined) return reject(error ?? new Error('no zip'));
+      const entries = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError !== null || stream === undefined) return reject(streamError ?? new Error('no stream'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(new Map([...entries].sort(([a], [b]) => (a < b ? -1 : 1)))));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
 function readWarcSync(file: string): boolean {
   const text = gunzipSync(readFileSync(file)).toString('latin1');
   return /WARC-Type: (response|revisit)\r\n/.test(text);

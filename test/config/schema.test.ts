@@ -62,6 +62,7 @@ describe('the settings schema', () => {
       http2: CRAWL_DEFAULTS.http2,
       warc: '',
       warcMaxSize: 1_000_000_000,
+      wacz: '',
       userAgent: FETCHER_DEFAULTS.userAgent,
       json: false,
     });
@@ -113,6 +114,7 @@ describe('the settings schema', () => {
       ['http2', '--http2', 'LINKLADDER_HTTP2', 'switch'],
       ['warc', '--warc', 'LINKLADDER_WARC', 'string'],
       ['warcMaxSize', '--warc-max-size', 'LINKLADDER_WARC_MAX_SIZE', 'integer'],
+      ['wacz', '--wacz', 'LINKLADDER_WACZ', 'string'],
       ['userAgent', '--user-agent', 'LINKLADDER_USER_AGENT', 'string'],
       ['json', '--json', 'LINKLADDER_JSON', 'switch'],
     ]);
@@ -179,6 +181,7 @@ describe('the settings schema', () => {
       | 'http2'
       | 'warc'
       | 'warcMaxSize'
+      | 'wacz'
       | 'userAgent'
       | 'json'
     >();

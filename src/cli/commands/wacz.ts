@@ -2,13 +2,13 @@
 // series (`X.warc.gz`, `X-00001.warc.gz`…) and its CDXJ index (`X.cdxj`, when there is
 // one) as a WACZ file that ReplayWeb.page opens.
 
-import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { existingWarcSerials, warcBase, warcFileName, writeWacz, type WaczSummary } from '../../archive/index.js';
+import { writeSeriesWacz, type SeriesWacz } from '../../archive/index.js';
 import type { CliContext } from '../cli-context.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { readPackageVersion } from '../package-version.js';
+import { waczLine, waczWarnings } from '../wacz-lines.js';
 
 const HELP = `
 The series is the file given and every later file of it on disk (crawl.warc.gz,
@@ -37,25 +37,10 @@ export function addWaczCommand(program: Command, context: CliContext): void {
     .option('--title <text>', 'a title for the package, written in datapackage.json')
     .addHelpText('after', HELP)
     .action(async (warc: string, options: WaczCommandOptions) => {
-      const first = resolve(context.cwd, warc);
-      const base = warcBase(first);
-      const isSeries = base !== first;
-      const warcFiles = isSeries ? (await existingWarcSerials(base)).map((serial) => warcFileName(base, serial)) : [first];
-      if (!warcFiles.includes(first)) warcFiles.unshift(first);
-      const out = resolve(context.cwd, options.out ?? `${base.replace(/\.warc$/, '')}.wacz`);
-      if (warcFiles.includes(out)) {
-        await context.err.writeLine(`linkladder: error: --out ${options.out ?? out} names a WARC file of the series: it would be replaced`);
-        context.exitCode = EXIT_CODES.USAGE;
-        return;
-      }
-      const cdxjFile = `${base}.cdxj`;
-      const hasIndex = isSeries && (await access(cdxjFile).then(() => true, () => false));
-      let summary: WaczSummary;
+      let summary: SeriesWacz;
       try {
-        summary = await writeWacz({
-          out,
-          warcFiles,
-          ...(hasIndex ? { cdxjFile } : {}),
+        summary = await writeSeriesWacz(resolve(context.cwd, warc), {
+          ...(options.out === undefined ? {} : { out: resolve(context.cwd, options.out) }),
           software: `linkladder/${readPackageVersion()}`,
           ...(options.title === undefined ? {} : { title: options.title }),
         });
@@ -66,19 +51,8 @@ export function addWaczCommand(program: Command, context: CliContext): void {
         context.exitCode = USAGE_CODES.has(code) ? EXIT_CODES.USAGE : EXIT_CODES.FAILURE;
         return;
       }
-      if (summary.staleIndex !== undefined) {
-        await context.err.writeLine(
-          `linkladder: warning: ${summary.staleIndex.file} names ${summary.staleIndex.captures} records, the WARC files hold ${summary.staleIndex.expected} responses and revisits: the index was built from the WARC files instead`,
-        );
-      }
-      for (const torn of summary.torn) {
-        await context.err.writeLine(
-          `linkladder: warning: ${torn.file}: its last record is cut (a killed writer?): packaged its first ${torn.keptBytes} bytes (whole records), left out ${torn.droppedBytes}`,
-        );
-      }
-      const index = summary.index === 'copied' ? `index ${cdxjFile}` : 'index built from the WARC files';
-      await context.out.writeLine(
-        `${summary.out}: ${summary.warcFiles} WARC file${summary.warcFiles === 1 ? '' : 's'}, ${summary.records} records, ${summary.captures} captures, ${summary.pages} pages, ${summary.bytes} bytes (${index})`,
-      );
+      for (const warning of waczWarnings(summary)) await context.err.writeLine(`linkladder: warning: ${warning}`);
+      await context.out.writeLine(waczLine(summary));
     });
 }
+
