@@ -298,13 +298,15 @@ export class PgFrontier implements SharedFrontier {
       ),
       ranked AS (
         SELECT c.site, c.id, c.depth, o.delay_ms, o.free,
-               row_number() OVER (PARTITION BY c.host ORDER BY c.depth, c.id) AS nth
+               row_number() OVER (PARTITION BY c.host ORDER BY c.depth, c.id) AS nth,
+               row_number() OVER (PARTITION BY c.depth, c.host ORDER BY c.id) AS turn
         FROM candidate AS c JOIN open_host AS o ON o.host = c.host
       ),
+      -- Hosts in turn within a depth (claim-turns.ts), as the other stores claim.
       chosen AS (
         SELECT site, id FROM ranked
         WHERE nth <= CASE WHEN delay_ms > 0 THEN 1 ELSE free END
-        ORDER BY depth, id LIMIT ${limit}
+        ORDER BY depth, turn, id LIMIT ${limit}
       ),
       locked AS (
         SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id
