@@ -21,8 +21,9 @@ const SQL = {
   insertUrl: 'INSERT INTO url (key, scheme, host, state, depth, first_seen, first_from, first_href, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   followSkipped: `UPDATE url SET state = 'queued', depth = min(depth, :depth), role = :role WHERE id = :id AND ${stateIn('admit', { to: 'queued' })}`,
   raiseRole: `UPDATE url SET role = :role WHERE id = :id AND state = 'queued'`,
+  nextQueued: `SELECT id, key, depth, host, role FROM url WHERE ${stateIn('claim', { to: 'fetching', backend: 'sqlite' })} ORDER BY depth, id LIMIT :limit`,
   // Hosts in turn within a depth, among the first TURN_WINDOW (claim-turns.ts).
-  nextQueued: `SELECT id, key, depth, host, role FROM (
+  nextQueuedInTurns: `SELECT id, key, depth, host, role FROM (
       SELECT id, key, depth, host, role, row_number() OVER (PARTITION BY depth, coalesce(host, '') ORDER BY id) AS turn
       FROM (SELECT id, key, depth, host, role FROM url WHERE ${stateIn('claim', { to: 'fetching', backend: 'sqlite' })} ORDER BY depth, id LIMIT ${TURN_WINDOW}))
     ORDER BY depth, turn, id LIMIT :limit`,
