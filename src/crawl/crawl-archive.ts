@@ -25,21 +25,11 @@ import {
   type WarcRecordLocation,
 } from '../archive/index.js';
 import { ArchiveError } from '../errors.js';
+import type { ArchivedRecord } from '../store/index.js';
 import { headerNameOf, splitHeaderFor, type Fetcher, type OnExchange, type RobotsPolicy, type WireExchange, type WireField } from '../fetch/index.js';
 
-/** One record written, as the index keeps it: which record stands for which URL. */
-export interface ArchivedRecordData {
-  readonly uri: string;
-  /** The WARC file's base name. */
-  readonly file: string;
-  readonly offset: number;
-  readonly length: number;
-  readonly type: 'response' | 'revisit' | 'request';
-  readonly payloadDigest: string | undefined;
-  readonly date: Date;
-  /** The HTTP status; none for a request record alone (no response came). */
-  readonly status: number | undefined;
-}
+/** One record written, as the index keeps it: which record stands for which URL (the run is the store's). */
+export type ArchivedRecordData = Omit<ArchivedRecord, 'runId'>;
 
 /** What the archive did in one run. */
 export interface ArchiveSummary {
