@@ -11,11 +11,9 @@ import type { ClaimedUrl, IndexWriter, StoreStats } from '../store/index.js';
 import { ClaimBook } from './claim-book.js';
 import { ContentEvidence } from './content-evidence.js';
 import { runCountsOf, runOutcomeOf, runSettingsOf, seedOutcomes } from './crawl-run.js';
-import { writeSeriesWacz } from '../archive/index.js';
 import { warcPathOf } from './archive-settings.js';
-import { CrawlArchive, secretHeaderNamesOf, type ArchiveSummary, type ArchivedRecordData } from './crawl-archive.js';
+import { runArchived } from './archived-run.js';
 import { CrawlError } from './crawl-error.js';
-import { readPackageVersion } from './package-version.js';
 import { validateCrawlerOptions, type CrawlerOptions, type ValidCrawlerOptions } from './crawler-options.js';
 import type { CrawlSummary, SeedOutcome, StopReason } from './crawl-summary.js';
 import { CrawlTally } from './crawl-tally.js';
@@ -42,66 +40,7 @@ export async function runCrawler(options: CrawlerOptions): Promise<CrawlSummary>
   const valid = validateCrawlerOptions(options);
   const warcPath = warcPathOf(valid);
   if (warcPath === '') return new Crawler(valid).run();
-  // The index learns which record stands for which URL (what explain names) as records
-  // are written: those written while the index takes a batch go in the next one.
-  let batch: ArchivedRecordData[] = [];
-  let indexing: Promise<void> = Promise.resolve();
-  let indexError: string | undefined;
-  const onArchived = (record: ArchivedRecordData): void => {
-    valid.onArchived?.(record);
-    batch.push(record);
-    if (batch.length > 1) return;
-    indexing = indexing
-      .then(() => {
-        const records = batch;
-        batch = [];
-        return valid.store.recordArchived(records);
-      })
-      .catch((error: unknown) => {
-        indexError ??= `the index did not take the places of WARC records: ${error instanceof Error ? error.message : String(error)}`;
-      });
-  };
-  // Every request the crawl sends goes through these two clients: pages, redirect hops,
-  // retries, link checks, stylesheets, sitemaps, re-checks and robots.txt.
-  const archive = await CrawlArchive.open({
-    path: warcPath,
-    maxBytes: valid.warcMaxSize,
-    version: readPackageVersion(),
-    settings: runSettingsOf(valid),
-    secretHeaderNames: secretHeaderNamesOf(valid),
-    onArchived,
-  });
-  // The last records are written by close(), after the crawl flushed the index.
-  const closeArchive = async (): Promise<ArchiveSummary> => {
-    const kept = await archive.close();
-    await indexing;
-    await valid.store.flush().catch((error: unknown) => {
-      indexError ??= `the index did not take the places of WARC records: ${error instanceof Error ? error.message : String(error)}`;
-    });
-    return kept.error !== undefined || indexError === undefined ? kept : { ...kept, error: indexError };
-  };
-  let summary: CrawlSummary;
-  try {
-    summary = await new Crawler({ ...valid, fetcher: archive.wrapFetcher(valid.fetcher), robots: archive.wrapRobots(valid.robots) }).run();
-  } catch (error) {
-    const kept = await closeArchive();
-    if (error instanceof CrawlError && error.summary !== undefined) {
-      throw new CrawlError(error.code, error.message, { cause: error.cause, summary: { ...error.summary, archive: kept } });
-    }
-    throw error;
-  }
-  const kept = await closeArchive();
-  return { ...summary, archive: valid.wacz === '' ? kept : await withPackage(kept, warcPath, valid.wacz) };
-}
-
-/** The series packaged as WACZ once the run is over; a failure is said in the summary, the archive stays. */
-async function withPackage(kept: ArchiveSummary, warcPath: string, out: string): Promise<ArchiveSummary> {
-  try {
-    return { ...kept, wacz: await writeSeriesWacz(warcPath, { out, software: `linkladder/${readPackageVersion()}` }) };
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    return { ...kept, waczError: `${typeof code === 'string' ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}` };
-  }
+  return runArchived(valid, warcPath, (archived) => new Crawler(archived).run());
 }
 
 const MAX_HOST_DELAY_MS = RANGES.perHostDelayMs[1];
