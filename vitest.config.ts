@@ -65,6 +65,7 @@ const INTEGRATION = [
   'test/crawl/second-pass.test.ts',
   'test/crawl/sitemap-seeds.test.ts',
   'test/crawl/slow-host.test.ts',
+  'test/crawl/host-turns.test.ts',
   'test/crawl/truncated-body.test.ts',
   'test/crawl/verdict-cache.test.ts',
   'test/crawl/verdict.crawl.test.ts',

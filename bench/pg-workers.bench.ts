@@ -7,7 +7,9 @@
 // resources over the time from the first request the servers saw to the last answer
 // (the workers start crawling together once all are open: start-up is left out); robots.txt is read (once per origin and worker),
 // sitemaps are not. A throwaway PostgreSQL cluster is started on a loopback port (and
-// removed); without PostgreSQL the bench says why and stops.
+// removed); without PostgreSQL the bench says why and stops. Each PostgreSQL run also
+// prints its statements (pg_stat_statements: each one round trip) and commits a resource,
+// and the statements a resource by kind.
 //
 //   npx tsc -p tsconfig.json && node dist/bench/pg-workers.bench.js
 //   LINKLADDER_BENCH_PAGES=40 node dist/bench/pg-workers.bench.js     (quick: pages per host)
@@ -75,7 +77,8 @@ function line(name: string, o: RunOutcome, base?: RunOutcome): string {
 
 async function main(): Promise<void> {
   printEnvironment();
-  const cluster = await startPostgres({ settings: { shared_buffers: '256MB' } });
+  // Statements and round trips a page (pg_stat_statements, and the server's commits) on each PostgreSQL run.
+  const cluster = await startPostgres({ settings: { shared_buffers: '256MB', shared_preload_libraries: 'pg_stat_statements' } });
   if (typeof cluster === 'string') {
     console.log(`SKIPPED: no PostgreSQL here (${cluster})`);
     return;
@@ -85,9 +88,23 @@ async function main(): Promise<void> {
     console.log(`\nsite: 8 hosts × (${PAGES_PER_HOST} pages + 4 images), every answer after ${LATENCY_MS} ms; each worker: concurrency ${CONCURRENCY}, perHostConcurrency ${PER_HOST_CONCURRENCY}`);
     const results = new Map<string, RunOutcome>();
     for (const workers of WORKER_COUNTS) {
-      const outcome = await crawlWith(await cluster.createDatabase(), workers);
+      const db = await cluster.createDatabase();
+      const name = new URL(db).pathname.slice(1);
+      await cluster.psql('CREATE EXTENSION IF NOT EXISTS pg_stat_statements', name);
+      await cluster.psql('SELECT pg_stat_statements_reset()', name);
+      const commitsBefore = Number((await cluster.psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${name}'`)).trim());
+      const outcome = await crawlWith(db, workers);
       results.set(`pg:${workers}`, outcome);
       console.log(line(`PostgreSQL, ${workers} worker${workers === 1 ? '' : 's'}`, outcome, workers === 1 ? undefined : results.get('pg:1')));
+      const statements = Number((await cluster.psql(`SELECT sum(s.calls) FROM pg_stat_statements AS s JOIN pg_database AS d ON d.oid = s.dbid WHERE d.datname = '${name}'`, name)).trim());
+      const commits = Number((await cluster.psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${name}'`)).trim()) - commitsBefore;
+      console.log(`    ${(statements / outcome.resources).toFixed(1)} statements a resource, ${(commits / outcome.resources).toFixed(1)} commits a resource (start-up and robots.txt included)`);
+      // The statements a resource by kind (each one round trip; BEGIN, SAVEPOINT, COMMIT … counted too).
+      const top = await cluster.psql(
+        `SELECT round(sum(calls)::numeric / ${outcome.resources}, 2), left(regexp_replace(query, '\\s+', ' ', 'g'), 70) FROM pg_stat_statements GROUP BY 2 ORDER BY 1 DESC LIMIT 12`,
+        name,
+      );
+      for (const row of top.trim().split('\n')) console.log(`      ${row}`);
     }
     const one = results.get('pg:1');
     const four = results.get('pg:4');

@@ -109,6 +109,20 @@ describe.each(implementations)('IndexWriter contract: %s', (_name, open) => {
     expect((await store.admit([link(page, 'http://host/i.png')]))[0]).toMatchObject({ isQueued: false });
   });
 
+  it('within a depth, hosts take turns: a host with many queued URLs does not keep the others behind it', async () => {
+    const store = await open();
+    const page = await seed(store);
+    await store.admit([
+      ...Array.from({ length: 20 }, (_, i) => link(page, `http://wide/${i}`, { depth: 1 })),
+      link(page, 'http://b/', { depth: 1 }),
+      link(page, 'http://c/', { depth: 1 }),
+      link(page, 'http://wide/deep', { depth: 2 }),
+    ]);
+    expect((await store.claim(1)).map((u) => u.key)).toEqual(['http://host/']);
+    expect((await store.claim(3)).map((u) => u.key).sort()).toEqual(['http://b/', 'http://c/', 'http://wide/0']);
+    expect((await store.claim(2)).map((u) => u.key)).toEqual(['http://wide/1', 'http://wide/2']);
+  });
+
   it('claims shallowest first, records fetches, and never hands out a URL twice', async () => {
     const store = await open();
     const page = await seed(store);

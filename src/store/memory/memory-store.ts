@@ -12,6 +12,7 @@ import { decodeLink, encodeLink, rungOf, type EncodedLink } from '../link-codec.
 import { MemoryIndexReader } from './memory-reader.js';
 import { UnitStore } from '../unit-store.js';
 import { mayMove } from '../url-state-machine.js';
+import { inTurns } from '../claim-turns.js';
 import type { GroupCommitOptions, TransactionSteps } from '../write-units.js';
 import {
   MATCH_RUNGS,
@@ -379,14 +380,11 @@ export class MemoryStore extends UnitStore {
   }
 
   #claim(limit: number): ClaimedUrl[] {
-    return this.#urls
-      .filter((u) => mayMove('claim', u.state, 'fetching', 'memory'))
-      .sort((a, b) => a.depth - b.depth || a.id - b.id)
-      .slice(0, limit)
-      .map((u) => {
-        this.#setRow(u, 'fetching', u.aliasOf);
-        return { id: u.id, key: u.key, depth: u.depth, host: u.host, role: u.role };
-      });
+    const queued = this.#urls.filter((u) => mayMove('claim', u.state, 'fetching', 'memory')).sort((a, b) => a.depth - b.depth || a.id - b.id);
+    return inTurns(queued, limit).map((u) => {
+      this.#setRow(u, 'fetching', u.aliasOf);
+      return { id: u.id, key: u.key, depth: u.depth, host: u.host, role: u.role };
+    });
   }
 
   #recordFetch(record: FetchRecord): void {

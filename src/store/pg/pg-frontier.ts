@@ -10,7 +10,13 @@
 // 2. their hosts' crawl_host rows, created when missing (usable from the next claim:
 //    rows a statement inserts are not in its own snapshot);
 // 3. the open hosts: next_at passed, fewer live claims on it than perHostConcurrency,
-//    row locked with SKIP LOCKED (another worker claiming on it now keeps it);
+//    row locked with SKIP LOCKED (another worker claiming on it now keeps it). A host's
+//    live claims are read from url_claims (host, lease_until) only as far as the limit,
+//    and lapsed ones from url_leases: the claim reads a few index entries per host,
+//    never the claims in flight (whose count grows with the cluster's throughput).
+//    Counted, not kept in a counter: a counter would have to be written by every
+//    settlement (its page unit then holding the host's row, which claims skip) and
+//    reconciled when a dead worker's lease lapses; the count needs neither;
 // 4. each open host's shallowest candidates, as many as its free slots, the shallowest
 //    of them all up to `limit`, each row locked with SKIP LOCKED and moved to
 //    `fetching` with this worker's lease;
@@ -234,6 +240,10 @@ export class PgFrontier implements SharedFrontier {
     const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, limit * WINDOW_FACTOR));
     const { perHostConcurrency, perHostDelayMs } = this.#politeness;
     const leaseNow = this.leaseNow();
+    // A host's live claims are read from url_claims only as far as its limit (past it the
+    // host is full, whatever their number), not at all without one: the claim's cost does
+    // not grow with the claims in flight.
+    const counted = perHostConcurrency >= DEFAULT_POLITENESS.perHostConcurrency ? 0 : perHostConcurrency;
     const rows = (await this.#sql`
       WITH
       candidate AS (
@@ -241,47 +251,62 @@ export class PgFrontier implements SharedFrontier {
           WHERE ${this.#sql.unsafe(CLAIM_QUEUED)} ORDER BY depth, id LIMIT ${window})
         UNION ALL
         (SELECT site, id, coalesce(host, '') AS host, depth FROM url
-          WHERE ${this.#sql.unsafe(CLAIM_LAPSED)} AND (lease_until IS NULL OR lease_until < ${leaseNow}) ORDER BY depth, id LIMIT ${window})
+          WHERE ${this.#sql.unsafe(CLAIM_LAPSED)} AND lease_until < ${leaseNow} ORDER BY depth, id LIMIT ${window})
+        UNION ALL
+        (SELECT site, id, coalesce(host, '') AS host, depth FROM url
+          WHERE ${this.#sql.unsafe(CLAIM_LAPSED)} AND lease_until IS NULL ORDER BY depth, id LIMIT ${window})
+      ),
+      -- The candidates' hosts' rows, found by their keys (= ANY: a lookup of each, never a scan of every host).
+      known AS (
+        SELECT x.host, x.xmin AS version FROM crawl_host AS x
+        WHERE x.host = ANY ((SELECT array_agg(DISTINCT c.host) FROM candidate AS c)::text[])
       ),
       new_host AS (
         -- In the order of the key: two claims inserting the same new hosts wait on each other, never in a cycle.
         INSERT INTO crawl_host (host, next_at, delay_ms)
         SELECT h.host, 0, ${perHostDelayMs}::integer
-        FROM (SELECT DISTINCT c.host FROM candidate AS c WHERE NOT EXISTS (SELECT 1 FROM crawl_host AS x WHERE x.host = c.host)) AS h
+        FROM (SELECT DISTINCT c.host FROM candidate AS c WHERE NOT EXISTS (SELECT 1 FROM known AS k WHERE k.host = c.host)) AS h
         ORDER BY h.host
         ON CONFLICT (host) DO NOTHING
         RETURNING host
       ),
       seen AS (
-        SELECT h.host, h.xmin AS version, c.site FROM crawl_host AS h
-        JOIN (SELECT host, min(site) AS site FROM candidate GROUP BY host) AS c ON c.host = h.host
+        SELECT k.host, k.version, c.site FROM known AS k
+        JOIN (SELECT host, min(site) AS site FROM candidate GROUP BY host) AS c ON c.host = k.host
       ),
       busy AS (
-        SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM url
-        WHERE state = 'fetching' AND lease_until >= ${leaseNow} GROUP BY 1
+        SELECT s.host, s.version, s.site,
+          CASE WHEN s.host = '' THEN
+            (SELECT count(*)::integer FROM (SELECT 1 FROM url AS b WHERE b.state = 'fetching' AND b.host IS NULL AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
+          ELSE
+            (SELECT count(*)::integer FROM (SELECT 1 FROM url AS b WHERE b.state = 'fetching' AND b.host = s.host AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
+          END AS n
+        FROM seen AS s
       ),
       open_host AS (
-        SELECT h.host, greatest(h.delay_ms, ${perHostDelayMs}::integer) AS delay_ms,
-               ${perHostConcurrency}::integer - coalesce(b.n, 0) AS free
-        FROM crawl_host AS h
-        JOIN seen AS s ON s.host = h.host AND s.version = h.xmin
-        LEFT JOIN busy AS b ON b.host = h.host
-        WHERE h.next_at <= ${now}::bigint
-          AND coalesce(b.n, 0) < CASE WHEN greatest(h.delay_ms, ${perHostDelayMs}::integer) > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
-          AND (greatest(h.delay_ms, ${perHostDelayMs}::integer) = 0
-            OR coalesce((SELECT f.started_at FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1), 0)
-               <= ${now}::bigint - greatest(h.delay_ms, ${perHostDelayMs}::integer))
-        FOR UPDATE OF h SKIP LOCKED
+        SELECT h.host, h.delay_ms, ${perHostConcurrency}::integer - s.n AS free
+        FROM busy AS s
+        CROSS JOIN LATERAL (
+          SELECT x.host, greatest(x.delay_ms, ${perHostDelayMs}::integer) AS delay_ms FROM crawl_host AS x
+          WHERE x.host = s.host AND x.xmin = s.version AND x.next_at <= ${now}::bigint
+            AND s.n < CASE WHEN greatest(x.delay_ms, ${perHostDelayMs}::integer) > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
+            AND (greatest(x.delay_ms, ${perHostDelayMs}::integer) = 0
+              OR coalesce((SELECT f.started_at FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1), 0)
+                 <= ${now}::bigint - greatest(x.delay_ms, ${perHostDelayMs}::integer))
+          FOR UPDATE SKIP LOCKED
+        ) AS h
       ),
       ranked AS (
         SELECT c.site, c.id, c.depth, o.delay_ms, o.free,
-               row_number() OVER (PARTITION BY c.host ORDER BY c.depth, c.id) AS nth
+               row_number() OVER (PARTITION BY c.host ORDER BY c.depth, c.id) AS nth,
+               row_number() OVER (PARTITION BY c.depth, c.host ORDER BY c.id) AS turn
         FROM candidate AS c JOIN open_host AS o ON o.host = c.host
       ),
+      -- Hosts in turn within a depth (claim-turns.ts), as the other stores claim.
       chosen AS (
         SELECT site, id FROM ranked
         WHERE nth <= CASE WHEN delay_ms > 0 THEN 1 ELSE free END
-        ORDER BY depth, id LIMIT ${limit}
+        ORDER BY depth, turn, id LIMIT ${limit}
       ),
       locked AS (
         SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id

@@ -7,6 +7,7 @@ import { ALIAS_COLUMNS, URL_COLUMNS } from '../row-codec.js';
 import { FETCH_COLUMNS } from './sqlite-rows.js';
 import { stateIn } from '../url-state-machine.js';
 import { ARCHIVED_COLUMNS } from '../archive-records.js';
+import { TURN_WINDOW } from '../claim-turns.js';
 
 const SQL = {
   requeueFetching: `UPDATE url SET state = 'queued' WHERE ${stateIn('open', { to: 'queued', backend: 'sqlite' })}`,
@@ -22,6 +23,11 @@ const SQL = {
   followSkipped: `UPDATE url SET state = 'queued', depth = min(depth, :depth), role = :role WHERE id = :id AND ${stateIn('admit', { to: 'queued' })}`,
   raiseRole: `UPDATE url SET role = :role WHERE id = :id AND state = 'queued'`,
   nextQueued: `SELECT id, key, depth, host, role FROM url WHERE ${stateIn('claim', { to: 'fetching', backend: 'sqlite' })} ORDER BY depth, id LIMIT :limit`,
+  // Hosts in turn within a depth, among the first TURN_WINDOW (claim-turns.ts).
+  nextQueuedInTurns: `SELECT id, key, depth, host, role FROM (
+      SELECT id, key, depth, host, role, row_number() OVER (PARTITION BY depth, coalesce(host, '') ORDER BY id) AS turn
+      FROM (SELECT id, key, depth, host, role FROM url WHERE ${stateIn('claim', { to: 'fetching', backend: 'sqlite' })} ORDER BY depth, id LIMIT ${TURN_WINDOW}))
+    ORDER BY depth, turn, id LIMIT :limit`,
   markFetching: `UPDATE url SET state = 'fetching' WHERE id = :id`,
   requeue: `UPDATE url SET state = 'queued' WHERE id = :id AND ${stateIn('requeue')}`,
   insertFetch: `INSERT INTO fetch (url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts, findings, anchors, represents_url_id,

@@ -163,6 +163,28 @@ describe.skipIf(typeof cluster === 'string')('PgFrontier: claims', () => {
   });
 });
 
+describe.skipIf(typeof cluster === 'string')('PgFrontier: live claims counted as far as a host limit', () => {
+  it('a host with more live claims than its limit (the limit lowered since) stays full; other hosts open', async () => {
+    await queue(['a.test'], 6);
+    await queue(['b.test'], 6, () => 1);
+    const wide = await frontier('w1', { perHostConcurrency: 4 }).claim(4);
+    expect(wide.map((c) => c.host)).toEqual(['a.test', 'a.test', 'a.test', 'a.test']);
+    const narrow = frontier('w2', { perHostConcurrency: 2 });
+    expect((await narrow.claim(10)).map((c) => c.host)).toEqual(['b.test', 'b.test']);
+    await settle(wide.slice(0, 2).map((c) => c.id));
+    expect(await narrow.claim(10)).toEqual([]);
+    await settle(wide.slice(2, 3).map((c) => c.id));
+    expect((await narrow.claim(10)).map((c) => c.host)).toEqual(['a.test']);
+  });
+
+  it('a claim left without a lease (a copied index) is taken as a lapsed one', async () => {
+    const [ids] = [...(await queue(['a.test'], 2)).values()];
+    await sql`UPDATE url SET state = 'fetching', claimed_by = 'gone', lease_until = NULL WHERE id = ${ids![0]!}`;
+    const w = frontier('w', { perHostConcurrency: 1 });
+    expect((await w.claim(5)).map((c) => c.id)).toEqual([ids![0]]);
+  });
+});
+
 describe.skipIf(typeof cluster === 'string')('PgFrontier: SKIP LOCKED', () => {
   it('claims in parallel from many workers never return one URL twice, and take every URL', async () => {
     const hosts = Array.from({ length: 12 }, (_, i) => `h${i}.test`);
