@@ -6,9 +6,10 @@
 // undo (a key's URL, a spelling seen as written, a URL that is followed) is remembered
 // between batches (known-urls.ts): a target met before is not read again, only whether
 // its URL has become an alias since. Two workers that
-// admit the same new URL at once: one statement fails on the key's unique index and
-// that batch is admitted again over a new snapshot, so there is one row and the
-// second batch's links meet it at the rung SQLite would give.
+// admit the same new URL, or the same new spelling of one, at once: one statement fails
+// on the key's (or the spelling's) unique index and that batch is admitted again over a
+// new snapshot, so there is one row and the second batch's links meet it at the rung
+// SQLite would give had the two batches come one after the other.
 
 import { StoreError } from '../../errors.js';
 import { ladderForms, type LadderForms } from '../../ladder/index.js';
@@ -219,7 +220,7 @@ class SnapshotBackend implements IndexBackend {
       facts.keys.push([url.key, url.id]);
       if (url.state !== 'skipped') urls.push([url.id, { site: url.site, role: url.role }]);
     }
-    // Spellings: those this batch inserted at the `string` rung (`written`: another worker's row wins a conflict) and those it raised to it.
+    // Spellings: those this batch inserted at the `string` rung (`written`) and those it raised to it.
     const isWritten = new Set(written);
     for (const form of this.writes.newForms.values()) if (form.rung === 'string' && isWritten.has(form.text)) facts.forms.push([form.text, form.urlId]);
     for (const form of this.writes.seenForms) {
@@ -369,10 +370,8 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
       options.learn(backend.learned(written));
       return results;
     } catch (error) {
-      // 23505: another worker wrote one of these keys since the snapshot was read; 40P01:
-      // two workers' batches waited on each other's rows and the server chose this one.
       const code = (error as { code?: string }).code;
-      if ((code !== '23505' && code !== '40P01') || race >= MAX_RACES) throw error;
+      if (code === undefined || !LOST_RACE.has(code) || race >= MAX_RACES) throw error;
     } finally {
       options.ids.giveBack(isWritten ? ids.slice(backend.writes.urls.length) : ids);
     }
@@ -460,7 +459,8 @@ type Fragment = ReturnType<Executor>;
 /**
  * One statement for the batch, of the parts it needs (each set of parts is a statement
  * of its own, prepared once a connection). Returns the spellings it inserted at the
- * `string` rung (a spelling another worker inserted first stays as that one wrote it).
+ * `string` rung. A key or spelling another worker wrote since the snapshot fails it
+ * (LOST_RACE): the link's rung was decided on that text being new.
  * With `guess` (the batch was admitted on what is remembered alone), it writes only if
  * none of the texts it took to be new is in the index and none of the remembered URLs
  * is an alias, and returns undefined when it wrote nothing.
@@ -503,14 +503,14 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
       INSERT INTO form (site, text, url_id, rung)
       SELECT * FROM unnest(${forms.map((f) => f.site)}::integer[], ${forms.map((f) => f.text)}::text[],
         ${forms.map((f) => f.urlId)}::bigint[], ${forms.map((f) => f.rung)}::text[])${unless}
-      ON CONFLICT (site, text) DO NOTHING
       RETURNING text, rung)`);
   }
   if (seenForms.length > 0) {
     parts.push(db`seen_form AS (
       UPDATE form SET rung = 'string'
       FROM unnest(${seenForms.map((f) => f.site)}::integer[], ${seenForms.map((f) => f.text)}::text[]) AS x (site, text)
-      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
+      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`}
+      RETURNING 1)`);
   }
   if (changes.length > 0) {
     // A role is raised only on a URL still queued, and only upwards (roleRank): the batch may not have read its state.
@@ -543,10 +543,30 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
   const list = parts.reduce((all, part) => db`${all}, ${part}`);
   // Every part runs whether or not the last SELECT reads it (PostgreSQL runs each data-modifying WITH once).
   const [row] = await db`WITH ${list} SELECT ${guess === undefined ? db`true` : db`NOT EXISTS (SELECT 1 FROM wrong)`} AS written,
-    ${forms.length > 0 ? db`(SELECT array_agg(text) FROM new_form WHERE rung = 'string')` : db`NULL::text[]`} AS forms`;
+    ${forms.length > 0 ? db`(SELECT array_agg(text) FROM new_form WHERE rung = 'string')` : db`NULL::text[]`} AS forms,
+    ${seenForms.length > 0 ? lostRaise(db, seenForms.length, guess !== undefined) : db`1`} AS raised`;
   if (row?.written !== true) return undefined;
   return (row.forms as string[] | null) ?? [];
 }
+
+// A spelling this batch met at the `syntax` rung that another worker raised to `string`
+// since the snapshot was read: that worker met it first, so this batch's link would say
+// `string` after it (one writer's order). The statement then fails with 22012 (its only
+// division), rolling back all it wrote, and the batch is admitted again (LOST_RACE). An
+// error is the one way a single statement undoes its own writes outside a transaction.
+function lostRaise(db: Executor, raised: number, isGuess: boolean): Fragment {
+  const isAll = isGuess ? db`count(*) = ${raised} OR EXISTS (SELECT 1 FROM wrong)` : db`count(*) = ${raised}`;
+  return db`(SELECT 1 / (${isAll})::integer FROM seen_form)`;
+}
+
+/**
+ * What a batch that lost a race to another worker's meets: 23505, a key or a spelling it
+ * took to be new was written since its snapshot (a spelling first met by both at once is
+ * `new`/`syntax`/`scheme` for the first writer only); 22012, a spelling it raised to
+ * `string` was raised since (lostRaise); 40P01, two batches waited on each other's rows
+ * and the server chose this one. Each is admitted again over a new snapshot.
+ */
+const LOST_RACE = new Set(['23505', '22012', '40P01']);
 
 /** The states a followed link moves to `queued` (url-state-machine.ts, `admit`). */
 const FOLLOW_FROM = stateIn('admit', { to: 'queued', column: 'url.state' });

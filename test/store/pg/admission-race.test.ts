@@ -52,6 +52,64 @@ describe.skipIf(typeof cluster === 'string')('PgStore admission across workers',
     }
   });
 
+  it('gives a spelling two workers meet at once for the first time the rung one writer would: one link meets it new to the index, the other as written', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
+    try {
+      const targets = Array.from({ length: 300 }, (_, i) => `http://h/p${i}`);
+      const [page] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }, ...targets.map((t) => ({ rawHref: t, target: t, depth: 1 }))]);
+      // Spellings new to the index, each met by both workers at once: at the syntax rung
+      // (case), at the syntax rung again once its syntax form is stored by another
+      // (HTTP:// and :80), and at the scheme rung (default port).
+      const spellings = (t: string): string[] => [t.replace('http://h/', 'HTTP://H/'), t.replace('http://h/', 'http://h:80/'), t.replace('http://h/', 'HTTP://h:80/')];
+      const link = (target: string): AdmitEntry => ({ fromUrlId: page!.urlId!, rawHref: target, target, depth: 1 });
+      const rounds: Promise<AdmitResult[]>[] = [];
+      for (let i = 0; i < 30; i++) {
+        const slice = targets.slice(i * 10, i * 10 + 10).flatMap(spellings).map(link);
+        rounds.push(a.admit(slice), b.admit([...slice].reverse()));
+      }
+      await Promise.all(rounds);
+      const stats = await a.stats();
+      expect(stats.links).toBe(1800);
+      // One writer: the first link of each of the 900 spellings climbs (syntax or scheme), the second meets it as written.
+      expect(stats.linksByRung.string).toBe(900);
+      expect((stats.linksByRung.syntax ?? 0) + (stats.linksByRung.scheme ?? 0)).toBe(900);
+      expect(stats.linksByRung.new ?? 0).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('gives a stored syntax form two workers meet at once as written the rung one writer would: `syntax` once, then `string`', async () => {
+    if (typeof cluster === 'string') return;
+    const url = await cluster.createDatabase();
+    const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
+    try {
+      const targets = Array.from({ length: 300 }, (_, i) => `http://h/p${i}`);
+      const [page] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }, ...targets.map((t) => ({ rawHref: t, target: t, depth: 1 }))]);
+      const link = (target: string): AdmitEntry => ({ fromUrlId: page!.urlId!, rawHref: target, target, depth: 1 });
+      // `HTTP://h:80/p` stores `http://h:80/p` as its syntax form (never seen as written)…
+      await a.admit(targets.map((t) => link(t.replace('http://h/', 'HTTP://h:80/'))));
+      // … which both workers now meet as written, at once: the first at `syntax`, the second at `string`.
+      const rounds: Promise<AdmitResult[]>[] = [];
+      for (let i = 0; i < 30; i++) {
+        const slice = targets.slice(i * 10, i * 10 + 10).map((t) => link(t.replace('http://h/', 'http://h:80/')));
+        rounds.push(a.admit(slice), b.admit([...slice].reverse()));
+      }
+      await Promise.all(rounds);
+      const stats = await a.stats();
+      expect(stats.links).toBe(900);
+      expect(stats.linksByRung.scheme).toBe(300);
+      expect(stats.linksByRung.syntax).toBe(300);
+      expect(stats.linksByRung.string).toBe(300);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('admits a page of 2,000 new links while another batch of the same worker takes ids from its pool, and another worker admits the same links', async () => {
     if (typeof cluster === 'string') return;
     const url = await cluster.createDatabase();
