@@ -102,6 +102,7 @@ const POSTGRES = [
   'test/cli/pg-pooling.test.ts',
   'test/crawl/pg-workers.leases.test.ts',
   'test/crawl/pg-workers.process.test.ts',
+  'test/crawl/pg-workers.shared-targets.test.ts',
   'test/crawl/pg-workers.restart.test.ts',
   'test/crawl/verdict-cache.stores.test.ts',
   'test/open-index.test.ts',

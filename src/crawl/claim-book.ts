@@ -15,9 +15,4 @@ export class ClaimBook {
   isUnfetched(id: number, state: UrlState): boolean {
     return state === 'queued' || state === 'skipped' || (state === 'fetching' && (this.waiting.has(id) || this.held.has(id)));
   }
-
-  /** Whether a URL in this state is being requested by this crawl now. */
-  isInFlight(id: number, state: UrlState): boolean {
-    return state === 'fetching' && this.inFlight.has(id);
-  }
 }

@@ -94,7 +94,8 @@ export class ProtocolEvidence {
       this.#tally.learned('redirect', url, finalUrl, detail);
     }
     if (targetId === claimed.id) return own;
-    if (verdict !== undefined) return notFresh;
+    // A chain stopped before its target carries no representation of it (the 3xx is the response).
+    if (verdict !== undefined || response.redirectStopped === true) return notFresh;
     const target = await tx.getUrl(targetId);
     if (target === undefined || !this.#claims.isUnfetched(targetId, target.state)) return notFresh;
     const wasWanted = results[0]?.isQueued !== true && target.state !== 'skipped';

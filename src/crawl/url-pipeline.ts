@@ -356,18 +356,20 @@ export class UrlPipeline {
   /**
    * Whether the fetcher should request a redirect's target: not when it is a
    * private address the crawl may not reach (RFC 3986 §7.4; refused before any
-   * connection), nor when the index already has it fetched, in flight, or
-   * proved an alias — the chain then ends there, and its URLs become aliases of
-   * that target without another request for it. A redirect to another spelling
-   * of the URL being fetched is followed: that is how its representation comes.
+   * connection), nor when the index already has it fetched, in flight (here, or
+   * claimed by another worker sharing the index), or proved an alias — the chain
+   * then ends there, and its URLs become aliases of that target without another
+   * request for it. A redirect to another spelling of the URL being fetched is
+   * followed: that is how its representation comes.
    */
   async #beforeRedirect(to: string, claimedId: number): Promise<'follow' | 'stop'> {
     if (!this.#o.allowPrivate && isPrivateUrl(to)) return 'stop';
     const known = await this.#store.findUrl(to);
     if (known === undefined || known.id === claimedId) return 'follow';
-    // A URL claimed but still waiting for its turn is settled by this chain; one in flight is not.
+    // A URL this crawl claimed but that still waits for its turn is settled by this chain;
+    // one claimed and not waiting here is being requested, by this crawl or another worker.
     const { state } = known;
-    return state === 'done' || state === 'failed' || state === 'alias' || this.#claims.isInFlight(known.id, state) ? 'stop' : 'follow';
+    return state === 'done' || state === 'failed' || state === 'alias' || (state === 'fetching' && !this.#claims.isUnfetched(known.id, state)) ? 'stop' : 'follow';
   }
 
   /** A URL that got no response: a `failed` fetch row with its code. */

@@ -1,0 +1,101 @@
+// Workers on one PostgreSQL index that meet the same targets at the same moment, each a
+// process running the library's crawl() (test/support/crawl-worker.mjs), against one
+// SQLite process crawling the same site: the ladder's funnel is the one a single
+// writer gives, and a redirect target another worker is requesting (or has fetched)
+// is not requested again.
+
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, spawnCli } from '../cli/built-cli.js';
+import { killAll, startWorker, type WorkerExit } from '../support/crawl-workers.js';
+import { startPostgres } from '../support/postgres-cluster.js';
+import { serveRedirectSite, serveSpellingsSite, type CountingSite } from '../support/shared-targets-site.js';
+import { skipNotice } from '../support/system-tools.js';
+
+const cluster = await startPostgres();
+if (typeof cluster === 'string') skipNotice('workers on PostgreSQL meeting shared targets', cluster);
+
+const running = new Set<ChildProcess>();
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  if (typeof cluster !== 'string') await ensureBuilt();
+}, 300_000);
+
+afterEach(async () => {
+  killAll(running);
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+afterAll(async () => {
+  if (typeof cluster !== 'string') await cluster.stop();
+});
+
+function expectClean(exit: WorkerExit): void {
+  expect(exit.stderr.replace(/^\(node:\d+\) .*\n|^\(Use `node --trace-warnings.*\n/gm, '')).toBe('');
+  expect(exit.code).toBe(0);
+  expect(exit.lines.at(-1)).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty' });
+}
+
+/** Crawl `site` with `count` workers into `db` (a PostgreSQL URL, or a SQLite file for one process). */
+async function crawlWith(count: number, db: string, site: CountingSite, options: Readonly<Record<string, unknown>>): Promise<void> {
+  const workers = Array.from({ length: count }, (_, i) => startWorker({ db, seeds: site.seeds, workerId: `w${i}`, options }, running));
+  for (const exit of await Promise.all(workers.map((w) => w.exit))) expectClean(exit);
+}
+
+async function statsOf(db: string): Promise<{ funnel: Record<string, number>; folded: Record<string, number> }> {
+  const exit = await spawnCli(['stats', '--db', db, '--json'], running).exit;
+  expect(exit.code).toBe(0);
+  return JSON.parse(exit.stdout) as { funnel: Record<string, number>; folded: Record<string, number> };
+}
+
+function sqliteFile(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-shared-targets-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return path.join(dir, 'index.db');
+}
+
+const HOSTS = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
+
+describe.skipIf(typeof cluster === 'string')('workers on PostgreSQL meeting the same targets at once', () => {
+  // Each page links to 14 others, of every host, in spellings other than their keys, the
+  // same spellings from many pages at once: whatever order one writer meets them in, the
+  // first link to a page is `new`, the first of each other spelling climbs, the rest are `string`.
+  it('4 workers give the ladder funnel one SQLite process gives the same site', async () => {
+    if (typeof cluster === 'string') return;
+    const options = { allowPrivate: true, sitemap: false, concurrency: 4, perHostConcurrency: 2 };
+    const site = await serveSpellingsSite({ hosts: HOSTS, pagesPerHost: 40 });
+    cleanups.push(() => site.close());
+    const sqlite = sqliteFile();
+    await crawlWith(1, sqlite, site, options);
+    const expected = await statsOf(sqlite);
+    // Every page and every spelling met: 160 URLs, of which 156 found by links.
+    expect(expected.funnel).toMatchObject({ distinctScheme: 156, afterAliases: 156, unresolved: 0 });
+    expect(expected.funnel.distinctStrings).toBeGreaterThan(400);
+
+    const db = await cluster.createDatabase();
+    await crawlWith(4, db, site, options);
+    const shared = await statsOf(db);
+    expect(shared.funnel).toEqual(expected.funnel);
+    expect(shared.folded).toEqual(expected.folded);
+  }, 240_000);
+
+  it('a redirect target another worker is requesting, or has fetched, is not requested again: each requested once, as by one process', async () => {
+    if (typeof cluster === 'string') return;
+    const options = { allowPrivate: true, sitemap: false, concurrency: 4, perHostConcurrency: 4 };
+    const hosts = [HOSTS[0]!, HOSTS[1]!, HOSTS[2]!] as const;
+    for (const [count, db] of [
+      [1, sqliteFile()],
+      [4, await cluster.createDatabase()],
+    ] as const) {
+      const site = await serveRedirectSite({ hosts });
+      cleanups.push(() => site.close());
+      await crawlWith(count, db, site, options);
+      const counts = site.counts();
+      for (const url of [...site.targets, ...site.redirectors]) expect.soft(counts.get(url), `${count} worker(s): ${url}`).toBe(1);
+    }
+  }, 240_000);
+});
