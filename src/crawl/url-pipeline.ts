@@ -32,6 +32,15 @@ import type { CountedAnswer, ExternalAnswer, SecondPass } from './second-pass.js
 import { cachedFetchRecord } from './verdict-cache.js';
 import { parseStatusPolicy, verdictOf, withVerdict, type StatusPolicy, type Verdict } from './verdict.js';
 
+/** A redirect target a chain of this crawl is requesting. */
+interface FollowedTarget {
+  /** The claimed URL whose chain it is. */
+  readonly id: number;
+  /** Resolves once that URL's unit is written (or given up). */
+  readonly settled: Promise<void>;
+  readonly settle: () => void;
+}
+
 /** What is known of a page before its links are admitted (its findings, anchors, base chain). */
 type PageFacts = Omit<PageLinks, 'entries' | 'canonicalIndex' | 'hrefFindings'>;
 
@@ -89,6 +98,8 @@ export class UrlPipeline {
   readonly #p: UrlPipelineOptions;
   /** What the verdict of each fetch row says of a status (src/crawl/verdict.ts). */
   readonly #policy: StatusPolicy;
+  /** Redirect targets (keys) being requested by a chain of this crawl: the claimed URL whose chain it is, settled when its unit is. */
+  readonly #following = new Map<string, FollowedTarget>();
 
   constructor(p: UrlPipelineOptions) {
     this.#p = p;
@@ -147,6 +158,14 @@ export class UrlPipeline {
     this.#claims.waiting.delete(claimed.id);
     // Settled while it waited: the end of a redirect chain, or a Content-Location, was this URL.
     if ((await this.#store.getUrl(claimed.id))?.state !== 'fetching') return { kind: 'refund' };
+    // A redirect chain of this crawl is requesting it now: waiting for its turn, it is settled by that chain.
+    const chain = this.#following.get(claimed.key);
+    if (chain !== undefined && chain.id !== claimed.id) {
+      this.#claims.waiting.add(claimed.id);
+      await chain.settled;
+      this.#claims.waiting.delete(claimed.id);
+      if ((await this.#store.getUrl(claimed.id))?.state !== 'fetching') return { kind: 'refund' };
+    }
     this.#claims.inFlight.add(claimed.id);
     try {
       const robots = this.#o.robots;
@@ -236,6 +255,13 @@ export class UrlPipeline {
       return { kind: 'done' };
     } finally {
       this.#claims.inFlight.delete(claimed.id);
+      if (this.#following.size > 0) {
+        for (const [key, chain] of this.#following) {
+          if (chain.id !== claimed.id) continue;
+          this.#following.delete(key);
+          chain.settle();
+        }
+      }
     }
   }
 
@@ -365,11 +391,20 @@ export class UrlPipeline {
   async #beforeRedirect(to: string, claimedId: number): Promise<'follow' | 'stop'> {
     if (!this.#o.allowPrivate && isPrivateUrl(to)) return 'stop';
     const known = await this.#store.findUrl(to);
-    if (known === undefined || known.id === claimedId) return 'follow';
+    if (known?.id === claimedId) return 'follow';
     // A URL this crawl claimed but that still waits for its turn is settled by this chain;
     // one claimed and not waiting here is being requested, by this crawl or another worker.
-    const { state } = known;
-    return state === 'done' || state === 'failed' || state === 'alias' || (state === 'fetching' && !this.#claims.isUnfetched(known.id, state)) ? 'stop' : 'follow';
+    const state = known?.state;
+    if (state === 'done' || state === 'failed' || state === 'alias' || (state === 'fetching' && !this.#claims.isUnfetched(known!.id, state))) return 'stop';
+    // Another chain of this crawl is requesting it now (the index learns it when that chain's unit commits).
+    const key = keyOf(to);
+    if (key === undefined) return 'follow';
+    const chain = this.#following.get(key);
+    if (chain !== undefined) return chain.id === claimedId ? 'follow' : 'stop';
+    let settle = (): void => {};
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    this.#following.set(key, { id: claimedId, settled, settle });
+    return 'follow';
   }
 
   /** A URL that got no response: a `failed` fetch row with its code. */

@@ -98,4 +98,28 @@ describe.skipIf(typeof cluster === 'string')('workers on PostgreSQL meeting the 
       for (const url of [...site.targets, ...site.redirectors]) expect.soft(counts.get(url), `${count} worker(s): ${url}`).toBe(1);
     }
   }, 240_000);
+
+  // Redirects are the only way to the targets: 4 chains meet each one at once, before the
+  // index has it. In one process, one chain requests it and the others end there. Across
+  // workers, that is what each worker does: two workers that meet a target no worker has
+  // claimed yet, within the time of its request, may both request it (nothing is claimed
+  // for a chain before it follows), but no worker requests it twice.
+  it('chains that meet the same new redirect target at once: requested once by one process, at most once by each worker', async () => {
+    if (typeof cluster === 'string') return;
+    const options = { allowPrivate: true, sitemap: false, concurrency: 8, perHostConcurrency: 4 };
+    const hosts = [HOSTS[0]!, HOSTS[1]!, HOSTS[2]!] as const;
+    const alone = await serveRedirectSite({ hosts, isTargetLinked: false });
+    cleanups.push(() => alone.close());
+    await crawlWith(1, sqliteFile(), alone, options);
+    const counts = alone.counts();
+    for (const url of [...alone.targets, ...alone.redirectors]) expect.soft(counts.get(url), url).toBe(1);
+
+    const shared = await serveRedirectSite({ hosts, isTargetLinked: false });
+    cleanups.push(() => shared.close());
+    await crawlWith(4, await cluster.createDatabase(), shared, options);
+    for (const url of shared.redirectors) expect.soft(shared.counts().get(url), url).toBe(1);
+    for (const url of shared.targets) {
+      for (const [agent, n] of shared.countsByAgent(url)) expect.soft(n, `${url} by ${agent}`).toBe(1);
+    }
+  }, 240_000);
 });

@@ -10,6 +10,7 @@
 // - serveRedirectSite: slow target pages on two hosts, linked from the root of a
 //   third, whose redirectors (found a little later, on hub pages) all lead to them:
 //   when a redirect is met, its target is being requested by some worker, or done.
+//   Without the root's links, redirects are the only way to the targets.
 // Every server counts the requests it answers by URL.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,19 +22,21 @@ export interface CountingSite {
   readonly seeds: readonly string[];
   /** Requests by URL (robots.txt included). */
   counts(): Map<string, number>;
+  /** Requests of `url` by User-Agent (each worker sends its own). */
+  countsByAgent(url: string): Map<string, number>;
   close(): Promise<void>;
 }
 
 type Answer = (res: ServerResponse) => void;
 
 async function serveHosts(hosts: readonly string[], route: (k: number, path: string, origins: readonly string[]) => { delayMs: number; answer: Answer }): Promise<CountingSite & { servers: Server[] }> {
-  const requested: string[] = [];
+  const requested: { url: string; userAgent: string }[] = [];
   const origins: string[] = [];
   const servers: Server[] = [];
   for (const [k, host] of hosts.entries()) {
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      requested.push(`${origins[k]}${path}`);
+      requested.push({ url: `${origins[k]}${path}`, userAgent: req.headers['user-agent'] ?? '' });
       const { delayMs, answer } = route(k, path, origins);
       setTimeout(() => {
         if (!res.destroyed) answer(res);
@@ -53,7 +56,12 @@ async function serveHosts(hosts: readonly string[], route: (k: number, path: str
     servers,
     counts: () => {
       const counts = new Map<string, number>();
-      for (const url of requested) counts.set(url, (counts.get(url) ?? 0) + 1);
+      for (const { url } of requested) counts.set(url, (counts.get(url) ?? 0) + 1);
+      return counts;
+    },
+    countsByAgent: (url) => {
+      const counts = new Map<string, number>();
+      for (const r of requested) if (r.url === url) counts.set(r.userAgent, (counts.get(r.userAgent) ?? 0) + 1);
       return counts;
     },
     close: async () => {
@@ -129,7 +137,7 @@ export interface RedirectSiteOptions {
   readonly hosts: readonly [string, string, string];
   /** Targets per target host. @default 4 */
   readonly targetsPerHost?: number;
-  /** Redirectors per hub, each to one of the targets (same host and the others, in turn). @default 12 */
+  /** Redirectors per hub, each to one of the targets. @default 12 */
   readonly redirectorsPerHub?: number;
   /** Hub pages. @default 4 */
   readonly hubs?: number;
@@ -137,6 +145,8 @@ export interface RedirectSiteOptions {
   readonly targetMs?: number;
   /** How long a hub takes to answer, ms: its redirectors are met only after the targets are claimed. @default 300 */
   readonly hubMs?: number;
+  /** Whether the root links to the targets: if not, a redirect is the only way to them. @default true */
+  readonly isTargetLinked?: boolean;
 }
 
 export interface RedirectSite extends CountingSite {
@@ -146,17 +156,21 @@ export interface RedirectSite extends CountingSite {
   readonly redirectors: readonly string[];
 }
 
-/** Slow target pages linked from the root, and redirectors to them found on hubs; the seed is the first host's root. */
+/** Slow target pages linked from the root, and redirectors to them found on hubs; the seeds are the roots (the crawl's scope). */
 export async function serveRedirectSite(options: RedirectSiteOptions): Promise<RedirectSite> {
   const perHost = options.targetsPerHost ?? 4;
   const perHub = options.redirectorsPerHub ?? 12;
   const hubs = options.hubs ?? 4;
   const targetMs = options.targetMs ?? 1500;
   const hubMs = options.hubMs ?? 300;
-  const targetOf = (origins: readonly string[], r: number): string => `${origins[1 + (r % 2)]}/t${Math.floor(r / 2) % perHost}`;
+  // Redirectors in runs of 4 to one target (as many as are in flight on a host at once), the targets in turn.
+  const targetOf = (origins: readonly string[], r: number): string => {
+    const target = Math.floor(r / 4) % (2 * perHost);
+    return `${origins[1 + (target % 2)]}/t${Math.floor(target / 2)}`;
+  };
   const site = await serveHosts(options.hosts, (k, path, origins) => {
     if (k === 0 && path === '/') {
-      const targets = Array.from({ length: 2 * perHost }, (_, t) => targetOf(origins, t));
+      const targets = options.isTargetLinked === false ? [] : Array.from({ length: 2 * perHost }, (_, t) => targetOf(origins, 4 * t));
       const hubLinks = Array.from({ length: hubs }, (_, h) => `/hub${h}`);
       return { delayMs: 0, answer: html(links([...targets, ...hubLinks])) };
     }
@@ -168,10 +182,11 @@ export async function serveRedirectSite(options: RedirectSiteOptions): Promise<R
     if (redirector !== undefined && Number(redirector) < hubs * perHub) {
       return { delayMs: 0, answer: (res) => res.writeHead(302, { location: targetOf(origins, Number(redirector)) }).end() };
     }
+    if (k > 0 && path === '/') return { delayMs: 0, answer: html('<title>root</title>') };
     if (k > 0 && /^\/t\d+$/.test(path) && Number(path.slice(2)) < perHost) return { delayMs: targetMs, answer: html('<title>target</title>') };
     return { delayMs: 0, answer: notFound };
   });
-  const targets = Array.from({ length: 2 * perHost }, (_, t) => targetOf(site.origins, t));
+  const targets = Array.from({ length: 2 * perHost }, (_, t) => targetOf(site.origins, 4 * t));
   const redirectors = Array.from({ length: hubs * perHub }, (_, r) => `${site.origins[0]}/r${r}`);
-  return { ...site, seeds: [`${site.origins[0]}/`], targets, redirectors };
+  return { ...site, seeds: site.origins.map((origin) => `${origin}/`), targets, redirectors };
 }
