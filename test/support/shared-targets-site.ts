@@ -143,7 +143,7 @@ export interface RedirectSiteOptions {
   readonly hubs?: number;
   /** How long a target takes to answer, ms. @default 1500 */
   readonly targetMs?: number;
-  /** How long a hub takes to answer, ms: its redirectors are met only after the targets are claimed. @default 300 */
+  /** How long a hub takes to answer, ms: its redirectors are met only after the targets are claimed. @default 1000 */
   readonly hubMs?: number;
   /** Whether the root links to the targets: if not, a redirect is the only way to them. @default true */
   readonly isTargetLinked?: boolean;
@@ -162,7 +162,7 @@ export async function serveRedirectSite(options: RedirectSiteOptions): Promise<R
   const perHub = options.redirectorsPerHub ?? 12;
   const hubs = options.hubs ?? 4;
   const targetMs = options.targetMs ?? 1500;
-  const hubMs = options.hubMs ?? 300;
+  const hubMs = options.hubMs ?? 1000;
   // Redirectors in runs of 4 to one target (as many as are in flight on a host at once), the targets in turn.
   const targetOf = (origins: readonly string[], r: number): string => {
     const target = Math.floor(r / 4) % (2 * perHost);
