@@ -171,11 +171,9 @@ class Crawler {
       runId = await this.#store.startRun({ startedAt: this.#o.now(), seeds: this.#o.seeds, settings: runSettingsOf(this.#o) });
       this.#tally.runId = runId;
       // A re-check queues every URL fetched again (recheck.ts), and finds and reads every
-      // sitemap again; without it, a crawl on an index resumes.
-      if (this.#o.recheck) {
-        await this.#store.requeueFetched();
-        if (this.#o.sitemap) await this.#store.clearSitemapQueue();
-      }
+      // sitemap again, once: a crawl that finds one in progress (another worker's, or one
+      // killed) joins it and queues nothing. Without it, a crawl on an index resumes.
+      if (this.#o.recheck) await this.#store.requeueFetched({ runId, sitemaps: this.#o.sitemap });
       const seeds = await this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
       // Sitemaps are a frontier in the index (sitemap-seeds.ts): each run reads those not
