@@ -385,12 +385,13 @@ export const crawlOptionsSchema = z.object({
    * Re-check an index crawled before: every URL fetched is requested again, with
    * `If-None-Match` / `If-Modified-Since` from its last response's validators. A 304
    * keeps the page as recorded; a changed page is parsed again (its links replaced)
-   * and new links are followed. Without it, a crawl on an existing index resumes
-   * (only what is still queued is fetched).
+   * and new links are followed. A re-check in progress (stopped, killed, or another
+   * worker's on a shared index) is joined: nothing is queued again. Without it, a crawl
+   * on an existing index resumes (only what is still queued is fetched).
    * @default false
    */
   recheck: isOn.default(false).register(SETTING_META, {
-    description: 'request every URL of the index again, conditionally (`If-None-Match`, `If-Modified-Since`); changed pages are parsed again',
+    description: 'request every URL of the index again, conditionally (`If-None-Match`, `If-Modified-Since`); changed pages are parsed again; a re-check in progress (stopped, killed, another worker\'s) is continued, not begun again',
   }),
   /**
    * Ask once more, when the frontier is empty, the external links whose answer this

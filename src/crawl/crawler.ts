@@ -23,6 +23,7 @@ import { HostPace } from './host-pace.js';
 import { HostScheduler } from './host-scheduler.js';
 import { ParsePool, defaultParseThreads } from './parse-pool.js';
 import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
+import { RobotsPace } from './robots-pace.js';
 import { ScopeTest } from './scope.js';
 import { SecondPass } from './second-pass.js';
 import { seedFromSitemaps } from './sitemap-seeds.js';
@@ -64,6 +65,8 @@ class Crawler {
   readonly #pace: HostPace;
   readonly #pipeline: UrlPipeline;
   readonly #outages: RobotsOutages;
+  /** Each host's robots.txt Crawl-delay, held from its first request. */
+  readonly #robotsPace: RobotsPace;
   readonly #breaker: HostBreaker;
   readonly #scope: ScopeTest;
   /** Reads long pages on other cores; stopped when the run ends. */
@@ -115,6 +118,8 @@ class Crawler {
       isLocalHost: (_host, job) => options.fetcher.isLocal?.(job.claimed.key) === true,
       delayMs: (host, job) => (options.fetcher.isLocal?.(job.claimed.key) === true ? 0 : this.#pace.delayMs(host, this.#hostDelayMs(job.claimed.key))),
       pausedUntil: (host) => this.#pace.pausedUntil(host),
+      // Until robots.txt answered for a host, one task at a time (robots-pace.ts).
+      isPaceKnown: (host, job) => options.robots === undefined || options.fetcher.isLocal?.(job.claimed.key) === true || this.#robotsPace.isKnown(host),
       now: options.now,
       run: (job) =>
         this.#pipeline.process(job).catch((error: unknown) => {
@@ -127,12 +132,21 @@ class Crawler {
         // After the task left the in-flight set: the counts are those of a settled URL.
         // A retry is shown too when it paused its host: the progress line says for how long.
         if (result.kind !== 'retry' || this.#pace.paused().length > 0) this.#tally.progress(this.#claims.inFlight.size);
-        // robots.txt may have been read for this URL: its Crawl-delay holds for every worker.
-        if (options.robots !== undefined) this.#cooperation?.crawlDelayLearned(job.claimed.host ?? '', options.robots.crawlDelayMs(job.claimed.key));
+        if (result.kind !== 'retry') this.#robotsPace.settled(job.claimed.id);
         this.#wakeUp();
       },
       onRetry: (job) => ({ claimed: job.claimed, attempt: job.attempt + 1 }),
       onError: (error) => this.#fail(error),
+    });
+    const cooperation = this.#cooperation;
+    this.#robotsPace = new RobotsPace({
+      delayMs: (host, url) => this.#pace.delayMs(host, this.#hostDelayMs(url)),
+      crawlDelayMs: (url) => options.robots?.crawlDelayMs(url),
+      perHostDelayMs: options.perHostDelayMs,
+      hold: (host, delayMs) => this.#scheduler.hold(host, delayMs),
+      // Its Crawl-delay holds for every worker.
+      share: cooperation === undefined ? undefined : (host, crawlDelayMs) => cooperation.crawlDelayLearned(host, crawlDelayMs),
+      wake: () => this.#wakeUp(),
     });
     this.#outages = new RobotsOutages(options.retries, (robotsUrl) => this.#tally.robotsRequestsTo(robotsUrl));
     this.#breaker = new HostBreaker(HostBreaker.limitFor(options.retries));
@@ -159,6 +173,11 @@ class Crawler {
       isStopping: () => this.#isStopping,
       requeue: (id) => this.#requeue(id),
       fail: (error) => this.#fail(error),
+      robotsAnswered: (claimed) => this.#robotsPace.answered(claimed.host ?? '', claimed.key),
+      mayRequest: (claimed) => this.#robotsPace.mayRequest(claimed.id, claimed.host ?? '', claimed.key),
+      requestSent: (claimed, request) => {
+        if (request.kind !== 'robots') this.#robotsPace.requestSent(claimed.host ?? '', claimed.key);
+      },
     });
   }
 
@@ -171,11 +190,9 @@ class Crawler {
       runId = await this.#store.startRun({ startedAt: this.#o.now(), seeds: this.#o.seeds, settings: runSettingsOf(this.#o) });
       this.#tally.runId = runId;
       // A re-check queues every URL fetched again (recheck.ts), and finds and reads every
-      // sitemap again; without it, a crawl on an index resumes.
-      if (this.#o.recheck) {
-        await this.#store.requeueFetched();
-        if (this.#o.sitemap) await this.#store.clearSitemapQueue();
-      }
+      // sitemap again, once: a crawl that finds one in progress (another worker's, or one
+      // killed) joins it and queues nothing. Without it, a crawl on an index resumes.
+      if (this.#o.recheck) await this.#store.requeueFetched({ runId, sitemaps: this.#o.sitemap });
       const seeds = await this.#store.admit(this.#o.seeds.map((seed) => ({ rawHref: seed, target: seed, depth: 0 })));
       this.#tally.queued += seeds.filter((r) => r.isQueued).length;
       // Sitemaps are a frontier in the index (sitemap-seeds.ts): each run reads those not
@@ -299,6 +316,7 @@ class Crawler {
       return undefined;
     }
     const asked = Math.min(room, budget);
+    const claim = this.#robotsPace.nextClaim();
     const claims = await this.#store.claim(asked);
     let cached = 0;
     for (const claimed of claims) {
@@ -311,6 +329,7 @@ class Crawler {
       if (this.#content?.hold(claimed) === true) continue;
       this.#claims.waiting.add(claimed.id);
       this.#committed++;
+      this.#robotsPace.claimed(claimed.id, claim);
       this.#scheduler.push(claimed.host ?? '', { claimed, attempt: this.#secondPass?.attemptOf(claimed.id) ?? 1 });
     }
     if (cached > 0) this.#tally.progress(this.#claims.inFlight.size);

@@ -34,6 +34,14 @@ export interface HostSchedulerOptions<T> {
    * @default () => -Infinity
    */
   readonly pausedUntil?: (host: string) => number;
+  /**
+   * Whether `host`'s pace is known (its robots.txt answered, and a Crawl-delay it gives
+   * held): until it is, one task at a time runs on the host, so that no second request
+   * starts before its Crawl-delay (a non-standard line, RFC 9309 §2.2.4) is known. Read at each pump: call `hold`, then pump,
+   * once it is known.
+   * @default () => true
+   */
+  readonly isPaceKnown?: (host: string, item: T) => boolean;
   /** Runs one task. It must not reject: the scheduler would stop. */
   readonly run: (item: T) => Promise<TaskResult>;
   /** Called after a task ended and its host's schedule was updated. */
@@ -97,6 +105,15 @@ export class HostScheduler<T> {
     line.readyAt = this.#options.now() + delayMs;
   }
 
+  /**
+   * A task of `host` is about to make its request now (its pace just learned): the
+   * host's next start waits `delayMs` from now. A refund of that task gives it back.
+   */
+  hold(host: string, delayMs: number): void {
+    const line = this.#hosts.get(host);
+    if (line !== undefined) line.readyAt = Math.max(line.readyAt, this.#options.now() + delayMs);
+  }
+
   /** Remove every waiting task and return them (the crawl is stopping). */
   drain(): T[] {
     const items: T[] = [];
@@ -122,7 +139,7 @@ export class HostScheduler<T> {
           if (line.inFlight === 0 && line.readyAt <= now) this.#hosts.delete(host);
           continue;
         }
-        if (line.inFlight >= line.concurrency) continue;
+        if (line.inFlight >= (this.#options.isPaceKnown?.(host, line.pending[0]!) === false ? 1 : line.concurrency)) continue;
         const readyAt = this.#readyAt(host, line);
         if (readyAt > now) {
           wait = Math.min(wait ?? Infinity, readyAt - now);

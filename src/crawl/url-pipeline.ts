@@ -72,6 +72,12 @@ export interface UrlPipelineOptions {
   readonly requeue: (id: number) => Promise<void>;
   /** A fatal error: the crawl stops. */
   readonly fail: (error: unknown) => void;
+  /** robots.txt answered for a claimed URL: its host's Crawl-delay is held from here (robots-pace.ts). @default nothing */
+  readonly robotsAnswered?: ((claimed: ClaimedUrl) => Promise<void>) | undefined;
+  /** A request for a claimed URL was sent (robots-pace.ts: its host's delay counts from there). @default nothing */
+  readonly requestSent?: ((claimed: ClaimedUrl, request: SentRequest) => void) | undefined;
+  /** Whether a claimed URL may be requested: false when it is to be given back, claimed before its host's Crawl-delay was held. @default always */
+  readonly mayRequest?: ((claimed: ClaimedUrl) => boolean) | undefined;
   /** Hosts whose robots.txt is unreachable, and their URLs held for the next run. */
   readonly outages: RobotsOutages;
   /** With `contentEvidence`: what fetched bodies teach (content-evidence.ts). */
@@ -170,7 +176,10 @@ export class UrlPipeline {
     try {
       const robots = this.#o.robots;
       const origin = originOf(claimed.key);
-      const onRequest = (request: SentRequest): void => this.#tally.countRequest(request, attempt, claimed.id);
+      const onRequest = (request: SentRequest): void => {
+        this.#tally.countRequest(request, attempt, claimed.id);
+        this.#p.requestSent?.(claimed, request);
+      };
       // A host given up for this run (its robots.txt stayed unreachable): held, not asked again.
       if (robots !== undefined && this.#outages.isGivenUp(robots.robotsFile?.(claimed.key)?.url)) {
         this.#outages.hold(robots.robotsFile!(claimed.key)!.url, claimed.id);
@@ -190,6 +199,7 @@ export class UrlPipeline {
           await this.#unit(claimed, (tx) => this.#recordFailure(tx, claimed, attempt, 'ERR_CRAWL_FETCHER_THREW', undefined));
           return { kind: 'done' };
         }
+        await this.#p.robotsAnswered?.(claimed);
         const file = robots.robotsFile?.(claimed.key);
         // Its robots.txt request is one to the host: an external host that does not answer is paused as well.
         if (file?.status !== undefined) this.#breaker.answered(origin);
@@ -204,7 +214,7 @@ export class UrlPipeline {
           return { kind: 'refund' };
         }
       }
-      if (this.#p.isStopping()) {
+      if (this.#p.isStopping() || this.#p.mayRequest?.(claimed) === false) {
         await this.#p.requeue(claimed.id);
         return { kind: 'refund' };
       }

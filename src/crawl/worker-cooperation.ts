@@ -41,13 +41,16 @@ export class WorkerCooperation {
     options.shared.setPoliteness({ perHostConcurrency: options.perHostConcurrency, perHostDelayMs: options.perHostDelayMs });
   }
 
-  /** robots.txt told `host`'s Crawl-delay (or nothing): every worker keeps it from their next claim. */
-  crawlDelayLearned(host: string, crawlDelayMs: number | undefined): void {
+  /**
+   * robots.txt told `host`'s Crawl-delay (or nothing): every worker keeps it from their
+   * next claim. Resolves once the index holds it (a claim made after that keeps it).
+   */
+  async crawlDelayLearned(host: string, crawlDelayMs: number | undefined): Promise<void> {
     if (crawlDelayMs === undefined || crawlDelayMs <= this.#o.perHostDelayMs) return;
     const delayMs = Math.min(this.#o.maxHostDelayMs, crawlDelayMs);
     if ((this.#hostDelays.get(host) ?? 0) >= delayMs) return;
     this.#hostDelays.set(host, delayMs);
-    this.#o.shared.setHostDelay(host, delayMs).catch(this.#o.fail);
+    await this.#o.shared.setHostDelay(host, delayMs).catch(this.#o.fail);
   }
 
   /** A claim gave nothing: whether the crawl is over, or when to claim again. */

@@ -6,7 +6,7 @@ import type { AdmitEntry, AdmitResult, AliasRecord, UrlRecord } from './admissio
 import type { ArchivedRecord } from './archive-records.js';
 import type { ClaimedUrl, FetchRecord } from './fetch-records.js';
 import type { UrlHistory } from './reader-rows.js';
-import type { CrawlRunEnd, CrawlRunRow, CrawlRunStart, FindingIdentity, StoreStats } from './run-records.js';
+import type { CrawlRunEnd, CrawlRunRow, CrawlRunStart, FindingIdentity, RecheckGeneration, RecheckStart, StoreStats } from './run-records.js';
 import type { SitemapQueueEntry, SitemapQueueRow, SitemapRecord, SitemapSettlement } from './sitemap-records.js';
 
 /**
@@ -31,13 +31,17 @@ export interface FrontierWriter {
   /** Put a URL back on the frontier (`queued`), whatever its state; an alias stays one. */
   requeue(id: number): Promise<void>;
   /**
-   * A re-check begins: every URL fetched (`done`, `failed`) goes back to `queued`,
-   * its fetch rows kept (their validators make the requests conditional), and so does
-   * every URL that answered a redirect: no longer an alias (its `redirect` evidence
-   * is dropped, a canonical claim kept), it is asked again, and where it leads now is
-   * learned anew. Resolves with how many were queued.
+   * A re-check begins, or is joined. When none is in progress (url-state-machine.ts:
+   * the last one begun has URLs left to fetch, queued or fetching, and no run found it
+   * finished), a new generation begins: every URL fetched (`done`, `failed`) goes back
+   * to `queued`, its fetch rows kept (their validators make the requests conditional),
+   * and so does every URL that answered a redirect: no longer an alias (its `redirect`
+   * evidence is dropped, a canonical claim kept), it is asked again, and where it leads
+   * now is learned anew; with `sitemaps`, the sitemap frontier is emptied in the same
+   * unit. When one is in progress, it is joined and nothing moves: a URL re-checked in
+   * it already is not queued again. One decides at a time (workers sharing the index).
    */
-  requeueFetched(): Promise<number>;
+  requeueFetched(start?: RecheckStart): Promise<RecheckGeneration>;
   /**
    * Present when many workers share this index (PostgreSQL): claims carry leases and
    * hold per-host politeness for the whole crawl. Absent for a store with one writer,
@@ -77,7 +81,11 @@ export interface EvidenceWriter {
 
 /** Crawl runs: when each started and ended, its counts, and the audit findings it left. */
 export interface RunWriter {
-  /** Record a crawl run's start; resolves with its id. */
+  /**
+   * Record a crawl run's start; resolves with its id. A re-check whose URLs were all
+   * fetched is marked finished here, so that URLs a later run queues are never taken
+   * for a re-check in progress.
+   */
   startRun(run: CrawlRunStart): Promise<number>;
   /** Record how the run `id` ended. */
   endRun(id: number, end: CrawlRunEnd): Promise<void>;

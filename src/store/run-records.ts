@@ -57,3 +57,26 @@ export interface CrawlRunRow extends CrawlRunStart {
   readonly outcome: string | undefined;
   readonly counts: Readonly<Record<string, unknown>> | undefined;
 }
+
+/**
+ * A re-check of the index (a generation of it): begun by a crawl started with
+ * `--recheck` that found none in progress, or joined by one that found one in
+ * progress (URLs of it left to fetch), which then queues nothing: workers started
+ * apart never request a URL twice in one re-check, and a killed one is resumed.
+ */
+export interface RecheckGeneration {
+  /** 1, 2, … in the order begun. */
+  readonly generation: number;
+  /** Whether it was in progress already (joined: nothing queued). */
+  readonly isJoined: boolean;
+  /** The URLs queued by beginning it; 0 when joined. */
+  readonly queued: number;
+}
+
+/** How a re-check begins. */
+export interface RecheckStart {
+  /** The run that begins or joins it. */
+  readonly runId?: number | undefined;
+  /** Empty the sitemap frontier too (in the same unit), so that every sitemap is read again. @default false */
+  readonly sitemaps?: boolean | undefined;
+}

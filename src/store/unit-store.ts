@@ -17,6 +17,8 @@ import type {
   FetchRecord,
   FindingIdentity,
   IndexWriter,
+  RecheckGeneration,
+  RecheckStart,
   SitemapQueueEntry,
   SitemapQueueRow,
   SitemapRecord,
@@ -57,7 +59,7 @@ export abstract class UnitStore implements IndexWriter {
   protected abstract sitemapQueueNow(origin: string): SitemapQueueRow[];
   protected abstract clearSitemapQueueNow(): void;
   protected abstract isQueuedSitemapNow(key: string): boolean;
-  protected abstract requeueFetchedNow(): number;
+  protected abstract requeueFetchedNow(start: RecheckStart): RecheckGeneration;
   protected abstract dropLinksNow(fromUrlId: number): void;
   protected abstract recordRunFindingsNow(runId: number, findings: readonly FindingIdentity[]): void;
   protected abstract recordArchivedNow(records: readonly ArchivedRecord[]): void;
@@ -163,8 +165,8 @@ export abstract class UnitStore implements IndexWriter {
     return this.units.run(() => this.clearSitemapQueueNow());
   }
 
-  requeueFetched(): Promise<number> {
-    return this.units.run(() => this.requeueFetchedNow());
+  requeueFetched(start: RecheckStart = {}): Promise<RecheckGeneration> {
+    return this.units.run(() => this.requeueFetchedNow(start));
   }
 
   dropLinks(fromUrlId: number): Promise<void> {
@@ -226,7 +228,7 @@ export abstract class UnitStore implements IndexWriter {
       takeSitemap: (key) => this.takeSitemap(key),
       releaseSitemap: (key) => this.releaseSitemap(key),
       clearSitemapQueue: () => settled(() => this.clearSitemapQueueNow()),
-      requeueFetched: () => settled(() => this.requeueFetchedNow()),
+      requeueFetched: (start = {}) => settled(() => this.requeueFetchedNow(start)),
       dropLinks: (fromUrlId) => settled(() => this.dropLinksNow(fromUrlId)),
       recordRunFindings: (runId, findings) => settled(() => this.recordRunFindingsNow(runId, findings)),
       recordArchived: (records) => settled(() => this.recordArchivedNow(records)),

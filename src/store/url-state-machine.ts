@@ -11,6 +11,12 @@ export type UrlState = 'queued' | 'fetching' | 'done' | 'failed' | 'skipped' | '
 
 export const URL_STATES: readonly UrlState[] = ['queued', 'fetching', 'done', 'failed', 'skipped', 'alias'];
 
+/** The states of a URL left to fetch: while any URL is in one, the re-check begun last is in progress (`requeueFetched`). */
+export const LEFT_TO_FETCH: readonly UrlState[] = ['queued', 'fetching'];
+
+/** The SQL condition that holds while any URL is left to fetch (one EXISTS per state, so that a partial index on it serves). */
+export const ANY_LEFT_TO_FETCH_SQL: string = LEFT_TO_FETCH.map((s) => `EXISTS (SELECT 1 FROM url WHERE state = '${s}')`).join(' OR ');
+
 /**
  * The writer operations that move a URL: the IndexWriter methods of the same name,
  * and two that happen around them: `open` (a SQLite store opened for writing) and
@@ -117,13 +123,14 @@ export const URL_TRANSITIONS: readonly UrlTransition[] = [
     from: ['done', 'failed'],
     to: 'queued',
     by: 'requeueFetched',
-    why: 'A re-check asks every URL fetched again (its fetch rows kept: their validators make the requests conditional).',
+    when: 'no re-check is in progress (one begins; a crawl that joins one in progress moves nothing)',
+    why: 'A re-check asks every URL fetched again (its fetch rows kept: their validators make the requests conditional), once: workers that join it later queue nothing.',
   },
   {
     from: ['alias'],
     to: 'queued',
     by: 'requeueFetched',
-    when: 'a redirect made it an alias',
+    when: 'a redirect made it an alias, and no re-check is in progress',
     why: 'A re-check asks a URL that answered a redirect again: it may lead elsewhere now, or nowhere (its redirect evidence is dropped).',
   },
   {

@@ -323,7 +323,7 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
     await store.addAlias({ fromId: negotiated!.urlId!, toId: page, evidence: 'content-location', detail: '/' });
     await store.claim(1);
     await store.recordFetch({ urlId: gone!.urlId!, outcome: 'failed', startedAt: 4, errorCode: 'ERR_FETCH_NETWORK' });
-    expect(await store.requeueFetched()).toBe(3);
+    expect(await store.requeueFetched()).toEqual({ generation: 1, isJoined: false, queued: 3 });
     const state = async (id: number): Promise<unknown> => {
       const url = await store.getUrl(id);
       return [url?.state, url?.aliasOf];
@@ -338,6 +338,63 @@ describe.each(implementations)('ladder attribution of hrefs as a crawler resolve
     // A link to it now names it, not what it redirected to.
     const [again] = await store.admit([link(page, 'http://host/old')]);
     expect(again).toMatchObject({ urlId: old!.urlId!, rung: 'string' });
+  });
+
+  it('joins a re-check in progress (URLs of it left to fetch) and queues nothing, and begins the next one once it is finished', async () => {
+    const store = await open();
+    const page = await seed(store);
+    const [a, b] = await store.admit([link(page, 'http://host/a'), link(page, 'http://host/b')]);
+    await store.claim(3);
+    for (const id of [page, a!.urlId!, b!.urlId!]) await store.recordFetch({ urlId: id, outcome: 'done', startedAt: 1, status: 200 });
+    const state = async (id: number): Promise<unknown> => (await store.getUrl(id))?.state;
+    expect(await store.requeueFetched({ runId: await store.startRun({ startedAt: 2, seeds: [], settings: {} }) })).toEqual({ generation: 1, isJoined: false, queued: 3 });
+    // Two re-checked; another worker (or this one, started again) joins: they stay done.
+    const claimed = await store.claim(2);
+    for (const { id } of claimed) await store.recordFetch({ urlId: id, outcome: 'done', startedAt: 3, status: 200 });
+    await store.startRun({ startedAt: 4, seeds: [], settings: {} });
+    expect(await store.requeueFetched()).toEqual({ generation: 1, isJoined: true, queued: 0 });
+    for (const { id } of claimed) expect(await state(id)).toBe('done');
+    // One left, claimed: still in progress.
+    const [last] = await store.claim(1);
+    expect(await store.requeueFetched()).toEqual({ generation: 1, isJoined: true, queued: 0 });
+    await store.recordFetch({ urlId: last!.id, outcome: 'done', startedAt: 5, status: 200 });
+    // Finished: the next re-check asks everything again.
+    expect(await store.requeueFetched({ sitemaps: true })).toEqual({ generation: 2, isJoined: false, queued: 3 });
+    for (const id of [page, a!.urlId!, b!.urlId!]) expect(await state(id)).toBe('queued');
+  });
+
+  it('takes what a run queues after a re-check finished for no re-check in progress: the next --recheck begins one', async () => {
+    const store = await open();
+    const page = await seed(store);
+    await store.claim(1);
+    await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+    expect(await store.requeueFetched()).toMatchObject({ generation: 1, isJoined: false });
+    await store.claim(1);
+    await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 2, status: 200 });
+    // A crawl without --recheck adds a seed and stops before fetching it.
+    await store.startRun({ startedAt: 3, seeds: [], settings: {} });
+    const [other] = await store.admit([{ rawHref: 'http://other/', target: 'http://other/', depth: 0 }]);
+    expect((await store.getUrl(other!.urlId!))?.state).toBe('queued');
+    await store.startRun({ startedAt: 4, seeds: [], settings: {} });
+    expect(await store.requeueFetched()).toEqual({ generation: 2, isJoined: false, queued: 1 });
+    expect((await store.getUrl(page))?.state).toBe('queued');
+  });
+
+  it('empties the sitemap frontier when a re-check begins with `sitemaps`, not when it is joined', async () => {
+    const store = await open();
+    const page = await seed(store);
+    const entry = { key: 'http://host/sitemap.xml', origin: 'http://host', url: 'http://host/sitemap.xml', source: 'origin' as const, parentId: undefined };
+    await store.queueSitemaps([entry]);
+    await store.claim(1);
+    await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 1, status: 200 });
+    expect(await store.requeueFetched({ sitemaps: false })).toMatchObject({ isJoined: false });
+    expect(await store.sitemapQueue('http://host')).toHaveLength(1);
+    expect(await store.requeueFetched({ sitemaps: true })).toMatchObject({ isJoined: true });
+    expect(await store.sitemapQueue('http://host')).toHaveLength(1);
+    await store.claim(1);
+    await store.recordFetch({ urlId: page, outcome: 'done', startedAt: 2, status: 200 });
+    expect(await store.requeueFetched({ sitemaps: true })).toMatchObject({ generation: 2, isJoined: false });
+    expect(await store.sitemapQueue('http://host')).toEqual([]);
   });
 
   it('keeps robots.txt per origin, replacing an older entry', async () => {

@@ -11,7 +11,7 @@ import { Admitter, type FormHit } from '../admitter.js';
 import { decodeLink, encodeLink, rungOf, type EncodedLink } from '../link-codec.js';
 import { MemoryIndexReader } from './memory-reader.js';
 import { UnitStore } from '../unit-store.js';
-import { mayMove } from '../url-state-machine.js';
+import { LEFT_TO_FETCH, mayMove } from '../url-state-machine.js';
 import { inTurns } from '../claim-turns.js';
 import type { GroupCommitOptions, TransactionSteps } from '../write-units.js';
 import {
@@ -29,6 +29,8 @@ import {
   type CrawlRunStart,
   type FetchRow,
   type FindingIdentity,
+  type RecheckGeneration,
+  type RecheckStart,
   type SitemapEntryRow,
   type SitemapQueueEntry,
   type SitemapQueueRow,
@@ -74,6 +76,8 @@ export class MemoryStore extends UnitStore {
   readonly #fetches: FetchRow[] = [];
   readonly #robots = new Map<string, RobotsCacheEntry>();
   readonly #runs: CrawlRunRow[] = [];
+  /** Re-check generations, in the order begun (migration 015's rows). */
+  readonly #rechecks: { generation: number; startedAt: number; runId: number | undefined; queued: number; settledAt: number | undefined }[] = [];
   readonly #sitemaps: SitemapRow[] = [];
   readonly #sitemapEntries: SitemapEntryRow[] = [];
   /** The sitemap frontier by key, in the order queued (a Map keeps it). */
@@ -263,8 +267,12 @@ export class MemoryStore extends UnitStore {
     });
   }
 
-  protected requeueFetchedNow(): number {
+  protected requeueFetchedNow(start: RecheckStart): RecheckGeneration {
     return this.inUnit(() => {
+      // A re-check in progress is joined: what it queued is left to fetch, and what it fetched stays so.
+      const open = this.#rechecks.at(-1);
+      if (open !== undefined && open.settledAt === undefined && this.#isAnyLeftToFetch()) return { generation: open.generation, isJoined: true, queued: 0 };
+      this.#settleRecheck();
       let count = 0;
       for (const row of this.#urls) {
         if (row.state !== 'alias' && mayMove('requeueFetched', row.state, 'queued')) {
@@ -276,8 +284,25 @@ export class MemoryStore extends UnitStore {
           count++;
         }
       }
-      return count;
+      if (start.sitemaps === true) this.clearSitemapQueueNow();
+      const generation = { generation: this.#rechecks.length + 1, startedAt: this.#now(), runId: start.runId, queued: count, settledAt: undefined };
+      this.#rechecks.push(generation);
+      this.#undo.push(() => this.#rechecks.pop());
+      return { generation: generation.generation, isJoined: false, queued: count };
     });
+  }
+
+  #isAnyLeftToFetch(): boolean {
+    for (const row of this.#urls) if (LEFT_TO_FETCH.includes(row.state)) return true;
+    return false;
+  }
+
+  // A re-check with nothing left to fetch is finished.
+  #settleRecheck(): void {
+    const open = this.#rechecks.at(-1);
+    if (open === undefined || open.settledAt !== undefined || this.#isAnyLeftToFetch()) return;
+    open.settledAt = this.#now();
+    this.#undo.push(() => (open.settledAt = undefined));
   }
 
   protected dropLinksNow(fromUrlId: number): void {
@@ -469,6 +494,8 @@ export class MemoryStore extends UnitStore {
 
   protected startRunNow(run: CrawlRunStart): number {
     return this.inUnit(() => {
+      // A re-check with nothing left to fetch is finished: what this run queues is not its.
+      this.#settleRecheck();
       const row: CrawlRunRow = {
         id: this.#runs.length + 1,
         startedAt: run.startedAt,

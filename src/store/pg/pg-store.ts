@@ -25,6 +25,8 @@ import {
   type FindingIdentity,
   type IndexReader,
   type IndexWriter,
+  type RecheckGeneration,
+  type RecheckStart,
   type SharedFrontier,
   type SitemapQueueEntry,
   type SitemapQueueRow,
@@ -42,7 +44,7 @@ import { PgIndexReader } from './pg-reader.js';
 import { ServerWait } from './server-wait.js';
 import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
-import { stateIn } from '../url-state-machine.js';
+import { ANY_LEFT_TO_FETCH_SQL, stateIn } from '../url-state-machine.js';
 import { ARCHIVED_COLUMNS, toArchivedRecord, type ArchivedColumns, type ArchivedRecord } from '../archive-records.js';
 
 export interface PgStoreOptions {
@@ -381,8 +383,11 @@ export class PgStore implements IndexWriter {
   }
 
   async startRun(run: CrawlRunStart): Promise<number> {
+    // A re-check with nothing left to fetch is finished: what this run queues is not its.
     const [row] = await this.#writing(
-      () => this.#db`INSERT INTO crawl_run (started_at, seeds, settings, worker)
+      () => this.#db`
+        WITH settled AS (UPDATE recheck_generation SET settled_at = ${this.#core.now()} WHERE settled_at IS NULL AND NOT (${this.#db.unsafe(ANY_LEFT_TO_FETCH_SQL)}))
+        INSERT INTO crawl_run (started_at, seeds, settings, worker)
         VALUES (${run.startedAt}, ${JSON.stringify(run.seeds)}, ${JSON.stringify(run.settings)}, ${this.#core.workerId}) RETURNING id`,
     );
     this.#core.runId = row!.id as number;
@@ -468,15 +473,26 @@ export class PgStore implements IndexWriter {
     await this.#writing(() => this.#db`DELETE FROM sitemap_queue`);
   }
 
-  async requeueFetched(): Promise<number> {
+  async requeueFetched(start: RecheckStart = {}): Promise<RecheckGeneration> {
     return this.#inTransaction(async (db) => {
+      // One worker decides at a time: one that starts while another begins a re-check
+      // waits for it to commit, then joins it (this lock conflicts with itself and with
+      // startRun's settling, not with the crawl's reads and writes).
+      await db`LOCK TABLE recheck_generation IN SHARE ROW EXCLUSIVE MODE`;
+      const [open] = await db`SELECT generation, (${db.unsafe(ANY_LEFT_TO_FETCH_SQL)}) AS is_left FROM recheck_generation WHERE settled_at IS NULL ORDER BY generation DESC LIMIT 1`;
+      if (open !== undefined && open.is_left === true) return { generation: open.generation as number, isJoined: true, queued: 0 };
+      await db`UPDATE recheck_generation SET settled_at = ${this.#core.now()} WHERE settled_at IS NULL`;
       const fetched = await db`UPDATE url SET state = 'queued' WHERE ${db.unsafe(REQUEUE_FETCHED_FROM)} RETURNING 1`;
       // A URL that answered a redirect is asked again too: it may lead elsewhere now, or nowhere.
       const redirected = await db`
-        WITH r AS (SELECT u.id FROM url AS u WHERE u.state = 'alias' AND EXISTS (SELECT 1 FROM alias AS a WHERE a.from_id = u.id AND a.evidence = 'redirect')),
-        d AS (DELETE FROM alias WHERE from_id IN (SELECT id FROM r) AND evidence <> 'canonical')
-        UPDATE url SET state = 'queued', alias_of = NULL WHERE id IN (SELECT id FROM r) RETURNING 1`;
-      return fetched.length + redirected.length;
+        WITH r AS (SELECT u.site, u.id FROM url AS u WHERE u.state = 'alias' AND EXISTS (SELECT 1 FROM alias AS a WHERE a.site = u.site AND a.from_id = u.id AND a.evidence = 'redirect')),
+        d AS (DELETE FROM alias WHERE (site, from_id) IN (SELECT site, id FROM r) AND evidence <> 'canonical')
+        UPDATE url SET state = 'queued', alias_of = NULL WHERE (site, id) IN (SELECT site, id FROM r) RETURNING 1`;
+      if (start.sitemaps === true) await db`DELETE FROM sitemap_queue`;
+      const queued = fetched.length + redirected.length;
+      const [row] = await db`INSERT INTO recheck_generation (generation, started_at, run_id, queued)
+        SELECT coalesce(max(generation), 0) + 1, ${this.#core.now()}, ${start.runId ?? null}, ${queued} FROM recheck_generation RETURNING generation`;
+      return { generation: row!.generation as number, isJoined: false, queued };
     });
   }
 

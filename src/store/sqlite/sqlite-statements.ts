@@ -5,7 +5,7 @@
 import type { Database as Db, Statement } from 'better-sqlite3';
 import { ALIAS_COLUMNS, URL_COLUMNS } from '../row-codec.js';
 import { FETCH_COLUMNS } from './sqlite-rows.js';
-import { stateIn } from '../url-state-machine.js';
+import { ANY_LEFT_TO_FETCH_SQL, stateIn } from '../url-state-machine.js';
 import { ARCHIVED_COLUMNS } from '../archive-records.js';
 import { TURN_WINDOW } from '../claim-turns.js';
 
@@ -59,6 +59,11 @@ const SQL = {
   // The aliases a re-check asks again are those redirectAliases finds: unsetAlias moves them.
   requeueFetched: `UPDATE url SET state = 'queued' WHERE ${stateIn('requeueFetched', { except: ['alias'] })}`,
   redirectAliases: `SELECT id FROM url WHERE state = 'alias' AND id IN (SELECT from_id FROM alias WHERE evidence = 'redirect')`,
+  // Re-check generations (migration 015): the one in progress, if any, and how one begins or is found finished.
+  openRecheck: 'SELECT generation FROM recheck_generation WHERE settled_at IS NULL ORDER BY generation DESC LIMIT 1',
+  anyLeftToFetch: `SELECT ${ANY_LEFT_TO_FETCH_SQL}`,
+  settleRecheck: `UPDATE recheck_generation SET settled_at = :now WHERE settled_at IS NULL AND NOT (${ANY_LEFT_TO_FETCH_SQL})`,
+  beginRecheck: 'INSERT INTO recheck_generation (started_at, run_id, queued) VALUES (:now, :runId, :queued)',
   queueSitemap: `INSERT INTO sitemap_queue (key, origin, url, source, parent_id) VALUES (:key, :origin, :url, :source, :parentId)
        ON CONFLICT (key) DO NOTHING`,
   settleSitemap: `UPDATE sitemap_queue SET state = :state, lease_until = NULL WHERE key = :key AND state = 'queued'`,
@@ -85,7 +90,7 @@ export type StatementName = keyof typeof SQL;
 /** Statements whose rows are arrays of values, not objects. */
 const RAW: ReadonlySet<StatementName> = new Set<StatementName>(['urlKeysAfter', 'formTextsAfter']);
 /** Statements that return their first column's value. */
-const PLUCKED: ReadonlySet<StatementName> = new Set<StatementName>(['urlState', 'getRobots', 'redirectAliases']);
+const PLUCKED: ReadonlySet<StatementName> = new Set<StatementName>(['urlState', 'getRobots', 'redirectAliases', 'openRecheck', 'anyLeftToFetch']);
 
 export type SqliteStatements = { readonly [Name in StatementName]: Statement };
 

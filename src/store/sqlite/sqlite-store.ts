@@ -36,6 +36,8 @@ import type {
   FetchRecord,
   FindingIdentity,
   IndexReader,
+  RecheckGeneration,
+  RecheckStart,
   SitemapQueueEntry,
   SitemapQueueRow,
   SitemapRecord,
@@ -163,15 +165,17 @@ export class SqliteStore extends UnitStore {
   }
 
   protected startRunNow(run: CrawlRunStart): number {
-    const id = this.#write(() =>
-      Number(
+    const id = this.#write(() => {
+      // A re-check with nothing left to fetch is finished: what this run queues is not its.
+      this.#statements.settleRecheck.run({ now: this.#now() });
+      return Number(
         this.#statements.insertRun.run({
           startedAt: run.startedAt,
           seeds: JSON.stringify(run.seeds),
           settings: JSON.stringify(run.settings),
         }).lastInsertRowid,
-      ),
-    );
+      );
+    });
     this.#runId = id;
     return id;
   }
@@ -237,9 +241,13 @@ export class SqliteStore extends UnitStore {
     this.#write(() => this.#statements.clearSitemapQueue.run());
   }
 
-  protected requeueFetchedNow(): number {
+  protected requeueFetchedNow(start: RecheckStart): RecheckGeneration {
     const s = this.#statements;
     return this.#write(() => {
+      // A re-check in progress is joined: what it queued is left to fetch, and what it fetched stays so.
+      const open = s.openRecheck.get() as number | undefined;
+      if (open !== undefined && s.anyLeftToFetch.get() === 1) return { generation: open, isJoined: true, queued: 0 };
+      s.settleRecheck.run({ now: this.#now() });
       // A URL that answered a redirect is asked again too: it may lead elsewhere now, or nowhere.
       const redirected = s.redirectAliases.all() as number[];
       for (const id of redirected) {
@@ -247,7 +255,10 @@ export class SqliteStore extends UnitStore {
         s.unsetAlias.run({ id });
         this.#aliases.delete(id);
       }
-      return s.requeueFetched.run().changes + redirected.length;
+      const queued = s.requeueFetched.run().changes + redirected.length;
+      if (start.sitemaps === true) s.clearSitemapQueue.run();
+      const generation = Number(s.beginRecheck.run({ now: this.#now(), runId: start.runId ?? null, queued }).lastInsertRowid);
+      return { generation, isJoined: false, queued };
     });
   }
 

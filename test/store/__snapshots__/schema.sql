@@ -152,6 +152,14 @@ CREATE TABLE page_link (
   PRIMARY KEY (from_url, first_position)
 ) STRICT;
 
+CREATE TABLE recheck_generation (
+  generation INTEGER PRIMARY KEY,
+  started_at INTEGER NOT NULL,
+  run_id     INTEGER REFERENCES crawl_run (id),
+  queued     INTEGER NOT NULL,
+  settled_at INTEGER
+) STRICT;
+
 CREATE TABLE redirect (
   fetch_id INTEGER NOT NULL REFERENCES fetch (id),
   hop      INTEGER NOT NULL,
