@@ -83,7 +83,7 @@ const FETCH_COLUMN_NAMES = [
 /** A URL (alias `u`) and its last fetch, whose columns are named `lf_<column>` (all NULL for none): one URL's row in one query. */
 const URL_ROW_QUERY = `SELECT ${URL_COLUMNS}, ${FETCH_COLUMN_NAMES.map((name) => `lf.${name} AS lf_${name}`).join(', ')}
   FROM url AS u
-  LEFT JOIN LATERAL (SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.url_id = u.id ORDER BY f.id DESC LIMIT 1) AS lf ON true`;
+  LEFT JOIN LATERAL (SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.site = u.site AND f.url_id = u.id ORDER BY f.id DESC LIMIT 1) AS lf ON true`;
 
 type UrlRowColumns = UrlColumns & { readonly [K in (typeof FETCH_COLUMN_NAMES)[number] as `lf_${K}`]: FetchColumns[K] | null };
 
