@@ -321,12 +321,18 @@ export class PgStore implements IndexWriter {
     this.#core.sites.delete(id);
   }
 
+  // A URL whose site this worker knows (one it claimed: a page asks for its own row) is
+  // read by (site, id), and the page that first linked to it looked for on the same site
+  // first (most links stay on their host), by id only when it is on another; a prepared
+  // statement, planned once.
   async getUrl(id: number): Promise<UrlRecord | undefined> {
     const site = this.#knownSite(id);
     const [row] = await this.#reading(() =>
       site === undefined
         ? this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id])
-        : this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.site = $1 AND u.id = $2`, [site, id]),
+        : this.#db`SELECT ${this.#db.unsafe(URL_COLUMNS_OF_SITE)} FROM url AS u
+            LEFT JOIN LATERAL (SELECT f.key FROM url AS f WHERE f.site = ${site} AND f.id = u.first_from) AS same ON true
+            WHERE u.site = ${site} AND u.id = ${id}`,
     );
     return row === undefined ? undefined : toUrlRecord(row as unknown as UrlColumns);
   }
@@ -666,6 +672,12 @@ async function queueSitemapRows(db: Executor, entries: readonly SitemapQueueEntr
     ORDER BY x.n
     ON CONFLICT (key) DO NOTHING`;
 }
+
+/** URL_COLUMNS, the first linking page's key read from `same` (that page on the URL's site), else by id. */
+const URL_COLUMNS_OF_SITE = URL_COLUMNS.replace(
+  '(SELECT key FROM url WHERE id = u.first_from) AS first_from_key',
+  'coalesce(same.key, CASE WHEN u.first_from IS NOT NULL AND same.key IS NULL THEN (SELECT key FROM url WHERE id = u.first_from) END) AS first_from_key',
+);
 
 function notFound(id: number): StoreError {
   return new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${id} in the index`);

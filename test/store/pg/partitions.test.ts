@@ -174,7 +174,7 @@ describe('the statements of a page on a partitioned index', () => {
       for (const page of claimed) {
         pages++;
         await store.transact(async (tx) => {
-          expect(await tx.holdClaim(page.id)).toBe(true);
+          expect(await tx.holdClaim?.(page.id)).toBe(true);
           const links: AdmitEntry[] = HOSTS.flatMap((host, h) =>
             [0, 1, 2].map((n) => ({
               fromUrlId: page.id,
