@@ -12,7 +12,7 @@ import { isAliasMaking, ladderForms, resourceKeyOf } from '../../ladder/index.js
 import { parseUriReference } from '../../uri/index.js';
 import { asCorruption, isObject, parseStoredJson } from '../index-corruption.js';
 import type { Migration } from '../migrations.js';
-import { ALIAS_COLUMNS, URL_COLUMNS, jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
+import { URL_COLUMNS, jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
 import {
   type AdmitEntry,
   type AdmitResult,
@@ -40,7 +40,7 @@ import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErr
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
 import { ServerWait } from './server-wait.js';
-import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
+import { PG_ALIAS_COLUMNS, PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
 import { stateIn } from '../url-state-machine.js';
 import { ARCHIVED_COLUMNS, toArchivedRecord, type ArchivedColumns, type ArchivedRecord } from '../archive-records.js';
@@ -391,7 +391,10 @@ export class PgStore implements IndexWriter {
     return this.#reading(async () => {
       const db = this.#db;
       // The URL found by its id once: its rows are then read by its site.
-      const [row] = (await db.unsafe(`SELECT ${URL_COLUMNS}, u.site FROM url AS u WHERE u.id = $1`, [id])) as unknown as (UrlColumns & { site: number })[];
+      const known = this.#knownSite(id);
+      const [row] = (await (known === undefined
+        ? db.unsafe(`SELECT ${URL_COLUMNS}, u.site FROM url AS u WHERE u.id = $1`, [id])
+        : db.unsafe(`SELECT ${URL_COLUMNS}, u.site FROM url AS u WHERE u.site = $1 AND u.id = $2`, [known, id]))) as unknown as (UrlColumns & { site: number })[];
       if (row === undefined) return undefined;
       const site = row.site;
       const first = toFirstLink(row);
@@ -406,8 +409,8 @@ export class PgStore implements IndexWriter {
                 AND ((j.v ->> 0)::bigint = ${id} OR coalesce(CASE p.format WHEN 1 THEN j.v ->> 11 ELSE j.v ->> 13 END, j.v ->> 0)::bigint = ${id})
               ORDER BY p.first_position + (j.n - 1) LIMIT 1`;
       const fetches = (await db.unsafe(`SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.site = $1 AND f.url_id = $2 ORDER BY f.id`, [site, id])) as unknown as FetchColumns[];
-      const from = (await db.unsafe(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.site = $1 AND a.from_id = $2 ORDER BY a.created_at, a.seq`, [site, id])) as unknown as AliasColumns[];
-      const to = (await db.unsafe(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = $1 ORDER BY a.created_at, a.seq`, [id])) as unknown as AliasColumns[];
+      const from = (await db.unsafe(`SELECT ${PG_ALIAS_COLUMNS} FROM alias AS a WHERE a.site = $1 AND a.from_id = $2 ORDER BY a.created_at, a.seq`, [site, id])) as unknown as AliasColumns[];
+      const to = (await db.unsafe(`SELECT ${PG_ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = $1 ORDER BY a.created_at, a.seq`, [id])) as unknown as AliasColumns[];
       return {
         url: toUrlRecord(row),
         firstLink:
