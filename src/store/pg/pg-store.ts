@@ -105,6 +105,9 @@ const SITEMAP_HOLD_MS = 120_000;
 /** How long a call waits for a server that went away. */
 const DEFAULT_RECONNECT_MS = 30_000;
 
+/** The sites of the URLs a worker claimed last that it keeps (~100 bytes each). */
+const SITES_KEPT = 65_536;
+
 /** Writer shards of link_tally: concurrent writers rarely share a row. */
 const TALLY_SHARDS = 64;
 
@@ -119,8 +122,9 @@ interface PgCore {
   /** What this worker remembers of the index between batches (known-urls.ts). */
   readonly known: KnownUrls;
   /**
-   * The site of each URL this worker claimed and has not settled: its statements find
-   * the URL's rows by (site, id), which reads one partition of a partitioned index.
+   * The site of each URL this worker claimed lately (the last SITES_KEPT): its
+   * statements find the URL's rows by (site, id), which reads one partition of a
+   * partitioned index. Kept past the URL's settlement: its unit reads it again after.
    */
   readonly sites: Map<number, number>;
   readonly url: string;
@@ -232,7 +236,16 @@ export class PgStore implements IndexWriter {
   // take one URL; a claim whose lease ran out (a dead worker's) is taken again (pg-frontier.ts).
   async claim(limit: number): Promise<ClaimedUrl[]> {
     const claimed = await this.#writing(() => this.#core.frontier.claim(limit));
-    for (const url of claimed) this.#core.sites.set(url.id, siteOf(url.host));
+    const sites = this.#core.sites;
+    for (const url of claimed) {
+      sites.delete(url.id);
+      sites.set(url.id, siteOf(url.host));
+    }
+    // Oldest first (a Map keeps the order of insertion).
+    for (const id of sites.keys()) {
+      if (sites.size <= SITES_KEPT) break;
+      sites.delete(id);
+    }
     return claimed;
   }
 
@@ -265,7 +278,6 @@ export class PgStore implements IndexWriter {
         SELECT id FROM f`,
     );
     if (rows.length === 0) throw notFound(record.urlId);
-    this.#core.sites.delete(record.urlId);
   }
 
   // The row stays locked until the unit commits: no claim takes it meanwhile (SKIP LOCKED).
@@ -294,7 +306,6 @@ export class PgStore implements IndexWriter {
         ON CONFLICT (site, from_id, evidence) DO UPDATE SET to_id = excluded.to_id, detail = excluded.detail, created_at = excluded.created_at, seq = nextval('alias_seq_seq')`;
       if (makesAlias) {
         await db`UPDATE url SET state = 'alias', alias_of = ${record.toId}, claimed_by = NULL, lease_until = NULL WHERE site = ${site} AND id = ${record.fromId}`;
-        this.#core.sites.delete(record.fromId);
       }
     });
   }
@@ -318,7 +329,6 @@ export class PgStore implements IndexWriter {
         SELECT id FROM u`,
     );
     if (rows.length === 0) throw notFound(id);
-    this.#core.sites.delete(id);
   }
 
   // A URL whose site this worker knows (one it claimed: a page asks for its own row) is
