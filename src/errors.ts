@@ -84,6 +84,7 @@ export const ERROR_MESSAGES = {
   ERR_STORE_CORRUPT: 'the index database is corrupt: truncated, damaged pages, or a stored value that does not parse',
   ERR_STORE_OUTDATED: 'the index was written by an older linkladder: migrate it (linkladder db migrate, or a crawl) before reading it',
   ERR_STORE_CONNECTION_LOST: 'the connection to the PostgreSQL server was lost while a unit was written: the unit was rolled back, and the server answers again',
+  ERR_STORE_PARTITIONS: 'the PostgreSQL index cannot be partitioned so: it holds crawl data, or it is partitioned with another number of partitions',
   ERR_STORE_LOCKED: 'another process is writing the index (one writer per index); the message names it: pid, host, since when',
   // config — the settings of a command, from a config file and LINKLADDER_* variables
   ERR_CONFIG_INVALID: 'the configuration is invalid: a config file that cannot be read or holds an unknown key or a bad value, or such a LINKLADDER_* variable',

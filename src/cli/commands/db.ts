@@ -2,12 +2,15 @@
 // hidden, is the store's raw counts; `linkladder stats` is the one users read).
 // A PostgreSQL index (`--db postgres://…`) takes migrations/postgresql/.
 
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { splitByEvidence } from '../../ladder/index.js';
 import {
   isPostgresUrl,
   migratePg,
   migrationStatusPg,
+  partitionCount,
+  partitionPg,
+  PG_PARTITIONS,
   readMigrationStatus,
   SqliteStore,
   unlockIndex,
@@ -20,7 +23,9 @@ import { addIndexPathOptions, indexPath, indexTarget, type IndexPathOptions } fr
 import { indexLabel, lockTakeoverNotice, onPgDatabase, openReader, type PgConnection } from '../open-store.js';
 import { formatOption, isJsonOutput, jsonOption, outOption, TEXT_OR_JSON, withOutput, type OutputOptions } from '../output-options.js';
 
-interface DbOptions extends IndexPathOptions, OutputOptions {}
+interface DbOptions extends IndexPathOptions, OutputOptions {
+  readonly partitions?: number;
+}
 
 export function addDbCommand(program: Command, context: CliContext): void {
   const db = program.command('db').summary('migrate and inspect the index database').description('Migrate and inspect the index database.');
@@ -29,10 +34,28 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .description(
       'Create the database if needed and apply every pending migration (migrations/NNN_name.sql; for a postgres:// database, which must exist, migrations/postgresql/).',
     )
+    .addOption(
+      new Option(
+        '--partitions <n>',
+        `PostgreSQL: hash-partition the large tables by site into n partitions (${PG_PARTITIONS.min}-${PG_PARTITIONS.max}), on an index with no crawl data yet`,
+      ).argParser(parsePartitions),
+    )
     .action(async (options: DbOptions) => {
       const { db: file, connection } = await indexTarget(options, context);
-      const applied = isPostgresUrl(file) ? await migratePostgres(file, connection) : await migrateFile(file, context);
       const label = indexLabel(file);
+      if (options.partitions !== undefined) {
+        if (!isPostgresUrl(file)) throw new InvalidArgumentError(`--partitions is for a PostgreSQL index (--db postgres://…); ${label} is a file`);
+        const partitions = options.partitions;
+        const result = await onPgDatabase(file, (sql) => partitionPg(sql, partitions, { now: Date.now, url: file }), connection);
+        for (const m of result.applied) await context.out.writeLine(`${label}: applied ${m.file}`);
+        await context.out.writeLine(
+          result.isPartitioned
+            ? `${label}: partitioned url, form, page_link, fetch, redirect, alias in ${partitions} partitions each (hash of site)`
+            : `${label}: up to date (${partitions} partitions)`,
+        );
+        return;
+      }
+      const applied = isPostgresUrl(file) ? await migratePostgres(file, connection) : await migrateFile(file, context);
       if (applied.length === 0) await context.out.writeLine(`${label}: up to date`);
       for (const m of applied) await context.out.writeLine(`${label}: applied ${m.file}`);
     });
@@ -44,7 +67,9 @@ export function addDbCommand(program: Command, context: CliContext): void {
     .addOption(outOption())
     .action(async (options: DbOptions) => {
       const { db: file, connection } = await indexTarget(options, context);
-      const migrations: MigrationStatus[] = isPostgresUrl(file) ? await onPgDatabase(file, (sql) => migrationStatusPg(sql), connection) : readMigrationStatus(file);
+      const [migrations, partitions]: [MigrationStatus[], number] = isPostgresUrl(file)
+        ? await onPgDatabase(file, async (sql) => [await migrationStatusPg(sql), await partitionCount(sql)], connection)
+        : [readMigrationStatus(file), 0];
       await withOutput(options, context, async (out) => {
         for (const m of migrations) {
           const version = String(m.version).padStart(3, '0');
@@ -53,6 +78,8 @@ export function addDbCommand(program: Command, context: CliContext): void {
             isJsonOutput(options) ? JSON.stringify({ version: m.version, name: m.name, appliedAt }) : `${version}_${m.name}  ${appliedAt ?? 'pending'}`,
           );
         }
+        // A partitioned index says so (an unpartitioned one lists its migrations alone, as a file does).
+        if (partitions > 0) await out.writeLine(isJsonOutput(options) ? JSON.stringify({ partitions }) : `partitions  ${partitions} (hash of site)`);
       });
     });
 
@@ -90,6 +117,14 @@ export function addDbCommand(program: Command, context: CliContext): void {
         for (const line of lines) await out.writeLine(line);
       });
     });
+}
+
+function parsePartitions(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < PG_PARTITIONS.min || n > PG_PARTITIONS.max) {
+    throw new InvalidArgumentError(`expected an integer from ${PG_PARTITIONS.min} to ${PG_PARTITIONS.max}.`);
+  }
+  return n;
 }
 
 async function migrateFile(file: string, context: CliContext): Promise<readonly Migration[]> {

@@ -53,6 +53,7 @@ interface PendingUrl {
 
 /** A change to a URL that existed before the batch: followed (skipped → queued), or a higher role. */
 interface UrlChange {
+  site: number;
   isFollowed: boolean;
   depth: number;
   role: UrlRole;
@@ -179,7 +180,7 @@ class SnapshotBackend implements IndexBackend {
       pending.role = role;
     } else {
       const change = this.writes.changes.get(id);
-      this.writes.changes.set(id, { isFollowed: true, depth: Math.min(depth, change?.depth ?? depth), role });
+      this.writes.changes.set(id, { site: url.site, isFollowed: true, depth: Math.min(depth, change?.depth ?? depth), role });
     }
     return true;
   }
@@ -193,7 +194,7 @@ class SnapshotBackend implements IndexBackend {
     if (pending !== undefined) pending.role = role;
     else {
       const change = this.writes.changes.get(id);
-      this.writes.changes.set(id, { isFollowed: change?.isFollowed ?? false, depth: change?.depth ?? 0, role });
+      this.writes.changes.set(id, { site: url.site, isFollowed: change?.isFollowed ?? false, depth: change?.depth ?? 0, role });
     }
   }
 
@@ -296,6 +297,8 @@ export interface PgAdmissionOptions {
   readonly known: KnownUrls;
   /** Called with what a batch learned once its write succeeded (remembered when that is committed). */
   readonly learn: (facts: LearnedFacts) => void;
+  /** The site of a URL this worker claimed (the pages whose links are admitted), if it knows it. */
+  readonly claimedSite?: (id: number) => number | undefined;
 }
 
 /** What a batch asks of the index: texts it has not met before, and URLs it remembers. */
@@ -304,10 +307,12 @@ interface BatchQuestions {
   readonly texts: string[];
   /** Keys of the targets met for the first time: a new URL each, at most. */
   readonly keys: string[];
-  /** Remembered URLs the batch meets: which of them is an alias now. */
+  /** Remembered URLs the batch meets: which of them is an alias now; and their sites. */
   readonly remembered: number[];
-  /** URLs named by id that are not remembered (pages the links are on): read whole. */
+  readonly rememberedSites: number[];
+  /** URLs named by id that are not remembered (pages the links are on): read whole; their sites (null: not known). */
   readonly ids: number[];
+  readonly idSites: (number | null)[];
   /** Of `texts`, those not remembered: a guess takes them to be new. */
   readonly unknown: { readonly sites: number[]; readonly texts: string[] };
   /** Whether the batch may be admitted on what is remembered alone (every URL it names by a remembered text or id is). */
@@ -347,7 +352,19 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
     } else if (known.url(id) === undefined) canGuess = false;
     else remembered.add(id);
   }
-  const questions: BatchQuestions = { sites: [...textSites.values()], texts: [...textSites.keys()], keys: [...keys], remembered: [...remembered], ids: [...ids], unknown, canGuess };
+  const rememberedIds = [...remembered];
+  const pageIds = [...ids];
+  const questions: BatchQuestions = {
+    sites: [...textSites.values()],
+    texts: [...textSites.keys()],
+    keys: [...keys],
+    remembered: rememberedIds,
+    rememberedSites: rememberedIds.map((id) => known.url(id)!.site),
+    ids: pageIds,
+    idSites: pageIds.map((id) => options.claimedSite?.(id) ?? null),
+    unknown,
+    canGuess,
+  };
   for (let race = 0; ; race++) {
     // A batch whose pages are remembered is first admitted on what is remembered alone,
     // the texts it does not know taken to be new; its write checks that (`guess`), and
@@ -403,21 +420,30 @@ async function snapshot(db: Executor, questions: BatchQuestions, options: PgAdmi
     WITH RECURSIVE t AS (
       SELECT * FROM unnest(${questions.sites}::integer[], ${questions.texts}::text[]) AS t (site, text)
     ), hit_form AS (
-      SELECT f.text, f.url_id, f.rung FROM t
-      CROSS JOIN LATERAL (SELECT text, url_id, rung FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
-    ), hit AS (
-      SELECT u.id FROM t CROSS JOIN LATERAL (SELECT id FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
-      UNION SELECT url_id FROM hit_form
-      UNION SELECT unnest(${questions.ids}::bigint[])
-      UNION SELECT a.id FROM unnest(${questions.remembered}::bigint[]) AS r (id)
-      CROSS JOIN LATERAL (SELECT id FROM url WHERE url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
-    ), chain (id) AS (
-      SELECT id FROM hit
-      UNION SELECT a.alias_of FROM chain AS c
-      CROSS JOIN LATERAL (SELECT alias_of FROM url WHERE url.id = c.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
+      SELECT f.site, f.text, f.url_id, f.rung FROM t
+      CROSS JOIN LATERAL (SELECT site, text, url_id, rung FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
+    ), hit (site, id) AS (
+      SELECT u.site, u.id FROM t CROSS JOIN LATERAL (SELECT site, id FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
+      UNION SELECT site, url_id FROM hit_form
+      UNION SELECT * FROM unnest(${questions.idSites as number[]}::integer[], ${questions.ids}::bigint[])
+      UNION SELECT a.site, a.id FROM unnest(${questions.rememberedSites}::integer[], ${questions.remembered}::bigint[]) AS r (site, id)
+      CROSS JOIN LATERAL (SELECT site, id FROM url WHERE url.site = r.site AND url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
+    ), chain (site, id) AS (
+      -- By (site, id) where the site is known; an alias's target (its site not stored with it) by id.
+      SELECT site, id FROM hit
+      UNION SELECT NULL::integer, a.alias_of FROM chain AS c
+      CROSS JOIN LATERAL (
+        (SELECT alias_of FROM url WHERE c.site IS NOT NULL AND url.site = c.site AND url.id = c.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1)
+        UNION ALL
+        (SELECT alias_of FROM url WHERE c.site IS NULL AND url.id = c.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1)
+      ) AS a
     )
     SELECT 'u' AS kind, u.id, u.site, u.key AS text, u.state, u.role, u.alias_of FROM chain AS c
-    CROSS JOIN LATERAL (SELECT id, site, key, state, role, alias_of FROM url WHERE url.id = c.id LIMIT 1) AS u
+    CROSS JOIN LATERAL (
+      (SELECT id, site, key, state, role, alias_of FROM url WHERE c.site IS NOT NULL AND url.site = c.site AND url.id = c.id LIMIT 1)
+      UNION ALL
+      (SELECT id, site, key, state, role, alias_of FROM url WHERE c.site IS NULL AND url.id = c.id LIMIT 1)
+    ) AS u
     UNION ALL
     SELECT 'f', f.url_id, NULL, f.text, f.rung, NULL, NULL FROM hit_form AS f`;
   const ids: number[] = [];
@@ -486,8 +512,8 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
       SELECT 1 FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)
       CROSS JOIN LATERAL (SELECT 1 FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
       UNION ALL
-      SELECT 1 FROM unnest(${guess.remembered}::bigint[]) AS r (id)
-      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
+      SELECT 1 FROM unnest(${guess.rememberedSites}::integer[], ${guess.remembered}::bigint[]) AS r (site, id)
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = r.site AND url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
       LIMIT 1)`);
   }
   if (urls.length > 0) {
@@ -521,15 +547,15 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
         role = CASE WHEN x.followed = 1 AND ${db.unsafe(FOLLOW_FROM)} THEN x.role
           WHEN url.state = 'queued' AND array_position(${ROLE_RANKS}::text[], x.role) > array_position(${ROLE_RANKS}::text[], coalesce(url.role, 'page')) THEN x.role
           ELSE url.role END
-      FROM unnest(${changes.map(([id]) => id)}::bigint[], ${changes.map(([, c]) => (c.isFollowed ? 1 : 0))}::integer[],
-        ${changes.map(([, c]) => c.depth)}::integer[], ${changes.map(([, c]) => c.role)}::text[]) AS x (id, followed, depth, role)
-      WHERE url.id = x.id${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
+      FROM unnest(${changes.map(([, c]) => c.site)}::integer[], ${changes.map(([id]) => id)}::bigint[], ${changes.map(([, c]) => (c.isFollowed ? 1 : 0))}::integer[],
+        ${changes.map(([, c]) => c.depth)}::integer[], ${changes.map(([, c]) => c.role)}::text[]) AS x (site, id, followed, depth, role)
+      WHERE url.site = x.site AND url.id = x.id${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
   }
   if (pages.length > 0) {
     parts.push(db`new_links AS (
       INSERT INTO page_link (site, from_url, first_position, count, links, format)
       SELECT x.site, x.from_url,
-        coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.from_url = x.from_url), 0), x.count, x.links, ${LINK_FORMAT}
+        coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.site = x.site AND p.from_url = x.from_url), 0), x.count, x.links, ${LINK_FORMAT}
       FROM unnest(${pages.map(([, p]) => p.site)}::integer[], ${pages.map(([id]) => id)}::bigint[],
         ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links)${unless})`);
   }

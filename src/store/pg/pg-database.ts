@@ -130,22 +130,25 @@ async function appliedRows(sql: Sql, create: boolean): Promise<AppliedRow[] | un
 
 /** Apply every pending migration, each in its own transaction; one process at a time. Returns the ones applied. */
 export async function migratePg(sql: Sql, now: () => number, dir = defaultPgMigrationsDir()): Promise<Migration[]> {
+  return sql.begin((tx) => applyPendingMigrations(tx as unknown as Sql, now, dir)) as Promise<Migration[]>;
+}
+
+/** Inside a transaction: take the migrations' lock and apply every pending migration (pg-partitions.ts goes on in it). */
+export async function applyPendingMigrations(tx: Sql, now: () => number, dir: string): Promise<Migration[]> {
   const migrations = loadMigrations(dir);
-  return sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-    const applied = (await appliedRows(tx as unknown as Sql, true))!;
-    checkApplied(applied, migrations, PG_FOLDER);
-    const pending = migrations.slice(applied.length);
-    for (const migration of pending) {
-      try {
-        await tx.unsafe(migration.sql);
-      } catch (error) {
-        throw new StoreError('ERR_STORE_MIGRATION_FAILED', `migration ${migration.file} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }
-      await tx`INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (${migration.version}, ${migration.name}, ${migration.sha256}, ${now()})`;
+  await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+  const applied = (await appliedRows(tx, true))!;
+  checkApplied(applied, migrations, PG_FOLDER);
+  const pending = migrations.slice(applied.length);
+  for (const migration of pending) {
+    try {
+      await tx.unsafe(migration.sql);
+    } catch (error) {
+      throw new StoreError('ERR_STORE_MIGRATION_FAILED', `migration ${migration.file} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    return pending;
-  }) as Promise<Migration[]>;
+    await tx`INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (${migration.version}, ${migration.name}, ${migration.sha256}, ${now()})`;
+  }
+  return pending;
 }
 
 /** Every known migration with the time it was applied, if it was (nothing is written). */

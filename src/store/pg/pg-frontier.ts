@@ -277,9 +277,9 @@ export class PgFrontier implements SharedFrontier {
       busy AS (
         SELECT s.host, s.version, s.site,
           CASE WHEN s.host = '' THEN
-            (SELECT count(*)::integer FROM (SELECT 1 FROM url AS b WHERE b.state = 'fetching' AND b.host IS NULL AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
+            (SELECT count(*)::integer FROM (SELECT 1 FROM url AS b WHERE b.site = s.site AND b.state = 'fetching' AND b.host IS NULL AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
           ELSE
-            (SELECT count(*)::integer FROM (SELECT 1 FROM url AS b WHERE b.state = 'fetching' AND b.host = s.host AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
+            (SELECT count(*)::integer FROM (SELECT 1 FROM url AS b WHERE b.site = s.site AND b.state = 'fetching' AND b.host = s.host AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
           END AS n
         FROM seen AS s
       ),

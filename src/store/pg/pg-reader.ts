@@ -10,7 +10,6 @@ import { asCorruption, isArrayOfArrays, parseStoredJson } from '../index-corrupt
 import { compareEdges } from '../edge-order.js';
 import { decodeLink, type EncodedLink, type LinkFormat } from '../link-codec.js';
 import {
-  ALIAS_COLUMNS,
   SITEMAP_COLUMNS,
   SITEMAP_ENTRIES_QUERY,
   URL_COLUMNS,
@@ -43,7 +42,7 @@ import type {
   WorkerRow,
 } from '../types.js';
 import { checkUpToDate, connect, openFailure, redactUrl, type Sql } from './pg-database.js';
-import { PG_FETCH_COLUMNS, readPgRunFindings, readPgRuns, readPgStats } from './pg-rows.js';
+import { PG_ALIAS_COLUMNS, PG_FETCH_COLUMNS, readPgRunFindings, readPgRuns, readPgStats } from './pg-rows.js';
 import { readWorkers } from './pg-workers.js';
 
 /** Rows a cursor fetches per round trip: one page is read in one go, then handed out row by row. */
@@ -83,7 +82,7 @@ const FETCH_COLUMN_NAMES = [
 /** A URL (alias `u`) and its last fetch, whose columns are named `lf_<column>` (all NULL for none): one URL's row in one query. */
 const URL_ROW_QUERY = `SELECT ${URL_COLUMNS}, ${FETCH_COLUMN_NAMES.map((name) => `lf.${name} AS lf_${name}`).join(', ')}
   FROM url AS u
-  LEFT JOIN LATERAL (SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.url_id = u.id ORDER BY f.id DESC LIMIT 1) AS lf ON true`;
+  LEFT JOIN LATERAL (SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.site = u.site AND f.url_id = u.id ORDER BY f.id DESC LIMIT 1) AS lf ON true`;
 
 type UrlRowColumns = UrlColumns & { readonly [K in (typeof FETCH_COLUMN_NAMES)[number] as `lf_${K}`]: FetchColumns[K] | null };
 
@@ -262,7 +261,7 @@ export class PgIndexReader implements IndexReader {
   }
 
   async *#aliases(): AsyncGenerator<AliasRow> {
-    const rows = this.#cursor<AliasColumns>(`SELECT ${ALIAS_COLUMNS} FROM alias AS a ORDER BY a.created_at, a.from_id, a.evidence COLLATE "C"`);
+    const rows = this.#cursor<AliasColumns>(`SELECT ${PG_ALIAS_COLUMNS} FROM alias AS a ORDER BY a.created_at, a.from_id, a.evidence COLLATE "C"`);
     for await (const row of rows) yield toAliasRow(row);
   }
 

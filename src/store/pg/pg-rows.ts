@@ -11,7 +11,15 @@ export const PG_FETCH_COLUMNS = `f.id, f.url_id, f.started_at, f.duration_ms, f.
   f.error_code, f.final_url, f.attempts, f.findings, f.anchors, f.represents_url_id, f.etag, f.last_modified,
   f.not_modified::integer AS not_modified, f.method, f.digest, f.verdict, f.protocol,
   (SELECT coalesce(json_agg(json_build_array(r.from_url, r.to_url, r.status) ORDER BY r.hop), '[]'::json)::text
-   FROM redirect AS r WHERE r.fetch_id = f.id) AS redirects`;
+   FROM redirect AS r WHERE r.site = f.site AND r.fetch_id = f.id) AS redirects`;
+
+/**
+ * Columns of an alias row (alias `a`), as row-codec.ts's ALIAS_COLUMNS: the alias's own
+ * URL found by (site, id), its row's site being that URL's; the target's by id (its site
+ * is not stored with the alias).
+ */
+export const PG_ALIAS_COLUMNS = `a.from_id, (SELECT key FROM url WHERE site = a.site AND id = a.from_id) AS from_key, a.to_id,
+  (SELECT key FROM url WHERE id = a.to_id) AS to_key, a.evidence, a.detail, a.created_at`;
 
 /** The index's counts (as readStats gives them for SQLite) in one query, from small tables only (`link_tally`, not the links). */
 export async function readPgStats(db: Sql): Promise<StoreStats> {

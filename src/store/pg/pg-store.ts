@@ -12,7 +12,7 @@ import { isAliasMaking, ladderForms, resourceKeyOf } from '../../ladder/index.js
 import { parseUriReference } from '../../uri/index.js';
 import { asCorruption, isObject, parseStoredJson } from '../index-corruption.js';
 import type { Migration } from '../migrations.js';
-import { ALIAS_COLUMNS, URL_COLUMNS, jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
+import { URL_COLUMNS, jsonList, toAliasRow, toFetchRow, toFirstLink, toUrlRecord, type AliasColumns, type FetchColumns, type UrlColumns } from '../row-codec.js';
 import {
   type AdmitEntry,
   type AdmitResult,
@@ -42,7 +42,7 @@ import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErr
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
 import { ServerWait } from './server-wait.js';
-import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
+import { PG_ALIAS_COLUMNS, PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
 import { ANY_LEFT_TO_FETCH_SQL, stateIn } from '../url-state-machine.js';
 import { ARCHIVED_COLUMNS, toArchivedRecord, type ArchivedColumns, type ArchivedRecord } from '../archive-records.js';
@@ -107,6 +107,9 @@ const SITEMAP_HOLD_MS = 120_000;
 /** How long a call waits for a server that went away. */
 const DEFAULT_RECONNECT_MS = 30_000;
 
+/** The sites of the URLs a worker claimed last that it keeps (~100 bytes each). */
+const SITES_KEPT = 65_536;
+
 /** Writer shards of link_tally: concurrent writers rarely share a row. */
 const TALLY_SHARDS = 64;
 
@@ -120,6 +123,12 @@ interface PgCore {
   readonly ids: UrlIdPool;
   /** What this worker remembers of the index between batches (known-urls.ts). */
   readonly known: KnownUrls;
+  /**
+   * The site of each URL this worker claimed lately (the last SITES_KEPT): its
+   * statements find the URL's rows by (site, id), which reads one partition of a
+   * partitioned index. Kept past the URL's settlement: its unit reads it again after.
+   */
+  readonly sites: Map<number, number>;
   readonly url: string;
   /** Claims, leases and politeness across workers; started unless the store is read-only. */
   readonly frontier: PgFrontier;
@@ -179,6 +188,7 @@ export class PgStore implements IndexWriter {
       shard: randomBytes(2).readUInt16BE() % TALLY_SHARDS,
       ids: new UrlIdPool(),
       known: new KnownUrls(),
+      sites: new Map(),
       url: options.url,
       frontier: new PgFrontier(sql, { workerId, leaseMs, now, leaseClock: options.leaseClock, persist: (work) => server.run(work) }),
       isReadOnly: options.readOnly === true,
@@ -220,21 +230,34 @@ export class PgStore implements IndexWriter {
     // In a transaction the batch's write takes a savepoint (pg-admission.ts), so that a lost race is retried.
     const core = this.#core;
     const learn = this.#isInTransaction ? (facts: LearnedFacts) => this.#learned.push(facts) : (facts: LearnedFacts) => core.known.learn(facts);
-    const options = { now: core.now, shard: core.shard, ids: core.ids, known: core.known, learn };
+    const options = { now: core.now, shard: core.shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id) };
     return this.#writing(() => admitBatch(this.#db, batch, options));
   }
 
   // Shallowest first, on hosts with a free slot; SKIP LOCKED so that two workers never
   // take one URL; a claim whose lease ran out (a dead worker's) is taken again (pg-frontier.ts).
   async claim(limit: number): Promise<ClaimedUrl[]> {
-    return this.#writing(() => this.#core.frontier.claim(limit));
+    const claimed = await this.#writing(() => this.#core.frontier.claim(limit));
+    const sites = this.#core.sites;
+    for (const url of claimed) {
+      sites.delete(url.id);
+      sites.set(url.id, siteOf(url.host));
+    }
+    // Oldest first (a Map keeps the order of insertion).
+    for (const id of sites.keys()) {
+      if (sites.size <= SITES_KEPT) break;
+      sites.delete(id);
+    }
+    return claimed;
   }
 
   async recordFetch(record: FetchRecord): Promise<void> {
     const hops = record.redirects ?? [];
+    const site = await this.#siteOf(record.urlId);
+    if (site === undefined) throw notFound(record.urlId);
     const rows = await this.#writing(
       () => this.#db`
-        WITH u AS (SELECT site FROM url WHERE id = ${record.urlId}),
+        WITH u AS (SELECT site FROM url WHERE site = ${site} AND id = ${record.urlId}),
         f AS (
           INSERT INTO "fetch" (site, id, url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
             findings, anchors, represents_url_id, etag, last_modified, not_modified, method, worker, digest, verdict, protocol)
@@ -252,7 +275,7 @@ export class PgStore implements IndexWriter {
             WITH ORDINALITY AS x (from_url, to_url, status, hop)
         ), s AS (
           UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE state END, claimed_by = NULL, lease_until = NULL
-          WHERE id = ${record.urlId}
+          WHERE site = ${site} AND id = ${record.urlId}
         )
         SELECT id FROM f`,
     );
@@ -262,8 +285,10 @@ export class PgStore implements IndexWriter {
   // The row stays locked until the unit commits: no claim takes it meanwhile (SKIP LOCKED).
   // A URL another unit made an alias while it was fetched keeps that (recordFetch does too).
   async holdClaim(id: number): Promise<boolean> {
+    const site = await this.#siteOf(id);
+    if (site === undefined) return false;
     const [row] = await this.#writing(
-      () => this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE id = ${id} FOR UPDATE`,
+      () => this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE`,
     );
     if (row === undefined) return false;
     return row.state === 'alias' || (row.state === 'fetching' && row.claimed_by === this.#core.workerId && row.is_live === true);
@@ -272,37 +297,55 @@ export class PgStore implements IndexWriter {
   async addAlias(record: AliasRecord): Promise<void> {
     const makesAlias = isAliasMaking(record.evidence) && record.fromId !== record.toId;
     await this.#inTransaction(async (db) => {
-      const rows = await db`SELECT id, site FROM url WHERE id IN (${record.fromId}, ${record.toId})`;
+      const [site, toSite] = [await this.#siteOf(record.fromId, db), await this.#siteOf(record.toId, db)];
+      if (site === undefined) throw notFound(record.fromId);
+      if (toSite === undefined) throw notFound(record.toId);
+      const rows = await db`SELECT id FROM url WHERE (site = ${site} AND id = ${record.fromId}) OR (site = ${toSite} AND id = ${record.toId})`;
       for (const id of [record.fromId, record.toId]) if (!rows.some((r) => r.id === id)) throw notFound(id);
-      const site = rows.find((r) => r.id === record.fromId)!.site as number;
       await db`
         INSERT INTO alias (site, from_id, evidence, to_id, detail, created_at)
         VALUES (${site}, ${record.fromId}, ${record.evidence}, ${record.toId}, ${record.detail ?? null}, ${this.#core.now()})
         ON CONFLICT (site, from_id, evidence) DO UPDATE SET to_id = excluded.to_id, detail = excluded.detail, created_at = excluded.created_at, seq = nextval('alias_seq_seq')`;
-      if (makesAlias) await db`UPDATE url SET state = 'alias', alias_of = ${record.toId}, claimed_by = NULL, lease_until = NULL WHERE id = ${record.fromId}`;
+      if (makesAlias) {
+        await db`UPDATE url SET state = 'alias', alias_of = ${record.toId}, claimed_by = NULL, lease_until = NULL WHERE site = ${site} AND id = ${record.fromId}`;
+      }
     });
   }
 
   async revokeAlias(fromId: number): Promise<void> {
     await this.#inTransaction(async (db) => {
-      await this.#requireUrl(db, fromId);
-      await db`DELETE FROM alias WHERE from_id = ${fromId} AND evidence <> 'canonical'`;
-      await db`UPDATE url SET state = 'queued', alias_of = NULL WHERE id = ${fromId} AND ${db.unsafe(REVOKE_ALIAS_FROM)}`;
+      const site = await this.#siteOf(fromId, db);
+      if (site === undefined) throw notFound(fromId);
+      await db`DELETE FROM alias WHERE site = ${site} AND from_id = ${fromId} AND evidence <> 'canonical'`;
+      await db`UPDATE url SET state = 'queued', alias_of = NULL WHERE site = ${site} AND id = ${fromId} AND ${db.unsafe(REVOKE_ALIAS_FROM)}`;
     });
   }
 
   async requeue(id: number): Promise<void> {
+    const site = await this.#siteOf(id);
+    if (site === undefined) throw notFound(id);
     const rows = await this.#writing(
       () => this.#db`
-        WITH u AS (SELECT id FROM url WHERE id = ${id}),
-        s AS (UPDATE url SET state = CASE WHEN ${this.#db.unsafe(REQUEUE_FROM)} THEN 'queued' ELSE state END, claimed_by = NULL, lease_until = NULL WHERE id = ${id})
+        WITH u AS (SELECT id FROM url WHERE site = ${site} AND id = ${id}),
+        s AS (UPDATE url SET state = CASE WHEN ${this.#db.unsafe(REQUEUE_FROM)} THEN 'queued' ELSE state END, claimed_by = NULL, lease_until = NULL WHERE site = ${site} AND id = ${id})
         SELECT id FROM u`,
     );
     if (rows.length === 0) throw notFound(id);
   }
 
+  // A URL whose site this worker knows (one it claimed: a page asks for its own row) is
+  // read by (site, id), and the page that first linked to it looked for on the same site
+  // first (most links stay on their host), by id only when it is on another; a prepared
+  // statement, planned once.
   async getUrl(id: number): Promise<UrlRecord | undefined> {
-    const [row] = await this.#reading(() => this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id]));
+    const site = this.#knownSite(id);
+    const [row] = await this.#reading(() =>
+      site === undefined
+        ? this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id])
+        : this.#db`SELECT ${this.#db.unsafe(URL_COLUMNS_OF_SITE)} FROM url AS u
+            LEFT JOIN LATERAL (SELECT f.key FROM url AS f WHERE f.site = ${site} AND f.id = u.first_from) AS same ON true
+            WHERE u.site = ${site} AND u.id = ${id}`,
+    );
     return row === undefined ? undefined : toUrlRecord(row as unknown as UrlColumns);
   }
 
@@ -359,16 +402,27 @@ export class PgStore implements IndexWriter {
   async history(id: number): Promise<UrlHistory | undefined> {
     return this.#reading(async () => {
       const db = this.#db;
-      const [row] = (await db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id])) as unknown as UrlColumns[];
+      // The URL found by its id once: its rows are then read by its site.
+      const known = this.#knownSite(id);
+      const [row] = (await (known === undefined
+        ? db.unsafe(`SELECT ${URL_COLUMNS}, u.site FROM url AS u WHERE u.id = $1`, [id])
+        : db.unsafe(`SELECT ${URL_COLUMNS}, u.site FROM url AS u WHERE u.site = $1 AND u.id = $2`, [known, id]))) as unknown as (UrlColumns & { site: number })[];
       if (row === undefined) return undefined;
+      const site = row.site;
       const first = toFirstLink(row);
+      const fromSite = first?.fromUrlId === undefined ? undefined : await this.#siteOf(first.fromUrlId, db);
       const [element] =
-        first?.fromUrlId === undefined
+        first?.fromUrlId === undefined || fromSite === undefined
           ? []
-          : await db`SELECT element, attribute FROM link WHERE from_url = ${first.fromUrlId} AND (to_url = ${id} OR met_url = ${id}) ORDER BY position LIMIT 1`;
-      const fetches = (await db.unsafe(`SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.url_id = $1 ORDER BY f.id`, [id])) as unknown as FetchColumns[];
-      const from = (await db.unsafe(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.from_id = $1 ORDER BY a.created_at, a.seq`, [id])) as unknown as AliasColumns[];
-      const to = (await db.unsafe(`SELECT ${ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = $1 ORDER BY a.created_at, a.seq`, [id])) as unknown as AliasColumns[];
+          : await db`
+              SELECT CASE p.format WHEN 1 THEN j.v ->> 3 ELSE j.v ->> 2 END AS element, CASE p.format WHEN 1 THEN j.v ->> 4 ELSE j.v ->> 3 END AS attribute
+              FROM page_link AS p, jsonb_array_elements(p.links::jsonb) WITH ORDINALITY AS j (v, n)
+              WHERE p.site = ${fromSite} AND p.from_url = ${first.fromUrlId}
+                AND ((j.v ->> 0)::bigint = ${id} OR coalesce(CASE p.format WHEN 1 THEN j.v ->> 11 ELSE j.v ->> 13 END, j.v ->> 0)::bigint = ${id})
+              ORDER BY p.first_position + (j.n - 1) LIMIT 1`;
+      const fetches = (await db.unsafe(`SELECT ${PG_FETCH_COLUMNS} FROM "fetch" AS f WHERE f.site = $1 AND f.url_id = $2 ORDER BY f.id`, [site, id])) as unknown as FetchColumns[];
+      const from = (await db.unsafe(`SELECT ${PG_ALIAS_COLUMNS} FROM alias AS a WHERE a.site = $1 AND a.from_id = $2 ORDER BY a.created_at, a.seq`, [site, id])) as unknown as AliasColumns[];
+      const to = (await db.unsafe(`SELECT ${PG_ALIAS_COLUMNS} FROM alias AS a WHERE a.to_id = $1 ORDER BY a.created_at, a.seq`, [id])) as unknown as AliasColumns[];
       return {
         url: toUrlRecord(row),
         firstLink:
@@ -498,12 +552,19 @@ export class PgStore implements IndexWriter {
 
   async dropLinks(fromUrlId: number): Promise<void> {
     // link_tally counts what is left: the page's links come off this writer's shard (stats sum the shards).
+    // Read from page_link by (site, from_url), with the `link` view's rung columns (migration 004):
+    // the view has no site to find a page's rows by.
     await this.#inTransaction(async (db) => {
+      const site = await this.#siteOf(fromUrlId, db);
+      if (site === undefined) return;
       await db`
         INSERT INTO link_tally (shard, rung, ladder_rung, links)
-        SELECT ${this.#core.shard}, coalesce(rung, 'none'), coalesce(ladder_rung, 'none'), -count(*) FROM link WHERE from_url = ${fromUrlId} GROUP BY 2, 3
+        SELECT ${this.#core.shard}, coalesce(CASE p.format WHEN 1 THEN j.v ->> 6 ELSE j.v ->> 5 END, 'none'),
+          coalesce(CASE p.format WHEN 1 THEN coalesce(j.v ->> 7, j.v ->> 6) ELSE coalesce(j.v ->> 9, j.v ->> 5) END, 'none'), -count(*)
+        FROM page_link AS p, jsonb_array_elements(p.links::jsonb) AS j (v)
+        WHERE p.site = ${site} AND p.from_url = ${fromUrlId} GROUP BY 2, 3
         ON CONFLICT (shard, rung, ladder_rung) DO UPDATE SET links = link_tally.links + excluded.links`;
-      await db`DELETE FROM page_link WHERE from_url = ${fromUrlId}`;
+      await db`DELETE FROM page_link WHERE site = ${site} AND from_url = ${fromUrlId}`;
     });
   }
 
@@ -563,6 +624,7 @@ export class PgStore implements IndexWriter {
     } catch (error) {
       if (!isConnectionLost(error)) throw error;
     } finally {
+      this.#core.sites.clear();
       await this.#core.sql.end({ timeout: 5 });
     }
   }
@@ -582,9 +644,24 @@ export class PgStore implements IndexWriter {
     };
   }
 
-  async #requireUrl(db: Executor, id: number): Promise<void> {
-    const rows = await db`SELECT 1 FROM url WHERE id = ${id}`;
-    if (rows.length === 0) throw notFound(id);
+  /** The site of a URL this worker claimed or remembers (known-urls.ts), without asking the index. */
+  #knownSite(id: number): number | undefined {
+    return this.#core.sites.get(id) ?? this.#core.known.url(id)?.site;
+  }
+
+  /**
+   * The site of URL `id` (undefined: no such URL), so that its rows are found by (site, id):
+   * one partition of a partitioned index. Asked of the index (by id: every partition) only
+   * for a URL this worker neither claimed nor remembers.
+   */
+  async #siteOf(id: number, db?: Executor): Promise<number | undefined> {
+    const known = this.#knownSite(id);
+    if (known !== undefined) return known;
+    const read = async (): Promise<number | undefined> => {
+      const [row] = await (db ?? this.#db)`SELECT site FROM url WHERE id = ${id}`;
+      return row === undefined ? undefined : (row.site as number);
+    };
+    return db === undefined ? this.#reading(read) : read();
   }
 
   // Several statements as one: in this view's transaction, or a new one.
@@ -624,6 +701,12 @@ async function queueSitemapRows(db: Executor, entries: readonly SitemapQueueEntr
     ORDER BY x.n
     ON CONFLICT (key) DO NOTHING`;
 }
+
+/** URL_COLUMNS, the first linking page's key read from `same` (that page on the URL's site), else by id. */
+const URL_COLUMNS_OF_SITE = URL_COLUMNS.replace(
+  '(SELECT key FROM url WHERE id = u.first_from) AS first_from_key',
+  'coalesce(same.key, CASE WHEN u.first_from IS NOT NULL AND same.key IS NULL THEN (SELECT key FROM url WHERE id = u.first_from) END) AS first_from_key',
+);
 
 function notFound(id: number): StoreError {
   return new StoreError('ERR_STORE_NOT_FOUND', `no URL with id ${id} in the index`);

@@ -1,0 +1,158 @@
+// The hash-partitioned schema (`db migrate --partitions N`): every large table
+// (url, form, page_link, fetch, redirect, alias) split into N partitions by
+// `PARTITION BY HASH (site)`, so that a statement that names a row's site reads one
+// partition (every statement of a page does: the site of a URL is the hash of its host,
+// site-hash.ts).
+//
+// The migrations of migrations/postgresql/ are applied first, as on any index, and
+// then each large table, still empty, is made again partitioned: its columns, defaults,
+// CHECK constraints and storage as they are (`LIKE … INCLUDING ALL EXCLUDING
+// INDEXES`), its primary key, unique constraints and indexes made again from their own
+// definitions under their own names, the sequences its columns own kept (their values
+// too), and the views that read it dropped and made again from their definitions. The
+// schema is then the one the migrations made, with the same names, so later migrations
+// apply to it as to an unpartitioned one: ADD COLUMN, CREATE INDEX and CHECK constraints
+// work on partitioned tables. A unique index must include the partition key: every
+// primary key and unique constraint of these tables leads with `site` (migration 001),
+// which is why it can be done at all; a later migration that adds a unique index to one
+// of them must include `site` too.
+//
+// Only an empty index is partitioned (rows would have to be moved, under a lock held for
+// as long as that takes); the number of partitions is read from the catalog, not recorded.
+
+import { StoreError } from '../../errors.js';
+import type { Migration } from '../migrations.js';
+import { applyPendingMigrations, defaultPgMigrationsDir, redactUrl, type Sql } from './pg-database.js';
+
+/** The tables partitioned by site, in the order they are made again. */
+export const PARTITIONED_TABLES = ['url', 'form', 'page_link', 'fetch', 'redirect', 'alias'] as const;
+
+/** The partitions a table may be split into. */
+export const PG_PARTITIONS = { min: 2, max: 1024 } as const;
+
+/** How many partitions the large tables have: 0 when they are not partitioned (or not made yet). */
+export async function partitionCount(sql: Sql): Promise<number> {
+  const [row] = await sql`
+    SELECT c.relkind::text AS kind, (SELECT count(*) FROM pg_inherits AS i WHERE i.inhparent = c.oid)::integer AS n
+    FROM pg_class AS c WHERE c.oid = to_regclass('url')`;
+  return row === undefined || row.kind !== 'p' ? 0 : (row.n as number);
+}
+
+export interface PartitionResult {
+  /** The migrations applied first. */
+  readonly applied: readonly Migration[];
+  /** Whether the tables were partitioned now (false: they were, with as many partitions). */
+  readonly isPartitioned: boolean;
+}
+
+/**
+ * Apply every pending migration, then partition the large tables into `partitions`
+ * (when they are not yet): in one transaction, under the migrations' lock. Refuses
+ * (ERR_STORE_PARTITIONS) an index that holds crawl data, or that is partitioned
+ * with another number of partitions.
+ */
+export async function partitionPg(sql: Sql, partitions: number, options: { readonly now: () => number; readonly url: string; readonly dir?: string }): Promise<PartitionResult> {
+  if (!Number.isInteger(partitions) || partitions < PG_PARTITIONS.min || partitions > PG_PARTITIONS.max) {
+    throw new TypeError(`Expected \`partitions\` to be an integer from ${PG_PARTITIONS.min} to ${PG_PARTITIONS.max}, got \`${String(partitions)}\``);
+  }
+  const dir = options.dir ?? defaultPgMigrationsDir();
+  return sql.begin(async (tx) => {
+    const db = tx as unknown as Sql;
+    const applied = await applyPendingMigrations(db, options.now, dir);
+    const current = await partitionCount(db);
+    if (current === partitions) return { applied, isPartitioned: false };
+    const label = redactUrl(options.url);
+    if (current !== 0) {
+      throw new StoreError('ERR_STORE_PARTITIONS', `the index at ${label} is partitioned in ${current} already, not ${partitions}: the number of partitions is chosen once, on an empty index`);
+    }
+    const [data] = await db.unsafe(`SELECT ${PARTITIONED_TABLES.map((t) => `EXISTS (SELECT 1 FROM "${t}")`).join(' OR ')} AS has_rows`);
+    if (data?.has_rows === true) {
+      throw new StoreError('ERR_STORE_PARTITIONS', `the index at ${label} holds crawl data: only an empty index is partitioned (make a new database and run linkladder db migrate --partitions ${partitions} on it)`);
+    }
+    await partitionTables(db, partitions);
+    return { applied, isPartitioned: true };
+  }) as Promise<PartitionResult>;
+}
+
+interface ViewDefinition {
+  readonly oid: number;
+  readonly name: string;
+  readonly definition: string;
+}
+
+async function partitionTables(db: Sql, partitions: number): Promise<void> {
+  const views = await dependentViews(db);
+  if (views.length > 0) await db.unsafe(`DROP VIEW ${views.map((v) => quote(v.name)).join(', ')}`);
+  for (const table of PARTITIONED_TABLES) {
+    const constraints = await db`
+      SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint
+      WHERE conrelid = ${table}::regclass AND contype IN ('p', 'u') ORDER BY oid`;
+    const indexes = await db`
+      SELECT pg_get_indexdef(i.indexrelid) AS definition FROM pg_index AS i
+      WHERE i.indrelid = ${table}::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint AS c WHERE c.conindid = i.indexrelid)
+      ORDER BY i.indexrelid`;
+    // A bigserial's sequence belongs to its column: dropped with the table unless set free first.
+    const sequences = await db`
+      SELECT s.relname AS sequence, a.attname AS column FROM pg_depend AS d
+      JOIN pg_class AS s ON s.oid = d.objid AND s.relkind = 'S'
+      JOIN pg_attribute AS a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+      WHERE d.classid = 'pg_class'::regclass AND d.refobjid = ${table}::regclass AND d.deptype = 'a'`;
+    const staging = `${table}__partitioned`;
+    await db.unsafe(`CREATE TABLE ${quote(staging)} (LIKE ${quote(table)} INCLUDING ALL EXCLUDING INDEXES) PARTITION BY HASH (site)`);
+    for (const s of sequences) await db.unsafe(`ALTER SEQUENCE ${quote(s.sequence as string)} OWNED BY NONE`);
+    await db.unsafe(`DROP TABLE ${quote(table)}`);
+    await db.unsafe(`ALTER TABLE ${quote(staging)} RENAME TO ${quote(table)}`);
+    for (const c of constraints) await db.unsafe(`ALTER TABLE ${quote(table)} ADD CONSTRAINT ${quote(c.name as string)} ${c.definition as string}`);
+    for (const i of indexes) await db.unsafe(i.definition as string);
+    for (let remainder = 0; remainder < partitions; remainder++) {
+      await db.unsafe(`CREATE TABLE ${quote(`${table}_p${remainder}`)} PARTITION OF ${quote(table)} FOR VALUES WITH (MODULUS ${partitions}, REMAINDER ${remainder})`);
+    }
+    for (const s of sequences) await db.unsafe(`ALTER SEQUENCE ${quote(s.sequence as string)} OWNED BY ${quote(table)}.${quote(s.column as string)}`);
+  }
+  for (const view of views) await db.unsafe(`CREATE VIEW ${quote(view.name)} AS ${view.definition}`);
+}
+
+/** The views that read a large table (or such a view), each after the views it reads. */
+async function dependentViews(db: Sql): Promise<ViewDefinition[]> {
+  const rows = await db`
+    SELECT DISTINCT v.oid::bigint AS view, d.refobjid::bigint AS uses
+    FROM pg_rewrite AS r
+    JOIN pg_class AS v ON v.oid = r.ev_class AND v.relkind = 'v' AND v.relnamespace = current_schema()::regnamespace
+    JOIN pg_depend AS d ON d.classid = 'pg_rewrite'::regclass AND d.objid = r.oid AND d.refclassid = 'pg_class'::regclass AND d.refobjid <> v.oid`;
+  const tables = await db`SELECT oid::bigint AS oid FROM pg_class WHERE oid = ANY (${PARTITIONED_TABLES.map((t) => t)}::text[]::regclass[])`;
+  const uses = new Map<number, Set<number>>();
+  for (const row of rows) {
+    const set = uses.get(row.view as number) ?? new Set<number>();
+    set.add(row.uses as number);
+    uses.set(row.view as number, set);
+  }
+  // Views reading a large table, then views reading those, until none is added.
+  const chosen = new Set<number>(tables.map((t) => t.oid as number));
+  const tableOids = new Set(chosen);
+  for (let isGrowing = true; isGrowing; ) {
+    isGrowing = false;
+    for (const [view, used] of uses) {
+      if (!chosen.has(view) && [...used].some((u) => chosen.has(u))) {
+        chosen.add(view);
+        isGrowing = true;
+      }
+    }
+  }
+  const viewOids = [...chosen].filter((oid) => !tableOids.has(oid));
+  if (viewOids.length === 0) return [];
+  const definitions = await db`
+    SELECT oid::bigint AS oid, relname AS name, pg_get_viewdef(oid) AS definition FROM pg_class WHERE oid = ANY (${viewOids}::bigint[]::oid[]) ORDER BY oid`;
+  // Each view after those it reads.
+  const ordered: ViewDefinition[] = [];
+  const pending = definitions.map((d) => ({ oid: d.oid as number, name: d.name as string, definition: d.definition as string }));
+  while (pending.length > 0) {
+    const index = pending.findIndex((v) => [...(uses.get(v.oid) ?? [])].every((u) => !pending.some((p) => p.oid === u)));
+    if (index === -1) throw new StoreError('ERR_STORE_PARTITIONS', 'the views of the index read each other in a cycle');
+    ordered.push(...pending.splice(index, 1));
+  }
+  return ordered;
+}
+
+function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

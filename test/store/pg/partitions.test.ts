@@ -1,0 +1,233 @@
+// The hash-partitioned schema (pg-partitions.ts) on a throwaway PostgreSQL
+// cluster: it is the schema the migrations make, but partitioned (the same columns,
+// constraints, indexes and views, under the same names); a later migration applies to
+// it as to an unpartitioned one; and the statements of a page (claim's hold, admission,
+// the fetch's record, an alias, a requeue) each read only the partitions of the sites
+// they name, as the plans the server ran them with show (auto_explain, with the
+// actual loops of each partition's scan).
+
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMigrations, PgStore, type AdmitEntry } from '../../../src/store/index.js';
+import { connect, defaultPgMigrationsDir, migratePg } from '../../../src/store/pg/pg-database.js';
+import { partitionCount, partitionPg, PARTITIONED_TABLES } from '../../../src/store/pg/pg-partitions.js';
+import { startPostgres, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'linkladder-pg-partitions-'));
+let cluster: PostgresCluster | string;
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, INSTALL_TIMEOUT_MS + 60_000);
+afterAll(async () => {
+  if (typeof cluster !== 'string') await cluster.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The schema as the catalog has it: columns, constraints, indexes (partitions' own left out) and views. */
+async function schemaOf(url: string): Promise<string[]> {
+  const sql = connect(url, { max: 1 });
+  try {
+    const rows = await sql`
+      SELECT 'column ' || c.table_name || '.' || c.column_name || ' ' || c.data_type || ' ' || coalesce(c.collation_name, '') || ' ' ||
+             c.is_nullable || ' ' || coalesce(c.column_default, '') AS line
+      FROM information_schema.columns AS c JOIN pg_class AS t ON t.relname = c.table_name AND NOT t.relispartition
+      WHERE c.table_schema = current_schema()
+      UNION ALL
+      SELECT 'constraint ' || conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint
+      WHERE connamespace = current_schema()::regnamespace AND NOT EXISTS (SELECT 1 FROM pg_class AS t WHERE t.oid = conrelid AND t.relispartition)
+      UNION ALL
+      SELECT 'index ' || indexname || ' ' || replace(indexdef, 'ON ONLY ', 'ON ') FROM pg_indexes AS i
+      WHERE schemaname = current_schema() AND NOT EXISTS (SELECT 1 FROM pg_class AS t WHERE t.relname = i.tablename AND t.relispartition)
+      UNION ALL
+      SELECT 'view ' || viewname || ' ' || definition FROM pg_views WHERE schemaname = current_schema()
+      UNION ALL
+      SELECT 'sequence ' || s.relname || ' owned by ' || coalesce(d.refobjid::regclass::text, '-') FROM pg_class AS s
+      LEFT JOIN pg_depend AS d ON d.objid = s.oid AND d.deptype = 'a' AND d.classid = 'pg_class'::regclass
+      WHERE s.relkind = 'S' AND s.relnamespace = current_schema()::regnamespace`;
+    return rows.map((r) => r.line as string).sort();
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+describe('the partitioned schema', () => {
+  it('is the schema the migrations make (names, columns, constraints, indexes, views, sequences), its large tables partitioned', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the partitioned schema', cluster));
+    const plain = await cluster.createDatabase();
+    const partitioned = await cluster.createDatabase();
+    for (const url of [plain, partitioned]) {
+      const sql = connect(url, { max: 1 });
+      if (url === partitioned) await partitionPg(sql, 3, { now: Date.now, url });
+      else await migratePg(sql, Date.now);
+      expect(await partitionCount(sql)).toBe(url === partitioned ? 3 : 0);
+      await sql.end({ timeout: 1 });
+    }
+    const expected = await schemaOf(plain);
+    expect(expected.some((line) => line.startsWith('view broken_link'))).toBe(true);
+    expect(await schemaOf(partitioned)).toEqual(expected);
+  });
+
+  it('takes a later migration as an unpartitioned index does (the last one applied after partitioning)', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the partitioned schema', cluster));
+    const all = loadMigrations(defaultPgMigrationsDir());
+    const older = path.join(dir, 'older');
+    mkdirSync(older);
+    for (const m of all.slice(0, -1)) copyFileSync(path.join(defaultPgMigrationsDir(), m.file), path.join(older, m.file));
+    const url = await cluster.createDatabase();
+    const sql = connect(url, { max: 1 });
+    try {
+      const first = await partitionPg(sql, 4, { now: Date.now, url, dir: older });
+      expect(first).toMatchObject({ isPartitioned: true });
+      expect(first.applied.map((m) => m.file)).toEqual(all.slice(0, -1).map((m) => m.file));
+      const later = await migratePg(sql, Date.now);
+      expect(later.map((m) => m.file)).toEqual([all.at(-1)!.file]);
+      expect(await partitionCount(sql)).toBe(4);
+      const plain = await cluster.createDatabase();
+      const plainSql = connect(plain, { max: 1 });
+      await migratePg(plainSql, Date.now);
+      await plainSql.end({ timeout: 1 });
+      expect(await schemaOf(url)).toEqual(await schemaOf(plain));
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Plans, as the server ran them.
+
+interface PlanNode {
+  readonly 'Relation Name'?: string;
+  readonly 'Actual Loops'?: number;
+  readonly Plans?: readonly PlanNode[];
+}
+
+interface LoggedPlan {
+  readonly 'Query Text': string;
+  readonly Plan: PlanNode;
+}
+
+const PARTITION = new RegExp(`^(${PARTITIONED_TABLES.join('|')})_p\\d+$`);
+
+/** Each partitioned table the plan read, with the partitions it read (scans that ran at least once). */
+function partitionsRead(plan: PlanNode, into = new Map<string, Set<string>>()): Map<string, Set<string>> {
+  const name = plan['Relation Name'];
+  const match = name === undefined ? null : PARTITION.exec(name);
+  if (match !== null && (plan['Actual Loops'] ?? 0) > 0) {
+    const set = into.get(match[1]!) ?? new Set<string>();
+    set.add(name!);
+    into.set(match[1]!, set);
+  }
+  for (const child of plan.Plans ?? []) partitionsRead(child, into);
+  return into;
+}
+
+/** auto_explain's JSON plans in the server log (each line of a message after its first starts with a tab). */
+function loggedPlans(log: string): LoggedPlan[] {
+  const plans: LoggedPlan[] = [];
+  const lines = log.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!/ LOG: {2}duration: [\d.]+ ms {2}plan:$/.test(lines[i]!)) continue;
+    const body: string[] = [];
+    while (i + 1 < lines.length && lines[i + 1]!.startsWith('\t')) body.push(lines[++i]!.slice(1));
+    plans.push(JSON.parse(body.join('\n')) as LoggedPlan);
+  }
+  return plans;
+}
+
+const PARTITIONS = 16;
+const HOSTS = ['a.example', 'b.example'];
+
+describe('the statements of a page on a partitioned index', () => {
+  it('each read the partitions of the sites they name, not every partition', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('partition pruning', cluster));
+    const url = await cluster.createDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const sql = connect(url, { max: 1 });
+    await partitionPg(sql, PARTITIONS, { now: Date.now, url });
+    await sql.end({ timeout: 1 });
+    for (const setting of [
+      `session_preload_libraries = 'auto_explain'`,
+      'auto_explain.log_min_duration = 0',
+      'auto_explain.log_analyze = on',
+      'auto_explain.log_timing = off',
+      `auto_explain.log_format = 'json'`,
+    ]) {
+      await cluster.psql(`ALTER DATABASE "${name}" SET ${setting}`);
+    }
+    const logFile = path.join(cluster.dir, 'server.log');
+    const logStart = readFileSync(logFile, 'utf8').length;
+
+    // A worker admits on what it remembers (its write checks that); a second one, which
+    // remembers nothing, reads a snapshot first.
+    const first = await PgStore.open({ url, workerId: 'pruning-1' });
+    const second = await PgStore.open({ url, workerId: 'pruning-2' });
+    for (const store of [first, second]) store.shared.setPoliteness({ perHostConcurrency: 4, perHostDelayMs: 0 });
+    await first.admit(HOSTS.map((host) => ({ rawHref: `http://${host}/`, target: `http://${host}/` })));
+    let pages = 0;
+    for (let round = 0; round < 3; round++) {
+      const store = round < 2 ? first : second;
+      const claimed = await store.claim(8);
+      for (const page of claimed) {
+        pages++;
+        await store.transact(async (tx) => {
+          expect(await tx.holdClaim?.(page.id)).toBe(true);
+          const links: AdmitEntry[] = HOSTS.flatMap((host, h) =>
+            [0, 1, 2].map((n) => ({
+              fromUrlId: page.id,
+              rawHref: `http://${host}/p${round + 1}-${n}`,
+              target: `http://${host}/p${round + 1}-${n}`,
+              element: 'a',
+              attribute: 'href',
+              baseLevel: 'retrieval' as const,
+              depth: page.depth + 1,
+              ...(h === 1 && n === 0 ? { role: 'resource' as const } : {}),
+            })),
+          );
+          const admitted = await tx.admit(links);
+          if (page.key.endsWith('/p1-1')) {
+            // A redirect: the page becomes an alias of a URL of the other host.
+            await tx.recordFetch({ urlId: page.id, outcome: 'done', startedAt: 1, status: 301, redirects: [{ from: page.key, to: 'http://b.example/p1-0', status: 301 }] });
+            await tx.addAlias({ fromId: page.id, toId: admitted[3]!.urlId!, evidence: 'redirect', detail: '301' });
+          } else if (page.key.endsWith('/p1-2')) {
+            await tx.requeue(page.id);
+          } else {
+            await tx.recordFetch({ urlId: page.id, outcome: 'done', startedAt: 1, status: 200, contentType: 'text/html' });
+          }
+        });
+      }
+    }
+    await first.close();
+    await second.close();
+    expect(pages).toBeGreaterThan(6);
+
+    let plans: LoggedPlan[] = [];
+    for (let wait = 0; wait < 50; wait++) {
+      plans = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart));
+      if (plans.some((p) => p['Query Text'].includes("SET state = 'alias'"))) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const read = (signature: string) => {
+      const matching = plans.filter((p) => p['Query Text'].includes(signature));
+      expect(matching.length, signature).toBeGreaterThan(0);
+      return matching.map((p) => partitionsRead(p.Plan));
+    };
+    const most = (reads: Map<string, Set<string>>[], table: string) => Math.max(0, ...reads.map((r) => r.get(table)?.size ?? 0));
+    // A statement of one URL reads one partition of each table.
+    for (const signature of ['INSERT INTO "fetch"', 'AS is_live FROM url', "THEN 'queued' ELSE state END", 'INSERT INTO alias', "SET state = 'alias'"]) {
+      const reads = read(signature);
+      for (const table of PARTITIONED_TABLES) expect(most(reads, table), `${signature}: ${table}`).toBeLessThanOrEqual(1);
+    }
+    // The alias's two URLs: two sites.
+    expect(most(read('FROM url WHERE (site ='), 'url')).toBeLessThanOrEqual(2);
+    // Admission: the sites of the batch's texts and pages (two hosts), however many partitions.
+    for (const signature of ['WITH RECURSIVE t AS', 'wrong AS', 'INSERT INTO page_link']) {
+      const reads = read(signature);
+      for (const table of ['url', 'form']) expect(most(reads, table), `${signature}: ${table}`).toBeLessThanOrEqual(HOSTS.length);
+      expect(most(reads, 'page_link'), `${signature}: page_link`).toBeLessThanOrEqual(1);
+    }
+  }, 120_000);
+});
