@@ -243,7 +243,16 @@ export class PgFrontier implements SharedFrontier {
     const claimed: ClaimedUrl[] = [];
     // A first claim on new hosts creates their rows and claims nothing there: once more.
     for (let round = 0; round < 2 && claimed.length < limit; round++) {
-      const { urls, created } = await this.#claimOnce(limit - claimed.length);
+      let once: { urls: ClaimedUrl[]; created: number };
+      try {
+        once = await this.#claimOnce(limit - claimed.length);
+      } catch (error) {
+        // The first round's claims are committed: thrown away (the call made again), they
+        // would stay this worker's, renewed, never fetched, holding their hosts' slots.
+        if (claimed.length > 0) break;
+        throw error;
+      }
+      const { urls, created } = once;
       claimed.push(...urls);
       if (created === 0) break;
     }
