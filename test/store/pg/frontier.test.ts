@@ -196,6 +196,17 @@ describe.skipIf(typeof cluster === 'string')('PgFrontier: live claims counted as
     expect(claims).toBe(2);
   });
 
+  it('the host limit holds with many lapsed and live claims on it: only the live ones hold a slot', async () => {
+    const [ids] = [...(await queue(['a.test'], 60)).values()];
+    await sql`UPDATE url SET state = 'fetching', claimed_by = 'dead', lease_until = ${clock - 1} WHERE id = ANY(${sql.array(ids!.slice(0, 50))}::bigint[])`;
+    await sql`UPDATE url SET state = 'fetching', claimed_by = 'other', lease_until = ${clock + 5000} WHERE id = ANY(${sql.array(ids!.slice(50, 52))}::bigint[])`;
+    const w = frontier('w', { perHostConcurrency: 3 });
+    await w.claim(100); // creates the host's row
+    const [row] = await sql`SELECT count(*)::integer AS n FROM url WHERE state = 'fetching' AND claimed_by = 'w'`;
+    expect(row!.n).toBe(1);
+    expect(await frontier('w2', { perHostConcurrency: 3 }).claim(100)).toEqual([]);
+  });
+
   it('a claim left without a lease (a copied index) is taken as a lapsed one', async () => {
     const [ids] = [...(await queue(['a.test'], 2)).values()];
     await sql`UPDATE url SET state = 'fetching', claimed_by = 'gone', lease_until = NULL WHERE id = ${ids![0]!}`;
