@@ -228,3 +228,26 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     expect(Math.min(...seen.get(delayed)!)).toBeGreaterThanOrEqual(500 - tolerance);
   }, 180_000);
 });
+
+describe.skipIf(typeof cluster === 'string')('workers whose clocks disagree (by the database clock)', () => {
+  it('a worker 5 s ahead and one 5 s behind: the work is shared, and a host delay holds at the servers', async () => {
+    const site = await serveMultiHostSite({ pagesPerHost: 12, latencyMs: 20 });
+    const { db } = await setUp(site);
+    const delay = 400;
+    const options = { allowPrivate: true, concurrency: 4, perHostConcurrency: 1, perHostDelayMs: delay, sitemap: false };
+    const skews = [5000, 0, -5000];
+    const exits = await Promise.all(skews.map((clockSkewMs, i) => startWorker({ db, seeds: site.seeds, workerId: `w${i}`, clockSkewMs, options }, running).exit));
+    for (const exit of exits) expectClean(exit);
+    for (const url of site.resources) expect.soft(site.counts().get(url), url).toBe(1);
+    // Starts on a host as its server saw them: the delay apart, less what passes between
+    // a claim and its request reaching the handler on a loaded machine (up to 100 ms seen).
+    const tolerance = 150;
+    for (const [host, list] of gapsByHost(site)) expect.soft(Math.min(...list), host).toBeGreaterThanOrEqual(delay - tolerance);
+    // Each worker its share: none kept waiting by another's clock (a fair share is a third).
+    const pages = site.requests.filter((r) => !isSiteFile(r.url));
+    for (const [i] of skews.entries()) {
+      const share = pages.filter((r) => r.userAgent === `linkladder-worker/w${i}`).length / pages.length;
+      expect.soft(share, `w${i}'s share of ${pages.length} requests`).toBeGreaterThan(0.15);
+    }
+  }, 180_000);
+});

@@ -4,8 +4,8 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../../src/store/pg/pg-database.js';
-import { ensureBuilt, spawnCli } from '../cli/built-cli.js';
+import { connect, type Sql } from '../../src/store/pg/pg-database.js';
+import { ensureBuilt, spawnCli, type CliExit } from '../cli/built-cli.js';
 import { killAll } from '../support/crawl-workers.js';
 import { serveMultiHostSite } from '../support/multi-host-site.js';
 import { startPostgres } from '../support/postgres-cluster.js';
@@ -32,6 +32,37 @@ function ownStderr(stderr: string): string {
   return stderr.replace(/^\(node:\d+\) .*\n|^\(Use `node --trace-warnings.*\n/gm, '');
 }
 
+/**
+ * The workers' exits; when they are not all in by `withinMs`, a failure that says where
+ * the crawl stands (what each worker printed last, the claims left and their hosts, the
+ * workers' rows, the server's sessions) instead of a bare timeout.
+ */
+async function exitsOrDiagnosis(workers: readonly { child: ChildProcess; exit: Promise<CliExit> }[], sql: Sql, withinMs: number): Promise<CliExit[]> {
+  const printed = workers.map(({ child }) => {
+    const seen = { stdout: '', stderr: '' };
+    child.stdout?.on('data', (chunk: string) => (seen.stdout += chunk));
+    child.stderr?.on('data', (chunk: string) => (seen.stderr += chunk));
+    return seen;
+  });
+  const ended = workers.map(() => false);
+  const all = Promise.all(workers.map((w, i) => w.exit.then((exit) => ((ended[i] = true), exit))));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), withinMs)));
+  const first = await Promise.race([all, late]);
+  clearTimeout(timer);
+  if (first !== 'late') return first;
+  const now = (await sql`SELECT (extract(epoch FROM statement_timestamp()) * 1000)::bigint AS now`)[0]!.now as number;
+  const urls = await sql`SELECT id, state, host, claimed_by, lease_until - ${now}::bigint AS lease_left_ms FROM url WHERE state NOT IN ('done', 'skipped', 'alias') ORDER BY id LIMIT 40`;
+  const hosts = await sql`SELECT host, next_at - ${now}::bigint AS next_in_ms, delay_ms FROM crawl_host ORDER BY host`;
+  const rows = await sql`SELECT id, pid, heartbeat_at - ${now}::bigint AS heartbeat_ms, ended_at, counts FROM crawl_worker ORDER BY id`;
+  const sessions = await sql`SELECT pid, state, wait_event_type, wait_event, (extract(epoch FROM backend_start) * 1000)::bigint - ${now}::bigint AS started_ms, client_port, now() - xact_start AS xact_age, left(query, 120) AS query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+  const tails = printed.map((p, i) => `worker ${workers[i]!.child.pid} ${ended[i] ? 'ended' : 'RUNNING'}:\n  stdout: ${p.stdout.slice(-600)}\n  stderr: ${p.stderr.slice(-600)}`);
+  throw new Error(
+    [`the workers did not all end within ${withinMs} ms`, ...tails, `url rows not settled: ${JSON.stringify(urls)}`, `crawl_host: ${JSON.stringify(hosts)}`,
+      `crawl_worker: ${JSON.stringify(rows)}`, `sessions: ${JSON.stringify(sessions)}`].join('\n'),
+  );
+}
+
 function crawlArgs(seeds: readonly string[], db: string): string[] {
   return ['crawl', ...seeds, '--db', db, '--allow-private', '--concurrency', '4', '--per-host-concurrency', '2', '--no-sitemap'];
 }
@@ -47,7 +78,7 @@ describe.skipIf(typeof cluster === 'string')('a PostgreSQL server restarted unde
       const workers = Array.from({ length: 4 }, () => spawnCli(crawlArgs(site.seeds, db), running));
       while (site.requests.length < 60) await new Promise((resolve) => setTimeout(resolve, 20));
       await cluster.restart({ downMs: 1500 });
-      const exits = await Promise.all(workers.map((w) => w.exit));
+      const exits = await exitsOrDiagnosis(workers, sql, 150_000);
       for (const exit of exits) {
         expect(exit.stderr).not.toContain('TypeError');
         expect(ownStderr(exit.stderr)).toBe('');

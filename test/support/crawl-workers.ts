@@ -19,6 +19,8 @@ export interface WorkerConfig {
   readonly leaseMs?: number;
   /** crawl()'s data options. */
   readonly options?: Readonly<Record<string, unknown>>;
+  /** How far this worker's clock runs ahead of the machine's (negative: behind), ms. @default 0 */
+  readonly clockSkewMs?: number;
   /** Open the store, then crawl only once `go()` is called. @default false */
   readonly waitForGo?: boolean;
 }

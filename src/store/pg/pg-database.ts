@@ -60,6 +60,13 @@ export function connect(url: string, options: PgConnectOptions = {}): Sql {
     prepare: !isPooled,
     onnotice: () => {},
     connect_timeout: 10,
+    // The pause before a connection is opened again, in seconds. The client's own grows
+    // with every failed attempt of the pool (up to 20 s), and a statement given to a
+    // connection that failed while the server was away then waited that long once it was
+    // back; a pool ended meanwhile (its 5 s bound passed) had that connection open after
+    // it, and the process never exited. The calls that met the loss wait for the server
+    // with their own backoff (server-wait.ts).
+    backoff: () => RECONNECT_PAUSE_S,
     types: {
       bigint: { to: 20, from: [20], serialize: (value: number) => String(value), parse: (text: string) => Number(text) },
     },
@@ -185,6 +192,46 @@ export function isConnectionLost(error: unknown): boolean {
   return false;
 }
 
+/** The pause before a connection is opened again (seconds): see connect(). */
+const RECONNECT_PAUSE_S = 0.1;
+
+/**
+ * How long a transaction waits for a connection of its own before it is counted as
+ * lost (and made again, server-wait.ts): units hold one for milliseconds.
+ */
+const RESERVE_WAIT_MS = 15_000;
+
+/**
+ * A connection of `sql`'s pool for one transaction. The client (postgres 3.4.9) can
+ * lose a request for one: a request queued while every connection was opening is handed
+ * to the next connection that closes, and when that one opens again it drops the request
+ * (its `reserve` is never called). The unit then waited forever while the worker renewed
+ * its claim, and every other worker waited for that claim. A request not answered
+ * within RESERVE_WAIT_MS is given up as a lost connection (CONNECT_TIMEOUT); a
+ * connection that comes for it later goes back to the pool.
+ */
+async function reserveConnection(sql: Sql): Promise<Awaited<ReturnType<Sql['reserve']>>> {
+  let isGivenUp = false;
+  const reserving = sql.reserve().then((reserved) => {
+    if (isGivenUp) reserved.release();
+    return reserved;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      isGivenUp = true;
+      reject(Object.assign(new Error(`no connection of the pool came free within ${RESERVE_WAIT_MS / 1000} s`), { code: 'CONNECT_TIMEOUT' }));
+    }, RESERVE_WAIT_MS);
+  });
+  try {
+    return await Promise.race([reserving, late]);
+  } finally {
+    clearTimeout(timer);
+    // A refusal after it was given up is no one's to handle.
+    reserving.catch(() => {});
+  }
+}
+
 /** A transaction's executor: statements, and savepoints (a nested unit). */
 export type TransactionSql = Sql & { savepoint<T>(work: (sp: TransactionSql) => Promise<T>): Promise<T> };
 
@@ -203,7 +250,7 @@ interface ClientConnection {
  * opens it again.
  */
 export async function transaction<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
-  const reserved = await sql.reserve();
+  const reserved = await reserveConnection(sql);
   let lost: unknown;
   const guard = (): void => {
     if (lost !== undefined) throw Object.assign(new Error('the connection to the server closed during the transaction'), { code: 'CONNECTION_CLOSED', cause: lost });

@@ -20,7 +20,7 @@
 // 4. each open host's shallowest candidates, as many as its free slots, the shallowest
 //    of them all up to `limit`, each row locked with SKIP LOCKED and moved to
 //    `fetching` with this worker's lease;
-// 5. next_at of each host claimed on: now + delay per URL claimed.
+// 5. next_at of each host claimed on: now + delay per URL claimed (the database's now).
 //
 // A host with a delay is crawled one request at a time by all workers together, and
 // is open only once its last request (the latest fetch row of its site) started at
@@ -29,11 +29,14 @@
 // worker: hundreds of ms, measured), and a late start shortens the gap to the next
 // worker's; the start recorded in the fetch row is the request's own.
 //
-// Leases are judged by the database server's clock (statement_timestamp()), the one
-// clock every worker reads the same: a worker whose own clock ran ahead took claims
-// that were still live, and one that stalled past its lease renewed claims another
-// worker had meanwhile taken. A lapsed claim is renewed by no one: its results are
-// refused (PgStore.holdClaim) and it is claimed again.
+// Leases, host slots (next_at) and request starts are judged by the database server's
+// clock (statement_timestamp()), the one clock every worker reads the same: a worker
+// whose own clock ran ahead took claims that were still live, and the hosts of a worker
+// whose clock ran 5 s ahead stayed closed to the others 5 s after each of its claims
+// (it took 96 % of the work, and started requests on a host within the delay of another
+// worker's). A request's start is written on that clock too (fetch.started_db, see
+// PgStore.recordFetch). A lapsed claim is renewed by no one: its results are refused
+// (PgStore.holdClaim) and it is claimed again.
 //
 // Why a host row changed since the statement's snapshot is skipped: the live claims on
 // a host are counted in that snapshot, and a claim by another worker that committed
@@ -56,10 +59,11 @@ export interface PgFrontierOptions {
    * most a second apart.
    */
   readonly leaseMs: number;
-  /** The clock (Unix ms) of what this worker stamps: its heartbeat, host slots' next_at. */
+  /** The clock (Unix ms) of what this worker stamps for itself: its heartbeat, its start and end. */
   readonly now: () => number;
   /**
-   * The clock leases are judged by (tests).
+   * The clock every comparison between workers is made by: leases, host slots' next_at,
+   * the start of a host's last request (tests).
    * @default the database server's
    */
   readonly leaseClock?: (() => number) | undefined;
@@ -141,9 +145,20 @@ export class PgFrontier implements SharedFrontier {
     this.#persist = options.persist ?? ((work) => work());
   }
 
-  /** The lease clock's now, in SQL run on `sql`. */
+  /** The shared clock's now (leases, host slots, request starts), in SQL run on `sql`. */
   leaseNow(sql: Sql = this.#sql): ReturnType<Sql> {
     return this.#leaseClock === undefined ? databaseNow(sql) : sql`${this.#leaseClock()}::bigint`;
+  }
+
+  /**
+   * A time of this worker's clock (a request's start), in SQL on the shared clock: the
+   * statement's now less the time this worker's clock says passed since. The difference
+   * of two readings of one clock holds whatever its skew; the time between reading it
+   * here and the statement's start only makes the result later (a host's delay longer),
+   * never earlier.
+   */
+  sharedTimeOf(localMs: number, sql: Sql = this.#sql): ReturnType<Sql> {
+    return sql`(${this.leaseNow(sql)} - ${Math.max(0, this.#now() - localMs)}::bigint)`;
   }
 
   /** Record this worker (crawl_worker) and renew its leases and heartbeat every leaseMs / 3 (at most 1 s) until stop(). */
@@ -228,7 +243,16 @@ export class PgFrontier implements SharedFrontier {
     const claimed: ClaimedUrl[] = [];
     // A first claim on new hosts creates their rows and claims nothing there: once more.
     for (let round = 0; round < 2 && claimed.length < limit; round++) {
-      const { urls, created } = await this.#claimOnce(limit - claimed.length);
+      let once: { urls: ClaimedUrl[]; created: number };
+      try {
+        once = await this.#claimOnce(limit - claimed.length);
+      } catch (error) {
+        // The first round's claims are committed: thrown away (the call made again), they
+        // would stay this worker's, renewed, never fetched, holding their hosts' slots.
+        if (claimed.length > 0) break;
+        throw error;
+      }
+      const { urls, created } = once;
       claimed.push(...urls);
       if (created === 0) break;
     }
@@ -236,7 +260,6 @@ export class PgFrontier implements SharedFrontier {
   }
 
   async #claimOnce(limit: number): Promise<{ urls: ClaimedUrl[]; created: number }> {
-    const now = this.#now();
     const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, limit * WINDOW_FACTOR));
     const { perHostConcurrency, perHostDelayMs } = this.#politeness;
     const leaseNow = this.leaseNow();
@@ -288,11 +311,11 @@ export class PgFrontier implements SharedFrontier {
         FROM busy AS s
         CROSS JOIN LATERAL (
           SELECT x.host, greatest(x.delay_ms, ${perHostDelayMs}::integer) AS delay_ms FROM crawl_host AS x
-          WHERE x.host = s.host AND x.xmin = s.version AND x.next_at <= ${now}::bigint
+          WHERE x.host = s.host AND x.xmin = s.version AND x.next_at <= ${leaseNow}
             AND s.n < CASE WHEN greatest(x.delay_ms, ${perHostDelayMs}::integer) > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
             AND (greatest(x.delay_ms, ${perHostDelayMs}::integer) = 0
-              OR coalesce((SELECT f.started_at FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1), 0)
-                 <= ${now}::bigint - greatest(x.delay_ms, ${perHostDelayMs}::integer))
+              OR coalesce((SELECT coalesce(f.started_db, f.started_at) FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1), 0)
+                 <= ${leaseNow} - greatest(x.delay_ms, ${perHostDelayMs}::integer))
           FOR UPDATE SKIP LOCKED
         ) AS h
       ),
@@ -319,7 +342,7 @@ export class PgFrontier implements SharedFrontier {
         RETURNING u.id, u.key, u.depth, u.host, u.role
       ),
       advanced AS (
-        UPDATE crawl_host AS h SET next_at = ${now}::bigint + o.delay_ms * k.n
+        UPDATE crawl_host AS h SET next_at = ${leaseNow} + o.delay_ms * k.n
         FROM (SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM claimed GROUP BY 1) AS k
         JOIN open_host AS o ON o.host = k.host
         WHERE h.host = k.host
@@ -347,16 +370,16 @@ export class PgFrontier implements SharedFrontier {
   }
 
   async #whenIdle(): Promise<FrontierIdle> {
-    const now = this.#now();
     const leaseNow = this.leaseNow();
     const [row] = (await this.#sql`
       SELECT
+        ${leaseNow} AS now,
         EXISTS (SELECT 1 FROM url WHERE state = 'queued') AS queued,
         EXISTS (SELECT 1 FROM url WHERE state = 'fetching'
                 AND (claimed_by IS DISTINCT FROM ${this.workerId} OR lease_until IS NULL OR lease_until < ${leaseNow})) AS claimed,
-        (SELECT min(next_at) FROM crawl_host WHERE next_at > ${now}::bigint) AS next_at`) as unknown as [{ queued: boolean; claimed: boolean; next_at: number | null }];
+        (SELECT min(next_at) FROM crawl_host WHERE next_at > ${leaseNow}) AS next_at`) as unknown as [{ now: number; queued: boolean; claimed: boolean; next_at: number | null }];
     if (!row.queued && !row.claimed) return { isOver: true, retryInMs: 0 };
-    const untilNext = row.next_at === null ? RETRY_BUSY_MS : row.next_at - now;
+    const untilNext = row.next_at === null ? RETRY_BUSY_MS : row.next_at - row.now;
     return { isOver: false, retryInMs: Math.min(RETRY_MAX_MS, Math.max(RETRY_MIN_MS, untilNext)) };
   }
 

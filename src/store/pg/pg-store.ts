@@ -61,7 +61,8 @@ export interface PgStoreOptions {
    */
   readonly leaseMs?: number;
   /**
-   * The clock leases are judged by, in Unix ms (tests that make a lease run out).
+   * The clock every comparison between workers is made by, in Unix ms: leases, host
+   * slots, request starts (tests that make a lease run out).
    * @default the database server's clock
    */
   readonly leaseClock?: (() => number) | undefined;
@@ -259,9 +260,10 @@ export class PgStore implements IndexWriter {
       () => this.#db`
         WITH u AS (SELECT site FROM url WHERE site = ${site} AND id = ${record.urlId}),
         f AS (
-          INSERT INTO "fetch" (site, id, url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
+          INSERT INTO "fetch" (site, id, url_id, started_at, started_db, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
             findings, anchors, represents_url_id, etag, last_modified, not_modified, method, worker, digest, verdict, protocol)
-          SELECT u.site, nextval('fetch_id_seq'), ${record.urlId}, ${record.startedAt}, ${record.durationMs ?? null}, ${record.status ?? null},
+          SELECT u.site, nextval('fetch_id_seq'), ${record.urlId}, ${record.startedAt}, ${this.#core.frontier.sharedTimeOf(record.startedAt, this.#db)},
+            ${record.durationMs ?? null}, ${record.status ?? null},
             ${record.contentType ?? null}, ${record.bytes ?? null}, ${record.errorCode ?? null}, ${record.finalUrl ?? null}, ${record.attempts ?? 1},
             ${jsonList(record.findings)}, ${jsonList(record.anchors)}, ${record.representsUrlId ?? null}, ${record.etag ?? null},
             ${record.lastModified ?? null}, ${record.isNotModified === true}, ${record.method ?? null}, ${this.#core.workerId},

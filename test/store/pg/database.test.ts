@@ -3,6 +3,8 @@
 // throw an uncaught TypeError from a timer and end the process): the next statement
 // fails with CONNECTION_CLOSED, and the pool opens the connection again.
 
+import { createServer, connect as connectTcp, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, isConnectionLost, transaction } from '../../../src/store/pg/pg-database.js';
 import { startPostgres } from '../../support/postgres-cluster.js';
@@ -61,4 +63,42 @@ describe.skipIf(typeof cluster === 'string')('transaction', () => {
       await admin.end();
     }
   });
+
+  it('a transaction queued for a connection when that connection is cut gets one, or fails: it never waits forever', async () => {
+    if (typeof cluster === 'string') return;
+    const target = new URL(await cluster.createDatabase());
+    // A relay between the pool and the server, whose connections the test cuts (a network that failed).
+    const links: Socket[] = [];
+    const relay = createServer((client) => {
+      const server = connectTcp(Number(target.port), target.hostname);
+      client.pipe(server).pipe(client);
+      client.on('error', () => server.destroy());
+      server.on('error', () => client.destroy());
+      links.push(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const url = new URL(target);
+    url.port = String((relay.address() as AddressInfo).port);
+    const sql = connect(url.href, { max: 1 });
+    try {
+      await sql`SELECT 1`;
+      const busy = sql`SELECT pg_sleep(2)`.catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Queued: the pool's one connection is busy.
+      const settled = transaction(sql, async (tx) => (await tx`SELECT 7 AS n`)[0]!.n as number).then(
+        (n) => ({ n }),
+        (error: unknown) => ({ isLost: isConnectionLost(error) }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (const link of links) link.destroy();
+      expect(isConnectionLost(await busy)).toBe(true);
+      const outcome = await Promise.race([settled, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 25_000))]);
+      expect(['{"n":7}', '{"isLost":true}']).toContain(JSON.stringify(outcome));
+      // The pool goes on.
+      expect(await transaction(sql, async (tx) => (await tx`SELECT 8 AS n`)[0]!.n)).toBe(8);
+    } finally {
+      await sql.end({ timeout: 1 });
+      await new Promise((resolve) => relay.close(resolve));
+    }
+  }, 60_000);
 });

@@ -177,6 +177,36 @@ describe.skipIf(typeof cluster === 'string')('PgFrontier: live claims counted as
     expect((await narrow.claim(10)).map((c) => c.host)).toEqual(['a.test']);
   });
 
+  it("a claim whose second round (after creating host rows) met the server gone returns the first round's claims", async () => {
+    const ids = await queue(['a.test', 'b.test'], 1);
+    await sql`INSERT INTO crawl_host (host, next_at, delay_ms) VALUES ('a.test', 0, 0)`;
+    let claims = 0;
+    // The pool, but the second claim statement fails as a lost connection does.
+    const failing = new Proxy(sql, {
+      apply(target, thisArg, args: unknown[]) {
+        const strings = args[0] as readonly string[] | undefined;
+        if (Array.isArray(strings) && strings.join('').includes('candidate AS (') && ++claims === 2) {
+          return Promise.reject(Object.assign(new Error('gone'), { code: 'CONNECTION_CLOSED' }));
+        }
+        return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, thisArg, args);
+      },
+    });
+    const w = frontier('w', { pool: failing as unknown as Sql });
+    expect((await w.claim(5)).map((c) => c.id)).toEqual(ids.get('a.test'));
+    expect(claims).toBe(2);
+  });
+
+  it('the host limit holds with many lapsed and live claims on it: only the live ones hold a slot', async () => {
+    const [ids] = [...(await queue(['a.test'], 60)).values()];
+    await sql`UPDATE url SET state = 'fetching', claimed_by = 'dead', lease_until = ${clock - 1} WHERE id = ANY(${sql.array(ids!.slice(0, 50))}::bigint[])`;
+    await sql`UPDATE url SET state = 'fetching', claimed_by = 'other', lease_until = ${clock + 5000} WHERE id = ANY(${sql.array(ids!.slice(50, 52))}::bigint[])`;
+    const w = frontier('w', { perHostConcurrency: 3 });
+    await w.claim(100); // creates the host's row
+    const [row] = await sql`SELECT count(*)::integer AS n FROM url WHERE state = 'fetching' AND claimed_by = 'w'`;
+    expect(row!.n).toBe(1);
+    expect(await frontier('w2', { perHostConcurrency: 3 }).claim(100)).toEqual([]);
+  });
+
   it('a claim left without a lease (a copied index) is taken as a lapsed one', async () => {
     const [ids] = [...(await queue(['a.test'], 2)).values()];
     await sql`UPDATE url SET state = 'fetching', claimed_by = 'gone', lease_until = NULL WHERE id = ${ids![0]!}`;

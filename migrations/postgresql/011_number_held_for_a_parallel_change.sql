@@ -1,3 +1,0 @@
--- This number is held for a migration written alongside this one (the numbers are
--- contiguous): when that migration is merged, it replaces this file, which is then
--- deleted. It changes nothing.
