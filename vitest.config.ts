@@ -90,6 +90,7 @@ const INTEGRATION = [
   'test/store/**/sql-views.test.ts',
   'test/store/**/writer-lock.test.ts',
   'test/support/negotiated-manual-server.test.ts',
+  'test/support/delaying-proxy.test.ts',
 ];
 
 /**
@@ -113,6 +114,7 @@ const POSTGRES = [
   'test/store/pg/**/frontier.test.ts',
   'test/store/pg/**/postgres-cluster.test.ts',
   'test/store/pg/**/reader.test.ts',
+  'test/store/pg/**/round-trips.test.ts',
   'test/store/pg/**/sitemap-leases.test.ts',
   'test/store/pg/**/store-leases.test.ts',
 ];

@@ -39,6 +39,7 @@ import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
 import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
+import { pipelinedTransaction, type Deferred } from './pipelined-unit.js';
 import { ServerWait } from './server-wait.js';
 import { PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
@@ -105,6 +106,9 @@ const SITEMAP_HOLD_MS = 120_000;
 /** How long a call waits for a server that went away. */
 const DEFAULT_RECONNECT_MS = 30_000;
 
+/** SQLSTATE division_by_zero: a unit's fetch row for a URL not in the index (recordFetch). */
+const DIVISION_BY_ZERO = '22012';
+
 /** Writer shards of link_tally: concurrent writers rarely share a row. */
 const TALLY_SHARDS = 64;
 
@@ -118,6 +122,8 @@ interface PgCore {
   readonly ids: UrlIdPool;
   /** What this worker remembers of the index between batches (known-urls.ts). */
   readonly known: KnownUrls;
+  /** Offsets from `shard` held by this worker's open units: two of its units never write one link_tally row. */
+  readonly unitShards: Set<number>;
   readonly url: string;
   /** Claims, leases and politeness across workers; started unless the store is read-only. */
   readonly frontier: PgFrontier;
@@ -128,6 +134,8 @@ interface PgCore {
   isClosed: boolean;
   /** The run this worker started last: the run of the WARC records it is given without one. */
   runId: number | undefined;
+  /** Claims taken with a unit's COMMIT, handed out by the next claim() (PgStore.transact). */
+  readonly claimedAhead: ClaimedUrl[];
 }
 
 export class PgStore implements IndexWriter {
@@ -137,14 +145,22 @@ export class PgStore implements IndexWriter {
   readonly #isInTransaction: boolean;
   /** In a transaction: what its batches learned, remembered when it commits (known-urls.ts). */
   readonly #learned: LearnedFacts[] = [];
+  /** In a unit (`transact`): its writes sent without waiting for their answer (pipelined-unit.ts). */
+  readonly #deferred: Deferred | undefined;
+  /** The link_tally shard this view's admissions write: its unit's own. */
+  readonly #shard: number;
+  /** In a unit: it settles a claim of this worker (`holdClaim`), and so frees a slot of the crawl. */
+  #isSettlingClaim = false;
   readonly robotsCache: RobotsCache;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
 
-  private constructor(core: PgCore, db: Executor, isInTransaction: boolean, applied: readonly Migration[]) {
+  private constructor(core: PgCore, db: Executor, isInTransaction: boolean, applied: readonly Migration[], unit?: { deferred: Deferred; shard: number }) {
     this.#core = core;
     this.#db = db;
     this.#isInTransaction = isInTransaction;
+    this.#deferred = unit?.deferred;
+    this.#shard = unit?.shard ?? core.shard;
     this.appliedMigrations = applied;
     this.robotsCache = this.#robots();
   }
@@ -177,12 +193,14 @@ export class PgStore implements IndexWriter {
       shard: randomBytes(2).readUInt16BE() % TALLY_SHARDS,
       ids: new UrlIdPool(),
       known: new KnownUrls(),
+      unitShards: new Set(),
       url: options.url,
       frontier: new PgFrontier(sql, { workerId, leaseMs, now, leaseClock: options.leaseClock, persist: (work) => server.run(work) }),
       isReadOnly: options.readOnly === true,
       server,
       isClosed: false,
       runId: undefined,
+      claimedAhead: [],
     };
     if (!core.isReadOnly) {
       try {
@@ -204,9 +222,19 @@ export class PgStore implements IndexWriter {
     return this.#core.workerId;
   }
 
-  /** The frontier shared by cooperating workers (pg-frontier.ts). */
+  /**
+   * The frontier shared by cooperating workers (pg-frontier.ts). Not idle while a claim
+   * taken ahead (transact) waits to be handed out: the crawl claims again at once.
+   */
   get shared(): SharedFrontier {
-    return this.#core.frontier;
+    const { frontier, claimedAhead } = this.#core;
+    return {
+      workerId: frontier.workerId,
+      setPoliteness: (politeness) => frontier.setPoliteness(politeness),
+      setHostDelay: (host, delayMs) => frontier.setHostDelay(host, delayMs),
+      whenIdle: () => (claimedAhead.length > 0 ? Promise.resolve({ isOver: false, retryInMs: 0 }) : frontier.whenIdle()),
+      reportProgress: (counts) => frontier.reportProgress(counts),
+    };
   }
 
   /** Reports on this index, over the store's pool (closing the reader leaves the pool open). */
@@ -218,20 +246,37 @@ export class PgStore implements IndexWriter {
     // In a transaction the batch's write takes a savepoint (pg-admission.ts), so that a lost race is retried.
     const core = this.#core;
     const learn = this.#isInTransaction ? (facts: LearnedFacts) => this.#learned.push(facts) : (facts: LearnedFacts) => core.known.learn(facts);
-    const options = { now: core.now, shard: core.shard, ids: core.ids, known: core.known, learn };
+    const options = { now: core.now, shard: this.#shard, ids: core.ids, known: core.known, learn };
     return this.#writing(() => admitBatch(this.#db, batch, options));
   }
 
   // Shallowest first, on hosts with a free slot; SKIP LOCKED so that two workers never
   // take one URL; a claim whose lease ran out (a dead worker's) is taken again (pg-frontier.ts).
+  // What a unit claimed with its COMMIT first (transact): that claim cost no round trip of its own.
   async claim(limit: number): Promise<ClaimedUrl[]> {
-    return this.#writing(() => this.#core.frontier.claim(limit));
+    const ahead = this.#core.claimedAhead.splice(0, Math.max(0, limit));
+    if (ahead.length === limit || limit <= 0) return ahead;
+    const more = await this.#writing(() => this.#core.frontier.claim(limit - ahead.length));
+    return ahead.length === 0 ? more : [...ahead, ...more].sort((a, b) => a.depth - b.depth || a.id - b.id);
   }
 
+  // In a unit the row is sent without waiting (pipelined-unit.ts): a URL not in the index
+  // then fails the statement on the server (a division by zero of no rows), which rolls the unit back.
   async recordFetch(record: FetchRecord): Promise<void> {
+    const deferred = this.#deferred;
+    if (deferred !== undefined) {
+      const query = this.#recordFetchQuery(record, this.#db`1 / (SELECT count(*)::integer FROM f) AS id`);
+      deferred.send(query, undefined, (error) => ((error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? notFound(record.urlId) : error));
+      return;
+    }
+    const rows = await this.#writing(() => this.#recordFetchQuery(record, this.#db`id FROM f`));
+    if (rows.length === 0) throw notFound(record.urlId);
+  }
+
+  // The URL's site is read from its row: the fetch row leads its key with it.
+  #recordFetchQuery(record: FetchRecord, returning: ReturnType<Executor>): ReturnType<Executor> {
     const hops = record.redirects ?? [];
-    const rows = await this.#writing(
-      () => this.#db`
+    return this.#db`
         WITH u AS (SELECT site FROM url WHERE id = ${record.urlId}),
         f AS (
           INSERT INTO "fetch" (site, id, url_id, started_at, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
@@ -252,14 +297,13 @@ export class PgStore implements IndexWriter {
           UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE state END, claimed_by = NULL, lease_until = NULL
           WHERE id = ${record.urlId}
         )
-        SELECT id FROM f`,
-    );
-    if (rows.length === 0) throw notFound(record.urlId);
+        SELECT ${returning}`;
   }
 
   // The row stays locked until the unit commits: no claim takes it meanwhile (SKIP LOCKED).
   // A URL another unit made an alias while it was fetched keeps that (recordFetch does too).
   async holdClaim(id: number): Promise<boolean> {
+    this.#isSettlingClaim = true;
     const [row] = await this.#writing(
       () => this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE id = ${id} FOR UPDATE`,
     );
@@ -300,7 +344,8 @@ export class PgStore implements IndexWriter {
   }
 
   async getUrl(id: number): Promise<UrlRecord | undefined> {
-    const [row] = await this.#reading(() => this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id]));
+    // Prepared (where the connection allows it): unprepared, a statement with parameters is described before it is run, a round trip more.
+    const [row] = await this.#reading(() => this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id], { prepare: true }));
     return row === undefined ? undefined : toUrlRecord(row as unknown as UrlColumns);
   }
 
@@ -309,7 +354,7 @@ export class PgStore implements IndexWriter {
     if (!parsed.ok || parsed.value.scheme === undefined) return undefined;
     const forms = ladderForms(parsed.value as Parameters<typeof ladderForms>[0]);
     const [row] = await this.#reading(() =>
-      this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.site = $1 AND u.key = $2`, [siteOf(forms.host), forms.key]),
+      this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.site = $1 AND u.key = $2`, [siteOf(forms.host), forms.key], { prepare: true }),
     );
     return row === undefined ? undefined : toUrlRecord(row as unknown as UrlColumns);
   }
@@ -320,21 +365,29 @@ export class PgStore implements IndexWriter {
     if (this.#isInTransaction) {
       const tx = this.#db as unknown as { savepoint<R>(work: (sp: Executor) => Promise<R>): Promise<R> };
       let inner: PgStore | undefined;
-      const result = await tx.savepoint((sp) => work((inner = new PgStore(this.#core, sp, true, []))));
+      const unit = this.#deferred === undefined ? undefined : { deferred: this.#deferred, shard: this.#shard };
+      const result = await tx.savepoint((sp) => work((inner = new PgStore(this.#core, sp, true, [], unit))));
       if (inner !== undefined) this.#learned.push(...inner.#learned);
       return result;
     }
     // Made again when the server went away before `work` began; a unit cut once it began
     // is rolled back, and its caller told so (ERR_STORE_CONNECTION_LOST) once the server is back.
+    // Pipelined (pipelined-unit.ts), on a link_tally shard no other open unit of this worker writes.
     let inner: PgStore | undefined;
     let hasBegun = false;
+    const offset = takeUnitShard(this.#core.unitShards);
     try {
+      const shard = (this.#core.shard + offset) % TALLY_SHARDS;
       const result = await this.#writing(
         () =>
-          transaction(this.#core.sql, (tx) => {
-            hasBegun = true;
-            return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [])));
-          }),
+          pipelinedTransaction(
+            this.#core.sql,
+            (tx, deferred) => {
+              hasBegun = true;
+              return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [], { deferred, shard })));
+            },
+            (tx) => this.#claimAhead(tx, inner),
+          ),
         () => !hasBegun,
       );
       if (inner !== undefined) for (const facts of inner.#learned) this.#core.known.learn(facts);
@@ -344,6 +397,22 @@ export class PgStore implements IndexWriter {
         throw new StoreError('ERR_STORE_CONNECTION_LOST', `the connection to ${redactUrl(this.#core.url)} was lost while a unit was written: it was rolled back`, { cause: error });
       }
       throw error;
+    } finally {
+      this.#core.unitShards.delete(offset);
+    }
+  }
+
+  // A unit that settled a claim frees a slot of the crawl, which claims again as soon as it
+  // resolves: that claim is taken now, sent with the unit's COMMIT, so that the next page's
+  // claim costs no round trip of its own (one at a time: a claim ahead holds a host slot).
+  // Claims not handed out go back to the frontier when the store closes (or lapse with a kill).
+  async #claimAhead(tx: Sql, unit: PgStore | undefined): Promise<void> {
+    const core = this.#core;
+    if (unit === undefined || !unit.#isSettlingClaim || core.claimedAhead.length > 0 || core.isClosed || core.isReadOnly) return;
+    try {
+      core.claimedAhead.push(...(await core.frontier.on(tx).claim(1)));
+    } catch {
+      // The unit is committed; the next claim() asks on its own.
     }
   }
 
@@ -396,8 +465,11 @@ export class PgStore implements IndexWriter {
     );
   }
 
+  // In a unit, sent with its COMMIT (pipelined-unit.ts): the run's row is locked only while the server runs them.
   async recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void> {
-    await this.#writing(() => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`);
+    const update = (): ReturnType<Executor> => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`;
+    if (this.#deferred !== undefined) this.#deferred.send(update());
+    else await this.#writing(update);
   }
 
   async runs(): Promise<readonly CrawlRunRow[]> {
@@ -540,6 +612,8 @@ export class PgStore implements IndexWriter {
   async close(): Promise<void> {
     if (this.#isInTransaction || this.#core.isClosed) return;
     this.#core.isClosed = true;
+    // Claims taken ahead and not handed out are this worker's still: stop() gives them back.
+    this.#core.claimedAhead.length = 0;
     // This worker's claims not settled go back to the frontier; its row says it ended.
     // A server gone away is not waited for again: the claims lapse with their leases.
     try {
@@ -595,6 +669,14 @@ export class PgStore implements IndexWriter {
       throw asStoreError(error, this.#core.url, 'ERR_STORE_OPEN');
     }
   }
+}
+
+/** The smallest offset no open unit of this worker holds (as many as units open at once: the pool's connections). */
+function takeUnitShard(held: Set<number>): number {
+  let offset = 0;
+  while (held.has(offset)) offset++;
+  held.add(offset);
+  return offset;
 }
 
 /** Queue sitemaps on the sitemap frontier; a key already there is left as it is. */
