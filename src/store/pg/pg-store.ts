@@ -136,6 +136,8 @@ interface PgCore {
   runId: number | undefined;
   /** Claims taken with a unit's COMMIT, handed out by the next claim() (PgStore.transact). */
   readonly claimedAhead: ClaimedUrl[];
+  /** URLs this worker claimed and has touched no more since (isClaimUntouched). */
+  readonly untouched: Set<number>;
 }
 
 export class PgStore implements IndexWriter {
@@ -201,6 +203,7 @@ export class PgStore implements IndexWriter {
       isClosed: false,
       runId: undefined,
       claimedAhead: [],
+      untouched: new Set(),
     };
     if (!core.isReadOnly) {
       try {
@@ -255,14 +258,24 @@ export class PgStore implements IndexWriter {
   // What a unit claimed with its COMMIT first (transact): that claim cost no round trip of its own.
   async claim(limit: number): Promise<ClaimedUrl[]> {
     const ahead = this.#core.claimedAhead.splice(0, Math.max(0, limit));
-    if (ahead.length === limit || limit <= 0) return ahead;
-    const more = await this.#writing(() => this.#core.frontier.claim(limit - ahead.length));
-    return ahead.length === 0 ? more : [...ahead, ...more].sort((a, b) => a.depth - b.depth || a.id - b.id);
+    const claimed = ahead.length === limit || limit <= 0 ? ahead : [...ahead, ...(await this.#writing(() => this.#core.frontier.claim(limit - ahead.length)))];
+    for (const url of claimed) this.#core.untouched.add(url.id);
+    return ahead.length === 0 || claimed.length === ahead.length ? claimed : claimed.sort((a, b) => a.depth - b.depth || a.id - b.id);
+  }
+
+  // Forgotten by every write of this worker that may move the URL (made or not: a unit may roll back).
+  isClaimUntouched(id: number): boolean {
+    return this.#core.untouched.has(id);
+  }
+
+  #touch(id: number): void {
+    this.#core.untouched.delete(id);
   }
 
   // In a unit the row is sent without waiting (pipelined-unit.ts): a URL not in the index
   // then fails the statement on the server (a division by zero of no rows), which rolls the unit back.
   async recordFetch(record: FetchRecord): Promise<void> {
+    this.#touch(record.urlId);
     const deferred = this.#deferred;
     if (deferred !== undefined) {
       const query = this.#recordFetchQuery(record, this.#db`1 / (SELECT count(*)::integer FROM f) AS id`);
@@ -313,6 +326,7 @@ export class PgStore implements IndexWriter {
 
   async addAlias(record: AliasRecord): Promise<void> {
     const makesAlias = isAliasMaking(record.evidence) && record.fromId !== record.toId;
+    this.#touch(record.fromId);
     await this.#inTransaction(async (db) => {
       const rows = await db`SELECT id, site FROM url WHERE id IN (${record.fromId}, ${record.toId})`;
       for (const id of [record.fromId, record.toId]) if (!rows.some((r) => r.id === id)) throw notFound(id);
@@ -326,6 +340,7 @@ export class PgStore implements IndexWriter {
   }
 
   async revokeAlias(fromId: number): Promise<void> {
+    this.#touch(fromId);
     await this.#inTransaction(async (db) => {
       await this.#requireUrl(db, fromId);
       await db`DELETE FROM alias WHERE from_id = ${fromId} AND evidence <> 'canonical'`;
@@ -334,6 +349,7 @@ export class PgStore implements IndexWriter {
   }
 
   async requeue(id: number): Promise<void> {
+    this.#touch(id);
     const rows = await this.#writing(
       () => this.#db`
         WITH u AS (SELECT id FROM url WHERE id = ${id}),
@@ -541,6 +557,7 @@ export class PgStore implements IndexWriter {
   }
 
   async requeueFetched(): Promise<number> {
+    this.#core.untouched.clear();
     return this.#inTransaction(async (db) => {
       const fetched = await db`UPDATE url SET state = 'queued' WHERE ${db.unsafe(REQUEUE_FETCHED_FROM)} RETURNING 1`;
       // A URL that answered a redirect is asked again too: it may lead elsewhere now, or nowhere.
@@ -614,6 +631,7 @@ export class PgStore implements IndexWriter {
     this.#core.isClosed = true;
     // Claims taken ahead and not handed out are this worker's still: stop() gives them back.
     this.#core.claimedAhead.length = 0;
+    this.#core.untouched.clear();
     // This worker's claims not settled go back to the frontier; its row says it ended.
     // A server gone away is not waited for again: the claims lapse with their leases.
     try {

@@ -35,7 +35,7 @@ function site(): FakeSite {
 }
 
 describe.skipIf(typeof cluster === 'string')('round trips of a PostgreSQL worker', () => {
-  it('a page costs 4 round trips: the check, the claim held, its links, and its records with COMMIT and the next claim', async () => {
+  it('a page costs 3 round trips: the claim held, its links, and its records with COMMIT and the next claim', async () => {
     if (typeof cluster === 'string') return;
     const db = new URL(await cluster.createDatabase());
     // A delay, so that what the worker sends before an answer reaches it counts as one round trip.
@@ -60,8 +60,8 @@ describe.skipIf(typeof cluster === 'string')('round trips of a PostgreSQL worker
       console.log(`round trips a page: ${perPage.toFixed(2)} (${turns} for ${TO - FROM} pages)`);
       // Before units were pipelined, a page took 11 (the claim, the check described then run,
       // BEGIN, the claim held, SAVEPOINT, links, RELEASE, the fetch row, the run's counts,
-      // COMMIT, each awaited in turn).
-      expect(perPage).toBeLessThanOrEqual(4.5);
+      // COMMIT, each awaited in turn). Renewals and progress reports, once a second, come on top.
+      expect(perPage).toBeLessThanOrEqual(3.5);
     } finally {
       await store.close();
     }
