@@ -81,6 +81,32 @@ describe.skipIf(typeof cluster === 'string')('round trips of a PostgreSQL worker
     }
   });
 
+  it('knows a claimed URL untouched until this worker records anything that moves it, and then has it read', async () => {
+    if (typeof cluster === 'string') return;
+    const store = await PgStore.open({ url: await cluster.createDatabase(), workerId: 'rt' });
+    try {
+      const results = await store.admit([
+        { rawHref: 'http://a.test/', target: 'http://a.test/', depth: 0 },
+        { rawHref: 'http://a.test/b', target: 'http://a.test/b', depth: 0 },
+      ]);
+      const [a, b] = results.map((r) => r.urlId!);
+      const claimed = await store.claim(2);
+      expect(claimed.map((c) => c.id).sort()).toEqual([a, b].sort());
+      expect(store.isClaimUntouched(a!)).toBe(true);
+      expect(store.isClaimUntouched(b!)).toBe(true);
+      // Another page's redirect ends at b: b is an alias now, and must be read before it is requested.
+      await store.addAlias({ fromId: b!, toId: a!, evidence: 'redirect' });
+      expect(store.isClaimUntouched(b!)).toBe(false);
+      await store.transact(async (tx) => {
+        expect(await tx.holdClaim!(a!)).toBe(true);
+        await tx.recordFetch({ urlId: a!, outcome: 'done', startedAt: 1, status: 200 });
+      });
+      expect(store.isClaimUntouched(a!)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a write sent without waiting that fails rolls its unit back, with its own error', async () => {
     if (typeof cluster === 'string') return;
     const store = await PgStore.open({ url: await cluster.createDatabase(), workerId: 'rt' });
