@@ -386,8 +386,7 @@ export class PgStore implements IndexWriter {
       if (inner !== undefined) this.#learned.push(...inner.#learned);
       return result;
     }
-    // Made again when the server went away before the unit began (its BEGIN, sent with its first
-    // statement, was not answered: `work` then stopped at that statement, its first); a unit cut once it began
+    // Made again when the server went away before `work` began; a unit cut once it began
     // is rolled back, and its caller told so (ERR_STORE_CONNECTION_LOST) once the server is back.
     // Pipelined (pipelined-unit.ts), on a link_tally shard no other open unit of this worker writes.
     let inner: PgStore | undefined;
@@ -399,9 +398,11 @@ export class PgStore implements IndexWriter {
         () =>
           pipelinedTransaction(
             this.#core.sql,
-            (tx, deferred) => work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [], { deferred, shard }))),
+            (tx, deferred) => {
+              hasBegun = true;
+              return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [], { deferred, shard })));
+            },
             (tx) => this.#claimAhead(tx, inner),
-            () => (hasBegun = true),
           ),
         () => !hasBegun,
       );

@@ -45,8 +45,6 @@ export async function pipelinedTransaction<T>(
   work: (tx: TransactionSql, deferred: Deferred) => Promise<T>,
   /** Statements sent right after COMMIT on the same connection (each its own transaction), riding with it. */
   after?: (tx: Sql) => Promise<void>,
-  /** Called once the server has begun the transaction (before that, nothing of the unit reached it). */
-  onBegun?: () => void,
 ): Promise<T> {
   const reserved = await sql.reserve();
   let lost: unknown;
@@ -112,7 +110,7 @@ export async function pipelinedTransaction<T>(
       } as never) as unknown as LazyQuery<unknown>
     ).execute(),
   );
-  begin.then(onBegun, () => {});
+  begin.catch(() => {});
   let result: T;
   try {
     result = await work(tx, { send });
