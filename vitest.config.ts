@@ -92,6 +92,7 @@ const INTEGRATION = [
   'test/store/**/sql-views.test.ts',
   'test/store/**/writer-lock.test.ts',
   'test/support/negotiated-manual-server.test.ts',
+  'test/support/delaying-proxy.test.ts',
 ];
 
 /**
@@ -120,6 +121,7 @@ const POSTGRES = [
   'test/store/pg/**/partitions.test.ts',
   'test/store/pg/**/postgres-cluster.test.ts',
   'test/store/pg/**/reader.test.ts',
+  'test/store/pg/**/round-trips.test.ts',
   'test/store/pg/**/sitemap-leases.test.ts',
   'test/store/pg/**/store-leases.test.ts',
 ];

@@ -8,21 +8,33 @@
 // (the workers start crawling together once all are open: start-up is left out); robots.txt is read (once per origin and worker),
 // sitemaps are not. A throwaway PostgreSQL cluster is started on a loopback port (and
 // removed); without PostgreSQL the bench says why and stops. Each PostgreSQL run also
-// prints its statements (pg_stat_statements: each one round trip) and commits a resource,
-// and the statements a resource by kind.
+// prints its statements (pg_stat_statements) and commits a resource, the statements a
+// resource by kind, and the CPU a page of the workers (process.cpuUsage from the start of
+// their crawl) and of PostgreSQL (the cluster's processes in /proc, bench/support/process-cpu.ts),
+// against the SQLite process's CPU a page in the same run.
+//
+// Then the price of distance: ONE worker reaches the server through a proxy that delays
+// every chunk by half the round-trip time each way (test/support/delaying-proxy.ts), at
+// 0, 1, 2 and 5 ms RTT, on two shapes of site: latency-bound (answers after
+// LATENCY_MS) and CPU-bound (answers at once). Pages/s at each, its ratio to 0 ms, and the
+// round trips a page the worker waited for (counted by the proxy: what the worker sends
+// before an answer reaches it is one; start-up and the end included).
 //
 //   npx tsc -p tsconfig.json && node dist/bench/pg-workers.bench.js
 //   LINKLADDER_BENCH_PAGES=40 node dist/bench/pg-workers.bench.js     (quick: pages per host)
 //   LINKLADDER_BENCH_WORKERS=4 LINKLADDER_BENCH_CONCURRENCY=2 LINKLADDER_BENCH_LATENCY_MS=200 …  (other shapes)
+//   LINKLADDER_BENCH_RTTS=0,2 LINKLADDER_BENCH_SHAPES=latency (round trips: which; none: LINKLADDER_BENCH_RTTS=)
 
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startWorker } from '../test/support/crawl-workers.js';
+import { startDelayingProxy } from '../test/support/delaying-proxy.js';
 import { serveMultiHostSite } from '../test/support/multi-host-site.js';
-import { startPostgres } from '../test/support/postgres-cluster.js';
+import { startPostgres, type PostgresCluster } from '../test/support/postgres-cluster.js';
 import { printEnvironment } from './support/measure.js';
+import { clusterCpuSeconds } from './support/process-cpu.js';
 
 const PAGES_PER_HOST = Number(process.env['LINKLADDER_BENCH_PAGES'] ?? 150);
 const LATENCY_MS = Number(process.env['LINKLADDER_BENCH_LATENCY_MS'] ?? 50);
@@ -32,6 +44,10 @@ const CONCURRENCY = Number(process.env['LINKLADDER_BENCH_CONCURRENCY'] ?? 4);
 const PER_HOST_CONCURRENCY = CONCURRENCY;
 /** The runs on PostgreSQL, by number of workers. */
 const WORKER_COUNTS = (process.env['LINKLADDER_BENCH_WORKERS'] ?? '1,2,4').split(',').map(Number);
+/** Round-trip times (ms) between one worker and the server, through the delaying proxy. */
+const RTTS = (process.env['LINKLADDER_BENCH_RTTS'] ?? '0,1,2,5').split(',').filter((x) => x.trim() !== '').map(Number);
+/** The sites of the RTT runs: answers after LATENCY_MS (`latency`), or at once (`cpu`). */
+const SHAPES = (process.env['LINKLADDER_BENCH_SHAPES'] ?? 'latency,cpu').split(',').filter((x) => x === 'latency' || x === 'cpu');
 
 interface RunOutcome {
   readonly pagesPerSecond: number;
@@ -42,10 +58,12 @@ interface RunOutcome {
   readonly byWorker: readonly number[];
   /** CPU of the workers, start-up included. */
   readonly cpuSeconds: number;
+  /** CPU of the workers' crawls, start-up left out. */
+  readonly crawlCpuSeconds: number;
 }
 
-async function crawlWith(db: string, workers: number): Promise<RunOutcome> {
-  const site = await serveMultiHostSite({ pagesPerHost: PAGES_PER_HOST, latencyMs: LATENCY_MS });
+async function crawlWith(db: string, workers: number, latencyMs = LATENCY_MS): Promise<RunOutcome> {
+  const site = await serveMultiHostSite({ pagesPerHost: PAGES_PER_HOST, latencyMs });
   const running = new Set<ChildProcess>();
   try {
     const options = { allowPrivate: true, concurrency: CONCURRENCY, perHostConcurrency: PER_HOST_CONCURRENCY, sitemap: false };
@@ -56,14 +74,15 @@ async function crawlWith(db: string, workers: number): Promise<RunOutcome> {
     for (const exit of exits) if (exit.code !== 0) throw new Error(`a worker failed (${exit.code ?? exit.signal}): ${exit.stderr}`);
     const lastAnswer = performance.now();
     const first = site.requests[0]!.at;
-    const last = Math.max(...site.requests.map((r) => r.at)) + LATENCY_MS;
+    const last = Math.max(...site.requests.map((r) => r.at)) + latencyMs;
     const seconds = (Math.min(last, lastAnswer) - first) / 1000;
     const counts = site.counts();
     const isExactlyOnce = site.resources.every((url) => counts.get(url) === 1) && [...counts.keys()].every((url) => site.resources.includes(url) || url.endsWith('/robots.txt'));
     const robots = [...counts].filter(([url]) => url.endsWith('/robots.txt')).reduce((sum, [, n]) => sum + n, 0);
     const byWorker = exits.map((e) => Number((e.lines.at(-1) as { pagesFetched?: number } | undefined)?.pagesFetched ?? 0));
     const cpuSeconds = exits.reduce((sum, e) => sum + Number((e.lines.at(-1) as { cpuMs?: number } | undefined)?.cpuMs ?? 0), 0) / 1000;
-    return { pagesPerSecond: site.resources.length / seconds, seconds, resources: site.resources.length, isExactlyOnce, robots, byWorker, cpuSeconds };
+    const crawlCpuSeconds = exits.reduce((sum, e) => sum + Number((e.lines.at(-1) as { crawlCpuMs?: number } | undefined)?.crawlCpuMs ?? 0), 0) / 1000;
+    return { pagesPerSecond: site.resources.length / seconds, seconds, resources: site.resources.length, isExactlyOnce, robots, byWorker, cpuSeconds, crawlCpuSeconds };
   } finally {
     for (const child of running) child.kill('SIGKILL');
     await site.close();
@@ -73,6 +92,57 @@ async function crawlWith(db: string, workers: number): Promise<RunOutcome> {
 function line(name: string, o: RunOutcome, base?: RunOutcome): string {
   const ratio = base === undefined ? '' : `  ${(o.pagesPerSecond / base.pagesPerSecond).toFixed(2)}×`;
   return `  ${name.padEnd(26)} ${o.pagesPerSecond.toFixed(0).padStart(6)} pages/s ${o.seconds.toFixed(2).padStart(7)} s  ${o.resources} resources, each once: ${o.isExactlyOnce ? 'yes' : 'NO'}  robots.txt ${o.robots}  by worker ${o.byWorker.join('/')}  worker cpu ${o.cpuSeconds.toFixed(1)} s${ratio}`;
+}
+
+/** A fresh database with pg_stat_statements reset; its name and the commits it has so far. */
+async function freshDatabase(cluster: PostgresCluster): Promise<{ db: string; name: string; commitsBefore: number }> {
+  const db = await cluster.createDatabase();
+  const name = new URL(db).pathname.slice(1);
+  await cluster.psql('CREATE EXTENSION IF NOT EXISTS pg_stat_statements', name);
+  await cluster.psql('SELECT pg_stat_statements_reset()', name);
+  const commitsBefore = Number((await cluster.psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${name}'`)).trim());
+  return { db, name, commitsBefore };
+}
+
+/** The CPU a page: the workers' crawls, and PostgreSQL's (when /proc says). */
+function cpuLine(o: RunOutcome, pgSeconds: number | undefined, sqlite?: RunOutcome): string {
+  const worker = (o.crawlCpuSeconds * 1000) / o.resources;
+  const base = sqlite === undefined ? undefined : (sqlite.crawlCpuSeconds * 1000) / sqlite.resources;
+  const against = base === undefined ? '' : ` (${(worker / base).toFixed(2)}× SQLite's ${base.toFixed(2)} ms)`;
+  const pg = pgSeconds === undefined ? 'PostgreSQL CPU not read (no /proc)' : `PostgreSQL CPU ${((pgSeconds * 1000) / o.resources).toFixed(2)} ms a page`;
+  return `    worker CPU ${worker.toFixed(2)} ms a page${against}, ${pg}`;
+}
+
+/**
+ * ONE worker through the delaying proxy at each RTT, on a site of `latencyMs`: pages/s,
+ * the ratio to 0 ms, and the round trips a page the worker waited for.
+ */
+async function distanceRuns(cluster: PostgresCluster, shape: string, latencyMs: number): Promise<void> {
+  console.log(`\n1 PostgreSQL worker at a distance, ${shape}-bound site (answers after ${latencyMs} ms):`);
+  let atZero: RunOutcome | undefined;
+  for (const rtt of RTTS) {
+    const { db, name } = await freshDatabase(cluster);
+    const proxy = await startDelayingProxy({ targetPort: cluster.port, oneWayMs: rtt / 2 });
+    try {
+      const through = new URL(db);
+      through.port = String(proxy.port);
+      const cpuBefore = clusterCpuSeconds(path.join(cluster.dir, 'data'));
+      proxy.resetCounts();
+      const outcome = await crawlWith(through.href, 1, latencyMs);
+      const cpuAfter = clusterCpuSeconds(path.join(cluster.dir, 'data'));
+      atZero ??= rtt === 0 ? outcome : undefined;
+      const ratio = atZero === undefined ? '' : `  ${(outcome.pagesPerSecond / atZero.pagesPerSecond).toFixed(2)}× of 0 ms`;
+      // At 0 ms an answer may come back between two writes of one pipeline: the count holds from 1 ms on.
+      const trips = rtt > 0 ? `  ${(proxy.turns / outcome.resources).toFixed(2)} round trips a page` : '';
+      const statements = Number((await cluster.psql(`SELECT sum(s.calls) FROM pg_stat_statements AS s JOIN pg_database AS d ON d.oid = s.dbid WHERE d.datname = '${name}'`, name)).trim());
+      console.log(
+        `  RTT ${String(rtt).padStart(2)} ms ${outcome.pagesPerSecond.toFixed(0).padStart(6)} pages/s${ratio}${trips}  ${(statements / outcome.resources).toFixed(1)} statements a page  each once: ${outcome.isExactlyOnce ? 'yes' : 'NO'}`,
+      );
+      if (rtt === 0) console.log(cpuLine(outcome, cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore));
+    } finally {
+      await proxy.close();
+    }
+  }
 }
 
 async function main(): Promise<void> {
@@ -87,13 +157,13 @@ async function main(): Promise<void> {
   try {
     console.log(`\nsite: 8 hosts × (${PAGES_PER_HOST} pages + 4 images), every answer after ${LATENCY_MS} ms; each worker: concurrency ${CONCURRENCY}, perHostConcurrency ${PER_HOST_CONCURRENCY}`);
     const results = new Map<string, RunOutcome>();
+    const pgCpu = new Map<string, number | undefined>();
     for (const workers of WORKER_COUNTS) {
-      const db = await cluster.createDatabase();
-      const name = new URL(db).pathname.slice(1);
-      await cluster.psql('CREATE EXTENSION IF NOT EXISTS pg_stat_statements', name);
-      await cluster.psql('SELECT pg_stat_statements_reset()', name);
-      const commitsBefore = Number((await cluster.psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${name}'`)).trim());
+      const { db, name, commitsBefore } = await freshDatabase(cluster);
+      const cpuBefore = clusterCpuSeconds(path.join(cluster.dir, 'data'));
       const outcome = await crawlWith(db, workers);
+      const cpuAfter = clusterCpuSeconds(path.join(cluster.dir, 'data'));
+      pgCpu.set(`pg:${workers}`, cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore);
       results.set(`pg:${workers}`, outcome);
       console.log(line(`PostgreSQL, ${workers} worker${workers === 1 ? '' : 's'}`, outcome, workers === 1 ? undefined : results.get('pg:1')));
       const statements = Number((await cluster.psql(`SELECT sum(s.calls) FROM pg_stat_statements AS s JOIN pg_database AS d ON d.oid = s.dbid WHERE d.datname = '${name}'`, name)).trim());
@@ -109,10 +179,14 @@ async function main(): Promise<void> {
     const one = results.get('pg:1');
     const four = results.get('pg:4');
     if (one !== undefined && four !== undefined) console.log(`\n4 workers over 1: ${(four.pagesPerSecond / one.pagesPerSecond).toFixed(2)}× (target >= 3.5×)`);
-    if (one === undefined) return;
-    const sqlite = await crawlWith(path.join(dir, 'index.db'), 1);
-    console.log(line('SQLite, 1 process', sqlite));
-    console.log(`1 PostgreSQL worker against 1 SQLite process: ${(one.pagesPerSecond / sqlite.pagesPerSecond).toFixed(2)}× the pages/s`);
+    if (one !== undefined) {
+      const sqlite = await crawlWith(path.join(dir, 'index.db'), 1);
+      console.log(line('SQLite, 1 process', sqlite));
+      console.log(`    SQLite CPU ${((sqlite.crawlCpuSeconds * 1000) / sqlite.resources).toFixed(2)} ms a page (the process's crawl)`);
+      console.log(`1 PostgreSQL worker against 1 SQLite process: ${(one.pagesPerSecond / sqlite.pagesPerSecond).toFixed(2)}× the pages/s`);
+      for (const workers of WORKER_COUNTS) console.log(`  ${workers} worker${workers === 1 ? '' : 's'}:` + cpuLine(results.get(`pg:${workers}`)!, pgCpu.get(`pg:${workers}`), sqlite).slice(3));
+    }
+    if (RTTS.length > 0) for (const shape of SHAPES) await distanceRuns(cluster, shape, shape === 'latency' ? LATENCY_MS : 0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await cluster.stop();

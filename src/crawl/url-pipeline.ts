@@ -163,7 +163,9 @@ export class UrlPipeline {
     const { claimed, attempt } = job;
     this.#claims.waiting.delete(claimed.id);
     // Settled while it waited: the end of a redirect chain, or a Content-Location, was this URL.
-    if ((await this.#store.getUrl(claimed.id))?.state !== 'fetching') return { kind: 'refund' };
+    // A store that knows nothing touched it since its claim saves the read (a round trip to a server).
+    const isUntouched = attempt === 1 && this.#store.isClaimUntouched?.(claimed.id) === true;
+    if (!isUntouched && (await this.#store.getUrl(claimed.id))?.state !== 'fetching') return { kind: 'refund' };
     // A redirect chain of this crawl is requesting it now: waiting for its turn, it is settled by that chain.
     const chain = this.#following.get(claimed.key);
     if (chain !== undefined && chain.id !== claimed.id) {

@@ -55,6 +55,12 @@ export interface FrontierWriter {
    * Absent where claims do not lapse (one writer).
    */
   holdClaim?(id: number): Promise<boolean>;
+  /**
+   * With `shared`: whether `id`, claimed by this writer, is known to be as the claim left
+   * it (`fetching`, this worker's) with no read: nothing this writer recorded has touched it
+   * since. The crawl then does not read it back before its request. Absent: read it.
+   */
+  isClaimUntouched?(id: number): boolean;
 }
 
 /** The fetch log: what each request answered, and what explains a URL. */

@@ -21,12 +21,15 @@ const store = isPostgres ? await PgStore.open({ url: config.db, workerId: config
 process.stdout.write(`${JSON.stringify({ type: 'open', workerId: config.workerId, at: Date.now() })}\n`);
 // The bench starts every worker's crawl at once, once all are open (start-up is not what it measures).
 if (config.waitForGo === true) await new Promise((resolve) => process.stdin.once('data', resolve));
+// The crawl's own CPU (crawlCpuMs), start-up left out.
+const atGo = process.cpuUsage();
 try {
   const where = store === undefined ? { db: config.db } : { store };
   const summary = await crawl(config.seeds, { ...config.options, ...where, userAgent: `linkladder-worker/${config.workerId}` });
   const { stoppedBy, requests, pagesFetched, pagesFailed, durationMs } = summary;
   const cpu = process.cpuUsage();
-  process.stdout.write(`${JSON.stringify({ type: 'summary', stoppedBy, requests, pagesFetched, pagesFailed, durationMs, cpuMs: Math.round((cpu.user + cpu.system) / 1000) })}\n`);
+  const crawlCpuMs = Math.round((cpu.user + cpu.system - atGo.user - atGo.system) / 1000);
+  process.stdout.write(`${JSON.stringify({ type: 'summary', stoppedBy, requests, pagesFetched, pagesFailed, durationMs, cpuMs: Math.round((cpu.user + cpu.system) / 1000), crawlCpuMs })}\n`);
 } finally {
   await store?.close();
 }

@@ -145,6 +145,16 @@ export class PgFrontier implements SharedFrontier {
     this.#persist = options.persist ?? ((work) => work());
   }
 
+  /**
+   * This frontier's claims made on `sql` (a unit's connection, after its COMMIT: the claim
+   * then rides with it, PgStore.transact), with the same worker, lease and politeness.
+   */
+  on(sql: Sql): PgFrontier {
+    const view = new PgFrontier(sql, { workerId: this.workerId, leaseMs: this.#leaseMs, now: this.#now, leaseClock: this.#leaseClock, persist: this.#persist });
+    view.#politeness = this.#politeness;
+    return view;
+  }
+
   /** The shared clock's now (leases, host slots, request starts), in SQL run on `sql`. */
   leaseNow(sql: Sql = this.#sql): ReturnType<Sql> {
     return this.#leaseClock === undefined ? databaseNow(sql) : sql`${this.#leaseClock()}::bigint`;

@@ -41,6 +41,7 @@ import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
 import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
+import { pipelinedTransaction, type Deferred } from './pipelined-unit.js';
 import { ServerWait } from './server-wait.js';
 import { PG_ALIAS_COLUMNS, PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
 import { siteOf } from './site-hash.js';
@@ -110,6 +111,8 @@ const DEFAULT_RECONNECT_MS = 30_000;
 
 /** The sites of the URLs a worker claimed last that it keeps (~100 bytes each). */
 const SITES_KEPT = 65_536;
+/** SQLSTATE division_by_zero: a unit's fetch row for a URL not in the index (recordFetch). */
+const DIVISION_BY_ZERO = '22012';
 
 /** Writer shards of link_tally: concurrent writers rarely share a row. */
 const TALLY_SHARDS = 64;
@@ -130,6 +133,8 @@ interface PgCore {
    * partitioned index. Kept past the URL's settlement: its unit reads it again after.
    */
   readonly sites: Map<number, number>;
+  /** Offsets from `shard` held by this worker's open units: two of its units never write one link_tally row. */
+  readonly unitShards: Set<number>;
   readonly url: string;
   /** Claims, leases and politeness across workers; started unless the store is read-only. */
   readonly frontier: PgFrontier;
@@ -140,6 +145,10 @@ interface PgCore {
   isClosed: boolean;
   /** The run this worker started last: the run of the WARC records it is given without one. */
   runId: number | undefined;
+  /** Claims taken with a unit's COMMIT, handed out by the next claim() (PgStore.transact). */
+  readonly claimedAhead: ClaimedUrl[];
+  /** URLs this worker claimed and has touched no more since (isClaimUntouched). */
+  readonly untouched: Set<number>;
 }
 
 export class PgStore implements IndexWriter {
@@ -149,14 +158,22 @@ export class PgStore implements IndexWriter {
   readonly #isInTransaction: boolean;
   /** In a transaction: what its batches learned, remembered when it commits (known-urls.ts). */
   readonly #learned: LearnedFacts[] = [];
+  /** In a unit (`transact`): its writes sent without waiting for their answer (pipelined-unit.ts). */
+  readonly #deferred: Deferred | undefined;
+  /** The link_tally shard this view's admissions write: its unit's own. */
+  readonly #shard: number;
+  /** In a unit: it settles a claim of this worker (`holdClaim`), and so frees a slot of the crawl. */
+  #isSettlingClaim = false;
   readonly robotsCache: RobotsCache;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
 
-  private constructor(core: PgCore, db: Executor, isInTransaction: boolean, applied: readonly Migration[]) {
+  private constructor(core: PgCore, db: Executor, isInTransaction: boolean, applied: readonly Migration[], unit?: { deferred: Deferred; shard: number }) {
     this.#core = core;
     this.#db = db;
     this.#isInTransaction = isInTransaction;
+    this.#deferred = unit?.deferred;
+    this.#shard = unit?.shard ?? core.shard;
     this.appliedMigrations = applied;
     this.robotsCache = this.#robots();
   }
@@ -190,12 +207,15 @@ export class PgStore implements IndexWriter {
       ids: new UrlIdPool(),
       known: new KnownUrls(),
       sites: new Map(),
+      unitShards: new Set(),
       url: options.url,
       frontier: new PgFrontier(sql, { workerId, leaseMs, now, leaseClock: options.leaseClock, persist: (work) => server.run(work) }),
       isReadOnly: options.readOnly === true,
       server,
       isClosed: false,
       runId: undefined,
+      claimedAhead: [],
+      untouched: new Set(),
     };
     if (!core.isReadOnly) {
       try {
@@ -217,9 +237,19 @@ export class PgStore implements IndexWriter {
     return this.#core.workerId;
   }
 
-  /** The frontier shared by cooperating workers (pg-frontier.ts). */
+  /**
+   * The frontier shared by cooperating workers (pg-frontier.ts). Not idle while a claim
+   * taken ahead (transact) waits to be handed out: the crawl claims again at once.
+   */
   get shared(): SharedFrontier {
-    return this.#core.frontier;
+    const { frontier, claimedAhead } = this.#core;
+    return {
+      workerId: frontier.workerId,
+      setPoliteness: (politeness) => frontier.setPoliteness(politeness),
+      setHostDelay: (host, delayMs) => frontier.setHostDelay(host, delayMs),
+      whenIdle: () => (claimedAhead.length > 0 ? Promise.resolve({ isOver: false, retryInMs: 0 }) : frontier.whenIdle()),
+      reportProgress: (counts) => frontier.reportProgress(counts),
+    };
   }
 
   /** Reports on this index, over the store's pool (closing the reader leaves the pool open). */
@@ -231,16 +261,19 @@ export class PgStore implements IndexWriter {
     // In a transaction the batch's write takes a savepoint (pg-admission.ts), so that a lost race is retried.
     const core = this.#core;
     const learn = this.#isInTransaction ? (facts: LearnedFacts) => this.#learned.push(facts) : (facts: LearnedFacts) => core.known.learn(facts);
-    const options = { now: core.now, shard: core.shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id) };
+    const options = { now: core.now, shard: this.#shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id) };
     return this.#writing(() => admitBatch(this.#db, batch, options));
   }
 
   // Shallowest first, on hosts with a free slot; SKIP LOCKED so that two workers never
   // take one URL; a claim whose lease ran out (a dead worker's) is taken again (pg-frontier.ts).
+  // What a unit claimed with its COMMIT first (transact): that claim cost no round trip of its own.
   async claim(limit: number): Promise<ClaimedUrl[]> {
-    const claimed = await this.#writing(() => this.#core.frontier.claim(limit));
+    const ahead = this.#core.claimedAhead.splice(0, Math.max(0, limit));
+    const claimed = ahead.length === limit || limit <= 0 ? ahead : [...ahead, ...(await this.#writing(() => this.#core.frontier.claim(limit - ahead.length)))];
     const sites = this.#core.sites;
     for (const url of claimed) {
+      this.#core.untouched.add(url.id);
       sites.delete(url.id);
       sites.set(url.id, siteOf(url.host));
     }
@@ -249,16 +282,41 @@ export class PgStore implements IndexWriter {
       if (sites.size <= SITES_KEPT) break;
       sites.delete(id);
     }
-    return claimed;
+    return ahead.length === 0 || claimed.length === ahead.length ? claimed : claimed.sort((a, b) => a.depth - b.depth || a.id - b.id);
   }
 
+  // Forgotten by every write of this worker that may move the URL (made or not: a unit may roll back).
+  isClaimUntouched(id: number): boolean {
+    return this.#core.untouched.has(id);
+  }
+
+  #touch(id: number): void {
+    this.#core.untouched.delete(id);
+  }
+
+  // In a unit the row is sent without waiting (pipelined-unit.ts): a URL not in the index
+  // then fails the statement on the server (a division by zero of no rows), which rolls the unit back.
   async recordFetch(record: FetchRecord): Promise<void> {
-    const hops = record.redirects ?? [];
+    this.#touch(record.urlId);
+    const deferred = this.#deferred;
+    if (deferred !== undefined) {
+      const query = this.#recordFetchQuery(record, this.#knownSite(record.urlId), this.#db`1 / (SELECT count(*)::integer FROM f) AS id`);
+      deferred.send(query, undefined, (error) => ((error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? notFound(record.urlId) : error));
+      return;
+    }
     const site = await this.#siteOf(record.urlId);
     if (site === undefined) throw notFound(record.urlId);
-    const rows = await this.#writing(
-      () => this.#db`
-        WITH u AS (SELECT site FROM url WHERE site = ${site} AND id = ${record.urlId}),
+    const rows = await this.#writing(() => this.#recordFetchQuery(record, site, this.#db`id FROM f`));
+    if (rows.length === 0) throw notFound(record.urlId);
+  }
+
+  // The URL's site, when this worker knows it, finds its row in one partition; the fetch
+  // row leads its key with the site read from that row.
+  #recordFetchQuery(record: FetchRecord, site: number | undefined, returning: ReturnType<Executor>): ReturnType<Executor> {
+    const hops = record.redirects ?? [];
+    const ofSite = site === undefined ? this.#db`` : this.#db`site = ${site} AND`;
+    return this.#db`
+        WITH u AS (SELECT site FROM url WHERE ${ofSite} id = ${record.urlId}),
         f AS (
           INSERT INTO "fetch" (site, id, url_id, started_at, started_db, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
             findings, anchors, represents_url_id, etag, last_modified, not_modified, method, worker, digest, verdict, protocol)
@@ -276,12 +334,10 @@ export class PgStore implements IndexWriter {
           FROM f, unnest(${hops.map((h) => h.from)}::text[], ${hops.map((h) => h.to ?? null) as string[]}::text[], ${hops.map((h) => h.status)}::integer[])
             WITH ORDINALITY AS x (from_url, to_url, status, hop)
         ), s AS (
-          UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE state END, claimed_by = NULL, lease_until = NULL
-          WHERE site = ${site} AND id = ${record.urlId}
+          UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE url.state END, claimed_by = NULL, lease_until = NULL
+          FROM u WHERE url.site = u.site AND url.id = ${record.urlId}
         )
-        SELECT id FROM f`,
-    );
-    if (rows.length === 0) throw notFound(record.urlId);
+        SELECT ${returning}`;
   }
 
   // The row stays locked until the unit commits: no claim takes it meanwhile (SKIP LOCKED).
@@ -289,6 +345,7 @@ export class PgStore implements IndexWriter {
   async holdClaim(id: number): Promise<boolean> {
     const site = await this.#siteOf(id);
     if (site === undefined) return false;
+    this.#isSettlingClaim = true;
     const [row] = await this.#writing(
       () => this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE`,
     );
@@ -298,6 +355,7 @@ export class PgStore implements IndexWriter {
 
   async addAlias(record: AliasRecord): Promise<void> {
     const makesAlias = isAliasMaking(record.evidence) && record.fromId !== record.toId;
+    this.#touch(record.fromId);
     await this.#inTransaction(async (db) => {
       const [site, toSite] = [await this.#siteOf(record.fromId, db), await this.#siteOf(record.toId, db)];
       if (site === undefined) throw notFound(record.fromId);
@@ -315,6 +373,7 @@ export class PgStore implements IndexWriter {
   }
 
   async revokeAlias(fromId: number): Promise<void> {
+    this.#touch(fromId);
     await this.#inTransaction(async (db) => {
       const site = await this.#siteOf(fromId, db);
       if (site === undefined) throw notFound(fromId);
@@ -326,6 +385,7 @@ export class PgStore implements IndexWriter {
   async requeue(id: number): Promise<void> {
     const site = await this.#siteOf(id);
     if (site === undefined) throw notFound(id);
+    this.#touch(id);
     const rows = await this.#writing(
       () => this.#db`
         WITH u AS (SELECT id FROM url WHERE site = ${site} AND id = ${id}),
@@ -343,7 +403,7 @@ export class PgStore implements IndexWriter {
     const site = this.#knownSite(id);
     const [row] = await this.#reading(() =>
       site === undefined
-        ? this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id])
+        ? this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.id = $1`, [id], { prepare: true })
         : this.#db`SELECT ${this.#db.unsafe(URL_COLUMNS_OF_SITE)} FROM url AS u
             LEFT JOIN LATERAL (SELECT f.key FROM url AS f WHERE f.site = ${site} AND f.id = u.first_from) AS same ON true
             WHERE u.site = ${site} AND u.id = ${id}`,
@@ -356,7 +416,7 @@ export class PgStore implements IndexWriter {
     if (!parsed.ok || parsed.value.scheme === undefined) return undefined;
     const forms = ladderForms(parsed.value as Parameters<typeof ladderForms>[0]);
     const [row] = await this.#reading(() =>
-      this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.site = $1 AND u.key = $2`, [siteOf(forms.host), forms.key]),
+      this.#db.unsafe(`SELECT ${URL_COLUMNS} FROM url AS u WHERE u.site = $1 AND u.key = $2`, [siteOf(forms.host), forms.key], { prepare: true }),
     );
     return row === undefined ? undefined : toUrlRecord(row as unknown as UrlColumns);
   }
@@ -367,21 +427,29 @@ export class PgStore implements IndexWriter {
     if (this.#isInTransaction) {
       const tx = this.#db as unknown as { savepoint<R>(work: (sp: Executor) => Promise<R>): Promise<R> };
       let inner: PgStore | undefined;
-      const result = await tx.savepoint((sp) => work((inner = new PgStore(this.#core, sp, true, []))));
+      const unit = this.#deferred === undefined ? undefined : { deferred: this.#deferred, shard: this.#shard };
+      const result = await tx.savepoint((sp) => work((inner = new PgStore(this.#core, sp, true, [], unit))));
       if (inner !== undefined) this.#learned.push(...inner.#learned);
       return result;
     }
     // Made again when the server went away before `work` began; a unit cut once it began
     // is rolled back, and its caller told so (ERR_STORE_CONNECTION_LOST) once the server is back.
+    // Pipelined (pipelined-unit.ts), on a link_tally shard no other open unit of this worker writes.
     let inner: PgStore | undefined;
     let hasBegun = false;
+    const offset = takeUnitShard(this.#core.unitShards);
     try {
+      const shard = (this.#core.shard + offset) % TALLY_SHARDS;
       const result = await this.#writing(
         () =>
-          transaction(this.#core.sql, (tx) => {
-            hasBegun = true;
-            return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [])));
-          }),
+          pipelinedTransaction(
+            this.#core.sql,
+            (tx, deferred) => {
+              hasBegun = true;
+              return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [], { deferred, shard })));
+            },
+            (tx) => this.#claimAhead(tx, inner),
+          ),
         () => !hasBegun,
       );
       if (inner !== undefined) for (const facts of inner.#learned) this.#core.known.learn(facts);
@@ -391,6 +459,22 @@ export class PgStore implements IndexWriter {
         throw new StoreError('ERR_STORE_CONNECTION_LOST', `the connection to ${redactUrl(this.#core.url)} was lost while a unit was written: it was rolled back`, { cause: error });
       }
       throw error;
+    } finally {
+      this.#core.unitShards.delete(offset);
+    }
+  }
+
+  // A unit that settled a claim frees a slot of the crawl, which claims again as soon as it
+  // resolves: that claim is taken now, sent with the unit's COMMIT, so that the next page's
+  // claim costs no round trip of its own (one at a time: a claim ahead holds a host slot).
+  // Claims not handed out go back to the frontier when the store closes (or lapse with a kill).
+  async #claimAhead(tx: Sql, unit: PgStore | undefined): Promise<void> {
+    const core = this.#core;
+    if (unit === undefined || !unit.#isSettlingClaim || core.claimedAhead.length > 0 || core.isClosed || core.isReadOnly) return;
+    try {
+      core.claimedAhead.push(...(await core.frontier.on(tx).claim(1)));
+    } catch {
+      // The unit is committed; the next claim() asks on its own.
     }
   }
 
@@ -457,8 +541,11 @@ export class PgStore implements IndexWriter {
     );
   }
 
+  // In a unit, sent with its COMMIT (pipelined-unit.ts): the run's row is locked only while the server runs them.
   async recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void> {
-    await this.#writing(() => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`);
+    const update = (): ReturnType<Executor> => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`;
+    if (this.#deferred !== undefined) this.#deferred.send(update());
+    else await this.#writing(update);
   }
 
   async runs(): Promise<readonly CrawlRunRow[]> {
@@ -530,6 +617,7 @@ export class PgStore implements IndexWriter {
   }
 
   async requeueFetched(start: RecheckStart = {}): Promise<RecheckGeneration> {
+    this.#core.untouched.clear();
     return this.#inTransaction(async (db) => {
       // One worker decides at a time: one that starts while another begins a re-check
       // waits for it to commit, then joins it (this lock conflicts with itself and with
@@ -619,6 +707,9 @@ export class PgStore implements IndexWriter {
   async close(): Promise<void> {
     if (this.#isInTransaction || this.#core.isClosed) return;
     this.#core.isClosed = true;
+    // Claims taken ahead and not handed out are this worker's still: stop() gives them back.
+    this.#core.claimedAhead.length = 0;
+    this.#core.untouched.clear();
     // This worker's claims not settled go back to the frontier; its row says it ended.
     // A server gone away is not waited for again: the claims lapse with their leases.
     try {
@@ -690,6 +781,14 @@ export class PgStore implements IndexWriter {
       throw asStoreError(error, this.#core.url, 'ERR_STORE_OPEN');
     }
   }
+}
+
+/** The smallest offset no open unit of this worker holds (as many as units open at once: the pool's connections). */
+function takeUnitShard(held: Set<number>): number {
+  let offset = 0;
+  while (held.has(offset)) offset++;
+  held.add(offset);
+  return offset;
 }
 
 /** Queue sitemaps on the sitemap frontier; a key already there is left as it is. */

@@ -1,0 +1,142 @@
+// A crawl's unit on PostgreSQL in as few round trips as its reads allow. Between a
+// worker and a database on another machine, each round trip is a wait the page pays
+// (each 1 ms of round-trip time cost a page 7.4 ms when every statement of the unit was
+// awaited in turn, measured), so the unit sends what needs no answer along with what
+// does, on one connection, in order (the server runs them in the order sent):
+//   - BEGIN rides with the unit's first statement (the claim held, `holdClaim`);
+//   - a savepoint rides with the statement it guards (COMMIT releases it);
+//   - writes whose answer the crawl does not read (the fetch row, the run's counts) are
+//     sent at once and not awaited: they ride with the next read, or with COMMIT.
+// A deferred write that fails aborts the transaction on the server: every statement
+// after it fails, COMMIT then rolls back, and the unit fails with the deferred write's
+// own error, as if it had been awaited. Nothing changes for what a unit records, or for
+// a kill or a server restart: the unit is still one transaction, committed or not at all.
+//
+// Locks are held from the statement that takes them to COMMIT. Sent with COMMIT, the
+// run's counts row is locked only while the server runs the last few statements, not
+// across a round trip: units of one worker do not queue on it however far the server is.
+//
+// Like `transaction` (pg-database.ts), nothing is sent on a connection once it closed.
+
+import { isConnectionLost, type Sql, type TransactionSql } from './pg-database.js';
+
+/** The client's connection, as a query's `onexecute` hands it over. */
+interface ClientConnection {
+  onclose: ((error: unknown) => void) | null;
+}
+
+/** A query of the client, lazy until executed. */
+interface LazyQuery<R> extends PromiseLike<R> {
+  execute(): PromiseLike<R>;
+}
+
+/** Writes sent and not awaited: awaited together with COMMIT. */
+export interface Deferred {
+  /**
+   * Send `query` now (in order with the unit's other statements); its answer is checked
+   * at COMMIT by `check`, and its failure is the unit's error as `mapError` gives it.
+   */
+  send<R>(query: LazyQuery<R>, check?: (result: R) => void, mapError?: (error: unknown) => unknown): void;
+}
+
+/** `work` in one transaction on a connection of `sql`'s pool, pipelined as the file's comment says. */
+export async function pipelinedTransaction<T>(
+  sql: Sql,
+  work: (tx: TransactionSql, deferred: Deferred) => Promise<T>,
+  /** Statements sent right after COMMIT on the same connection (each its own transaction), riding with it. */
+  after?: (tx: Sql) => Promise<void>,
+): Promise<T> {
+  const reserved = await sql.reserve();
+  let lost: unknown;
+  /** The first deferred write that failed: the unit's error. */
+  let failed: { error: unknown } | undefined;
+  const pending: Promise<unknown>[] = [];
+  const guard = (): void => {
+    if (lost !== undefined) throw Object.assign(new Error('the connection to the server closed during the transaction'), { code: 'CONNECTION_CLOSED', cause: lost });
+  };
+  const send = <R>(query: LazyQuery<R>, check?: (result: R) => void, mapError?: (error: unknown) => unknown): void => {
+    guard();
+    const sent = Promise.resolve(query.execute()).then(check === undefined ? undefined : (result) => check(result));
+    // Seen here first: the unit throws it once the statements sent are answered.
+    pending.push(sent.catch((error: unknown) => void (failed ??= { error: mapError === undefined ? error : mapError(error) })));
+  };
+  let savepoints = 0;
+  // SAVEPOINT rides with the statements it guards. It is not released: COMMIT releases
+  // every savepoint of the transaction, and a RELEASE would be one statement more a page
+  // for the server (a unit takes a savepoint or two, well within what a transaction keeps cheaply).
+  async function savepoint<R>(inner: (sp: TransactionSql) => Promise<R>): Promise<R> {
+    const name = `s${savepoints++}`;
+    const begun = Promise.resolve(tx.unsafe(`SAVEPOINT ${name}`).execute());
+    begun.catch(() => {});
+    try {
+      const result = await inner(tx);
+      await begun;
+      return result;
+    } catch (error) {
+      if (lost === undefined && !isConnectionLost(error)) await tx.unsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+      throw error;
+    }
+  }
+  const tx = new Proxy(reserved, {
+    apply(target, thisArg, args) {
+      guard();
+      return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, thisArg, args);
+    },
+    get(target, name, receiver) {
+      if (name === 'savepoint') return savepoint;
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (name !== 'unsafe' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        guard();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as unknown as TransactionSql;
+  let connection: ClientConnection | undefined;
+  const release = (error?: unknown): void => {
+    if (lost !== undefined || (error !== undefined && isConnectionLost(error))) return;
+    if (connection !== undefined) connection.onclose = null;
+    reserved.release();
+  };
+  // Sent, not awaited: it goes with the unit's first statement.
+  const begin = Promise.resolve(
+    (
+      reserved.unsafe('BEGIN', [], {
+        onexecute: (c: ClientConnection) => {
+          connection = c;
+          c.onclose = (error) => (lost = error ?? new Error('closed'));
+          return true;
+        },
+      } as never) as unknown as LazyQuery<unknown>
+    ).execute(),
+  );
+  begin.catch(() => {});
+  let result: T;
+  try {
+    result = await work(tx, { send });
+    await begin;
+    // COMMIT of a transaction a deferred write aborted answers ROLLBACK: the write's error is the unit's.
+    const commit = Promise.resolve(tx.unsafe('COMMIT').execute());
+    commit.catch(() => {});
+    const afterwards = after?.(tx);
+    await Promise.all(pending);
+    await commit;
+    await afterwards;
+    if (failed !== undefined) throw failed.error;
+  } catch (thrown) {
+    // A statement after a deferred write that failed says only "transaction aborted": the write's own error is the unit's.
+    await Promise.all(pending);
+    const error = failed?.error ?? thrown;
+    if (lost === undefined && !isConnectionLost(error)) {
+      try {
+        await tx.unsafe('ROLLBACK');
+      } catch {
+        // Lost meanwhile: the server rolled it back.
+      }
+    }
+    release(error);
+    throw error;
+  }
+  release();
+  return result;
+}
