@@ -334,8 +334,8 @@ export class PgStore implements IndexWriter {
           FROM f, unnest(${hops.map((h) => h.from)}::text[], ${hops.map((h) => h.to ?? null) as string[]}::text[], ${hops.map((h) => h.status)}::integer[])
             WITH ORDINALITY AS x (from_url, to_url, status, hop)
         ), s AS (
-          UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE url.state END, claimed_by = NULL, lease_until = NULL
-          FROM u WHERE url.site = u.site AND url.id = ${record.urlId}
+          UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE state END, claimed_by = NULL, lease_until = NULL
+          WHERE ${ofSite} id = ${record.urlId}
         )
         SELECT ${returning}`;
   }
