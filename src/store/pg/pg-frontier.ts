@@ -48,6 +48,7 @@
 import { hostname } from 'node:os';
 import type { ClaimedUrl, FrontierIdle, SharedFrontier, SharedPoliteness, UrlRole } from '../types.js';
 import type { Sql } from './pg-database.js';
+import { siteOf } from './site-hash.js';
 import { stateIn } from '../url-state-machine.js';
 
 export interface PgFrontierOptions {
@@ -130,6 +131,13 @@ export class PgFrontier implements SharedFrontier {
   readonly #leaseClock: (() => number) | undefined;
   readonly #persist: <T>(work: () => Promise<T>) => Promise<T>;
   #politeness: SharedPoliteness = DEFAULT_POLITENESS;
+  /**
+   * The claims this worker knows it holds (id → site), the only ones it renews: a claim
+   * whose answer was lost (the connection cut after the server ran it) is held by no one
+   * who knows it, and so lapses and is claimed again, instead of being renewed forever by
+   * a worker that will never fetch it. Shared with the views of `on()`.
+   */
+  #held = new Map<number, number>();
   #timer: NodeJS.Timeout | undefined;
   /** The renewal in progress, awaited by stop(). */
   #renewing: Promise<void> | undefined;
@@ -152,6 +160,7 @@ export class PgFrontier implements SharedFrontier {
   on(sql: Sql): PgFrontier {
     const view = new PgFrontier(sql, { workerId: this.workerId, leaseMs: this.#leaseMs, now: this.#now, leaseClock: this.#leaseClock, persist: this.#persist });
     view.#politeness = this.#politeness;
+    view.#held = this.#held;
     return view;
   }
 
@@ -201,16 +210,26 @@ export class PgFrontier implements SharedFrontier {
   async renew(): Promise<void> {
     const now = this.#now();
     const leaseNow = this.leaseNow();
-    await this.#sql`
-      WITH mine AS (
-        SELECT site, id FROM url
-        WHERE state = 'fetching' AND claimed_by = ${this.workerId} AND lease_until >= ${leaseNow}
-        FOR UPDATE SKIP LOCKED
+    const sent = [...this.#held];
+    const still = (await this.#sql`
+      WITH held AS (
+        SELECT * FROM unnest(${sent.map(([, site]) => site)}::integer[], ${sent.map(([id]) => id)}::bigint[]) AS h (site, id)
+      ), still AS (
+        SELECT u.site, u.id FROM url AS u JOIN held AS h ON u.site = h.site AND u.id = h.id
+        WHERE u.state = 'fetching' AND u.claimed_by = ${this.workerId} AND u.lease_until >= ${leaseNow}
+      ), mine AS (
+        SELECT u.site, u.id FROM url AS u JOIN still AS s ON u.site = s.site AND u.id = s.id
+        FOR UPDATE OF u SKIP LOCKED
       ), renewed AS (
         UPDATE url SET lease_until = ${leaseNow} + ${this.#leaseMs}::bigint
         FROM mine WHERE url.site = mine.site AND url.id = mine.id
+      ), beat AS (
+        UPDATE crawl_worker SET heartbeat_at = ${now} WHERE id = ${this.workerId}
       )
-      UPDATE crawl_worker SET heartbeat_at = ${now} WHERE id = ${this.workerId}`;
+      SELECT id FROM still`) as unknown as { id: number | string }[];
+    // Settled or lapsed since: no longer this worker's (a claim taken meanwhile was not sent, and stays).
+    const kept = new Set(still.map((row) => Number(row.id)));
+    for (const [id] of sent) if (!kept.has(id)) this.#held.delete(id);
   }
 
   /** Stop renewing; this worker's claims not settled go back to the frontier, and its row says it ended. */
@@ -364,7 +383,10 @@ export class PgFrontier implements SharedFrontier {
     const urls: ClaimedUrl[] = [];
     for (const row of rows) {
       if (row.created !== null) created = row.created;
-      else urls.push({ id: row.id!, key: row.key!, depth: row.depth!, host: row.host ?? undefined, role: row.role ?? 'page' });
+      else {
+        urls.push({ id: row.id!, key: row.key!, depth: row.depth!, host: row.host ?? undefined, role: row.role ?? 'page' });
+        this.#held.set(row.id!, siteOf(row.host ?? undefined));
+      }
     }
     urls.sort((a, b) => a.depth - b.depth || a.id - b.id);
     return { urls, created };
