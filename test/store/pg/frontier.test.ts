@@ -152,6 +152,24 @@ describe.skipIf(typeof cluster === 'string')('PgFrontier: claims', () => {
     expect(rows.map((r) => [r.claimed_by, r.n])).toEqual([['alive', 2], ['other', 2]]);
   });
 
+  it('renews only the claims it knows it holds: one whose answer was lost lapses and is claimed again', async () => {
+    await queue(['a.test'], 2);
+    const w = frontier('w', { leaseMs: 2000 });
+    const known = await w.claim(1);
+    expect(known).toHaveLength(1);
+    // A claim the server made for `w` whose answer never reached it (a connection cut after the statement ran).
+    const lostAnswer = frontier('w', { leaseMs: 2000 });
+    const [lost] = await lostAnswer.claim(1);
+    expect(lost).toBeDefined();
+    clock += 1500;
+    await w.renew();
+    clock += 501;
+    const other = frontier('other', { leaseMs: 2000 });
+    expect((await other.claim(10)).map((c) => c.id)).toEqual([lost!.id]);
+    const [row] = await sql`SELECT claimed_by FROM url WHERE id = ${known[0]!.id}`;
+    expect(row!.claimed_by).toBe('w');
+  });
+
   it('a lapsed claim does not hold its host slot', async () => {
     await queue(['a.test'], 3);
     await frontier('dead', { leaseMs: 1000, perHostConcurrency: 1 }).claim(1);
