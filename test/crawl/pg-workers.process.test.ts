@@ -165,10 +165,17 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     const { db, sql } = await setUp(site);
     // One request at a time on a host: a claim the dead worker holds stops its host until it lapses.
     const options = { allowPrivate: true, concurrency: 4, perHostConcurrency: 1, sitemap: false };
-    const started = workers(3, { db, seeds: site.seeds, options });
+    // Started together: a worker that opened late on a loaded machine could find the crawl
+    // over before its 15th request, and the wait for it would never end.
+    const started = workers(3, { db, seeds: site.seeds, options, waitForGo: true });
+    await Promise.all(started.map((w) => w.opened));
+    for (const worker of started) worker.go();
     const victim = started[0]!;
+    let hasVictimEnded = false;
+    void victim.exit.then(() => (hasVictimEnded = true));
     const byVictim = (): number => site.requests.filter((r) => r.userAgent.endsWith(`/${victim.workerId}`) && !isSiteFile(r.url)).length;
-    while (byVictim() < 15) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (byVictim() < 15 && !hasVictimEnded) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(hasVictimEnded, 'the victim ended before its 15th request').toBe(false);
     victim.child.kill('SIGKILL');
     const killedAt = performance.now();
     await victim.exit;
