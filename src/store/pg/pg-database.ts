@@ -210,7 +210,7 @@ const RESERVE_WAIT_MS = 15_000;
  * within RESERVE_WAIT_MS is given up as a lost connection (CONNECT_TIMEOUT); a
  * connection that comes for it later goes back to the pool.
  */
-async function reserveConnection(sql: Sql): Promise<Awaited<ReturnType<Sql['reserve']>>> {
+export async function reserveConnection(sql: Sql): Promise<Awaited<ReturnType<Sql['reserve']>>> {
   let isGivenUp = false;
   const reserving = sql.reserve().then((reserved) => {
     if (isGivenUp) reserved.release();
@@ -241,21 +241,16 @@ interface ClientConnection {
 }
 
 /**
- * `work` in one transaction on a connection of `sql`'s pool. Unlike the client's own
- * `begin`, nothing is sent on a connection once it closed: the client (postgres 3.4.9)
- * throws an uncaught TypeError from a timer when a statement is written on a
- * connection whose socket is gone (its `begin` sends ROLLBACK there after a
- * server restart), which ends the process. A statement of `work` after the close
- * fails with CONNECTION_CLOSED instead, and the connection is left to the pool, which
- * opens it again.
+ * A reserved connection as a transaction's `sql`: every statement asks `guard` first (it
+ * throws once the connection closed: nothing is sent on a connection whose socket is
+ * gone), and `savepoint` is the transaction's own.
  */
-export async function transaction<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
-  const reserved = await reserveConnection(sql);
-  let lost: unknown;
-  const guard = (): void => {
-    if (lost !== undefined) throw Object.assign(new Error('the connection to the server closed during the transaction'), { code: 'CONNECTION_CLOSED', cause: lost });
-  };
-  const tx = new Proxy(reserved, {
+export function guardedConnection(
+  reserved: Awaited<ReturnType<Sql['reserve']>>,
+  guard: () => void,
+  savepoint: <R>(inner: (sp: TransactionSql) => Promise<R>) => Promise<R>,
+): TransactionSql {
+  return new Proxy(reserved, {
     apply(target, thisArg, args) {
       guard();
       return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, thisArg, args);
@@ -270,6 +265,24 @@ export async function transaction<T>(sql: Sql, work: (tx: TransactionSql) => Pro
       };
     },
   }) as unknown as TransactionSql;
+}
+
+/**
+ * `work` in one transaction on a connection of `sql`'s pool. Unlike the client's own
+ * `begin`, nothing is sent on a connection once it closed: the client (postgres 3.4.9)
+ * throws an uncaught TypeError from a timer when a statement is written on a
+ * connection whose socket is gone (its `begin` sends ROLLBACK there after a
+ * server restart), which ends the process. A statement of `work` after the close
+ * fails with CONNECTION_CLOSED instead, and the connection is left to the pool, which
+ * opens it again.
+ */
+export async function transaction<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  const reserved = await reserveConnection(sql);
+  let lost: unknown;
+  const guard = (): void => {
+    if (lost !== undefined) throw Object.assign(new Error('the connection to the server closed during the transaction'), { code: 'CONNECTION_CLOSED', cause: lost });
+  };
+  const tx = guardedConnection(reserved, guard, savepoint);
   let savepoints = 0;
   async function savepoint<R>(inner: (sp: TransactionSql) => Promise<R>): Promise<R> {
     const name = `s${savepoints++}`;

@@ -18,7 +18,7 @@
 //
 // Like `transaction` (pg-database.ts), nothing is sent on a connection once it closed.
 
-import { isConnectionLost, type Sql, type TransactionSql } from './pg-database.js';
+import { guardedConnection, isConnectionLost, reserveConnection, type Sql, type TransactionSql } from './pg-database.js';
 
 /** The client's connection, as a query's `onexecute` hands it over. */
 interface ClientConnection {
@@ -46,8 +46,19 @@ export async function pipelinedTransaction<T>(
   /** Statements sent right after COMMIT on the same connection (each its own transaction), riding with it. */
   after?: (tx: Sql) => Promise<void>,
 ): Promise<T> {
-  const reserved = await sql.reserve();
+  const reserved = await reserveConnection(sql);
   let lost: unknown;
+  // Every wait of the unit ends when its connection closes: a statement sent on a
+  // connection that closed under it (a server restart) was seen never to settle, and its
+  // unit then waited forever, its claim renewed, while every other worker waited on it.
+  let onLost: (error: unknown) => void = () => {};
+  const closed = new Promise<never>((_, reject) => (onLost = reject));
+  closed.catch(() => {});
+  const untilClosed = <R>(waited: PromiseLike<R>): Promise<R> => {
+    const settled = Promise.resolve(waited);
+    settled.catch(() => {});
+    return Promise.race([settled, closed]);
+  };
   /** The first deferred write that failed: the unit's error. */
   let failed: { error: unknown } | undefined;
   const pending: Promise<unknown>[] = [];
@@ -77,21 +88,7 @@ export async function pipelinedTransaction<T>(
       throw error;
     }
   }
-  const tx = new Proxy(reserved, {
-    apply(target, thisArg, args) {
-      guard();
-      return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, thisArg, args);
-    },
-    get(target, name, receiver) {
-      if (name === 'savepoint') return savepoint;
-      const value = Reflect.get(target, name, receiver) as unknown;
-      if (name !== 'unsafe' || typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        guard();
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  }) as unknown as TransactionSql;
+  const tx = guardedConnection(reserved, guard, savepoint);
   let connection: ClientConnection | undefined;
   const release = (error?: unknown): void => {
     if (lost !== undefined || (error !== undefined && isConnectionLost(error))) return;
@@ -104,7 +101,10 @@ export async function pipelinedTransaction<T>(
       reserved.unsafe('BEGIN', [], {
         onexecute: (c: ClientConnection) => {
           connection = c;
-          c.onclose = (error) => (lost = error ?? new Error('closed'));
+          c.onclose = (error) => {
+            lost = error ?? new Error('closed');
+            onLost(Object.assign(new Error('the connection to the server closed during the transaction'), { code: 'CONNECTION_CLOSED', cause: lost }));
+          };
           return true;
         },
       } as never) as unknown as LazyQuery<unknown>
@@ -113,23 +113,24 @@ export async function pipelinedTransaction<T>(
   begin.catch(() => {});
   let result: T;
   try {
-    result = await work(tx, { send });
-    await begin;
+    result = await untilClosed(work(tx, { send }));
+    await untilClosed(begin);
     // COMMIT of a transaction a deferred write aborted answers ROLLBACK: the write's error is the unit's.
     const commit = Promise.resolve(tx.unsafe('COMMIT').execute());
     commit.catch(() => {});
     const afterwards = after?.(tx);
-    await Promise.all(pending);
-    await commit;
-    await afterwards;
+    await untilClosed(Promise.all(pending));
+    await untilClosed(commit);
+    // Committed: a connection lost now costs only the claim taken ahead (it lapses).
+    await untilClosed(afterwards ?? Promise.resolve()).catch(() => {});
     if (failed !== undefined) throw failed.error;
   } catch (thrown) {
     // A statement after a deferred write that failed says only "transaction aborted": the write's own error is the unit's.
-    await Promise.all(pending);
+    await untilClosed(Promise.all(pending)).catch(() => {});
     const error = failed?.error ?? thrown;
     if (lost === undefined && !isConnectionLost(error)) {
       try {
-        await tx.unsafe('ROLLBACK');
+        await untilClosed(tx.unsafe('ROLLBACK'));
       } catch {
         // Lost meanwhile: the server rolled it back.
       }
