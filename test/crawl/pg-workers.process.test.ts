@@ -7,7 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/store/pg/pg-database.js';
 import { ensureBuilt, spawnCli } from '../cli/built-cli.js';
-import { killAll, startWorker, type WorkerConfig, type WorkerExit, type WorkerProcess } from '../support/crawl-workers.js';
+import { killAll, startWorker, type WorkerConfig, type WorkerProcess } from '../support/crawl-workers.js';
+import { expectCleanExit, isSiteFile } from '../support/worker-exits.js';
 import { serveMultiHostSite, type MultiHostSite } from '../support/multi-host-site.js';
 import { startPostgres } from '../support/postgres-cluster.js';
 import { skipNotice } from '../support/system-tools.js';
@@ -31,8 +32,6 @@ afterAll(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
 });
 
-/** Not the site's resources: asked once per origin by a worker (robots.txt), or before the crawl (sitemaps). */
-const isSiteFile = (url: string): boolean => url.endsWith('/robots.txt') || url.endsWith('/sitemap.xml');
 
 async function setUp(site: MultiHostSite): Promise<{ db: string; sql: Sql }> {
   if (typeof cluster === 'string') throw new Error('no cluster');
@@ -47,12 +46,6 @@ async function setUp(site: MultiHostSite): Promise<{ db: string; sql: Sql }> {
 
 function workers(count: number, config: Omit<WorkerConfig, 'workerId'>): WorkerProcess[] {
   return Array.from({ length: count }, (_, i) => startWorker({ ...config, workerId: `w${i}` }, running));
-}
-
-function expectClean(exit: WorkerExit): void {
-  expect(exit.stderr.replace(/^\(node:\d+\) .*\n|^\(Use `node --trace-warnings.*\n/gm, '')).toBe('');
-  expect(exit.code).toBe(0);
-  expect(exit.lines.at(-1)).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty' });
 }
 
 /** Gaps between consecutive request starts on each host (ms), robots.txt and sitemaps left out. */
@@ -74,7 +67,7 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     const { db, sql } = await setUp(site);
     const options = { allowPrivate: true, concurrency: 4, perHostConcurrency: 2 };
     const exits = await Promise.all(workers(4, { db, seeds: site.seeds, options }).map((w) => w.exit));
-    for (const exit of exits) expectClean(exit);
+    for (const exit of exits) expectCleanExit(exit);
 
     const counts = site.counts();
     for (const url of site.resources) expect.soft(counts.get(url), url).toBe(1);
@@ -118,7 +111,7 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     const victimExit = await victim.exit;
     expect(victimExit.signal).toBe('SIGKILL');
     const exits = await Promise.all(started.slice(1).map((w) => w.exit));
-    for (const exit of exits) expectClean(exit);
+    for (const exit of exits) expectCleanExit(exit);
     // The claims it held when it died came back only once their 2 s lease ran out.
     const leased = await sql`SELECT count(*)::integer AS n FROM "fetch" WHERE worker <> ${victim.workerId}`;
     expect(leased[0]!.n).toBeGreaterThan(0);
@@ -176,7 +169,7 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     const killedAt = performance.now();
     await victim.exit;
     const exits = await Promise.all(started.filter((w) => w !== victim).map((w) => w.exit));
-    for (const exit of exits) expectClean(exit);
+    for (const exit of exits) expectCleanExit(exit);
     const [urls] = await sql`SELECT count(*)::integer AS n, count(*) FILTER (WHERE state = 'done')::integer AS done FROM url WHERE state <> 'skipped'`;
     expect(urls).toEqual({ n: site.resources.length, done: site.resources.length });
     // The longest a host went without a request once the worker died (its claims lapse 5 s
@@ -194,7 +187,7 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     const { db } = await setUp(site);
     const options = { allowPrivate: true, concurrency: 8, perHostConcurrency: 2, sitemap: false };
     const exits = await Promise.all(workers(4, { db, seeds: site.seeds, options }).map((w) => w.exit));
-    for (const exit of exits) expectClean(exit);
+    for (const exit of exits) expectCleanExit(exit);
     const max = [...site.maxInFlightByHost.values()];
     expect(max).toHaveLength(8);
     expect(Math.max(...max)).toBe(2);
@@ -207,7 +200,7 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     const { db, sql } = await setUp(site);
     const options = { allowPrivate: true, concurrency: 8, perHostConcurrency: 4, perHostDelayMs: 200, sitemap: false };
     const exits = await Promise.all(workers(4, { db, seeds: site.seeds, options }).map((w) => w.exit));
-    for (const exit of exits) expectClean(exit);
+    for (const exit of exits) expectCleanExit(exit);
     for (const url of site.resources) expect.soft(site.counts().get(url), url).toBe(1);
     // Starts as the workers recorded them (fetch.started_at, taken as each request is
     // sent): every gap on a host at least the delay, robots.txt's Crawl-delay on its host
@@ -240,7 +233,7 @@ describe.skipIf(typeof cluster === 'string')('workers whose clocks disagree (by 
     const options = { allowPrivate: true, concurrency: 4, perHostConcurrency: 1, perHostDelayMs: delay, sitemap: false };
     const skews = [5000, 0, -5000];
     const exits = await Promise.all(skews.map((clockSkewMs, i) => startWorker({ db, seeds: site.seeds, workerId: `w${i}`, clockSkewMs, options }, running).exit));
-    for (const exit of exits) expectClean(exit);
+    for (const exit of exits) expectCleanExit(exit);
     for (const url of site.resources) expect.soft(site.counts().get(url), url).toBe(1);
     // Starts on a host as its server saw them: the delay apart, less what passes between
     // a claim and its request reaching the handler on a loaded machine (up to 100 ms seen).

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/store/pg/pg-database.js';
 import { ensureBuilt } from '../cli/built-cli.js';
 import { killAll, startWorker, type WorkerExit } from '../support/crawl-workers.js';
+import { expectCleanExit, isSiteFile } from '../support/worker-exits.js';
 import { serveMultiHostSite, type MultiHostSite } from '../support/multi-host-site.js';
 import { startPostgres } from '../support/postgres-cluster.js';
 import { skipNotice } from '../support/system-tools.js';
@@ -33,14 +34,7 @@ afterAll(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
 });
 
-const isSiteFile = (url: string): boolean => url.endsWith('/robots.txt') || url.endsWith('/sitemap.xml');
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function expectClean(exit: WorkerExit): void {
-  expect(exit.stderr.replace(/^\(node:\d+\) .*\n|^\(Use `node --trace-warnings.*\n/gm, '')).toBe('');
-  expect(exit.code).toBe(0);
-  expect(exit.lines.at(-1)).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty' });
-}
 
 /** Requests by URL that the servers received from `from` on (the index into site.requests), site files left out. */
 function countsSince(site: MultiHostSite, from: number): Map<string, number> {
@@ -64,7 +58,7 @@ describe.skipIf(typeof cluster === 'string')('a re-check shared by workers on Po
       startWorker({ db, seeds: site.seeds, workerId, options: { ...crawl, ...options } }, running).exit;
 
     // The crawl the re-checks revisit.
-    for (const exit of await Promise.all([start('c0', { concurrency: 4, perHostConcurrency: 2 }), start('c1', { concurrency: 4, perHostConcurrency: 2 })])) expectClean(exit);
+    for (const exit of await Promise.all([start('c0', { concurrency: 4, perHostConcurrency: 2 }), start('c1', { concurrency: 4, perHostConcurrency: 2 })])) expectCleanExit(exit);
     expect([...countsSince(site, 0).keys()].sort()).toEqual([...site.resources].sort());
 
     // The re-check: one worker alone would take ~14 s (one request per host at a time,
@@ -76,7 +70,7 @@ describe.skipIf(typeof cluster === 'string')('a re-check shared by workers on Po
       exits.push(start(workerId, recheck));
       await sleep(1500);
     }
-    for (const exit of await Promise.all(exits)) expectClean(exit);
+    for (const exit of await Promise.all(exits)) expectCleanExit(exit);
     const counts = countsSince(site, first);
     for (const url of site.resources) expect.soft(counts.get(url), url).toBe(1);
     expect([...counts.keys()].filter((url) => !site.resources.includes(url))).toEqual([]);
@@ -92,7 +86,7 @@ describe.skipIf(typeof cluster === 'string')('a re-check shared by workers on Po
     const again = [start('s0', { ...recheck, concurrency: 4, perHostConcurrency: 2 })];
     await sleep(500);
     again.push(start('s1', { ...recheck, concurrency: 4, perHostConcurrency: 2 }));
-    for (const exit of await Promise.all(again)) expectClean(exit);
+    for (const exit of await Promise.all(again)) expectCleanExit(exit);
     const secondCounts = countsSince(site, second);
     for (const url of site.resources) expect.soft(secondCounts.get(url), url).toBe(1);
     expect((await sql`SELECT generation FROM recheck_generation ORDER BY generation`).map((r) => r.generation)).toEqual([1, 2]);

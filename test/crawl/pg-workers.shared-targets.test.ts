@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, spawnCli } from '../cli/built-cli.js';
-import { killAll, startWorker, type WorkerExit } from '../support/crawl-workers.js';
+import { killAll, startWorker } from '../support/crawl-workers.js';
+import { expectCleanExit } from '../support/worker-exits.js';
 import { startPostgres } from '../support/postgres-cluster.js';
 import { serveRedirectSite, serveSpellingsSite, type CountingSite } from '../support/shared-targets-site.js';
 import { skipNotice } from '../support/system-tools.js';
@@ -34,16 +35,10 @@ afterAll(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
 });
 
-function expectClean(exit: WorkerExit): void {
-  expect(exit.stderr.replace(/^\(node:\d+\) .*\n|^\(Use `node --trace-warnings.*\n/gm, '')).toBe('');
-  expect(exit.code).toBe(0);
-  expect(exit.lines.at(-1)).toMatchObject({ type: 'summary', stoppedBy: 'frontier-empty' });
-}
-
 /** Crawl `site` with `count` workers into `db` (a PostgreSQL URL, or a SQLite file for one process). */
 async function crawlWith(count: number, db: string, site: CountingSite, options: Readonly<Record<string, unknown>>): Promise<void> {
   const workers = Array.from({ length: count }, (_, i) => startWorker({ db, seeds: site.seeds, workerId: `w${i}`, options }, running));
-  for (const exit of await Promise.all(workers.map((w) => w.exit))) expectClean(exit);
+  for (const exit of await Promise.all(workers.map((w) => w.exit))) expectCleanExit(exit);
 }
 
 async function statsOf(db: string): Promise<{ funnel: Record<string, number>; folded: Record<string, number> }> {
