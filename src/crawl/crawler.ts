@@ -21,6 +21,7 @@ import { RANGES } from './crawl-settings.js';
 import { HostBreaker } from './host-breaker.js';
 import { HostPace } from './host-pace.js';
 import { HostScheduler } from './host-scheduler.js';
+import { schemeRung } from './origin-key.js';
 import { ParsePool, defaultParseThreads } from './parse-pool.js';
 import { RobotsOutages, type RobotsOutage } from './robots-outages.js';
 import { RobotsPace } from './robots-pace.js';
@@ -175,8 +176,13 @@ class Crawler {
       fail: (error) => this.#fail(error),
       robotsAnswered: (claimed) => this.#robotsPace.answered(claimed.host ?? '', claimed.key),
       mayRequest: (claimed) => this.#robotsPace.mayRequest(claimed.id, claimed.host ?? '', claimed.key),
+      // A host's delay counts from each request's own start, not from its task's start a
+      // few awaits before it: a task slow to reach its request (a GC pause, a busy loop)
+      // would otherwise let the next one start less than the delay after it.
       requestSent: (claimed, request) => {
-        if (request.kind !== 'robots') this.#robotsPace.requestSent(claimed.host ?? '', claimed.key);
+        if (request.kind === 'robots' || options.fetcher.isLocal?.(claimed.key) === true) return;
+        const host = schemeRung(request.url)?.host ?? claimed.host ?? '';
+        this.#scheduler.hold(host, this.#pace.delayMs(host, this.#hostDelayMs(request.url)));
       },
     });
   }

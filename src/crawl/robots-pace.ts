@@ -2,7 +2,8 @@
 // RFC 9309 §2.2.4) is learned when the first task on a host reads it, and until then
 // the host runs one task at a time (host-scheduler.ts `isPaceKnown`), so that no second
 // request starts before the delay is known. The task that learns it holds the host for
-// the delay from its own request on (HostScheduler.hold), before making it.
+// the delay before making its request (HostScheduler.hold); every request sent holds
+// its host again from its own start (crawler.ts `requestSent`).
 //
 // On a shared frontier the delay is written to the index (setHostDelay) before that
 // request, so that every worker's claims keep it from then on. URLs a worker claimed
@@ -34,8 +35,6 @@ export class RobotsPace {
   readonly #known = new Map<string, number>();
   /** Hosts whose pace is being written to the index. */
   readonly #learning = new Set<string>();
-  /** Hosts whose pace was learned and whose first request since is not sent yet. */
-  readonly #unsent = new Set<string>();
 
   constructor(options: RobotsPaceOptions) {
     this.#o = options;
@@ -71,23 +70,12 @@ export class RobotsPace {
     this.#learning.add(host);
     try {
       this.#o.hold(host, this.#o.delayMs(host, url));
-      this.#unsent.add(host);
       await this.#o.share?.(host, this.#o.crawlDelayMs(url));
     } finally {
       this.#learning.delete(host);
       this.#known.set(host, this.#claims);
       this.#o.wake();
     }
-  }
-
-  /**
-   * A request on `host` was sent: the first since its pace was learned holds the host
-   * for the delay from its own start (the hold made when robots.txt answered counted
-   * from a moment before it).
-   */
-  requestSent(host: string, url: string): void {
-    if (!this.#unsent.delete(host)) return;
-    this.#o.hold(host, this.#o.delayMs(host, url));
   }
 
   /**

@@ -72,9 +72,9 @@ describe('per-host delay', () => {
     await runCrawler({ ...NO_SITEMAP, seeds: HOSTS.map((h) => `${h}/`), store: new MemoryStore(), fetcher, perHostDelayMs: 30 });
     const gaps = gapsByHost(fetcher);
     expect(gaps).toHaveLength(15);
-    // Measured where the fake fetcher is called, a few microtasks after the scheduler's
-    // start: a GC pause in between shortens a measured gap by a few ms, never the real one.
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(25);
+    // Measured where the fake fetcher is called: each request holds its host from there,
+    // so a GC pause between a task's start and its request shortens no gap.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(30);
     // The hosts were crawled side by side, not one after another.
     expect(fetcher.starts.slice(0, 3).map((s) => s.host).sort()).toEqual(['a.test', 'b.test', 'c.test']);
   });

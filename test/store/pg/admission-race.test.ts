@@ -15,21 +15,28 @@ afterAll(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
 });
 
+/**
+ * Pages for the links of each worker's round: in a crawl a page's links are one worker's,
+ * written by one unit (`ROUNDS` rounds of worker a, then of worker b).
+ */
+const ROUNDS = 30;
+const PAGES: AdmitEntry[] = Array.from({ length: 2 * ROUNDS }, (_, i) => ({ rawHref: `http://h/from/${i}`, target: `http://h/from/${i}`, depth: 0 }));
+
 describe.skipIf(typeof cluster === 'string')('PgStore admission across workers', () => {
   it('makes one row for a URL two workers admit at once, and one `new` link for it', async () => {
     if (typeof cluster === 'string') return;
     const url = await cluster.createDatabase();
     const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
     try {
-      const [seed] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }]);
-      const page = seed!.urlId!;
+      // Each worker's links come from a page of its own, as a crawl's do (a page's links are one worker's).
+      const pages = (await a.admit(PAGES)).map((r) => r.urlId!);
       const targets = Array.from({ length: 400 }, (_, i) => `http://h/p${i}`);
       // Spelled differently by the two workers: the second meets the first's rows at the syntax rung.
-      const batch = (spell: (t: string) => string): AdmitEntry[] => targets.map((t) => ({ fromUrlId: page, rawHref: t, target: spell(t), depth: 1 }));
+      const batch = (page: number, spell: (t: string) => string): AdmitEntry[] => targets.map((t) => ({ fromUrlId: page, rawHref: t, target: spell(t), depth: 1 }));
       const rounds: Promise<AdmitResult[]>[] = [];
       for (let i = 0; i < 10; i++) {
         const slice = (entries: AdmitEntry[]): AdmitEntry[] => entries.slice(i * 40, i * 40 + 40);
-        rounds.push(a.admit(slice(batch((t) => t))), b.admit(slice(batch((t) => t.replace('http://h/', 'HTTP://h/')))));
+        rounds.push(a.admit(slice(batch(pages[i]!, (t) => t))), b.admit(slice(batch(pages[ROUNDS + i]!, (t) => t.replace('http://h/', 'HTTP://h/')))));
       }
       const results = await Promise.all(rounds);
       const byTarget = new Map<number, AdmitResult[]>();
@@ -41,11 +48,11 @@ describe.skipIf(typeof cluster === 'string')('PgStore admission across workers',
         expect(pair.filter((r) => r.isQueued)).toHaveLength(1);
       }
       const stats = await a.stats();
-      expect(stats.urlsByState.queued).toBe(401);
+      expect(stats.urlsByState.queued).toBe(400 + PAGES.length);
       expect(stats.links).toBe(800);
       expect(stats.linksByRung.new).toBe(400);
       const [rows] = await a.sql`SELECT count(*)::integer AS n, count(DISTINCT key)::integer AS keys FROM url`;
-      expect(rows).toEqual({ n: 401, keys: 401 });
+      expect(rows).toEqual({ n: 400 + PAGES.length, keys: 400 + PAGES.length });
     } finally {
       await a.close();
       await b.close();
@@ -58,16 +65,16 @@ describe.skipIf(typeof cluster === 'string')('PgStore admission across workers',
     const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
     try {
       const targets = Array.from({ length: 300 }, (_, i) => `http://h/p${i}`);
-      const [page] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }, ...targets.map((t) => ({ rawHref: t, target: t, depth: 1 }))]);
+      const pages = (await a.admit([...PAGES, ...targets.map((t) => ({ rawHref: t, target: t, depth: 1 }))])).map((r) => r.urlId!);
       // Spellings new to the index, each met by both workers at once: at the syntax rung
       // (case), at the syntax rung again once its syntax form is stored by another
       // (HTTP:// and :80), and at the scheme rung (default port).
       const spellings = (t: string): string[] => [t.replace('http://h/', 'HTTP://H/'), t.replace('http://h/', 'http://h:80/'), t.replace('http://h/', 'HTTP://h:80/')];
-      const link = (target: string): AdmitEntry => ({ fromUrlId: page!.urlId!, rawHref: target, target, depth: 1 });
+      const link = (target: string, page = pages[0]!): AdmitEntry => ({ fromUrlId: page, rawHref: target, target, depth: 1 });
       const rounds: Promise<AdmitResult[]>[] = [];
-      for (let i = 0; i < 30; i++) {
-        const slice = targets.slice(i * 10, i * 10 + 10).flatMap(spellings).map(link);
-        rounds.push(a.admit(slice), b.admit([...slice].reverse()));
+      for (let i = 0; i < ROUNDS; i++) {
+        const slice = targets.slice(i * 10, i * 10 + 10).flatMap(spellings);
+        rounds.push(a.admit(slice.map((t) => link(t, pages[i]))), b.admit([...slice].reverse().map((t) => link(t, pages[ROUNDS + i]))));
       }
       await Promise.all(rounds);
       const stats = await a.stats();
@@ -88,16 +95,16 @@ describe.skipIf(typeof cluster === 'string')('PgStore admission across workers',
     const [a, b] = [await PgStore.open({ url }), await PgStore.open({ url })];
     try {
       const targets = Array.from({ length: 300 }, (_, i) => `http://h/p${i}`);
-      const [page] = await a.admit([{ rawHref: 'http://h/', target: 'http://h/', depth: 0 }, ...targets.map((t) => ({ rawHref: t, target: t, depth: 1 }))]);
-      const link = (target: string): AdmitEntry => ({ fromUrlId: page!.urlId!, rawHref: target, target, depth: 1 });
+      const pages = (await a.admit([...PAGES, ...targets.map((t) => ({ rawHref: t, target: t, depth: 1 }))])).map((r) => r.urlId!);
+      const link = (target: string, page = pages[0]!): AdmitEntry => ({ fromUrlId: page, rawHref: target, target, depth: 1 });
       // `HTTP://h:80/p` stores `http://h:80/p` as its syntax form (never seen as written)…
       await a.admit(targets.map((t) => link(t.replace('http://h/', 'HTTP://h:80/'))));
       // … which both workers now meet as written, at once: the first at `syntax`, the second at `string`.
       const rounds: Promise<AdmitResult[]>[] = [];
-      for (let i = 0; i < 30; i++) {
-        const slice = targets.slice(i * 10, i * 10 + 10).map((t) => link(t.replace('http://h/', 'http://h:80/')));
+      for (let i = 0; i < ROUNDS; i++) {
+        const slice = targets.slice(i * 10, i * 10 + 10).map((t) => t.replace('http://h/', 'http://h:80/'));
         // b admits in a transaction, as a crawl's page unit does: the lost race rolls back to a savepoint.
-        rounds.push(a.admit(slice), b.transact((tx) => tx.admit([...slice].reverse())));
+        rounds.push(a.admit(slice.map((t) => link(t, pages[i]))), b.transact((tx) => tx.admit([...slice].reverse().map((t) => link(t, pages[ROUNDS + i])))));
       }
       await Promise.all(rounds);
       const stats = await a.stats();
