@@ -15,7 +15,7 @@
 //
 // Then the price of distance: ONE worker reaches the server through a proxy that delays
 // every chunk by half the round-trip time each way (test/support/delaying-proxy.ts), at
-// 0, 1, 2 and 5 ms RTT, on two shapes of site: latency-bound (answers after
+// 0, 1, 2, 4 and 5 ms RTT (4 ms: 2 ms each way), on two shapes of site: latency-bound (answers after
 // LATENCY_MS) and CPU-bound (answers at once). Pages/s at each, its ratio to 0 ms, and the
 // round trips a page the worker waited for (counted by the proxy: what the worker sends
 // before an answer reaches it is one; start-up and the end included).
@@ -45,7 +45,7 @@ const PER_HOST_CONCURRENCY = CONCURRENCY;
 /** The runs on PostgreSQL, by number of workers. */
 const WORKER_COUNTS = (process.env['LINKLADDER_BENCH_WORKERS'] ?? '1,2,4').split(',').map(Number);
 /** Round-trip times (ms) between one worker and the server, through the delaying proxy. */
-const RTTS = (process.env['LINKLADDER_BENCH_RTTS'] ?? '0,1,2,5').split(',').filter((x) => x.trim() !== '').map(Number);
+const RTTS = (process.env['LINKLADDER_BENCH_RTTS'] ?? '0,1,2,4,5').split(',').filter((x) => x.trim() !== '').map(Number);
 /** The sites of the RTT runs: answers after LATENCY_MS (`latency`), or at once (`cpu`). */
 const SHAPES = (process.env['LINKLADDER_BENCH_SHAPES'] ?? 'latency,cpu').split(',').filter((x) => x === 'latency' || x === 'cpu');
 

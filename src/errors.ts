@@ -79,6 +79,7 @@ export const ERROR_MESSAGES = {
   ERR_STORE_MIGRATION_ALTERED: 'an applied migration file was changed after it was applied',
   ERR_STORE_MIGRATION_FAILED: 'a migration would leave the database inconsistent, and was rolled back',
   ERR_STORE_NOT_FOUND: 'no URL with that id in the index',
+  ERR_STORE_CLAIM_LOST: 'a unit settled a claim that is not this worker\'s any more (its lease lapsed): the unit was rolled back',
   ERR_STORE_WRITE_FAILED: 'a commit of the index failed (disk full, locked, I/O error): the writes since the last commit are lost',
   ERR_STORE_NOT_INDEX: 'the file is not a linkladder index: not a SQLite database, an empty file, or the database of another program',
   ERR_STORE_CORRUPT: 'the index database is corrupt: truncated, damaged pages, or a stored value that does not parse',

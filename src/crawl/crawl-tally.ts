@@ -117,12 +117,13 @@ export class CrawlTally {
    * and the run's counts in the index say so in the same unit (committed with the
    * outcome, or lost with it and sent again on resume).
    */
-  async recordRequests(tx: IndexWriter, owner: RequestOwner): Promise<void> {
+  async recordRequests(tx: IndexWriter, owner: RequestOwner, isRetry = false): Promise<void> {
     const pending = this.#pending.get(owner);
-    if (pending === undefined || this.runId === undefined) return;
+    if (this.runId === undefined || (pending === undefined && !isRetry)) return;
     this.#pending.delete(owner);
     const r = this.recordedRequests;
-    for (const key of Object.keys(r) as (keyof RequestCounts)[]) r[key] += pending[key];
+    // A retry writes the run's totals again: those of a unit rolled back after they were added.
+    if (pending !== undefined) for (const key of Object.keys(r) as (keyof RequestCounts)[]) r[key] += pending[key];
     await tx.recordRunCounts(this.runId, { requests: r.fetches + r.retries + r.redirects + r.robots, requestsByKind: { ...r } });
   }
 

@@ -285,10 +285,18 @@ export class UrlPipeline {
    * recorded; the requests were sent all the same, and are counted.
    */
   async #unit(claimed: ClaimedUrl, work: (tx: IndexWriter) => Promise<void>): Promise<void> {
-    await this.#store.transact(async (tx) => {
-      if (tx.holdClaim === undefined || (await tx.holdClaim(claimed.id))) await work(tx);
-      await this.#tally.recordRequests(tx, claimed.id);
-    });
+    try {
+      await this.#store.transact(async (tx) => {
+        if (tx.holdClaim === undefined || (await tx.holdClaim(claimed.id))) await work(tx);
+        await this.#tally.recordRequests(tx, claimed.id);
+      });
+    } catch (error) {
+      // A claim held without waiting for its answer (PostgreSQL) that was not this
+      // worker's: the unit was rolled back before anything of it was counted. Its
+      // requests were sent all the same, and are counted in a unit of their own.
+      if ((error as { code?: unknown } | null)?.code !== 'ERR_STORE_CLAIM_LOST') throw error;
+      await this.#store.transact((tx) => this.#tally.recordRequests(tx, claimed.id, true));
+    }
   }
 
   /** One request of the claimed URL, redirects vetted hop by hop; what a fetcher that threw leaves, if it did. */

@@ -164,6 +164,8 @@ export class PgStore implements IndexWriter {
   readonly #shard: number;
   /** In a unit: it settles a claim of this worker (`holdClaim`), and so frees a slot of the crawl. */
   #isSettlingClaim = false;
+  /** In a unit: the answer of its claim held (`holdClaim`), sent without waiting; rejects when the claim is not this worker's. */
+  #held: Promise<void> = Promise.resolve();
   readonly robotsCache: RobotsCache;
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
@@ -302,6 +304,8 @@ export class PgStore implements IndexWriter {
     if (deferred !== undefined) {
       const query = this.#recordFetchQuery(record, this.#knownSite(record.urlId), this.#db`1 / (SELECT count(*)::integer FROM f) AS id`);
       deferred.send(query, undefined, (error) => ((error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? notFound(record.urlId) : error));
+      // Nothing after it counts what this unit records before the claim is known held.
+      await this.#held;
       return;
     }
     const site = await this.#siteOf(record.urlId);
@@ -346,6 +350,28 @@ export class PgStore implements IndexWriter {
     const site = await this.#siteOf(id);
     if (site === undefined) return false;
     this.#isSettlingClaim = true;
+    const deferred = this.#deferred;
+    if (deferred !== undefined) {
+      // In a unit the claim is held without waiting for the answer: it rides with the unit's
+      // first read (or its first write, which waits for it). A claim not this worker's fails
+      // the statement on the server (a division by zero of no rows), which aborts the unit:
+      // every statement after it fails, nothing of it is committed, and every wait of the
+      // unit after it throws ERR_STORE_CLAIM_LOST, before the crawl counts what it records.
+      let held: () => void = () => {};
+      let lost: (error: unknown) => void = () => {};
+      this.#held = new Promise<void>((resolve, reject) => ((held = resolve), (lost = reject)));
+      this.#held.catch(() => {});
+      const query = this.#db`
+        WITH r AS (SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE)
+        SELECT 1 / (SELECT count(*)::integer FROM r WHERE state = 'alias' OR (state = 'fetching' AND claimed_by = ${this.#core.workerId} AND is_live)) AS held`;
+      deferred.send(query, () => held(), (error) => {
+        const mapped =
+          (error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? new StoreError('ERR_STORE_CLAIM_LOST', `URL id ${id} is not claimed by this worker any more: nothing of its unit was recorded`) : error;
+        lost(mapped);
+        return mapped;
+      });
+      return true;
+    }
     const [row] = await this.#writing(
       () => this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE`,
     );
@@ -544,8 +570,10 @@ export class PgStore implements IndexWriter {
   // In a unit, sent with its COMMIT (pipelined-unit.ts): the run's row is locked only while the server runs them.
   async recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void> {
     const update = (): ReturnType<Executor> => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`;
-    if (this.#deferred !== undefined) this.#deferred.send(update());
-    else await this.#writing(update);
+    if (this.#deferred !== undefined) {
+      this.#deferred.send(update());
+      await this.#held;
+    } else await this.#writing(update);
   }
 
   async runs(): Promise<readonly CrawlRunRow[]> {
