@@ -51,7 +51,9 @@ export interface FrontierWriter {
   /**
    * With `shared`: whether this worker still holds its claim on `id` (its lease not
    * lapsed, by the index's clock), and in a unit, held until the unit commits. A claim
-   * that lapsed may be another worker's now: its results are not to be recorded.
+   * that lapsed may be another worker's now: its results are not to be recorded. A store
+   * may answer true in a unit without waiting for the server; a claim then found lost
+   * aborts the unit (ERR_STORE_CLAIM_LOST from `transact`), nothing of it recorded.
    * Absent where claims do not lapse (one writer).
    */
   holdClaim?(id: number): Promise<boolean>;

@@ -4,7 +4,7 @@
 // fetch row, the page's links once); and a worker whose clock runs ahead takes no claim
 // another holds, since leases are judged by the database's clock.
 
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCrawler } from '../../src/crawl/index.js';
 import type { FetchCallOptions, FetchedResponse, Fetcher } from '../../src/fetch/index.js';
 import { PgStore } from '../../src/store/index.js';
@@ -24,10 +24,13 @@ const OPTIONS = { sitemap: false, concurrency: 2 } as const;
 /** One worker's way to the site: its request for `SLOW` waits for `hold` when one is set. */
 class Worker implements Fetcher {
   hold: ((sent: () => void) => Promise<void>) | undefined;
+  /** Every request this worker sent. */
+  requests = 0;
 
   constructor(readonly site: FakeSite) {}
 
   async fetch(url: string, signal?: AbortSignal, options?: FetchCallOptions): Promise<FetchedResponse> {
+    this.requests++;
     if (url === SLOW && this.hold !== undefined) {
       let sent!: () => void;
       const out = new Promise<void>((resolve) => (sent = resolve));
@@ -66,8 +69,23 @@ describe.skipIf(typeof cluster === 'string')('leases of cooperating workers', ()
         crawlB = runCrawler({ ...OPTIONS, seeds: ['http://a.test/'], store: b, fetcher: new Worker(web) });
         await crawlB;
       };
-      const summaryA = await runCrawler({ ...OPTIONS, seeds: ['http://a.test/'], store: a, fetcher: first });
-      await crawlB;
+      // What each run's row counted as its units committed: what a killed run keeps.
+      const recorded = new Map<number, number>();
+      const recordRunCounts = PgStore.prototype.recordRunCounts;
+      const spy = vi.spyOn(PgStore.prototype, 'recordRunCounts').mockImplementation(function (this: PgStore, id, counts) {
+        recorded.set(id, counts['requests'] as number);
+        return recordRunCounts.call(this, id, counts);
+      });
+      let summaryA;
+      try {
+        summaryA = await runCrawler({ ...OPTIONS, seeds: ['http://a.test/'], store: a, fetcher: first });
+        await crawlB;
+      } finally {
+        spy.mockRestore();
+      }
+      // a's unit for SLOW was rolled back (its claim was b's by then): its request is counted all the same.
+      const [runA] = await a.sql`SELECT id FROM crawl_run WHERE worker = 'a'`;
+      expect(recorded.get(Number(runA!.id))).toBe(first.requests);
       expect(web.requestCount(SLOW)).toBe(2);
       const fetches = await a.sql`SELECT f.worker, count(*)::integer AS n FROM "fetch" AS f JOIN url AS u ON u.id = f.url_id WHERE u.key = ${SLOW} GROUP BY 1`;
       expect(fetches).toEqual([{ worker: 'b', n: 1 }]);

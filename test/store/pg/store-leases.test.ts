@@ -43,10 +43,13 @@ describe.skipIf(typeof cluster === 'string')('PgStore claims', () => {
       expect((await b.claim(5)).map((c) => c.id).sort()).toEqual([one!.id, two!.id].sort());
       expect(await a.holdClaim(one!.id)).toBe(false);
       expect(await b.holdClaim(one!.id)).toBe(true);
-      // Refused, a unit records nothing: b's fetch row is the only one.
-      await a.transact(async (tx) => {
-        if (await tx.holdClaim!(one!.id)) await tx.recordFetch({ urlId: one!.id, outcome: 'done', startedAt: Date.now(), status: 200 });
-      });
+      // Refused in a unit, which holds it without waiting for the answer: the unit is
+      // rolled back, and records nothing. b's fetch row is the only one.
+      await expect(
+        a.transact(async (tx) => {
+          if (await tx.holdClaim!(one!.id)) await tx.recordFetch({ urlId: one!.id, outcome: 'done', startedAt: Date.now(), status: 200 });
+        }),
+      ).rejects.toMatchObject({ code: 'ERR_STORE_CLAIM_LOST' });
       await b.transact(async (tx) => {
         if (await tx.holdClaim!(one!.id)) await tx.recordFetch({ urlId: one!.id, outcome: 'done', startedAt: Date.now(), status: 200 });
       });
