@@ -21,6 +21,12 @@ CREATE INDEX frontier_queued ON frontier (depth, id) WHERE state = 'queued';
 CREATE INDEX frontier_claims ON frontier (host, lease_until) WHERE state = 'fetching';
 CREATE INDEX frontier_leases ON frontier (lease_until) WHERE state = 'fetching';
 
+-- url's own indexes for the claim are read by nothing now: each was another partitioned
+-- index for every url write to keep (and every plan over url to consider).
+DROP INDEX url_frontier;
+DROP INDEX url_claims;
+DROP INDEX url_leases;
+
 CREATE FUNCTION frontier_copy() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP <> 'INSERT' AND OLD.state IN ('queued', 'fetching') AND (TG_OP = 'DELETE' OR NEW.state NOT IN ('queued', 'fetching')) THEN
@@ -45,7 +51,8 @@ CREATE TRIGGER frontier_delete AFTER DELETE ON url
 
 CREATE FUNCTION frontier_clear() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE frontier;
+  -- DELETE, not TRUNCATE: a TRUNCATE of url and frontier together has frontier in use here.
+  DELETE FROM frontier;
   RETURN NULL;
 END
 $$;
