@@ -301,7 +301,9 @@ export class PgFrontier implements SharedFrontier {
     const leaseNow = this.leaseNow();
     // A host's live claims are read from frontier_claims only as far as its limit (past it the
     // host is full, whatever their number), not at all without one: the claim's cost does
-    // not grow with the claims in flight.
+    // not grow with the claims in flight. By host alone (a host has one site): with the site
+    // too, a generic plan made on an empty table may read them by the primary key instead,
+    // every queued URL of the site.
     const counted = perHostConcurrency >= DEFAULT_POLITENESS.perHostConcurrency ? 0 : perHostConcurrency;
     const rows = (await this.#sql`
       WITH
@@ -336,9 +338,9 @@ export class PgFrontier implements SharedFrontier {
       busy AS (
         SELECT s.host, s.version, s.site,
           CASE WHEN s.host = '' THEN
-            (SELECT count(*)::integer FROM (SELECT 1 FROM frontier AS b WHERE b.site = s.site AND b.state = 'fetching' AND b.host IS NULL AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
+            (SELECT count(*)::integer FROM (SELECT 1 FROM frontier AS b WHERE b.state = 'fetching' AND b.host IS NULL AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
           ELSE
-            (SELECT count(*)::integer FROM (SELECT 1 FROM frontier AS b WHERE b.site = s.site AND b.state = 'fetching' AND b.host = s.host AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
+            (SELECT count(*)::integer FROM (SELECT 1 FROM frontier AS b WHERE b.state = 'fetching' AND b.host = s.host AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
           END AS n
         FROM seen AS s
       ),
