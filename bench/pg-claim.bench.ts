@@ -49,7 +49,7 @@ interface ClaimCost {
 }
 
 async function measure(sql: Sql, inFlight: number): Promise<ClaimCost> {
-  await sql`TRUNCATE url, "fetch", crawl_host, crawl_worker`;
+  await sql`TRUNCATE url, frontier, "fetch", crawl_host, crawl_worker`;
   const busyHosts = Array.from({ length: Math.ceil(inFlight / PER_HOST) }, (_, i) => `busy-${i}.test`);
   const freeHosts = Array.from({ length: FREE_HOSTS }, (_, i) => `free-${i}.test`);
   await insertUrls(sql, busyHosts, inFlight === 0 ? 0 : PER_HOST, 1, 'fetching', 'elsewhere');

@@ -121,6 +121,15 @@ async function main(): Promise<void> {
       console.log(
         `  ${label.padEnd(16)} PostgreSQL CPU ${perPage.toFixed(2).padStart(6)} ms a page (${outcome.serverCpuSeconds.toFixed(2)} s for ${outcome.resources} resources, ${outcome.seconds.toFixed(1)} s)  each once: ${outcome.isExactlyOnce ? 'yes' : 'NO'}${ratio}`,
       );
+      // Planning is once per connection and statement (generic plans): on 64 partitions each
+      // plan covers every partition, and a short crawl pays it over few pages.
+      const totals = await cluster.psql(
+        `SELECT round((sum(total_exec_time) / ${outcome.resources})::numeric, 2) || ' ms executing + ' || round((sum(total_plan_time) / ${outcome.resources})::numeric, 2) ||
+           ' ms planning a page (' || sum(plans) || ' plans for ' || sum(calls) || ' statements)'
+         FROM pg_stat_statements AS s JOIN pg_database AS d ON d.oid = s.dbid WHERE d.datname = '${name}'`,
+        name,
+      );
+      console.log(`      statements: ${totals.trim()}`);
       // Where the server's time went: the statements by planning + execution time a page (pg_stat_statements).
       const top = await cluster.psql(
         `SELECT round(((total_plan_time + total_exec_time) / ${outcome.resources})::numeric, 3) || ' ms (plan ' || round((total_plan_time / ${outcome.resources})::numeric, 3) || ')  ' ||

@@ -101,7 +101,8 @@ export async function crawl(seed: string | readonly string[], options?: CrawlOpt
     }
     let fetcher = given.fetcher as Fetcher | undefined;
     if (fetcher === undefined) {
-      const http = createFetcher({ userAgent: settings.userAgent, ...fetcherOptionsOf(settings), ...credentials });
+      // On the crawl's clock: the starts it records are the ones it paces hosts by.
+      const http = createFetcher({ userAgent: settings.userAgent, ...fetcherOptionsOf(settings), ...credentials, ...(given.now === undefined ? {} : { now: given.now as () => number }) });
       closing.push(() => http.close());
       fetcher = http;
     }

@@ -1,6 +1,7 @@
 // crawl(seed, options): one call, the defaults of `linkladder crawl` — the SQLite
 // index, the HTTP fetcher, robots.txt — and what it opens it closes.
 
+import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +46,18 @@ afterAll(async () => {
 });
 
 describe('crawl(seed, options)', () => {
+  it("records each request's start on the clock it is given as `now`, the one it paces hosts by", async () => {
+    const db = path.join(dir, 'own-clock.db');
+    const epoch = Date.UTC(2001, 0, 1);
+    const start = Date.now();
+    await crawl(`${origin}/`, { db, allowPrivate: true, now: () => epoch + (Date.now() - start) });
+    const index = new Database(db, { readonly: true });
+    const started = index.prepare('SELECT started_at FROM fetch').pluck().all() as number[];
+    index.close();
+    expect(started.length).toBeGreaterThan(0);
+    for (const at of started) expect(at - epoch).toSatisfy((ms: number) => ms >= 0 && ms < 60_000);
+  });
+
   it('crawls in one call with the CLI defaults: the SQLite index at `db`, the HTTP fetcher, robots.txt', async () => {
     const db = path.join(dir, 'one-call.db');
     requests.length = 0;

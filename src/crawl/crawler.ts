@@ -117,7 +117,7 @@ class Crawler {
       perHostConcurrency: options.perHostConcurrency,
       // A folder read from disk has no server to spare: no per-host limit, no delay.
       isLocalHost: (_host, job) => options.fetcher.isLocal?.(job.claimed.key) === true,
-      delayMs: (host, job) => (options.fetcher.isLocal?.(job.claimed.key) === true ? 0 : this.#pace.delayMs(host, this.#hostDelayMs(job.claimed.key))),
+      delayMs: (host, job) => this.#requestDelayMs(host, job.claimed.key),
       pausedUntil: (host) => this.#pace.pausedUntil(host),
       // Until robots.txt answered for a host, one task at a time (robots-pace.ts).
       isPaceKnown: (host, job) => options.robots === undefined || options.fetcher.isLocal?.(job.claimed.key) === true || this.#robotsPace.isKnown(host),
@@ -180,9 +180,9 @@ class Crawler {
       // few awaits before it: a task slow to reach its request (a GC pause, a busy loop)
       // would otherwise let the next one start less than the delay after it.
       requestSent: (claimed, request) => {
-        if (request.kind === 'robots' || options.fetcher.isLocal?.(claimed.key) === true) return;
+        if (request.kind === 'robots') return;
         const host = schemeRung(request.url)?.host ?? claimed.host ?? '';
-        this.#scheduler.hold(host, this.#pace.delayMs(host, this.#hostDelayMs(request.url)));
+        this.#scheduler.hold(host, this.#requestDelayMs(host, request.url));
       },
     });
   }
@@ -385,6 +385,11 @@ class Crawler {
     // Requeued after the wait: a crawl killed while it waits leaves them as they were recorded.
     for (const id of wave.ids) await this.#requeue(id);
     return true;
+  }
+
+  /** The least time between the start of a request for `url` on `host` and the next one's there (none on a local file tree). */
+  #requestDelayMs(host: string, url: string): number {
+    return this.#o.fetcher.isLocal?.(url) === true ? 0 : this.#pace.delayMs(host, this.#hostDelayMs(url));
   }
 
   /** The least time between two requests to the host of `url`: a robots.txt Crawl-delay is honoured up to the longest delay an option may ask (one hour). */

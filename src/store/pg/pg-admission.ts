@@ -505,11 +505,13 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
   const unless = guess === undefined ? db`` : db` WHERE NOT EXISTS (SELECT 1 FROM wrong)`;
   if (guess !== undefined) {
     // Probes (LATERAL … LIMIT 1), as the snapshot's: an EXISTS here was planned as a scan of the table.
-    parts.push(db`wrong AS (
-      SELECT 1 FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)
+    // The texts are sent once and read twice (as keys, as spellings).
+    parts.push(db`unknown_text AS (SELECT * FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)),
+    wrong AS (
+      SELECT 1 FROM unknown_text AS t
       CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
       UNION ALL
-      SELECT 1 FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)
+      SELECT 1 FROM unknown_text AS t
       CROSS JOIN LATERAL (SELECT 1 FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
       UNION ALL
       SELECT 1 FROM unnest(${guess.rememberedSites}::integer[], ${guess.remembered}::bigint[]) AS r (site, id)

@@ -53,6 +53,7 @@ const MIGRATION_LOCK = 0x6c6c6d67;
 /** Connect to `url`. Ids are bigint columns, read back as numbers (they stay below 2^53). */
 export function connect(url: string, options: PgConnectOptions = {}): Sql {
   const isPooled = options.isTransactionPooling === true;
+  outliveArrayTypesFailures();
   return postgres(url, {
     max: options.max ?? PG_POOL_SIZE.default,
     // Unnamed statements are parsed and planned with their values at every execution
@@ -83,6 +84,33 @@ export function connect(url: string, options: PgConnectOptions = {}): Sql {
       ? { application_name: 'linkladder' }
       : { application_name: 'linkladder', jit: 'off', ...(options.isGenericPlans === true ? { plan_cache_mode: 'force_generic_plan' } : {}) },
   }) as unknown as Sql;
+}
+
+let isOutlivingArrayTypesFailures = false;
+
+/**
+ * The client asks the server for its array types as each connection opens, and drops
+ * that statement's promise (porsager/postgres#1192): a connection cut while it runs (a
+ * server restart) ended a worker with an unhandled rejection, though the statement that
+ * opened the connection meets the loss on its own and is made again. That one rejection
+ * is let pass. Any other ends the process as Node would when this is the only listener;
+ * other listeners (a host application's, a test runner's) hear of it as before.
+ * (Not asking for the types on later connections is no way out: the client then never
+ * hands a connection opened for a transaction over, porsager/postgres#1219.)
+ */
+function outliveArrayTypesFailures(): void {
+  if (isOutlivingArrayTypesFailures) return;
+  isOutlivingArrayTypesFailures = true;
+  process.on('unhandledRejection', (reason) => {
+    if (isArrayTypesFailure(reason)) return;
+    if (process.listenerCount('unhandledRejection') === 1) throw reason;
+  });
+}
+
+/** Whether `error` is the failure of the client's own statement asking for the array types. */
+function isArrayTypesFailure(error: unknown): boolean {
+  const query = (error as { query?: unknown } | null)?.query;
+  return typeof query === 'string' && /\bfrom pg_catalog\.pg_type a\b[^]*\btypcategory = 'A'/.test(query);
 }
 
 /** A connection failure as the store's error, naming the server but not the password. */

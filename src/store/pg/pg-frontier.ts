@@ -4,6 +4,13 @@
 // hold, come free within the lease, not the minutes a request may take); per-host politeness held for the whole crawl by a crawl_host row
 // per host, locked and advanced in the statement that claims.
 //
+// The claim chooses from `frontier` (migration 012): the rows of url in the states it
+// reads (queued, fetching), copied by triggers on url in the transaction that writes
+// them, in one unpartitioned table. On an index partitioned by site, url's indexes are
+// partitioned too: the shallowest queued URLs of the whole crawl were a merge of a scan
+// of every partition, each claim (5× the claim's unpartitioned cost at 64 partitions).
+// From the copy the claim reads one index, and url only in the sites of what it takes.
+//
 // One claim is one statement (one round trip). Its steps, as CTEs:
 // 1. candidates: the first queued URLs by (depth, id), and claims whose lease ran out
 //    (a dead worker's), as many of each as the window;
@@ -11,8 +18,8 @@
 //    rows a statement inserts are not in its own snapshot);
 // 3. the open hosts: next_at passed, fewer live claims on it than perHostConcurrency,
 //    row locked with SKIP LOCKED (another worker claiming on it now keeps it). A host's
-//    live claims are read from url_claims (host, lease_until) only as far as the limit,
-//    and lapsed ones from url_leases: the claim reads a few index entries per host,
+//    live claims are read from frontier_claims (host, lease_until) only as far as the limit,
+//    and lapsed ones from frontier_leases: the claim reads a few index entries per host,
 //    never the claims in flight (whose count grows with the cluster's throughput).
 //    Counted, not kept in a counter: a counter would have to be written by every
 //    settlement (its page unit then holding the host's row, which claims skip) and
@@ -292,20 +299,22 @@ export class PgFrontier implements SharedFrontier {
     const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, limit * WINDOW_FACTOR));
     const { perHostConcurrency, perHostDelayMs } = this.#politeness;
     const leaseNow = this.leaseNow();
-    // A host's live claims are read from url_claims only as far as its limit (past it the
+    // A host's live claims are read from frontier_claims only as far as its limit (past it the
     // host is full, whatever their number), not at all without one: the claim's cost does
-    // not grow with the claims in flight.
+    // not grow with the claims in flight. By host alone (a host has one site): with the site
+    // too, a generic plan made on an empty table may read them by the primary key instead,
+    // every queued URL of the site.
     const counted = perHostConcurrency >= DEFAULT_POLITENESS.perHostConcurrency ? 0 : perHostConcurrency;
     const rows = (await this.#sql`
       WITH
       candidate AS (
-        (SELECT site, id, coalesce(host, '') AS host, depth FROM url
+        (SELECT site, id, coalesce(host, '') AS host, depth FROM frontier
           WHERE ${this.#sql.unsafe(CLAIM_QUEUED)} ORDER BY depth, id LIMIT ${window})
         UNION ALL
-        (SELECT site, id, coalesce(host, '') AS host, depth FROM url
+        (SELECT site, id, coalesce(host, '') AS host, depth FROM frontier
           WHERE ${this.#sql.unsafe(CLAIM_LAPSED)} AND lease_until < ${leaseNow} ORDER BY depth, id LIMIT ${window})
         UNION ALL
-        (SELECT site, id, coalesce(host, '') AS host, depth FROM url
+        (SELECT site, id, coalesce(host, '') AS host, depth FROM frontier
           WHERE ${this.#sql.unsafe(CLAIM_LAPSED)} AND lease_until IS NULL ORDER BY depth, id LIMIT ${window})
       ),
       -- The candidates' hosts' rows, found by their keys (= ANY: a lookup of each, never a scan of every host).
@@ -329,9 +338,9 @@ export class PgFrontier implements SharedFrontier {
       busy AS (
         SELECT s.host, s.version, s.site,
           CASE WHEN s.host = '' THEN
-            (SELECT count(*)::integer FROM (SELECT 1 FROM url AS b WHERE b.site = s.site AND b.state = 'fetching' AND b.host IS NULL AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
+            (SELECT count(*)::integer FROM (SELECT 1 FROM frontier AS b WHERE b.state = 'fetching' AND b.host IS NULL AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
           ELSE
-            (SELECT count(*)::integer FROM (SELECT 1 FROM url AS b WHERE b.site = s.site AND b.state = 'fetching' AND b.host = s.host AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
+            (SELECT count(*)::integer FROM (SELECT 1 FROM frontier AS b WHERE b.state = 'fetching' AND b.host = s.host AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
           END AS n
         FROM seen AS s
       ),
@@ -406,8 +415,8 @@ export class PgFrontier implements SharedFrontier {
     const [row] = (await this.#sql`
       SELECT
         ${leaseNow} AS now,
-        EXISTS (SELECT 1 FROM url WHERE state = 'queued') AS queued,
-        EXISTS (SELECT 1 FROM url WHERE state = 'fetching'
+        EXISTS (SELECT 1 FROM frontier WHERE state = 'queued') AS queued,
+        EXISTS (SELECT 1 FROM frontier WHERE state = 'fetching'
                 AND (claimed_by IS DISTINCT FROM ${this.workerId} OR lease_until IS NULL OR lease_until < ${leaseNow})) AS claimed,
         (SELECT min(next_at) FROM crawl_host WHERE next_at > ${leaseNow}) AS next_at`) as unknown as [{ now: number; queued: boolean; claimed: boolean; next_at: number | null }];
     if (!row.queued && !row.claimed) return { isOver: true, retryInMs: 0 };

@@ -7,9 +7,9 @@
 // The migrations of migrations/postgresql/ are applied first, as on any index, and
 // then each large table, still empty, is made again partitioned: its columns, defaults,
 // CHECK constraints and storage as they are (`LIKE … INCLUDING ALL EXCLUDING
-// INDEXES`), its primary key, unique constraints and indexes made again from their own
-// definitions under their own names, the sequences its columns own kept (their values
-// too), and the views that read it dropped and made again from their definitions. The
+// INDEXES`), its primary key, unique constraints, indexes and triggers made again from
+// their own definitions under their own names, the sequences its columns own kept (their
+// values too), and the views that read it dropped and made again from their definitions. The
 // schema is then the one the migrations made, with the same names, so later migrations
 // apply to it as to an unpartitioned one: ADD COLUMN, CREATE INDEX and CHECK constraints
 // work on partitioned tables. A unique index must include the partition key: every
@@ -97,6 +97,8 @@ async function partitionTables(db: Sql, partitions: number): Promise<void> {
       JOIN pg_class AS s ON s.oid = d.objid AND s.relkind = 'S'
       JOIN pg_attribute AS a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
       WHERE d.classid = 'pg_class'::regclass AND d.refobjid = ${table}::regclass AND d.deptype = 'a'`;
+    // Triggers (the frontier's copy, migration 012): made again on the partitioned table, which clones them to its partitions.
+    const triggers = await db`SELECT pg_get_triggerdef(oid) AS definition FROM pg_trigger WHERE tgrelid = ${table}::regclass AND NOT tgisinternal ORDER BY oid`;
     const staging = `${table}__partitioned`;
     await db.unsafe(`CREATE TABLE ${quote(staging)} (LIKE ${quote(table)} INCLUDING ALL EXCLUDING INDEXES) PARTITION BY HASH (site)`);
     for (const s of sequences) await db.unsafe(`ALTER SEQUENCE ${quote(s.sequence as string)} OWNED BY NONE`);
@@ -108,6 +110,7 @@ async function partitionTables(db: Sql, partitions: number): Promise<void> {
       await db.unsafe(`CREATE TABLE ${quote(`${table}_p${remainder}`)} PARTITION OF ${quote(table)} FOR VALUES WITH (MODULUS ${partitions}, REMAINDER ${remainder})`);
     }
     for (const s of sequences) await db.unsafe(`ALTER SEQUENCE ${quote(s.sequence as string)} OWNED BY ${quote(table)}.${quote(s.column as string)}`);
+    for (const t of triggers) await db.unsafe(t.definition as string);
   }
   for (const view of views) await db.unsafe(`CREATE VIEW ${quote(view.name)} AS ${view.definition}`);
 }

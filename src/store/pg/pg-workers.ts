@@ -31,7 +31,7 @@ export async function readWorkers(sql: Sql, now: number): Promise<WorkerRow[]> {
       SELECT claimed_by,
              count(*) FILTER (WHERE lease_until >= ${now}::bigint) AS live,
              count(*) FILTER (WHERE lease_until IS NULL OR lease_until < ${now}::bigint) AS lapsed
-      FROM url WHERE state = 'fetching' GROUP BY claimed_by
+      FROM frontier WHERE state = 'fetching' GROUP BY claimed_by
     ) AS c ON c.claimed_by = w.id
     ORDER BY w.id`) as unknown as WorkerColumns[];
   return rows.map((row) => ({

@@ -44,6 +44,9 @@ async function schemaOf(url: string): Promise<string[]> {
       UNION ALL
       SELECT 'view ' || viewname || ' ' || definition FROM pg_views WHERE schemaname = current_schema()
       UNION ALL
+      SELECT 'trigger ' || pg_get_triggerdef(g.oid) FROM pg_trigger AS g JOIN pg_class AS t ON t.oid = g.tgrelid
+      WHERE NOT g.tgisinternal AND g.tgparentid = 0 AND t.relnamespace = current_schema()::regnamespace
+      UNION ALL
       SELECT 'sequence ' || s.relname || ' owned by ' || coalesce(d.refobjid::regclass::text, '-') FROM pg_class AS s
       LEFT JOIN pg_depend AS d ON d.objid = s.oid AND d.deptype = 'a' AND d.classid = 'pg_class'::regclass
       WHERE s.relkind = 'S' AND s.relnamespace = current_schema()::regnamespace`;
@@ -54,7 +57,7 @@ async function schemaOf(url: string): Promise<string[]> {
 }
 
 describe('the partitioned schema', () => {
-  it('is the schema the migrations make (names, columns, constraints, indexes, views, sequences), its large tables partitioned', async (context) => {
+  it('is the schema the migrations make (names, columns, constraints, indexes, views, triggers, sequences), its large tables partitioned', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('the partitioned schema', cluster));
     const plain = await cluster.createDatabase();
     const partitioned = await cluster.createDatabase();
@@ -67,6 +70,7 @@ describe('the partitioned schema', () => {
     }
     const expected = await schemaOf(plain);
     expect(expected.some((line) => line.startsWith('view broken_link'))).toBe(true);
+    expect(expected.some((line) => line.startsWith('trigger CREATE TRIGGER frontier_insert AFTER INSERT ON public.url'))).toBe(true);
     expect(await schemaOf(partitioned)).toEqual(expected);
   });
 
@@ -92,6 +96,47 @@ describe('the partitioned schema', () => {
       expect(await schemaOf(url)).toEqual(await schemaOf(plain));
     } finally {
       await sql.end({ timeout: 1 });
+    }
+  });
+});
+
+describe('the frontier copy (migration 012)', () => {
+  it('is filled from the queued and claimed URLs of an index made before it, partitioned or not, and kept from then on', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the frontier copy', cluster));
+    const upTo011 = path.join(dir, 'up-to-011');
+    mkdirSync(upTo011, { recursive: true });
+    for (const m of loadMigrations(defaultPgMigrationsDir()).filter((m) => m.version <= 11)) copyFileSync(path.join(defaultPgMigrationsDir(), m.file), path.join(upTo011, m.file));
+    for (const partitions of [0, 4]) {
+      const url = await cluster.createDatabase();
+      const sql = connect(url, { max: 1 });
+      try {
+        if (partitions > 0) await partitionPg(sql, partitions, { now: Date.now, url, dir: upTo011 });
+        else await migratePg(sql, Date.now, upTo011);
+        await sql`
+          INSERT INTO url (site, id, key, scheme, host, state, depth, first_seen, claimed_by, lease_until)
+          VALUES (1, 1, 'http://a.test/', 'http', 'a.test', 'queued', 0, 0, NULL, NULL),
+                 (2, 2, 'http://b.test/', 'http', 'b.test', 'fetching', 1, 0, 'w', 99),
+                 (3, 3, 'http://c.test/', 'http', 'c.test', 'done', 1, 0, NULL, NULL)`;
+        expect((await migratePg(sql, Date.now)).map((m) => m.version)).toContain(12);
+        const copy = async () => (await sql`SELECT id, host, depth, state, claimed_by, lease_until FROM frontier ORDER BY id`).map((r) => ({ ...r }));
+        expect(await copy(), `${partitions} partitions`).toEqual([
+          { id: 1, host: 'a.test', depth: 0, state: 'queued', claimed_by: null, lease_until: null },
+          { id: 2, host: 'b.test', depth: 1, state: 'fetching', claimed_by: 'w', lease_until: 99 },
+        ]);
+        await sql`UPDATE url SET state = 'fetching', claimed_by = 'v', lease_until = 5 WHERE site = 1 AND id = 1`;
+        await sql`UPDATE url SET state = 'done', claimed_by = NULL, lease_until = NULL WHERE site = 2 AND id = 2`;
+        await sql`UPDATE url SET state = 'queued' WHERE site = 3 AND id = 3`;
+        expect(await copy(), `${partitions} partitions`).toEqual([
+          { id: 1, host: 'a.test', depth: 0, state: 'fetching', claimed_by: 'v', lease_until: 5 },
+          { id: 3, host: 'c.test', depth: 1, state: 'queued', claimed_by: null, lease_until: null },
+        ]);
+        await sql`DELETE FROM url WHERE site = 1 AND id = 1`;
+        expect((await copy()).map((r) => r.id)).toEqual([3]);
+        await sql`TRUNCATE url`;
+        expect(await copy()).toEqual([]);
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
     }
   });
 });
@@ -141,25 +186,30 @@ function loggedPlans(log: string): LoggedPlan[] {
 const PARTITIONS = 16;
 const HOSTS = ['a.example', 'b.example'];
 
+/** A partitioned index whose every statement's plan the server logs as it ran (auto_explain), and where its log starts. */
+async function explainedIndex(cluster: PostgresCluster): Promise<{ url: string; logFile: string; logStart: number }> {
+  const url = await cluster.createDatabase();
+  const name = new URL(url).pathname.slice(1);
+  const sql = connect(url, { max: 1 });
+  await partitionPg(sql, PARTITIONS, { now: Date.now, url });
+  await sql.end({ timeout: 1 });
+  for (const setting of [
+    `session_preload_libraries = 'auto_explain'`,
+    'auto_explain.log_min_duration = 0',
+    'auto_explain.log_analyze = on',
+    'auto_explain.log_timing = off',
+    `auto_explain.log_format = 'json'`,
+  ]) {
+    await cluster.psql(`ALTER DATABASE "${name}" SET ${setting}`);
+  }
+  const logFile = path.join(cluster.dir, 'server.log');
+  return { url, logFile, logStart: readFileSync(logFile, 'utf8').length };
+}
+
 describe('the statements of a page on a partitioned index', () => {
   it('each read the partitions of the sites they name, not every partition', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('partition pruning', cluster));
-    const url = await cluster.createDatabase();
-    const name = new URL(url).pathname.slice(1);
-    const sql = connect(url, { max: 1 });
-    await partitionPg(sql, PARTITIONS, { now: Date.now, url });
-    await sql.end({ timeout: 1 });
-    for (const setting of [
-      `session_preload_libraries = 'auto_explain'`,
-      'auto_explain.log_min_duration = 0',
-      'auto_explain.log_analyze = on',
-      'auto_explain.log_timing = off',
-      `auto_explain.log_format = 'json'`,
-    ]) {
-      await cluster.psql(`ALTER DATABASE "${name}" SET ${setting}`);
-    }
-    const logFile = path.join(cluster.dir, 'server.log');
-    const logStart = readFileSync(logFile, 'utf8').length;
+    const { url, logFile, logStart } = await explainedIndex(cluster);
 
     // A worker admits on what it remembers (its write checks that); a second one, which
     // remembers nothing, reads a snapshot first.
@@ -228,6 +278,41 @@ describe('the statements of a page on a partitioned index', () => {
       const reads = read(signature);
       for (const table of ['url', 'form']) expect(most(reads, table), `${signature}: ${table}`).toBeLessThanOrEqual(HOSTS.length);
       expect(most(reads, 'page_link'), `${signature}: page_link`).toBeLessThanOrEqual(1);
+    }
+  }, 120_000);
+
+  it('a claim reads url in the sites it claims from, not in every partition (the frontier is read from its own table)', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('partition pruning', cluster));
+    const { url, logFile, logStart } = await explainedIndex(cluster);
+    // Eight hosts queued (in as many partitions as their sites fall in), each claim takes one URL of two of them.
+    const hosts = Array.from({ length: 8 }, (_, i) => `h${i}.example`);
+    const store = await PgStore.open({ url, workerId: 'claiming' });
+    store.shared.setPoliteness({ perHostConcurrency: 1, perHostDelayMs: 0 });
+    await store.admit(hosts.flatMap((host) => [0, 1, 2].map((n) => ({ rawHref: `http://${host}/${n}`, target: `http://${host}/${n}` }))));
+    const claims: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const claimed = await store.claim(2);
+      claims.push(new Set(claimed.map((c) => c.host)).size);
+      for (const page of claimed) {
+        await store.transact(async (tx) => {
+          expect(await tx.holdClaim?.(page.id)).toBe(true);
+          await tx.recordFetch({ urlId: page.id, outcome: 'done', startedAt: 1, status: 200, contentType: 'text/html' });
+        });
+      }
+    }
+    await store.close();
+    expect(claims).toEqual([2, 2, 2]);
+    let plans: LoggedPlan[] = [];
+    for (let wait = 0; wait < 50; wait++) {
+      plans = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart)).filter((p) => p['Query Text'].includes('candidate AS'));
+      if (plans.length >= 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(plans.length).toBeGreaterThanOrEqual(3);
+    for (const plan of plans) {
+      const read = partitionsRead(plan.Plan);
+      expect(read.get('url')?.size ?? 0, 'url').toBeLessThanOrEqual(2);
+      for (const table of PARTITIONED_TABLES.filter((t) => t !== 'url')) expect(read.get(table)?.size ?? 0, table).toBe(0);
     }
   }, 120_000);
 });
