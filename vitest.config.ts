@@ -122,6 +122,7 @@ const POSTGRES = [
   'test/store/pg/**/postgres-cluster.test.ts',
   'test/store/pg/**/reader.test.ts',
   'test/store/pg/**/round-trips.test.ts',
+  'test/store/pg/**/statements.test.ts',
   'test/store/pg/**/sitemap-leases.test.ts',
   'test/store/pg/**/store-leases.test.ts',
 ];

@@ -117,6 +117,22 @@ const DIVISION_BY_ZERO = '22012';
 /** Writer shards of link_tally: concurrent writers rarely share a row. */
 const TALLY_SHARDS = 64;
 
+/** What the views of one unit share (`transact`, its savepoints included). */
+interface UnitState {
+  readonly deferred: Deferred;
+  /** The link_tally shard the unit's admissions write. */
+  readonly shard: number;
+  /** The unit's fetch row kept back (recordFetch), until its next statement. */
+  keptFetch: KeptFetch | undefined;
+}
+
+/** A fetch row kept back in a unit: `take` has it back unsent (false once it was sent). */
+interface KeptFetch {
+  readonly record: FetchRecord;
+  readonly site: number | undefined;
+  take: () => boolean;
+}
+
 /** What every view of one store shares: the pool, the clock, the worker, the id pool. */
 interface PgCore {
   readonly sql: Sql;
@@ -160,6 +176,8 @@ export class PgStore implements IndexWriter {
   readonly #learned: LearnedFacts[] = [];
   /** In a unit (`transact`): its writes sent without waiting for their answer (pipelined-unit.ts). */
   readonly #deferred: Deferred | undefined;
+  /** In a unit: what its views share (the fetch row kept back for the run's counts to ride with). */
+  readonly #unit: UnitState | undefined;
   /** The link_tally shard this view's admissions write: its unit's own. */
   readonly #shard: number;
   /** In a unit: it settles a claim of this worker (`holdClaim`), and so frees a slot of the crawl. */
@@ -170,10 +188,11 @@ export class PgStore implements IndexWriter {
   /** The migrations this open applied (empty when the database was up to date). */
   readonly appliedMigrations: readonly Migration[];
 
-  private constructor(core: PgCore, db: Executor, isInTransaction: boolean, applied: readonly Migration[], unit?: { deferred: Deferred; shard: number }) {
+  private constructor(core: PgCore, db: Executor, isInTransaction: boolean, applied: readonly Migration[], unit?: UnitState) {
     this.#core = core;
     this.#db = db;
     this.#isInTransaction = isInTransaction;
+    this.#unit = unit;
     this.#deferred = unit?.deferred;
     this.#shard = unit?.shard ?? core.shard;
     this.appliedMigrations = applied;
@@ -298,12 +317,16 @@ export class PgStore implements IndexWriter {
 
   // In a unit the row is sent without waiting (pipelined-unit.ts): a URL not in the index
   // then fails the statement on the server (a division by zero of no rows), which rolls the unit back.
+  // It is kept back until the unit's next statement: the run's counts, which come next
+  // (recordRunCounts), ride in the same statement, one statement less a page.
   async recordFetch(record: FetchRecord): Promise<void> {
     this.#touch(record.urlId);
-    const deferred = this.#deferred;
-    if (deferred !== undefined) {
-      const query = this.#recordFetchQuery(record, this.#knownSite(record.urlId), this.#db`1 / (SELECT count(*)::integer FROM f) AS id`);
-      deferred.send(query, undefined, (error) => ((error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? notFound(record.urlId) : error));
+    const unit = this.#unit;
+    if (unit !== undefined) {
+      const site = this.#knownSite(record.urlId);
+      const kept: KeptFetch = { record, site, take: () => false };
+      kept.take = unit.deferred.keep(() => this.#sendFetch(kept));
+      unit.keptFetch = kept;
       // Nothing after it counts what this unit records before the claim is known held.
       await this.#held;
       return;
@@ -314,9 +337,16 @@ export class PgStore implements IndexWriter {
     if (rows.length === 0) throw notFound(record.urlId);
   }
 
+  /** Send a fetch row kept back in a unit, with the run's counts (`counts`, a WITH part) when they ride with it. */
+  #sendFetch(kept: KeptFetch, counts?: ReturnType<Executor>): void {
+    const id = kept.record.urlId;
+    const query = this.#recordFetchQuery(kept.record, kept.site, this.#db`1 / (SELECT count(*)::integer FROM f) AS id`, counts);
+    this.#deferred!.send(query, undefined, (error) => ((error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? notFound(id) : error));
+  }
+
   // The URL's site, when this worker knows it, finds its row in one partition; the fetch
   // row leads its key with the site read from that row.
-  #recordFetchQuery(record: FetchRecord, site: number | undefined, returning: ReturnType<Executor>): ReturnType<Executor> {
+  #recordFetchQuery(record: FetchRecord, site: number | undefined, returning: ReturnType<Executor>, also?: ReturnType<Executor>): ReturnType<Executor> {
     const hops = record.redirects ?? [];
     const ofSite = site === undefined ? this.#db`` : this.#db`site = ${site} AND`;
     return this.#db`
@@ -340,7 +370,7 @@ export class PgStore implements IndexWriter {
         ), s AS (
           UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE state END, claimed_by = NULL, lease_until = NULL
           WHERE ${ofSite} id = ${record.urlId}
-        )
+        )${also === undefined ? this.#db`` : this.#db`, ${also}`}
         SELECT ${returning}`;
   }
 
@@ -453,8 +483,7 @@ export class PgStore implements IndexWriter {
     if (this.#isInTransaction) {
       const tx = this.#db as unknown as { savepoint<R>(work: (sp: Executor) => Promise<R>): Promise<R> };
       let inner: PgStore | undefined;
-      const unit = this.#deferred === undefined ? undefined : { deferred: this.#deferred, shard: this.#shard };
-      const result = await tx.savepoint((sp) => work((inner = new PgStore(this.#core, sp, true, [], unit))));
+      const result = await tx.savepoint((sp) => work((inner = new PgStore(this.#core, sp, true, [], this.#unit))));
       if (inner !== undefined) this.#learned.push(...inner.#learned);
       return result;
     }
@@ -472,7 +501,7 @@ export class PgStore implements IndexWriter {
             this.#core.sql,
             (tx, deferred) => {
               hasBegun = true;
-              return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [], { deferred, shard })));
+              return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [], { deferred, shard, keptFetch: undefined })));
             },
             (tx) => this.#claimAhead(tx, inner),
           ),
@@ -568,12 +597,17 @@ export class PgStore implements IndexWriter {
   }
 
   // In a unit, sent with its COMMIT (pipelined-unit.ts): the run's row is locked only while the server runs them.
+  // The unit's fetch row kept back (recordFetch) takes them into its statement (a WITH part).
   async recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void> {
-    const update = (): ReturnType<Executor> => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`;
-    if (this.#deferred !== undefined) {
-      this.#deferred.send(update());
+    const unit = this.#unit;
+    if (unit !== undefined) {
+      const kept = unit.keptFetch;
+      unit.keptFetch = undefined;
+      if (kept !== undefined && kept.take()) {
+        this.#sendFetch(kept, this.#db`c AS (UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL)`);
+      } else unit.deferred.send(this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`);
       await this.#held;
-    } else await this.#writing(update);
+    } else await this.#writing(() => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`);
   }
 
   async runs(): Promise<readonly CrawlRunRow[]> {

@@ -6,7 +6,12 @@
 //   - BEGIN rides with the unit's first statement (the claim held, `holdClaim`);
 //   - a savepoint rides with the statement it guards (COMMIT releases it);
 //   - writes whose answer the crawl does not read (the fetch row, the run's counts) are
-//     sent at once and not awaited: they ride with the next read, or with COMMIT.
+//     sent and not awaited: they ride with the next read, or with COMMIT;
+//   - a write may be kept back (`keep`) instead, so that the write after it takes it into
+//     its own statement (the fetch row and the run's counts are one statement): each
+//     statement costs the server and the worker a fixed share of CPU whatever it does. A
+//     write kept back is sent before any other statement of the unit, COMMIT included,
+//     so the server still runs them in the order the unit made them.
 // A deferred write that fails aborts the transaction on the server: every statement
 // after it fails, COMMIT then rolls back, and the unit fails with the deferred write's
 // own error, as if it had been awaited. Nothing changes for what a unit records, or for
@@ -37,6 +42,12 @@ export interface Deferred {
    * at COMMIT by `check`, and its failure is the unit's error as `mapError` gives it.
    */
   send<R>(query: LazyQuery<R>, check?: (result: R) => void, mapError?: (error: unknown) => unknown): void;
+  /**
+   * Keep a write back: `flush` sends it (with `send`) before the unit's next statement
+   * is made, or before COMMIT. The function returned takes it back unsent (true) so that
+   * its caller sends it within a statement of its own; false once it was sent.
+   */
+  keep(flush: () => void): () => boolean;
 }
 
 /** `work` in one transaction on a connection of `sql`'s pool, pipelined as the file's comment says. */
@@ -62,8 +73,25 @@ export async function pipelinedTransaction<T>(
   /** The first deferred write that failed: the unit's error. */
   let failed: { error: unknown } | undefined;
   const pending: Promise<unknown>[] = [];
+  /** The write kept back (`keep`), sent before any other statement is made on the unit's connection. */
+  let kept: (() => void) | undefined;
+  const flushKept = (): void => {
+    const flush = kept;
+    kept = undefined;
+    flush?.();
+  };
   const guard = (): void => {
     if (lost !== undefined) throw Object.assign(new Error('the connection to the server closed during the transaction'), { code: 'CONNECTION_CLOSED', cause: lost });
+    flushKept();
+  };
+  const keep = (flush: () => void): (() => boolean) => {
+    flushKept();
+    kept = flush;
+    return () => {
+      if (kept !== flush) return false;
+      kept = undefined;
+      return true;
+    };
   };
   const send = <R>(query: LazyQuery<R>, check?: (result: R) => void, mapError?: (error: unknown) => unknown): void => {
     guard();
@@ -113,8 +141,9 @@ export async function pipelinedTransaction<T>(
   begin.catch(() => {});
   let result: T;
   try {
-    result = await untilClosed(work(tx, { send }));
+    result = await untilClosed(work(tx, { send, keep }));
     await untilClosed(begin);
+    flushKept();
     // COMMIT of a transaction a deferred write aborted answers ROLLBACK: the write's error is the unit's.
     const commit = Promise.resolve(tx.unsafe('COMMIT').execute());
     commit.catch(() => {});
@@ -125,6 +154,8 @@ export async function pipelinedTransaction<T>(
     await untilClosed(afterwards ?? Promise.resolve()).catch(() => {});
     if (failed !== undefined) throw failed.error;
   } catch (thrown) {
+    // What the unit kept back is not sent: it rolls back.
+    kept = undefined;
     // A statement after a deferred write that failed says only "transaction aborted": the write's own error is the unit's.
     await untilClosed(Promise.all(pending)).catch(() => {});
     const error = failed?.error ?? thrown;
