@@ -288,8 +288,24 @@ export class UrlIdPool {
   }
 }
 
+/**
+ * A check that rides in the batch's write (its first WITH part, and its first column), so
+ * that it costs no statement of its own: a unit's claim held (PgStore.holdClaim). `isDone`
+ * once a statement that carried it succeeded: a write rolled back to its savepoint (a lost
+ * race) took its locks with it, and the next one carries it again.
+ */
+export interface RidingCheck {
+  /** The WITH part, named as `check` reads it. */
+  readonly part: (db: Executor) => Fragment;
+  /** The column that fails the statement when the check does not hold. */
+  readonly check: (db: Executor) => Fragment;
+  isDone: boolean;
+}
+
 export interface PgAdmissionOptions {
   readonly now: () => number;
+  /** A check the batch's write carries (see RidingCheck). */
+  readonly riding?: RidingCheck | undefined;
   /** This writer's rows of link_tally. */
   readonly shard: number;
   readonly ids: UrlIdPool;
@@ -379,8 +395,8 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
       const savepoint = (db as unknown as { savepoint?: (work: (sp: Executor) => Promise<string[] | undefined>) => Promise<string[] | undefined> }).savepoint;
       const written =
         savepoint === undefined
-          ? await writeBatch(db, backend.writes, options.shard, guess)
-          : await savepoint.call(db, (sp: Executor) => writeBatch(sp, backend.writes, options.shard, guess));
+          ? await writeBatch(db, backend.writes, options.shard, guess, options.riding)
+          : await savepoint.call(db, (sp: Executor) => writeBatch(sp, backend.writes, options.shard, guess, options.riding));
       if (guess !== undefined) known.guessed(written !== undefined);
       if (written === undefined) continue;
       isWritten = true;
@@ -491,7 +507,7 @@ type Fragment = ReturnType<Executor>;
  * none of the texts it took to be new is in the index and none of the remembered URLs
  * is an alias, and returns undefined when it wrote nothing.
  */
-async function writeBatch(db: Executor, writes: BatchWrites, shard: number, guess: BatchQuestions | undefined): Promise<string[] | undefined> {
+async function writeBatch(db: Executor, writes: BatchWrites, shard: number, guess: BatchQuestions | undefined, riding?: RidingCheck): Promise<string[] | undefined> {
   // Rows in one order (by key) in every worker: concurrent batches then lock them in the same
   // order. New spellings keep the order they were met in (form.seq records it; a deadlock
   // between two batches inserting one spelling is retried).
@@ -568,11 +584,15 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
       ON CONFLICT (shard, rung, ladder_rung) DO UPDATE SET links = link_tally.links + excluded.links)`);
   }
   if (parts.length === (guess === undefined ? 0 : 1)) return [];
+  // The check first, read by the first column: its row locked before the batch's rows are.
+  const carried = riding === undefined || riding.isDone ? undefined : riding;
+  if (carried !== undefined) parts.unshift(carried.part(db));
   const list = parts.reduce((all, part) => db`${all}, ${part}`);
   // Every part runs whether or not the last SELECT reads it (PostgreSQL runs each data-modifying WITH once).
-  const [row] = await db`WITH ${list} SELECT ${guess === undefined ? db`true` : db`NOT EXISTS (SELECT 1 FROM wrong)`} AS written,
+  const [row] = await db`WITH ${list} SELECT ${carried === undefined ? db`` : db`${carried.check(db)} AS checked, `}${guess === undefined ? db`true` : db`NOT EXISTS (SELECT 1 FROM wrong)`} AS written,
     ${forms.length > 0 ? db`(SELECT array_agg(text) FROM new_form WHERE rung = 'string')` : db`NULL::text[]`} AS forms,
     ${seenForms.length > 0 ? lostRaise(db, seenForms.length, guess !== undefined) : db`1`} AS raised`;
+  if (carried !== undefined) carried.isDone = true;
   if (row?.written !== true) return undefined;
   return (row.forms as string[] | null) ?? [];
 }

@@ -37,7 +37,7 @@ import {
   type UrlRecord,
 } from '../types.js';
 import { KnownUrls, type LearnedFacts } from './known-urls.js';
-import { admitBatch, UrlIdPool, type Executor } from './pg-admission.js';
+import { admitBatch, UrlIdPool, type Executor, type RidingCheck } from './pg-admission.js';
 import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
@@ -124,6 +124,30 @@ interface UnitState {
   readonly shard: number;
   /** The unit's fetch row kept back (recordFetch), until its next statement. */
   keptFetch: KeptFetch | undefined;
+  /** The unit's claim held (holdClaim), kept back until its next statement, or carried by its links' write (admit). */
+  keptHold: KeptHold | undefined;
+}
+
+/** A claim held in a unit, not sent yet (holdClaim). */
+interface KeptHold {
+  /** Its check, as a batch's write carries it (pg-admission.ts). */
+  readonly riding: RidingCheck;
+  /** Has it back unsent (false once it was sent). */
+  take: () => boolean;
+  /** Sends it as a statement of its own. */
+  readonly send: () => void;
+  /** The claim is known held. */
+  readonly held: () => void;
+  /** The claim is known lost (`error`, the carrying statement's): the unit's error. */
+  readonly lost: (error: unknown) => unknown;
+}
+
+/** What a claim not this worker's makes its check fail with, when a batch's write carries it (22P02). */
+const CLAIM_LOST_TEXT = 'claim lost';
+
+function isClaimLostText(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '22P02' && typeof e.message === 'string' && e.message.includes(`"${CLAIM_LOST_TEXT}"`);
 }
 
 /** A fetch row kept back in a unit: `take` has it back unsent (false once it was sent). */
@@ -282,8 +306,37 @@ export class PgStore implements IndexWriter {
     // In a transaction the batch's write takes a savepoint (pg-admission.ts), so that a lost race is retried.
     const core = this.#core;
     const learn = this.#isInTransaction ? (facts: LearnedFacts) => this.#learned.push(facts) : (facts: LearnedFacts) => core.known.learn(facts);
-    const options = { now: core.now, shard: this.#shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id) };
-    return this.#writing(() => admitBatch(this.#db, batch, options));
+    // A unit's claim held and not sent yet rides in the batch's write (holdClaim).
+    const unit = this.#unit;
+    const hold = unit?.keptHold;
+    if (unit !== undefined) unit.keptHold = undefined;
+    const riding = hold !== undefined && hold.take() ? hold.riding : undefined;
+    const options = { now: core.now, shard: this.#shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id), riding };
+    return this.#writing(async () => {
+      let isLost = false;
+      try {
+        return await admitBatch(this.#db, batch, options);
+      } catch (error) {
+        // The write that carried it was rolled back to its savepoint: the unit is not, and fails.
+        if (riding !== undefined && !riding.isDone && isClaimLostText(error)) {
+          isLost = true;
+          const mapped = hold!.lost(error);
+          unit!.deferred.fail(mapped);
+          throw mapped;
+        }
+        throw error;
+      } finally {
+        if (riding?.isDone === true) hold!.held();
+        // Not carried (nothing written, or a write that failed otherwise): sent before the unit's next statement.
+        else if (riding !== undefined && !isLost) this.#keepHold(unit!, hold!);
+      }
+    });
+  }
+
+  /** Keep a unit's claim held back until its next statement, which sends it first unless it carries it (admit). */
+  #keepHold(unit: UnitState, hold: KeptHold): void {
+    hold.take = unit.deferred.keep(() => hold.send());
+    unit.keptHold = hold;
   }
 
   // Shallowest first, on hosts with a free slot; SKIP LOCKED so that two workers never
@@ -380,26 +433,45 @@ export class PgStore implements IndexWriter {
     const site = await this.#siteOf(id);
     if (site === undefined) return false;
     this.#isSettlingClaim = true;
-    const deferred = this.#deferred;
-    if (deferred !== undefined) {
-      // In a unit the claim is held without waiting for the answer: it rides with the unit's
-      // first read (or its first write, which waits for it). A claim not this worker's fails
-      // the statement on the server (a division by zero of no rows), which aborts the unit:
-      // every statement after it fails, nothing of it is committed, and every wait of the
-      // unit after it throws ERR_STORE_CLAIM_LOST, before the crawl counts what it records.
+    const unit = this.#unit;
+    if (unit !== undefined) {
+      // In a unit the claim is held without waiting for the answer, and costs no statement
+      // of its own when it can ride in the next: the page's links (admit), else it is sent
+      // before the unit's next statement. Its row is then locked first, before the rows that
+      // statement writes. A claim not this worker's fails the statement that carries it,
+      // which aborts the unit: nothing of it is committed, and every wait of the unit after
+      // it throws ERR_STORE_CLAIM_LOST, before the crawl counts what it records.
       let held: () => void = () => {};
       let lost: (error: unknown) => void = () => {};
       this.#held = new Promise<void>((resolve, reject) => ((held = resolve), (lost = reject)));
       this.#held.catch(() => {});
-      const query = this.#db`
-        WITH r AS (SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE)
-        SELECT 1 / (SELECT count(*)::integer FROM r WHERE state = 'alias' OR (state = 'fetching' AND claimed_by = ${this.#core.workerId} AND is_live)) AS held`;
-      deferred.send(query, () => held(), (error) => {
-        const mapped =
-          (error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? new StoreError('ERR_STORE_CLAIM_LOST', `URL id ${id} is not claimed by this worker any more: nothing of its unit was recorded`) : error;
-        lost(mapped);
-        return mapped;
-      });
+      const claimLost = (): StoreError => new StoreError('ERR_STORE_CLAIM_LOST', `URL id ${id} is not claimed by this worker any more: nothing of its unit was recorded`);
+      const part = (db: Executor): ReturnType<Executor> =>
+        db`held_claim AS (SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE)`;
+      const holding = (db: Executor): ReturnType<Executor> =>
+        db`(SELECT count(*)::integer FROM held_claim WHERE state = 'alias' OR (state = 'fetching' AND claimed_by = ${this.#core.workerId} AND is_live))`;
+      const hold: KeptHold = {
+        riding: {
+          part,
+          // Not a division by zero: the admission takes that for a race it lost, and tries again.
+          check: (db) => db`(CASE WHEN ${holding(db)} = 1 THEN '1' ELSE ${CLAIM_LOST_TEXT} END)::integer`,
+          isDone: false,
+        },
+        take: () => false,
+        held,
+        lost: (error) => {
+          const mapped = isClaimLostText(error) ? claimLost() : error;
+          lost(mapped);
+          return mapped;
+        },
+        send: () =>
+          unit.deferred.send(this.#db`WITH ${part(this.#db)} SELECT 1 / ${holding(this.#db)} AS held`, () => held(), (error) => {
+            const mapped = (error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? claimLost() : error;
+            lost(mapped);
+            return mapped;
+          }),
+      };
+      this.#keepHold(unit, hold);
       return true;
     }
     const [row] = await this.#writing(
@@ -501,7 +573,7 @@ export class PgStore implements IndexWriter {
             this.#core.sql,
             (tx, deferred) => {
               hasBegun = true;
-              return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [], { deferred, shard, keptFetch: undefined })));
+              return work((inner = new PgStore(this.#core, tx as unknown as Executor, true, [], { deferred, shard, keptFetch: undefined, keptHold: undefined })));
             },
             (tx) => this.#claimAhead(tx, inner),
           ),

@@ -3,15 +3,16 @@
 // (each 1 ms of round-trip time cost a page 7.4 ms when every statement of the unit was
 // awaited in turn, measured), so the unit sends what needs no answer along with what
 // does, on one connection, in order (the server runs them in the order sent):
-//   - BEGIN rides with the unit's first statement (the claim held, `holdClaim`);
+//   - BEGIN rides with the unit's first statement;
 //   - a savepoint rides with the statement it guards (COMMIT releases it);
 //   - writes whose answer the crawl does not read (the fetch row, the run's counts) are
 //     sent and not awaited: they ride with the next read, or with COMMIT;
 //   - a write may be kept back (`keep`) instead, so that the write after it takes it into
-//     its own statement (the fetch row and the run's counts are one statement): each
-//     statement costs the server and the worker a fixed share of CPU whatever it does. A
-//     write kept back is sent before any other statement of the unit, COMMIT included,
-//     so the server still runs them in the order the unit made them.
+//     its own statement (the fetch row and the run's counts are one statement; the claim
+//     held rides in the page's admission): each statement costs the server and the worker
+//     a fixed share of CPU whatever it does. A write kept back is sent before any other
+//     statement of the unit, COMMIT included, so the server still runs them in the order
+//     the unit made them.
 // A deferred write that fails aborts the transaction on the server: every statement
 // after it fails, COMMIT then rolls back, and the unit fails with the deferred write's
 // own error, as if it had been awaited. Nothing changes for what a unit records, or for
@@ -48,6 +49,11 @@ export interface Deferred {
    * its caller sends it within a statement of its own; false once it was sent.
    */
   keep(flush: () => void): () => boolean;
+  /**
+   * The unit fails with `error` (the first one given) though the server's transaction
+   * did not abort (a statement rolled back to its savepoint): it is rolled back, not committed.
+   */
+  fail(error: unknown): void;
 }
 
 /** `work` in one transaction on a connection of `sql`'s pool, pipelined as the file's comment says. */
@@ -141,8 +147,12 @@ export async function pipelinedTransaction<T>(
   begin.catch(() => {});
   let result: T;
   try {
-    result = await untilClosed(work(tx, { send, keep }));
+    const fail = (error: unknown): void => void (failed ??= { error });
+    result = await untilClosed(work(tx, { send, keep, fail }));
     await untilClosed(begin);
+    // Failed without the server's transaction aborted (`fail`): not committed.
+    const failedEarly: { error: unknown } | undefined = failed;
+    if (failedEarly !== undefined) throw failedEarly.error;
     flushKept();
     // COMMIT of a transaction a deferred write aborted answers ROLLBACK: the write's error is the unit's.
     const commit = Promise.resolve(tx.unsafe('COMMIT').execute());

@@ -71,6 +71,8 @@ describe.skipIf(typeof cluster === 'string')('PgStore claims', () => {
       const [one] = await a.claim(1);
       await a.transact(async (tx) => {
         expect(await tx.holdClaim!(one!.id)).toBe(true);
+        // The claim held rides with the unit's first statement (here a read), which locks the row.
+        await tx.getUrl(one!.id);
         // The 300 ms lease lapses while the unit runs (the renewals skip the locked row).
         await new Promise((resolve) => setTimeout(resolve, 600));
         expect(await b.claim(5)).toEqual([]);
