@@ -3,34 +3,15 @@
 // generated site spread over 8 loopback hosts (127.0.0.2–127.0.0.9) whose servers
 // count every request and measure what is in flight on each host.
 
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/store/pg/pg-database.js';
-import { ensureBuilt, spawnCli } from '../cli/built-cli.js';
-import { killAll, startWorker, type WorkerConfig, type WorkerProcess } from '../support/crawl-workers.js';
+import { spawnCli } from '../cli/built-cli.js';
+import { startWorker, type WorkerConfig, type WorkerProcess } from '../support/crawl-workers.js';
+import { workerTestBed } from '../support/worker-test-bed.js';
 import { expectCleanExit, isSiteFile } from '../support/worker-exits.js';
 import { serveMultiHostSite, type MultiHostSite } from '../support/multi-host-site.js';
-import { startPostgres } from '../support/postgres-cluster.js';
-import { skipNotice } from '../support/system-tools.js';
 
-const cluster = await startPostgres();
-if (typeof cluster === 'string') skipNotice('cooperating crawl workers on PostgreSQL', cluster);
-
-const running = new Set<ChildProcess>();
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  if (typeof cluster !== 'string') await ensureBuilt();
-}, 300_000);
-
-afterEach(async () => {
-  killAll(running);
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-afterAll(async () => {
-  if (typeof cluster !== 'string') await cluster.stop();
-});
+const { cluster, running, cleanups } = await workerTestBed('cooperating crawl workers on PostgreSQL');
 
 
 async function setUp(site: MultiHostSite): Promise<{ db: string; sql: Sql }> {

@@ -5,34 +5,14 @@
 // library's crawl() into a PgStore (test/support/crawl-worker.mjs), on a generated site
 // over 8 loopback hosts whose servers count every request.
 
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/store/pg/pg-database.js';
-import { ensureBuilt } from '../cli/built-cli.js';
-import { killAll, startWorker, type WorkerExit } from '../support/crawl-workers.js';
+import { startWorker, type WorkerExit } from '../support/crawl-workers.js';
+import { workerTestBed } from '../support/worker-test-bed.js';
 import { expectCleanExit, isSiteFile } from '../support/worker-exits.js';
 import { serveMultiHostSite, type MultiHostSite } from '../support/multi-host-site.js';
-import { startPostgres } from '../support/postgres-cluster.js';
-import { skipNotice } from '../support/system-tools.js';
 
-const cluster = await startPostgres();
-if (typeof cluster === 'string') skipNotice('a re-check shared by workers on PostgreSQL', cluster);
-
-const running = new Set<ChildProcess>();
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  if (typeof cluster !== 'string') await ensureBuilt();
-}, 300_000);
-
-afterEach(async () => {
-  killAll(running);
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-afterAll(async () => {
-  if (typeof cluster !== 'string') await cluster.stop();
-});
+const { cluster, running, cleanups } = await workerTestBed('a re-check shared by workers on PostgreSQL');
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,29 +3,14 @@
 // for the server and carries on, or ends with its summary and one line.
 
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/store/pg/pg-database.js';
-import { ensureBuilt, spawnCli, type CliExit } from '../cli/built-cli.js';
-import { killAll } from '../support/crawl-workers.js';
+import { spawnCli, type CliExit } from '../cli/built-cli.js';
 import { serveMultiHostSite } from '../support/multi-host-site.js';
-import { startPostgres } from '../support/postgres-cluster.js';
-import { skipNotice } from '../support/system-tools.js';
+import { workerTestBed } from '../support/worker-test-bed.js';
 
 // Its own cluster: restarting the run's shared one would cut every other file's connections.
-const cluster = await startPostgres({ dedicated: true });
-if (typeof cluster === 'string') skipNotice('PostgreSQL restarted under crawl workers', cluster);
-
-const running = new Set<ChildProcess>();
-
-beforeAll(async () => {
-  if (typeof cluster !== 'string') await ensureBuilt();
-}, 300_000);
-
-afterEach(() => killAll(running));
-
-afterAll(async () => {
-  if (typeof cluster !== 'string') await cluster.stop();
-});
+const { cluster, running } = await workerTestBed('PostgreSQL restarted under crawl workers', { dedicated: true });
 
 /** What a worker wrote to stderr, Node's own warnings left out. */
 function ownStderr(stderr: string): string {

@@ -4,36 +4,14 @@
 // back and claimed again under it. Two worker processes (test/support/crawl-worker.mjs)
 // on one host whose pages are all queued at once; the server times every request.
 
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/store/pg/pg-database.js';
-import { ensureBuilt } from '../cli/built-cli.js';
-import { killAll, startWorker, type WorkerExit } from '../support/crawl-workers.js';
-import { serveMultiHostSite, type MultiHostSite } from '../support/multi-host-site.js';
-import { startPostgres } from '../support/postgres-cluster.js';
-import { skipNotice } from '../support/system-tools.js';
+import { startWorker, type WorkerExit } from '../support/crawl-workers.js';
+import { serveMultiHostSite } from '../support/multi-host-site.js';
+import { isSiteFile } from '../support/worker-exits.js';
+import { workerTestBed } from '../support/worker-test-bed.js';
 
-const cluster = await startPostgres();
-if (typeof cluster === 'string') skipNotice("robots.txt's Crawl-delay across workers on PostgreSQL", cluster);
-
-const running = new Set<ChildProcess>();
-let site: MultiHostSite | undefined;
-
-beforeAll(async () => {
-  if (typeof cluster !== 'string') await ensureBuilt();
-}, 300_000);
-
-afterEach(async () => {
-  killAll(running);
-  await site?.close();
-  site = undefined;
-});
-
-afterAll(async () => {
-  if (typeof cluster !== 'string') await cluster.stop();
-});
-
-const isSiteFile = (url: string): boolean => url.endsWith('/robots.txt') || url.endsWith('/sitemap.xml');
+const { cluster, running, cleanups } = await workerTestBed("robots.txt's Crawl-delay across workers on PostgreSQL");
 
 function expectClean(exit: WorkerExit): void {
   expect(exit.stderr.replace(/^\(node:\d+\) .*\n|^\(Use `node --trace-warnings.*\n/gm, '')).toBe('');
@@ -53,7 +31,8 @@ describe.skipIf(typeof cluster === 'string')("robots.txt's Crawl-delay across wo
   it('2 workers, a host whose robots.txt says Crawl-delay: 0.5, its pages all queued, concurrency 8: every gap between starts the server saw is at least 0.5 s, the first one too', async () => {
     if (typeof cluster === 'string') return;
     const delayed = '127.0.0.2';
-    site = await serveMultiHostSite({ hosts: [delayed], pagesPerHost: 10, imagesPerHost: 1, latencyMs: 20, robots: { [delayed]: 'User-agent: *\nCrawl-delay: 0.5\n' } });
+    const site = await serveMultiHostSite({ hosts: [delayed], pagesPerHost: 10, imagesPerHost: 1, latencyMs: 20, robots: { [delayed]: 'User-agent: *\nCrawl-delay: 0.5\n' } });
+    cleanups.push(() => site.close());
     const db = await cluster.createDatabase();
     const seeds = site.resources.filter((url) => url.endsWith('.html') || url.endsWith('/'));
     const options = { allowPrivate: true, sitemap: false, concurrency: 8, perHostConcurrency: 8 };

@@ -4,36 +4,17 @@
 // writer gives, and a redirect target another worker is requesting (or has fetched)
 // is not requested again.
 
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, spawnCli } from '../cli/built-cli.js';
-import { killAll, startWorker } from '../support/crawl-workers.js';
+import { describe, expect, it } from 'vitest';
+import { spawnCli } from '../cli/built-cli.js';
+import { startWorker } from '../support/crawl-workers.js';
+import { workerTestBed } from '../support/worker-test-bed.js';
 import { expectCleanExit } from '../support/worker-exits.js';
-import { startPostgres } from '../support/postgres-cluster.js';
 import { serveRedirectSite, serveSpellingsSite, type CountingSite } from '../support/shared-targets-site.js';
-import { skipNotice } from '../support/system-tools.js';
 
-const cluster = await startPostgres();
-if (typeof cluster === 'string') skipNotice('workers on PostgreSQL meeting shared targets', cluster);
-
-const running = new Set<ChildProcess>();
-const cleanups: (() => Promise<void> | void)[] = [];
-
-beforeAll(async () => {
-  if (typeof cluster !== 'string') await ensureBuilt();
-}, 300_000);
-
-afterEach(async () => {
-  killAll(running);
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-afterAll(async () => {
-  if (typeof cluster !== 'string') await cluster.stop();
-});
+const { cluster, running, cleanups } = await workerTestBed('workers on PostgreSQL meeting shared targets');
 
 /** Crawl `site` with `count` workers into `db` (a PostgreSQL URL, or a SQLite file for one process). */
 async function crawlWith(count: number, db: string, site: CountingSite, options: Readonly<Record<string, unknown>>): Promise<void> {
