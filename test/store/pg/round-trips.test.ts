@@ -10,7 +10,7 @@ import { PgStore } from '../../../src/store/index.js';
 import { startDelayingProxy, type DelayingProxy } from '../../support/delaying-proxy.js';
 import { startPostgres } from '../../support/postgres-cluster.js';
 import { skipNotice } from '../../support/system-tools.js';
-import { FakeSite, page } from '../../crawl/fake-site.js';
+import { chainPage, PAGE_CHAIN, pageChainSite } from './page-chain.js';
 
 const cluster = await startPostgres();
 if (typeof cluster === 'string') skipNotice('round trips of a PostgreSQL worker', cluster);
@@ -20,19 +20,7 @@ afterAll(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
 });
 
-const PAGES = 40;
-const FROM = 10;
-const TO = 30;
-
-/** Page n links to the next two and back to the first: every page admits links, a new URL or two among them. */
-function site(): FakeSite {
-  const resources: Record<string, { body: string }> = {};
-  for (let n = 0; n < PAGES; n++) {
-    const next = [n + 1, n + 2].filter((c) => c < PAGES).map((c) => `/p${c}`);
-    resources[n === 0 ? 'http://a.test/' : `http://a.test/p${n}`] = { body: page(...next, '/') };
-  }
-  return new FakeSite(resources);
-}
+const { pages: PAGES, from: FROM, to: TO } = PAGE_CHAIN;
 
 describe.skipIf(typeof cluster === 'string')('round trips of a PostgreSQL worker', () => {
   it('a page costs 2 round trips: its links with the claim held, and its records with COMMIT and the next claim', async () => {
@@ -43,7 +31,7 @@ describe.skipIf(typeof cluster === 'string')('round trips of a PostgreSQL worker
     db.port = String(proxy.port);
     const store = await PgStore.open({ url: db.href, workerId: 'rt' });
     try {
-      const web = site();
+      const web = pageChainSite();
       // Counted from the request of page FROM to that of page TO: the pages between, not the run's start and end.
       let turns = 0;
       let connections = 0;
@@ -51,11 +39,11 @@ describe.skipIf(typeof cluster === 'string')('round trips of a PostgreSQL worker
       let seconds = 0;
       const fetcher: Fetcher = {
         fetch: (url, signal, options) => {
-          if (url === `http://a.test/p${FROM}`) {
+          if (url === chainPage(FROM)) {
             proxy!.resetCounts();
             startedAt = performance.now();
           }
-          if (url === `http://a.test/p${TO}`) {
+          if (url === chainPage(TO)) {
             turns = proxy!.turns;
             connections = proxy!.connections;
             seconds = (performance.now() - startedAt) / 1000;
@@ -64,7 +52,7 @@ describe.skipIf(typeof cluster === 'string')('round trips of a PostgreSQL worker
         },
       };
       // One page at a time: each unit's round trips are its own.
-      const summary = await runCrawler({ seeds: ['http://a.test/'], store, fetcher, sitemap: false, concurrency: 1 });
+      const summary = await runCrawler({ seeds: [chainPage(0)], store, fetcher, sitemap: false, concurrency: 1 });
       expect(summary.pagesFetched).toBe(PAGES);
       // Besides the pages: the lease renewal and the progress report, each once a second (a
       // loaded machine takes seconds), and a connection the pool opens meanwhile (its start-up,

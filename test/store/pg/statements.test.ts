@@ -9,7 +9,7 @@ import type { Fetcher } from '../../../src/fetch/index.js';
 import { PgStore } from '../../../src/store/index.js';
 import { startPostgres } from '../../support/postgres-cluster.js';
 import { skipNotice } from '../../support/system-tools.js';
-import { FakeSite, page } from '../../crawl/fake-site.js';
+import { chainPage, PAGE_CHAIN, pageChainSite } from './page-chain.js';
 
 const cluster = await startPostgres({ settings: { shared_preload_libraries: 'pg_stat_statements' } });
 if (typeof cluster === 'string') skipNotice('statements of a PostgreSQL worker', cluster);
@@ -17,19 +17,7 @@ afterAll(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
 });
 
-const PAGES = 40;
-const FROM = 10;
-const TO = 30;
-
-/** Page n links to the next two and back to the first: every page admits links, a new URL or two among them. */
-function site(): FakeSite {
-  const resources: Record<string, { body: string }> = {};
-  for (let n = 0; n < PAGES; n++) {
-    const next = [n + 1, n + 2].filter((c) => c < PAGES).map((c) => `/p${c}`);
-    resources[n === 0 ? 'http://a.test/' : `http://a.test/p${n}`] = { body: page(...next, '/') };
-  }
-  return new FakeSite(resources);
-}
+const { pages: PAGES, from: FROM, to: TO } = PAGE_CHAIN;
 
 describe.skipIf(typeof cluster === 'string')('statements of a PostgreSQL worker', () => {
   it('a page costs 6 statements: the claim held rides in its links, the run counts in its fetch row', async () => {
@@ -50,19 +38,19 @@ describe.skipIf(typeof cluster === 'string')('statements of a PostgreSQL worker'
     };
     const store = await PgStore.open({ url, workerId: 'st' });
     try {
-      const web = site();
+      const web = pageChainSite();
       let counted: { total: number; kinds: string } | undefined;
       // Counted from the request of page FROM to that of page TO: the units of the pages
       // between (each with the claim sent ahead with its COMMIT), not the run's start and end.
       const fetcher: Fetcher = {
         fetch: async (target, signal, options) => {
-          if (target === `http://a.test/p${FROM}`) await cluster.psql('SELECT pg_stat_statements_reset()', name);
-          if (target === `http://a.test/p${TO}`) counted = await count();
+          if (target === chainPage(FROM)) await cluster.psql('SELECT pg_stat_statements_reset()', name);
+          if (target === chainPage(TO)) counted = await count();
           return web.fetch(target, signal, options);
         },
       };
       // One page at a time: each unit's statements are its own.
-      const summary = await runCrawler({ seeds: ['http://a.test/'], store, fetcher, sitemap: false, concurrency: 1 });
+      const summary = await runCrawler({ seeds: [chainPage(0)], store, fetcher, sitemap: false, concurrency: 1 });
       expect(summary.pagesFetched).toBe(PAGES);
       const perPage = counted!.total / (TO - FROM);
       console.log(`statements a page: ${perPage.toFixed(2)}\n${counted!.kinds}`);
