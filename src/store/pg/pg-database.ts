@@ -225,9 +225,12 @@ const RECONNECT_PAUSE_S = 0.1;
 
 /**
  * How long a transaction waits for a connection of its own before it is counted as
- * lost (and made again, server-wait.ts): units hold one for milliseconds.
+ * lost (and made again, server-wait.ts): units hold one for milliseconds, so a request
+ * not answered within seconds is one the client lost (below), and each second more is a
+ * second every unit waits after a server restart. Given up on a pool only slow (a
+ * loaded machine), the unit is made again once the server answers: nothing is lost.
  */
-const RESERVE_WAIT_MS = 15_000;
+const RESERVE_WAIT_MS = 5_000;
 
 /**
  * A connection of `sql`'s pool for one transaction. The client (postgres 3.4.9) can
