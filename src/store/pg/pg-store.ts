@@ -198,9 +198,7 @@ export class PgStore implements IndexWriter {
   readonly #isInTransaction: boolean;
   /** In a transaction: what its batches learned, remembered when it commits (known-urls.ts). */
   readonly #learned: LearnedFacts[] = [];
-  /** In a unit (`transact`): its writes sent without waiting for their answer (pipelined-unit.ts). */
-  readonly #deferred: Deferred | undefined;
-  /** In a unit: what its views share (the fetch row kept back for the run's counts to ride with). */
+  /** In a unit (`transact`): what its views share, its writes sent without waiting for their answer among it (pipelined-unit.ts). */
   readonly #unit: UnitState | undefined;
   /** The link_tally shard this view's admissions write: its unit's own. */
   readonly #shard: number;
@@ -217,7 +215,6 @@ export class PgStore implements IndexWriter {
     this.#db = db;
     this.#isInTransaction = isInTransaction;
     this.#unit = unit;
-    this.#deferred = unit?.deferred;
     this.#shard = unit?.shard ?? core.shard;
     this.appliedMigrations = applied;
     this.robotsCache = this.#robots();
@@ -394,7 +391,7 @@ export class PgStore implements IndexWriter {
   #sendFetch(kept: KeptFetch, counts?: ReturnType<Executor>): void {
     const id = kept.record.urlId;
     const query = this.#recordFetchQuery(kept.record, kept.site, this.#db`1 / (SELECT count(*)::integer FROM f) AS id`, counts);
-    this.#deferred!.send(query, undefined, (error) => ((error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? notFound(id) : error));
+    this.#unit!.deferred.send(query, undefined, (error) => ((error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? notFound(id) : error));
   }
 
   // The URL's site, when this worker knows it, finds its row in one partition; the fetch
@@ -445,7 +442,12 @@ export class PgStore implements IndexWriter {
       let lost: (error: unknown) => void = () => {};
       this.#held = new Promise<void>((resolve, reject) => ((held = resolve), (lost = reject)));
       this.#held.catch(() => {});
-      const claimLost = (): StoreError => new StoreError('ERR_STORE_CLAIM_LOST', `URL id ${id} is not claimed by this worker any more: nothing of its unit was recorded`);
+      // The unit's error: ERR_STORE_CLAIM_LOST when the statement that carried the check says the claim is lost.
+      const lose = (error: unknown, isClaimLost: boolean): unknown => {
+        const mapped = isClaimLost ? new StoreError('ERR_STORE_CLAIM_LOST', `URL id ${id} is not claimed by this worker any more: nothing of its unit was recorded`) : error;
+        lost(mapped);
+        return mapped;
+      };
       const part = (db: Executor): ReturnType<Executor> =>
         db`held_claim AS (SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE)`;
       const holding = (db: Executor): ReturnType<Executor> =>
@@ -459,17 +461,11 @@ export class PgStore implements IndexWriter {
         },
         take: () => false,
         held,
-        lost: (error) => {
-          const mapped = isClaimLostText(error) ? claimLost() : error;
-          lost(mapped);
-          return mapped;
-        },
+        lost: (error) => lose(error, isClaimLostText(error)),
         send: () =>
-          unit.deferred.send(this.#db`WITH ${part(this.#db)} SELECT 1 / ${holding(this.#db)} AS held`, () => held(), (error) => {
-            const mapped = (error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? claimLost() : error;
-            lost(mapped);
-            return mapped;
-          }),
+          unit.deferred.send(this.#db`WITH ${part(this.#db)} SELECT 1 / ${holding(this.#db)} AS held`, () => held(), (error) =>
+            lose(error, (error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO),
+          ),
       };
       this.#keepHold(unit, hold);
       return true;
@@ -671,15 +667,15 @@ export class PgStore implements IndexWriter {
   // In a unit, sent with its COMMIT (pipelined-unit.ts): the run's row is locked only while the server runs them.
   // The unit's fetch row kept back (recordFetch) takes them into its statement (a WITH part).
   async recordRunCounts(id: number, counts: Readonly<Record<string, unknown>>): Promise<void> {
+    // Made only once the fetch row is taken back: a statement made in a unit first sends what the unit kept back.
+    const update = (): ReturnType<Executor> => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`;
     const unit = this.#unit;
-    if (unit !== undefined) {
-      const kept = unit.keptFetch;
-      unit.keptFetch = undefined;
-      if (kept !== undefined && kept.take()) {
-        this.#sendFetch(kept, this.#db`c AS (UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL)`);
-      } else unit.deferred.send(this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`);
-      await this.#held;
-    } else await this.#writing(() => this.#db`UPDATE crawl_run SET counts = ${JSON.stringify(counts)} WHERE id = ${id} AND ended_at IS NULL`);
+    if (unit === undefined) return void (await this.#writing(update));
+    const kept = unit.keptFetch;
+    unit.keptFetch = undefined;
+    if (kept !== undefined && kept.take()) this.#sendFetch(kept, this.#db`c AS (${update()})`);
+    else unit.deferred.send(update());
+    await this.#held;
   }
 
   async runs(): Promise<readonly CrawlRunRow[]> {
