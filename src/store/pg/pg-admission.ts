@@ -315,6 +315,8 @@ export interface PgAdmissionOptions {
   readonly learn: (facts: LearnedFacts) => void;
   /** The site of a URL this worker claimed (the pages whose links are admitted), if it knows it. */
   readonly claimedSite?: (id: number) => number | undefined;
+  /** The large tables are partitioned by site (`db migrate --partitions`): the write names the sites it reads (sitesNamed). */
+  readonly isPartitioned?: boolean;
 }
 
 /** What a batch asks of the index: texts it has not met before, and URLs it remembers. */
@@ -395,8 +397,8 @@ export async function admitBatch(db: Executor, batch: readonly AdmitEntry[], opt
       const savepoint = (db as unknown as { savepoint?: (work: (sp: Executor) => Promise<string[] | undefined>) => Promise<string[] | undefined> }).savepoint;
       const written =
         savepoint === undefined
-          ? await writeBatch(db, backend.writes, options.shard, guess, options.riding)
-          : await savepoint.call(db, (sp: Executor) => writeBatch(sp, backend.writes, options.shard, guess, options.riding));
+          ? await writeBatch(db, backend.writes, options, guess)
+          : await savepoint.call(db, (sp: Executor) => writeBatch(sp, backend.writes, options, guess));
       if (guess !== undefined) known.guessed(written !== undefined);
       if (written === undefined) continue;
       isWritten = true;
@@ -507,7 +509,8 @@ type Fragment = ReturnType<Executor>;
  * none of the texts it took to be new is in the index and none of the remembered URLs
  * is an alias, and returns undefined when it wrote nothing.
  */
-async function writeBatch(db: Executor, writes: BatchWrites, shard: number, guess: BatchQuestions | undefined, riding?: RidingCheck): Promise<string[] | undefined> {
+async function writeBatch(db: Executor, writes: BatchWrites, options: PgAdmissionOptions, guess: BatchQuestions | undefined): Promise<string[] | undefined> {
+  const { shard, riding } = options;
   // Rows in one order (by key) in every worker: concurrent batches then lock them in the same
   // order. New spellings keep the order they were met in (form.seq records it; a deadlock
   // between two batches inserting one spelling is retried).
@@ -517,6 +520,11 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
   const changes = [...writes.changes].sort((a, b) => a[0] - b[0]);
   const pages = [...writes.links];
   const tally = [...writes.tally].map(([pair, links]) => [...pair.split('\t'), links] as [string, string, number]);
+  const named =
+    options.isPartitioned === true
+      ? sitesNamed(db, [...(guess?.unknown.sites ?? []), ...(guess?.rememberedSites ?? []), ...seenForms.map((f) => f.site), ...changes.map(([, c]) => c.site), ...pages.map(([, p]) => p.site)])
+      : undefined;
+  const within = (column: string): Fragment => (named === undefined ? db`` : db` AND ${db.unsafe(column)} = ANY (${named})`);
   const parts: Fragment[] = [];
   const unless = guess === undefined ? db`` : db` WHERE NOT EXISTS (SELECT 1 FROM wrong)`;
   if (guess !== undefined) {
@@ -525,13 +533,13 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
     parts.push(db`unknown_text AS (SELECT * FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)),
     wrong AS (
       SELECT 1 FROM unknown_text AS t
-      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = t.site AND url.key = t.text${within('url.site')} LIMIT 1) AS u
       UNION ALL
       SELECT 1 FROM unknown_text AS t
-      CROSS JOIN LATERAL (SELECT 1 FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
+      CROSS JOIN LATERAL (SELECT 1 FROM form WHERE form.site = t.site AND form.text = t.text${within('form.site')} LIMIT 1) AS f
       UNION ALL
       SELECT 1 FROM unnest(${guess.rememberedSites}::integer[], ${guess.remembered}::bigint[]) AS r (site, id)
-      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = r.site AND url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = r.site AND url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL${within('url.site')} LIMIT 1) AS a
       LIMIT 1)`);
   }
   if (urls.length > 0) {
@@ -553,7 +561,7 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
     parts.push(db`seen_form AS (
       UPDATE form SET rung = 'string'
       FROM unnest(${seenForms.map((f) => f.site)}::integer[], ${seenForms.map((f) => f.text)}::text[]) AS x (site, text)
-      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`}
+      WHERE form.site = x.site AND form.text = x.text AND form.rung = 'syntax'${within('form.site')}${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`}
       RETURNING 1)`);
   }
   if (changes.length > 0) {
@@ -567,13 +575,13 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
           ELSE url.role END
       FROM unnest(${changes.map(([, c]) => c.site)}::integer[], ${changes.map(([id]) => id)}::bigint[], ${changes.map(([, c]) => (c.isFollowed ? 1 : 0))}::integer[],
         ${changes.map(([, c]) => c.depth)}::integer[], ${changes.map(([, c]) => c.role)}::text[]) AS x (site, id, followed, depth, role)
-      WHERE url.site = x.site AND url.id = x.id${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
+      WHERE url.site = x.site AND url.id = x.id${within('url.site')}${guess === undefined ? db`` : db` AND NOT EXISTS (SELECT 1 FROM wrong)`})`);
   }
   if (pages.length > 0) {
     parts.push(db`new_links AS (
       INSERT INTO page_link (site, from_url, first_position, count, links, format)
       SELECT x.site, x.from_url,
-        coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.site = x.site AND p.from_url = x.from_url), 0), x.count, x.links, ${LINK_FORMAT}
+        coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.site = x.site AND p.from_url = x.from_url${within('p.site')}), 0), x.count, x.links, ${LINK_FORMAT}
       FROM unnest(${pages.map(([, p]) => p.site)}::integer[], ${pages.map(([id]) => id)}::bigint[],
         ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links)${unless})`);
   }
@@ -595,6 +603,27 @@ async function writeBatch(db: Executor, writes: BatchWrites, shard: number, gues
   if (carried !== undefined) carried.isDone = true;
   if (row?.written !== true) return undefined;
   return (row.forms as string[] | null) ?? [];
+}
+
+/** Past this many sites a write names no list: it would read most partitions anyway. */
+const SITES_NAMED_MAX = 64;
+
+// On a partitioned index a statement that finds rows by sites read from its own arrays
+// (a LATERAL probe, an UPDATE … FROM unnest) is planned once with every partition, and
+// PostgreSQL sets up a scan of each partition at every execution: it can prune only by
+// what it knows as the execution starts. The sites as a list of parameters
+// (`site = ANY (ARRAY[$1, $2])`, not an array parameter, which it does not prune by) is
+// that: only the partitions of the sites named are set up. The list is padded to a
+// power of two with its last site, so that a connection prepares a few statements of
+// each shape, not one for every number of sites.
+function sitesNamed(db: Executor, sites: readonly number[]): Fragment | undefined {
+  const distinct = [...new Set(sites)];
+  if (distinct.length === 0 || distinct.length > SITES_NAMED_MAX) return undefined;
+  let slots = 1;
+  while (slots < distinct.length) slots *= 2;
+  const last = distinct.at(-1)!;
+  const padded = [...distinct, ...Array.from({ length: slots - distinct.length }, () => last)];
+  return db`ARRAY[${padded.map((site) => db`${site}::integer`).reduce((all, site) => db`${all}, ${site}`)}]`;
 }
 
 // A spelling this batch met at the `syntax` rung that another worker raised to `string`

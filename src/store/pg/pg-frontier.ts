@@ -96,8 +96,8 @@ function databaseNow(sql: Sql): ReturnType<Sql> {
 /** What a claim takes: a queued URL, or one whose claim's lease lapsed (its own branch, with the lease test). */
 const CLAIM_QUEUED = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql' });
 const CLAIM_LAPSED = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql' });
-const CLAIM_QUEUED_U = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql', column: 'u.state' });
-const CLAIM_LAPSED_U = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql', column: 'u.state' });
+const CLAIM_QUEUED_F = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql', column: 'f.state' });
+const CLAIM_LAPSED_F = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql', column: 'f.state' });
 /** The claims a worker gives back when it stops. */
 const CLOSE_FROM = stateIn('close', { to: 'queued', backend: 'postgresql' });
 
@@ -352,7 +352,7 @@ export class PgFrontier implements SharedFrontier {
           WHERE x.host = s.host AND x.xmin = s.version AND x.next_at <= ${leaseNow}
             AND s.n < CASE WHEN greatest(x.delay_ms, ${perHostDelayMs}::integer) > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
             AND (greatest(x.delay_ms, ${perHostDelayMs}::integer) = 0
-              OR coalesce((SELECT coalesce(f.started_db, f.started_at) FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1), 0)
+              OR coalesce(last_fetch_start(s.site), 0)
                  <= ${leaseNow} - greatest(x.delay_ms, ${perHostDelayMs}::integer))
           FOR UPDATE SKIP LOCKED
         ) AS h
@@ -369,15 +369,16 @@ export class PgFrontier implements SharedFrontier {
         WHERE nth <= CASE WHEN delay_ms > 0 THEN 1 ELSE free END
         ORDER BY depth, turn, id LIMIT ${limit}
       ),
+      -- The frontier's rows first (SKIP LOCKED: a claim of another worker is taking them), then
+      -- each URL by (site, id) in claim_url (migration 014), which skips one a unit is settling.
       locked AS (
-        SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id
-        WHERE ${this.#sql.unsafe(CLAIM_QUEUED_U)} OR (${this.#sql.unsafe(CLAIM_LAPSED_U)} AND (u.lease_until IS NULL OR u.lease_until < ${leaseNow}))
-        FOR UPDATE OF u SKIP LOCKED
+        SELECT f.site, f.id FROM frontier AS f JOIN chosen AS c ON f.site = c.site AND f.id = c.id
+        WHERE ${this.#sql.unsafe(CLAIM_QUEUED_F)} OR (${this.#sql.unsafe(CLAIM_LAPSED_F)} AND (f.lease_until IS NULL OR f.lease_until < ${leaseNow}))
+        FOR UPDATE OF f SKIP LOCKED
       ),
       claimed AS (
-        UPDATE url AS u SET state = 'fetching', claimed_by = ${this.workerId}, lease_until = ${leaseNow} + ${this.#leaseMs}::bigint
-        FROM locked AS l WHERE u.site = l.site AND u.id = l.id
-        RETURNING u.id, u.key, u.depth, u.host, u.role
+        SELECT u.id, u.key, u.depth, u.host, u.role FROM locked AS l
+        CROSS JOIN LATERAL claim_url(l.site, l.id, ${this.workerId}, ${leaseNow} + ${this.#leaseMs}::bigint, ${leaseNow}) AS u
       ),
       advanced AS (
         UPDATE crawl_host AS h SET next_at = ${leaseNow} + o.delay_ms * k.n

@@ -41,6 +41,7 @@ import { admitBatch, UrlIdPool, type Executor, type RidingCheck } from './pg-adm
 import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
+import { partitionCount } from './pg-partitions.js';
 import { pipelinedTransaction, type Deferred } from './pipelined-unit.js';
 import { ServerWait } from './server-wait.js';
 import { PG_ALIAS_COLUMNS, PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
@@ -187,6 +188,8 @@ interface PgCore {
   runId: number | undefined;
   /** Claims taken with a unit's COMMIT, handed out by the next claim() (PgStore.transact). */
   readonly claimedAhead: ClaimedUrl[];
+  /** The large tables are partitioned by site (`db migrate --partitions`), as the store opened. */
+  readonly isPartitioned: boolean;
   /** URLs this worker claimed and has touched no more since (isClaimUntouched). */
   readonly untouched: Set<number>;
 }
@@ -229,9 +232,11 @@ export class PgStore implements IndexWriter {
       isTransactionPooling: options.transactionPooling === true,
     });
     let applied: Migration[] = [];
+    let partitions = 0;
     try {
       if (options.readOnly === true) await checkUpToDate(sql, options.url, options.migrationsDir);
       else applied = await migratePg(sql, now, options.migrationsDir);
+      partitions = await partitionCount(sql);
     } catch (error) {
       await sql.end({ timeout: 1 });
       if (error instanceof StoreError) throw error;
@@ -257,6 +262,7 @@ export class PgStore implements IndexWriter {
       isClosed: false,
       runId: undefined,
       claimedAhead: [],
+      isPartitioned: partitions > 0,
       untouched: new Set(),
     };
     if (!core.isReadOnly) {
@@ -308,7 +314,7 @@ export class PgStore implements IndexWriter {
     const hold = unit?.keptHold;
     if (unit !== undefined) unit.keptHold = undefined;
     const riding = hold !== undefined && hold.take() ? hold.riding : undefined;
-    const options = { now: core.now, shard: this.#shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id), riding };
+    const options = { now: core.now, shard: this.#shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id), riding, isPartitioned: core.isPartitioned };
     return this.#writing(async () => {
       let isLost = false;
       try {

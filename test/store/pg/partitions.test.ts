@@ -170,6 +170,18 @@ function partitionsRead(plan: PlanNode, into = new Map<string, Set<string>>()): 
   return into;
 }
 
+/**
+ * Each partitioned table the plan set up a scan of, with those partitions, whether the
+ * scan ran or not: the partitions pruned as the execution started are not in the plan.
+ */
+function partitionsSetUp(plan: PlanNode, into = new Map<string, Set<string>>()): Map<string, Set<string>> {
+  const name = plan['Relation Name'];
+  const match = name === undefined ? null : PARTITION.exec(name);
+  if (match !== null) into.set(match[1]!, (into.get(match[1]!) ?? new Set<string>()).add(name!));
+  for (const child of plan.Plans ?? []) partitionsSetUp(child, into);
+  return into;
+}
+
 /** auto_explain's JSON plans in the server log (each line of a message after its first starts with a tab). */
 function loggedPlans(log: string): LoggedPlan[] {
   const plans: LoggedPlan[] = [];
@@ -279,9 +291,16 @@ describe('the statements of a page on a partitioned index', () => {
       for (const table of ['url', 'form']) expect(most(reads, table), `${signature}: ${table}`).toBeLessThanOrEqual(HOSTS.length);
       expect(most(reads, 'page_link'), `${signature}: page_link`).toBeLessThanOrEqual(1);
     }
+    // The batch's write names its sites: the partitions of the others are not even set up
+    // (a scan of each, at every execution, was most of a page's cost at 64 partitions).
+    for (const signature of ['wrong AS', 'INSERT INTO page_link']) {
+      const setUp = plans.filter((p) => p['Query Text'].includes(signature) && !p['Query Text'].includes('candidate AS')).map((p) => partitionsSetUp(p.Plan));
+      expect(setUp.length, signature).toBeGreaterThan(0);
+      for (const table of PARTITIONED_TABLES) expect(most(setUp, table), `${signature}: ${table} set up`).toBeLessThanOrEqual(HOSTS.length);
+    }
   }, 120_000);
 
-  it('a claim reads url in the sites it claims from, not in every partition (the frontier is read from its own table)', async (context) => {
+  it('a claim sets up no partition: it reads the frontier from its own table, and takes each URL by (site, id) in a function', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('partition pruning', cluster));
     const { url, logFile, logStart } = await explainedIndex(cluster);
     // Eight hosts queued (in as many partitions as their sites fall in), each claim takes one URL of two of them.
@@ -309,10 +328,7 @@ describe('the statements of a page on a partitioned index', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(plans.length).toBeGreaterThanOrEqual(3);
-    for (const plan of plans) {
-      const read = partitionsRead(plan.Plan);
-      expect(read.get('url')?.size ?? 0, 'url').toBeLessThanOrEqual(2);
-      for (const table of PARTITIONED_TABLES.filter((t) => t !== 'url')) expect(read.get(table)?.size ?? 0, table).toBe(0);
-    }
+    // The claim's own plan names no partitioned table (claim_url's statements, by one site, are not in it).
+    for (const plan of plans) expect(Object.fromEntries(partitionsSetUp(plan.Plan))).toEqual({});
   }, 120_000);
 });
