@@ -103,6 +103,7 @@ async function main(): Promise<void> {
       `\nsite: 8 hosts × (${PAGES_PER_HOST} pages + 4 images), every answer after ${LATENCY_MS} ms; ${WORKERS} worker${WORKERS === 1 ? '' : 's'}, concurrency ${CONCURRENCY} each`,
     );
     let base: number | undefined;
+    let baseSteady: number | undefined;
     for (const partitions of PARTITION_COUNTS) {
       const db = await cluster.createDatabase();
       if (partitions > 0) {
@@ -121,6 +122,16 @@ async function main(): Promise<void> {
       console.log(
         `  ${label.padEnd(16)} PostgreSQL CPU ${perPage.toFixed(2).padStart(6)} ms a page (${outcome.serverCpuSeconds.toFixed(2)} s for ${outcome.resources} resources, ${outcome.seconds.toFixed(1)} s)  each once: ${outcome.isExactlyOnce ? 'yes' : 'NO'}${ratio}`,
       );
+      // Planning is once a connection and statement (generic plans), whatever the crawl's
+      // length: the CPU a page without it is what a long crawl pays.
+      const planned = await cluster.psql(
+        `SELECT coalesce(sum(total_plan_time), 0) FROM pg_stat_statements AS s JOIN pg_database AS d ON d.oid = s.dbid WHERE d.datname = '${name}'`,
+        name,
+      );
+      const steady = perPage - Number(planned.trim()) / outcome.resources;
+      baseSteady ??= partitions === 0 ? steady : undefined;
+      const steadyRatio = baseSteady === undefined || partitions === 0 ? '' : `  ${(steady / baseSteady).toFixed(2)}× unpartitioned`;
+      console.log(`      without planning (once a connection and statement): ${steady.toFixed(2)} ms a page${steadyRatio}`);
       // Planning is once per connection and statement (generic plans): on 64 partitions each
       // plan covers every partition, and a short crawl pays it over few pages.
       const totals = await cluster.psql(
@@ -141,6 +152,7 @@ async function main(): Promise<void> {
       for (const row of top.trim().split('\n')) console.log(`      ${row}`);
     }
     console.log('target: 64 partitions <= 1.2× the unpartitioned CPU a page');
+    console.log('(planning is spread over the pages of the run: a short run pays more of it a page than a long crawl)');
   } finally {
     await cluster.stop();
   }

@@ -1,9 +1,9 @@
--- A claim takes the URLs it chose in the frontier (unpartitioned) and marks each in url
--- through this function, one URL at a time by (site, id), rather than by a join of url
--- with the rows chosen. On an index partitioned by site (db migrate --partitions N) the
+-- On an index partitioned by site (db migrate --partitions N) a claim takes the URLs it
+-- chose in the frontier (unpartitioned) and marks each in url through this function, one
+-- URL at a time by (site, id), rather than by a join of url with the rows chosen: the
 -- join's plan, made once, holds a scan of every partition of url, and PostgreSQL set up
 -- each of them at every claim; the function's statements name one site as a parameter,
--- so only its partition is set up. It takes the URL only when it is still claimable and
+-- so only its partition is set up. (Unpartitioned, the join costs less than a call a URL.) It takes the URL only when it is still claimable and
 -- its row is not locked (a unit of another worker settling it): SKIP LOCKED, as before.
 CREATE FUNCTION claim_url(p_site integer, p_id bigint, p_worker text, p_lease_until bigint, p_now bigint)
 RETURNS TABLE (id bigint, key text, depth integer, host text, role text)

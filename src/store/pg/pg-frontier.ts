@@ -9,7 +9,12 @@
 // them, in one unpartitioned table. On an index partitioned by site, url's indexes are
 // partitioned too: the shallowest queued URLs of the whole crawl were a merge of a scan
 // of every partition, each claim (5× the claim's unpartitioned cost at 64 partitions).
-// From the copy the claim reads one index, and url only in the sites of what it takes.
+// From the copy the claim reads one index. On a partitioned index its own plan names no
+// partitioned table: a plan made once names every partition of each table it reads by a
+// site found in the statement, and PostgreSQL set up a scan of each at every claim. It takes each
+// URL in url by (site, id) through claim_url, and reads a site's last request start
+// through last_fetch_start (migration 014), whose statements, a site as their
+// parameter, set up the one partition they read.
 //
 // One claim is one statement (one round trip). Its steps, as CTEs:
 // 1. candidates: the first queued URLs by (depth, id), and claims whose lease ran out
@@ -25,8 +30,9 @@
 //    settlement (its page unit then holding the host's row, which claims skip) and
 //    reconciled when a dead worker's lease lapses; the count needs neither;
 // 4. each open host's shallowest candidates, as many as its free slots, the shallowest
-//    of them all up to `limit`, each row locked with SKIP LOCKED and moved to
-//    `fetching` with this worker's lease;
+//    of them all up to `limit`, each row locked with SKIP LOCKED (on a partitioned index
+//    its frontier row, then its URL by claim_url) and moved to `fetching` with this
+//    worker's lease;
 // 5. next_at of each host claimed on: now + delay per URL claimed (the database's now).
 //
 // A host with a delay is crawled one request at a time by all workers together, and
@@ -81,6 +87,8 @@ export interface PgFrontierOptions {
    * @default the call, once
    */
   readonly persist?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
+  /** The large tables are partitioned by site: the claim names none of them (claim_url, last_fetch_start). @default false */
+  readonly isPartitioned?: boolean | undefined;
 }
 
 /** The database server's clock in Unix ms, as the same for the whole statement. */
@@ -96,6 +104,8 @@ function databaseNow(sql: Sql): ReturnType<Sql> {
 /** What a claim takes: a queued URL, or one whose claim's lease lapsed (its own branch, with the lease test). */
 const CLAIM_QUEUED = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql' });
 const CLAIM_LAPSED = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql' });
+const CLAIM_QUEUED_U = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql', column: 'u.state' });
+const CLAIM_LAPSED_U = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql', column: 'u.state' });
 const CLAIM_QUEUED_F = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql', column: 'f.state' });
 const CLAIM_LAPSED_F = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql', column: 'f.state' });
 /** The claims a worker gives back when it stops. */
@@ -137,6 +147,7 @@ export class PgFrontier implements SharedFrontier {
   readonly #now: () => number;
   readonly #leaseClock: (() => number) | undefined;
   readonly #persist: <T>(work: () => Promise<T>) => Promise<T>;
+  readonly #isPartitioned: boolean;
   #politeness: SharedPoliteness = DEFAULT_POLITENESS;
   /**
    * The claims this worker knows it holds (id → site), the only ones it renews: a claim
@@ -158,6 +169,7 @@ export class PgFrontier implements SharedFrontier {
     this.#now = options.now;
     this.#leaseClock = options.leaseClock;
     this.#persist = options.persist ?? ((work) => work());
+    this.#isPartitioned = options.isPartitioned === true;
   }
 
   /**
@@ -165,7 +177,7 @@ export class PgFrontier implements SharedFrontier {
    * then rides with it, PgStore.transact), with the same worker, lease and politeness.
    */
   on(sql: Sql): PgFrontier {
-    const view = new PgFrontier(sql, { workerId: this.workerId, leaseMs: this.#leaseMs, now: this.#now, leaseClock: this.#leaseClock, persist: this.#persist });
+    const view = new PgFrontier(sql, { workerId: this.workerId, leaseMs: this.#leaseMs, now: this.#now, leaseClock: this.#leaseClock, persist: this.#persist, isPartitioned: this.#isPartitioned });
     view.#politeness = this.#politeness;
     view.#held = this.#held;
     return view;
@@ -305,7 +317,27 @@ export class PgFrontier implements SharedFrontier {
     // too, a generic plan made on an empty table may read them by the primary key instead,
     // every queued URL of the site.
     const counted = perHostConcurrency >= DEFAULT_POLITENESS.perHostConcurrency ? 0 : perHostConcurrency;
-    const rows = (await this.#sql`
+    const sql = this.#sql;
+    const leaseUntil = sql`${leaseNow} + ${this.#leaseMs}::bigint`;
+    // Unpartitioned, url is read by a join with the rows chosen (a plpgsql call for each
+    // costs more). Partitioned, the claim's plan names no partitioned table (see the
+    // file's comment): each URL goes through claim_url, its frontier row locked first.
+    const lastStart = this.#isPartitioned
+      ? sql`last_fetch_start(s.site)`
+      : sql`(SELECT coalesce(f.started_db, f.started_at) FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1)`;
+    const locked = this.#isPartitioned
+      ? sql`SELECT f.site, f.id FROM frontier AS f JOIN chosen AS c ON f.site = c.site AND f.id = c.id
+        WHERE ${sql.unsafe(CLAIM_QUEUED_F)} OR (${sql.unsafe(CLAIM_LAPSED_F)} AND (f.lease_until IS NULL OR f.lease_until < ${leaseNow}))
+        FOR UPDATE OF f SKIP LOCKED`
+      : sql`SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id
+        WHERE ${sql.unsafe(CLAIM_QUEUED_U)} OR (${sql.unsafe(CLAIM_LAPSED_U)} AND (u.lease_until IS NULL OR u.lease_until < ${leaseNow}))
+        FOR UPDATE OF u SKIP LOCKED`;
+    const claimed = this.#isPartitioned
+      ? sql`SELECT u.id, u.key, u.depth, u.host, u.role FROM locked AS l CROSS JOIN LATERAL claim_url(l.site, l.id, ${this.workerId}, ${leaseUntil}, ${leaseNow}) AS u`
+      : sql`UPDATE url AS u SET state = 'fetching', claimed_by = ${this.workerId}, lease_until = ${leaseUntil}
+        FROM locked AS l WHERE u.site = l.site AND u.id = l.id
+        RETURNING u.id, u.key, u.depth, u.host, u.role`;
+    const rows = (await sql`
       WITH
       candidate AS (
         (SELECT site, id, coalesce(host, '') AS host, depth FROM frontier
@@ -352,7 +384,7 @@ export class PgFrontier implements SharedFrontier {
           WHERE x.host = s.host AND x.xmin = s.version AND x.next_at <= ${leaseNow}
             AND s.n < CASE WHEN greatest(x.delay_ms, ${perHostDelayMs}::integer) > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
             AND (greatest(x.delay_ms, ${perHostDelayMs}::integer) = 0
-              OR coalesce(last_fetch_start(s.site), 0)
+              OR coalesce(${lastStart}, 0)
                  <= ${leaseNow} - greatest(x.delay_ms, ${perHostDelayMs}::integer))
           FOR UPDATE SKIP LOCKED
         ) AS h
@@ -369,17 +401,8 @@ export class PgFrontier implements SharedFrontier {
         WHERE nth <= CASE WHEN delay_ms > 0 THEN 1 ELSE free END
         ORDER BY depth, turn, id LIMIT ${limit}
       ),
-      -- The frontier's rows first (SKIP LOCKED: a claim of another worker is taking them), then
-      -- each URL by (site, id) in claim_url (migration 014), which skips one a unit is settling.
-      locked AS (
-        SELECT f.site, f.id FROM frontier AS f JOIN chosen AS c ON f.site = c.site AND f.id = c.id
-        WHERE ${this.#sql.unsafe(CLAIM_QUEUED_F)} OR (${this.#sql.unsafe(CLAIM_LAPSED_F)} AND (f.lease_until IS NULL OR f.lease_until < ${leaseNow}))
-        FOR UPDATE OF f SKIP LOCKED
-      ),
-      claimed AS (
-        SELECT u.id, u.key, u.depth, u.host, u.role FROM locked AS l
-        CROSS JOIN LATERAL claim_url(l.site, l.id, ${this.workerId}, ${leaseNow} + ${this.#leaseMs}::bigint, ${leaseNow}) AS u
-      ),
+      locked AS (${locked}),
+      claimed AS (${claimed}),
       advanced AS (
         UPDATE crawl_host AS h SET next_at = ${leaseNow} + o.delay_ms * k.n
         FROM (SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM claimed GROUP BY 1) AS k

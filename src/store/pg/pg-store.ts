@@ -256,7 +256,7 @@ export class PgStore implements IndexWriter {
       sites: new Map(),
       unitShards: new Set(),
       url: options.url,
-      frontier: new PgFrontier(sql, { workerId, leaseMs, now, leaseClock: options.leaseClock, persist: (work) => server.run(work) }),
+      frontier: new PgFrontier(sql, { workerId, leaseMs, now, leaseClock: options.leaseClock, persist: (work) => server.run(work), isPartitioned: partitions > 0 }),
       isReadOnly: options.readOnly === true,
       server,
       isClosed: false,

@@ -4,7 +4,7 @@
 // live by the database's clock, refused once it lapsed or another worker took it.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { PgStore } from '../../../src/store/index.js';
+import { connectPg, partitionPg, PgStore } from '../../../src/store/index.js';
 import { startPostgres } from '../../support/postgres-cluster.js';
 import { skipNotice } from '../../support/system-tools.js';
 
@@ -13,6 +13,18 @@ if (typeof cluster === 'string') skipNotice('PostgreSQL claim leases', cluster);
 afterAll(async () => {
   if (typeof cluster !== 'string') await cluster.stop();
 });
+
+/** A new index; partitioned by site in `partitions` (a claim then takes each URL through claim_url). */
+async function freshIndex(partitions: number): Promise<string> {
+  if (typeof cluster === 'string') throw new Error(cluster);
+  const url = await cluster.createDatabase();
+  if (partitions > 0) {
+    const sql = connectPg(url, { max: 1 });
+    await partitionPg(sql, partitions, { now: Date.now, url });
+    await sql.end({ timeout: 1 });
+  }
+  return url;
+}
 
 describe.skipIf(typeof cluster === 'string')('PgStore claims', () => {
   it('leases a claim for 5 s by default, by the database clock', async () => {
@@ -29,9 +41,14 @@ describe.skipIf(typeof cluster === 'string')('PgStore claims', () => {
     }
   });
 
+});
+
+describe.skipIf(typeof cluster === 'string').each([
+  ['unpartitioned', 0],
+  ['partitioned', 16],
+])('PgStore claims on an index %s', (_, partitions) => {
   it('holds a live claim of its own; not one that lapsed, nor one another worker took over', async () => {
-    if (typeof cluster === 'string') return;
-    const url = await cluster.createDatabase();
+    const url = await freshIndex(partitions);
     const [a, b] = [await PgStore.open({ url, workerId: 'a' }), await PgStore.open({ url, workerId: 'b' })];
     try {
       await a.admit(['http://h/1', 'http://h/2'].map((t) => ({ rawHref: t, target: t, depth: 0 })));
@@ -63,8 +80,7 @@ describe.skipIf(typeof cluster === 'string')('PgStore claims', () => {
   });
 
   it("holds the claimed row until the unit commits: another worker's claim skips it though its lease lapses meanwhile", async () => {
-    if (typeof cluster === 'string') return;
-    const url = await cluster.createDatabase();
+    const url = await freshIndex(partitions);
     const [a, b] = [await PgStore.open({ url, workerId: 'a', leaseMs: 300 }), await PgStore.open({ url, workerId: 'b' })];
     try {
       await a.admit([{ rawHref: 'http://h/1', target: 'http://h/1', depth: 0 }]);
