@@ -197,9 +197,10 @@ describe.skipIf(typeof cluster === 'string')('cooperating workers on PostgreSQL'
     for (const [host, list] of recorded) expect.soft(Math.min(...list), host).toBeGreaterThanOrEqual(200);
     expect(Math.min(...recorded.get(delayed)!)).toBeGreaterThanOrEqual(500);
     // As the servers saw them: less by what passes between a worker's timestamp and its
-    // request reaching the server's handler (a loaded worker, a loaded test process:
-    // up to ~80 ms measured here).
-    const tolerance = 100;
+    // request reaching the server's handler (a loaded worker, a loaded test process whose
+    // handler ran one request late and the next on time: up to 103 ms seen in CI). Still
+    // well above a gap no delay held (a few ms), and for the delayed host above 200 ms.
+    const tolerance = 150;
     const seen = gapsByHost(site);
     for (const [host, list] of seen) expect.soft(Math.min(...list), host).toBeGreaterThanOrEqual(200 - tolerance);
     expect(Math.min(...seen.get(delayed)!)).toBeGreaterThanOrEqual(500 - tolerance);
