@@ -118,6 +118,7 @@ const POSTGRES = [
   'test/store/pg/**/admission-race.test.ts',
   'test/store/pg/**/database.test.ts',
   'test/store/pg/**/frontier.test.ts',
+  'test/store/pg/**/hash-partition.test.ts',
   'test/store/pg/**/partitions.test.ts',
   'test/store/pg/**/postgres-cluster.test.ts',
   'test/store/pg/**/reader.test.ts',

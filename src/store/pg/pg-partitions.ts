@@ -22,6 +22,7 @@
 
 import { StoreError } from '../../errors.js';
 import type { Migration } from '../migrations.js';
+import { partitionOfSite } from './hash-partition.js';
 import { applyPendingMigrations, defaultPgMigrationsDir, redactUrl, type Sql } from './pg-database.js';
 
 /** The tables partitioned by site, in the order they are made again. */
@@ -36,6 +37,39 @@ export async function partitionCount(sql: Sql): Promise<number> {
     SELECT c.relkind::text AS kind, (SELECT count(*) FROM pg_inherits AS i WHERE i.inhparent = c.oid)::integer AS n
     FROM pg_class AS c WHERE c.oid = to_regclass('url')`;
   return row === undefined || row.kind !== 'p' ? 0 : (row.n as number);
+}
+
+/** How the large tables are partitioned, as a store opens. */
+export interface PartitionLayout {
+  /** Partitions a table: 0 when they are not partitioned. */
+  readonly count: number;
+  /**
+   * Every partition is named `<table>_p<remainder>` with the bound partitionPg gives it:
+   * a statement about one site may then name the site's partition (partitionName).
+   */
+  readonly isNamed: boolean;
+}
+
+/** The layout of the large tables' partitions, read from the catalog. */
+export async function partitionLayout(sql: Sql): Promise<PartitionLayout> {
+  const rows = await sql`
+    SELECT p.relname AS parent, c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
+    FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhrelid JOIN pg_class AS p ON p.oid = i.inhparent
+    WHERE p.oid = ANY (${PARTITIONED_TABLES.map((t) => t)}::text[]::regclass[])`;
+  const count = rows.filter((r) => r.parent === 'url').length;
+  if (count === 0) return { count: 0, isNamed: false };
+  const isNamed =
+    rows.length === count * PARTITIONED_TABLES.length &&
+    rows.every((r) => {
+      const match = /^FOR VALUES WITH \(modulus (\d+), remainder (\d+)\)$/.exec(r.bound as string);
+      return match !== null && Number(match[1]) === count && r.name === `${r.parent as string}_p${match[2]!}`;
+    });
+  return { count, isNamed };
+}
+
+/** The partition of `table` that holds `site`'s rows, on a layout whose partitions are named (PartitionLayout.isNamed). */
+export function partitionName(table: (typeof PARTITIONED_TABLES)[number], site: number, count: number): string {
+  return `${table}_p${partitionOfSite(site, count)}`;
 }
 
 export interface PartitionResult {

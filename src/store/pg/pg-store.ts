@@ -41,7 +41,7 @@ import { admitBatch, UrlIdPool, type Executor, type RidingCheck } from './pg-adm
 import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
-import { partitionCount } from './pg-partitions.js';
+import { partitionLayout, partitionName, type PartitionLayout } from './pg-partitions.js';
 import { pipelinedTransaction, type Deferred } from './pipelined-unit.js';
 import { ServerWait } from './server-wait.js';
 import { PG_ALIAS_COLUMNS, PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
@@ -188,8 +188,8 @@ interface PgCore {
   runId: number | undefined;
   /** Claims taken with a unit's COMMIT, handed out by the next claim() (PgStore.transact). */
   readonly claimedAhead: ClaimedUrl[];
-  /** The large tables are partitioned by site (`db migrate --partitions`), as the store opened. */
-  readonly isPartitioned: boolean;
+  /** How the large tables are partitioned by site (`db migrate --partitions`), as the store opened. */
+  readonly partitions: PartitionLayout;
   /** URLs this worker claimed and has touched no more since (isClaimUntouched). */
   readonly untouched: Set<number>;
 }
@@ -232,11 +232,11 @@ export class PgStore implements IndexWriter {
       isTransactionPooling: options.transactionPooling === true,
     });
     let applied: Migration[] = [];
-    let partitions = 0;
+    let partitions: PartitionLayout = { count: 0, isNamed: false };
     try {
       if (options.readOnly === true) await checkUpToDate(sql, options.url, options.migrationsDir);
       else applied = await migratePg(sql, now, options.migrationsDir);
-      partitions = await partitionCount(sql);
+      partitions = await partitionLayout(sql);
     } catch (error) {
       await sql.end({ timeout: 1 });
       if (error instanceof StoreError) throw error;
@@ -256,13 +256,13 @@ export class PgStore implements IndexWriter {
       sites: new Map(),
       unitShards: new Set(),
       url: options.url,
-      frontier: new PgFrontier(sql, { workerId, leaseMs, now, leaseClock: options.leaseClock, persist: (work) => server.run(work), isPartitioned: partitions > 0 }),
+      frontier: new PgFrontier(sql, { workerId, leaseMs, now, leaseClock: options.leaseClock, persist: (work) => server.run(work), isPartitioned: partitions.count > 0 }),
       isReadOnly: options.readOnly === true,
       server,
       isClosed: false,
       runId: undefined,
       claimedAhead: [],
-      isPartitioned: partitions > 0,
+      partitions,
       untouched: new Set(),
     };
     if (!core.isReadOnly) {
@@ -314,7 +314,7 @@ export class PgStore implements IndexWriter {
     const hold = unit?.keptHold;
     if (unit !== undefined) unit.keptHold = undefined;
     const riding = hold !== undefined && hold.take() ? hold.riding : undefined;
-    const options = { now: core.now, shard: this.#shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id), riding, isPartitioned: core.isPartitioned };
+    const options = { now: core.now, shard: this.#shard, ids: core.ids, known: core.known, learn, claimedSite: (id: number) => core.sites.get(id), riding, isPartitioned: core.partitions.count > 0 };
     return this.#writing(async () => {
       let isLost = false;
       try {
@@ -400,15 +400,24 @@ export class PgStore implements IndexWriter {
     this.#unit!.deferred.send(query, undefined, (error) => ((error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO ? notFound(id) : error));
   }
 
+  // A statement about one site names the site's partition itself when the layout allows:
+  // one that names the partitioned table locks every partition at each execution on
+  // PostgreSQL 15, and an UPDATE of it sets up every partition to write.
+  #tableOf(db: Executor, table: 'url' | 'fetch' | 'redirect', site: number | undefined): ReturnType<Executor> {
+    const { count, isNamed } = this.#core.partitions;
+    return db`${db.unsafe(`"${site !== undefined && isNamed ? partitionName(table, site, count) : table}"`)}`;
+  }
+
   // The URL's site, when this worker knows it, finds its row in one partition; the fetch
   // row leads its key with the site read from that row.
   #recordFetchQuery(record: FetchRecord, site: number | undefined, returning: ReturnType<Executor>, also?: ReturnType<Executor>): ReturnType<Executor> {
     const hops = record.redirects ?? [];
     const ofSite = site === undefined ? this.#db`` : this.#db`site = ${site} AND`;
+    const url = this.#tableOf(this.#db, 'url', site);
     return this.#db`
-        WITH u AS (SELECT site FROM url WHERE ${ofSite} id = ${record.urlId}),
+        WITH u AS (SELECT site FROM ${url} WHERE ${ofSite} id = ${record.urlId}),
         f AS (
-          INSERT INTO "fetch" (site, id, url_id, started_at, started_db, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
+          INSERT INTO ${this.#tableOf(this.#db, 'fetch', site)} (site, id, url_id, started_at, started_db, duration_ms, status, content_type, bytes, error_code, final_url, attempts,
             findings, anchors, represents_url_id, etag, last_modified, not_modified, method, worker, digest, verdict, protocol)
           SELECT u.site, nextval('fetch_id_seq'), ${record.urlId}, ${record.startedAt}, ${this.#core.frontier.sharedTimeOf(record.startedAt, this.#db)},
             ${record.durationMs ?? null}, ${record.status ?? null},
@@ -419,12 +428,12 @@ export class PgStore implements IndexWriter {
           FROM u
           RETURNING site, id
         ), r AS (
-          INSERT INTO redirect (site, fetch_id, hop, from_url, to_url, status)
+          INSERT INTO ${this.#tableOf(this.#db, 'redirect', site)} (site, fetch_id, hop, from_url, to_url, status)
           SELECT f.site, f.id, x.hop - 1, x.from_url, x.to_url, x.status
           FROM f, unnest(${hops.map((h) => h.from)}::text[], ${hops.map((h) => h.to ?? null) as string[]}::text[], ${hops.map((h) => h.status)}::integer[])
             WITH ORDINALITY AS x (from_url, to_url, status, hop)
         ), s AS (
-          UPDATE url SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE state END, claimed_by = NULL, lease_until = NULL
+          UPDATE ${url} SET state = CASE WHEN ${this.#db.unsafe(RECORD_FETCH_FROM)} THEN ${record.outcome} ELSE state END, claimed_by = NULL, lease_until = NULL
           WHERE ${ofSite} id = ${record.urlId}
         )${also === undefined ? this.#db`` : this.#db`, ${also}`}
         SELECT ${returning}`;
@@ -454,13 +463,15 @@ export class PgStore implements IndexWriter {
         lost(mapped);
         return mapped;
       };
-      const part = (db: Executor): ReturnType<Executor> =>
-        db`held_claim AS (SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE)`;
+      // Alone, the check names the site's partition; riding in an admission, which names url
+      // anyway, it names url: the admission's shapes are not multiplied by the partitions.
+      const part = (db: Executor, isAlone = false): ReturnType<Executor> =>
+        db`held_claim AS (SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(db)} AS is_live FROM ${this.#tableOf(db, 'url', isAlone ? site : undefined)} WHERE site = ${site} AND id = ${id} FOR UPDATE)`;
       const holding = (db: Executor): ReturnType<Executor> =>
         db`(SELECT count(*)::integer FROM held_claim WHERE state = 'alias' OR (state = 'fetching' AND claimed_by = ${this.#core.workerId} AND is_live))`;
       const hold: KeptHold = {
         riding: {
-          part,
+          part: (db) => part(db),
           // Not a division by zero: the admission takes that for a race it lost, and tries again.
           check: (db) => db`(CASE WHEN ${holding(db)} = 1 THEN '1' ELSE ${CLAIM_LOST_TEXT} END)::integer`,
           isDone: false,
@@ -469,7 +480,7 @@ export class PgStore implements IndexWriter {
         held,
         lost: (error) => lose(error, isClaimLostText(error)),
         send: () =>
-          unit.deferred.send(this.#db`WITH ${part(this.#db)} SELECT 1 / ${holding(this.#db)} AS held`, () => held(), (error) =>
+          unit.deferred.send(this.#db`WITH ${part(this.#db, true)} SELECT 1 / ${holding(this.#db)} AS held`, () => held(), (error) =>
             lose(error, (error as { code?: unknown } | null)?.code === DIVISION_BY_ZERO),
           ),
       };
@@ -477,7 +488,8 @@ export class PgStore implements IndexWriter {
       return true;
     }
     const [row] = await this.#writing(
-      () => this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM url WHERE site = ${site} AND id = ${id} FOR UPDATE`,
+      () =>
+        this.#db`SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(this.#db)} AS is_live FROM ${this.#tableOf(this.#db, 'url', site)} WHERE site = ${site} AND id = ${id} FOR UPDATE`,
     );
     if (row === undefined) return false;
     return row.state === 'alias' || (row.state === 'fetching' && row.claimed_by === this.#core.workerId && row.is_live === true);

@@ -12,7 +12,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations, PgStore, type AdmitEntry } from '../../../src/store/index.js';
 import { connect, defaultPgMigrationsDir, migratePg } from '../../../src/store/pg/pg-database.js';
-import { partitionCount, partitionPg, PARTITIONED_TABLES } from '../../../src/store/pg/pg-partitions.js';
+import { partitionCount, partitionLayout, partitionPg, PARTITIONED_TABLES } from '../../../src/store/pg/pg-partitions.js';
+import { partitionOfSite } from '../../../src/store/pg/hash-partition.js';
+import { siteOf } from '../../../src/store/pg/site-hash.js';
 import { startPostgres, type PostgresCluster } from '../../support/postgres-cluster.js';
 import { INSTALL_TIMEOUT_MS, skipNotice } from '../../support/system-tools.js';
 
@@ -279,9 +281,18 @@ describe('the statements of a page on a partitioned index', () => {
     };
     const most = (reads: Map<string, Set<string>>[], table: string) => Math.max(0, ...reads.map((r) => r.get(table)?.size ?? 0));
     // A statement of one URL reads one partition of each table.
-    for (const signature of ['INSERT INTO "fetch"', 'AS is_live FROM url', "THEN 'queued' ELSE state END", 'INSERT INTO alias', "SET state = 'alias'"]) {
+    for (const signature of ['INSERT INTO "fetch_p', 'AS is_live FROM "url_p', "THEN 'queued' ELSE state END", 'INSERT INTO alias', "SET state = 'alias'"]) {
       const reads = read(signature);
       for (const table of PARTITIONED_TABLES) expect(most(reads, table), `${signature}: ${table}`).toBeLessThanOrEqual(1);
+    }
+    // The fetch row and the claim held name their site's partition itself (no lock on the others): the one PostgreSQL routes the site to.
+    const partitionsOf = (table: string) => new Set(HOSTS.map((host) => `"${table}_p${partitionOfSite(siteOf(host), PARTITIONS)}"`));
+    for (const [signature, table] of [['INSERT INTO "fetch_p', 'fetch'], ['AS is_live FROM "url_p', 'url']] as const) {
+      for (const plan of plans.filter((p) => p['Query Text'].includes(signature))) {
+        const named = plan['Query Text'].match(new RegExp(`"${table}_p\\d+"`, 'g')) ?? [];
+        expect(named.length, signature).toBeGreaterThan(0);
+        for (const name of named) expect(partitionsOf(table), signature).toContain(name);
+      }
     }
     // The alias's two URLs: two sites.
     expect(most(read('FROM url WHERE (site ='), 'url')).toBeLessThanOrEqual(2);
@@ -299,6 +310,27 @@ describe('the statements of a page on a partitioned index', () => {
       for (const table of PARTITIONED_TABLES) expect(most(setUp, table), `${signature}: ${table} set up`).toBeLessThanOrEqual(HOSTS.length);
     }
   }, 120_000);
+
+  it("reads the layout: partitions named as partitionPg names them, by remainder; an unpartitioned index has none", async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('partition pruning', cluster));
+    const { url } = await explainedIndex(cluster);
+    const sql = connect(url, { max: 1 });
+    try {
+      expect(await partitionLayout(sql)).toEqual({ count: PARTITIONS, isNamed: true });
+      // A partition renamed: statements name the partitioned tables again.
+      await sql`ALTER TABLE fetch_p3 RENAME TO fetch_old`;
+      expect(await partitionLayout(sql)).toEqual({ count: PARTITIONS, isNamed: false });
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+    const plain = connect(await cluster.createDatabase(), { max: 1 });
+    try {
+      await migratePg(plain, Date.now);
+      expect(await partitionLayout(plain)).toEqual({ count: 0, isNamed: false });
+    } finally {
+      await plain.end({ timeout: 1 });
+    }
+  });
 
   it('a claim sets up no partition: it reads the frontier from its own table, and takes each URL by (site, id) in a function', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('partition pruning', cluster));
