@@ -3,8 +3,10 @@
 -- URL at a time by (site, id), rather than by a join of url with the rows chosen: the
 -- join's plan, made once, holds a scan of every partition of url, and PostgreSQL set up
 -- each of them at every claim; the function's statements name one site as a parameter,
--- so only its partition is set up. (Unpartitioned, the join costs less than a call a URL.) It takes the URL only when it is still claimable and
--- its row is not locked (a unit of another worker settling it): SKIP LOCKED, as before.
+-- so only its partition is set up. (Unpartitioned, the join costs less than a call a
+-- URL.) It takes the URL only when it is still claimable and its row is not locked (a
+-- unit of another worker settling it): SKIP LOCKED, as before. db migrate --partitions
+-- makes it again with a branch for each partition, naming it (pg-partitions.ts).
 CREATE FUNCTION claim_url(p_site integer, p_id bigint, p_worker text, p_lease_until bigint, p_now bigint)
 RETURNS TABLE (id bigint, key text, depth integer, host text, role text)
 LANGUAGE plpgsql AS $$

@@ -8,10 +8,10 @@
 // satisfies_hash_partition, and checked again as a store opens (pg-store.ts).
 
 const MASK64 = (1n << 64n) - 1n;
-/** HASH_PARTITION_SEED of PostgreSQL's partitioning. */
-const PARTITION_SEED = 0x7a5b22367996dcfdn;
-/** The constant of hash_combine64. */
-const COMBINE = 0x49a0f4dd15e5a8e3n;
+/** HASH_PARTITION_SEED of PostgreSQL's partitioning (below 2^63: a bigint in SQL too). */
+export const PARTITION_SEED = 0x7a5b22367996dcfdn;
+/** The constant of hash_combine64 (below 2^63). */
+export const HASH_COMBINE = 0x49a0f4dd15e5a8e3n;
 
 function rot(x: number, k: number): number {
   return ((x << k) | (x >>> (32 - k))) >>> 0;
@@ -49,6 +49,6 @@ function hashUint32Extended(k: number, seed: bigint): bigint {
 export function partitionOfSite(site: number, partitions: number): number {
   const hash = hashUint32Extended(site >>> 0, PARTITION_SEED);
   // hash_combine64(0, hash): 0 ^ (hash + COMBINE + (0 << 54) + (0 >> 7)).
-  const row = (hash + COMBINE) & MASK64;
+  const row = (hash + HASH_COMBINE) & MASK64;
   return Number(row % BigInt(partitions));
 }

@@ -213,6 +213,7 @@ async function explainedIndex(cluster: PostgresCluster): Promise<{ url: string; 
     'auto_explain.log_analyze = on',
     'auto_explain.log_timing = off',
     `auto_explain.log_format = 'json'`,
+    'auto_explain.log_nested_statements = on',
   ]) {
     await cluster.psql(`ALTER DATABASE "${name}" SET ${setting}`);
   }
@@ -281,13 +282,13 @@ describe('the statements of a page on a partitioned index', () => {
     };
     const most = (reads: Map<string, Set<string>>[], table: string) => Math.max(0, ...reads.map((r) => r.get(table)?.size ?? 0));
     // A statement of one URL reads one partition of each table.
-    for (const signature of ['INSERT INTO "fetch_p', 'AS is_live FROM "url_p', "THEN 'queued' ELSE state END", 'INSERT INTO alias', "SET state = 'alias'"]) {
+    for (const signature of ['INSERT INTO "fetch_p', 'AS is_live FROM', "THEN 'queued' ELSE state END", 'INSERT INTO alias', "SET state = 'alias'"]) {
       const reads = read(signature);
       for (const table of PARTITIONED_TABLES) expect(most(reads, table), `${signature}: ${table}`).toBeLessThanOrEqual(1);
     }
-    // The fetch row and the claim held name their site's partition itself (no lock on the others): the one PostgreSQL routes the site to.
+    // The fetch row names its site's partitions itself (no lock on the others): the ones PostgreSQL routes the site to.
     const partitionsOf = (table: string) => new Set(HOSTS.map((host) => `"${table}_p${partitionOfSite(siteOf(host), PARTITIONS)}"`));
-    for (const [signature, table] of [['INSERT INTO "fetch_p', 'fetch'], ['AS is_live FROM "url_p', 'url']] as const) {
+    for (const [signature, table] of [['INSERT INTO "fetch_p', 'fetch'], ['INSERT INTO "fetch_p', 'url']] as const) {
       for (const plan of plans.filter((p) => p['Query Text'].includes(signature))) {
         const named = plan['Query Text'].match(new RegExp(`"${table}_p\\d+"`, 'g')) ?? [];
         expect(named.length, signature).toBeGreaterThan(0);
@@ -362,5 +363,17 @@ describe('the statements of a page on a partitioned index', () => {
     expect(plans.length).toBeGreaterThanOrEqual(3);
     // The claim's own plan names no partitioned table (claim_url's statements, by one site, are not in it).
     for (const plan of plans) expect(Object.fromEntries(partitionsSetUp(plan.Plan))).toEqual({});
+    // claim_url, as db migrate --partitions makes it, takes each URL in its site's partition, named.
+    const all = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart));
+    const marks = all.filter((p) => p['Query Text'].includes("SET state = 'fetching'") && !p['Query Text'].includes('candidate AS'));
+    // The 6 URLs claimed, and any a unit's commit claimed ahead.
+    expect(marks.length).toBeGreaterThanOrEqual(6);
+    const partitionsOfHosts = new Set(hosts.map((host) => `url_p${partitionOfSite(siteOf(host), PARTITIONS)}`));
+    for (const mark of marks) {
+      expect(mark['Query Text']).toMatch(/UPDATE "url_p\d+" AS u/);
+      const setUp = partitionsSetUp(mark.Plan).get('url') ?? new Set<string>();
+      expect(setUp.size).toBe(1);
+      for (const name of setUp) expect(partitionsOfHosts).toContain(name);
+    }
   }, 120_000);
 });
