@@ -11,9 +11,9 @@
 // of every partition, each claim (5× the claim's unpartitioned cost at 64 partitions).
 // From the copy the claim reads one index. On a partitioned index its own plan names no
 // partitioned table: a plan made once names every partition of each table it reads by a
-// site found in the statement, and PostgreSQL set up a scan of each at every claim. It takes each
-// URL in url by (site, id) through claim_url, and reads a site's last request start
-// through last_fetch_start (migration 014), whose statements, a site as their
+// site found in the statement, and PostgreSQL set up a scan of each at every claim. It
+// takes each URL in url by (site, id) through claim_url, and reads a site's last request
+// start through last_fetch_start (migration 014), whose statements, a site as their
 // parameter, set up the one partition they read.
 //
 // One claim is one statement (one round trip). Its steps, as CTEs:
