@@ -605,22 +605,25 @@ async function writeBatch(db: Executor, writes: BatchWrites, options: PgAdmissio
   return (row.forms as string[] | null) ?? [];
 }
 
-/** Past this many sites a write names no list: it would read most partitions anyway. */
-const SITES_NAMED_MAX = 64;
+/**
+ * The lengths a write's list of sites is padded to: a plan covering 64 partitions takes
+ * some 15 ms to make, once a connection for each statement shape, and each length is a
+ * shape. Past the last, a write names no list: it would read most partitions anyway.
+ */
+const SITES_NAMED_SLOTS = [8, 64];
 
 // On a partitioned index a statement that finds rows by sites read from its own arrays
 // (a LATERAL probe, an UPDATE … FROM unnest) is planned once with every partition, and
 // PostgreSQL sets up a scan of each partition at every execution: it can prune only by
 // what it knows as the execution starts. The sites as a list of parameters
 // (`site = ANY (ARRAY[$1, $2])`, not an array parameter, which it does not prune by) is
-// that: only the partitions of the sites named are set up. The list is padded to a
-// power of two with its last site, so that a connection prepares a few statements of
+// that: only the partitions of the sites named are set up. The list is padded with its
+// last site to one of SITES_NAMED_SLOTS, so that a connection prepares two statements of
 // each shape, not one for every number of sites.
 function sitesNamed(db: Executor, sites: readonly number[]): Fragment | undefined {
   const distinct = [...new Set(sites)];
-  if (distinct.length === 0 || distinct.length > SITES_NAMED_MAX) return undefined;
-  let slots = 1;
-  while (slots < distinct.length) slots *= 2;
+  const slots = SITES_NAMED_SLOTS.find((length) => length >= distinct.length);
+  if (distinct.length === 0 || slots === undefined) return undefined;
   const last = distinct.at(-1)!;
   const padded = [...distinct, ...Array.from({ length: slots - distinct.length }, () => last)];
   return db`ARRAY[${padded.map((site) => db`${site}::integer`).reduce((all, site) => db`${all}, ${site}`)}]`;
