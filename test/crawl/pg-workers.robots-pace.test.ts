@@ -28,10 +28,10 @@ function expectClean(exit: WorkerExit): void {
 const TOLERANCE_MS = 50;
 
 describe.skipIf(typeof cluster === 'string')("robots.txt's Crawl-delay across workers on PostgreSQL", () => {
-  it('2 workers, a host whose robots.txt says Crawl-delay: 0.5, its pages all queued, concurrency 8: every gap between starts the server saw is at least 0.5 s, the first one too', async () => {
+  it('2 workers, a host whose robots.txt says Crawl-delay: 0.3, its pages all queued, concurrency 8: every gap between starts the server saw is at least 0.3 s, the first one too', async () => {
     if (typeof cluster === 'string') return;
     const delayed = '127.0.0.2';
-    const site = await serveMultiHostSite({ hosts: [delayed], pagesPerHost: 10, imagesPerHost: 1, latencyMs: 20, robots: { [delayed]: 'User-agent: *\nCrawl-delay: 0.5\n' } });
+    const site = await serveMultiHostSite({ hosts: [delayed], pagesPerHost: 20, imagesPerHost: 1, latencyMs: 20, robots: { [delayed]: 'User-agent: *\nCrawl-delay: 0.3\n' } });
     cleanups.push(() => site.close());
     const db = await cluster.createDatabase();
     const seeds = site.resources.filter((url) => url.endsWith('.html') || url.endsWith('/'));
@@ -44,18 +44,19 @@ describe.skipIf(typeof cluster === 'string')("robots.txt's Crawl-delay across wo
 
     const requests = site.requests.filter((r) => !isSiteFile(r.url));
     expect(requests.map((r) => r.url).sort()).toEqual([...site.resources].sort());
-    // Both took part.
+    // Both took part. Which worker takes a host's next slot is a race (both wait on the
+    // same slot): on a loaded machine one worker once took all 11 requests of a 10-page run.
     expect(new Set(requests.map((r) => r.userAgent)).size).toBe(2);
     const sql = connect(db, { max: 1 });
     try {
       const starts = (await sql`SELECT started_at FROM "fetch" ORDER BY started_at`).map((r) => Number(r.started_at));
       expect(starts).toHaveLength(site.resources.length);
       const recorded = starts.slice(1).map((at, i) => at - starts[i]!);
-      expect(Math.min(...recorded), recorded.join(' ')).toBeGreaterThanOrEqual(499);
+      expect(Math.min(...recorded), recorded.join(' ')).toBeGreaterThanOrEqual(299);
     } finally {
       await sql.end();
     }
     const gaps = requests.slice(1).map((r, i) => r.at - requests[i]!.at);
-    expect(Math.min(...gaps), gaps.map(Math.round).join(' ')).toBeGreaterThanOrEqual(500 - TOLERANCE_MS);
+    expect(Math.min(...gaps), gaps.map(Math.round).join(' ')).toBeGreaterThanOrEqual(300 - TOLERANCE_MS);
   }, 120_000);
 });
