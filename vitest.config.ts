@@ -58,6 +58,7 @@ const INTEGRATION = [
   'test/crawl/host-breaker.test.ts',
   'test/crawl/ignore-robots.test.ts',
   'test/crawl/markdown-pages.test.ts',
+  'test/crawl/page-reading.test.ts',
   'test/crawl/parse-pool.test.ts',
   'test/crawl/private-address.dns.test.ts',
   'test/crawl/recheck.test.ts',
