@@ -148,7 +148,7 @@ async function distanceRuns(cluster: PostgresCluster, shape: string, latencyMs: 
 async function main(): Promise<void> {
   printEnvironment();
   // Statements and round trips a page (pg_stat_statements, and the server's commits) on each PostgreSQL run.
-  const cluster = await startPostgres({ settings: { shared_buffers: '256MB', shared_preload_libraries: 'pg_stat_statements' } });
+  const cluster = await startPostgres({ settings: { shared_buffers: '256MB', shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' } });
   if (typeof cluster === 'string') {
     console.log(`SKIPPED: no PostgreSQL here (${cluster})`);
     return;
@@ -169,12 +169,24 @@ async function main(): Promise<void> {
       const statements = Number((await cluster.psql(`SELECT sum(s.calls) FROM pg_stat_statements AS s JOIN pg_database AS d ON d.oid = s.dbid WHERE d.datname = '${name}'`, name)).trim());
       const commits = Number((await cluster.psql(`SELECT xact_commit FROM pg_stat_database WHERE datname = '${name}'`)).trim()) - commitsBefore;
       console.log(`    ${(statements / outcome.resources).toFixed(1)} statements a resource, ${(commits / outcome.resources).toFixed(1)} commits a resource (start-up and robots.txt included)`);
-      // The statements a resource by kind (each one round trip; BEGIN, SAVEPOINT, COMMIT … counted too).
+      // The statements a resource by kind (BEGIN, SAVEPOINT, COMMIT … counted too), and the
+      // server's time in each a resource (planning and execution: what the statement's work
+      // costs, against the PostgreSQL CPU a page that also holds the protocol, the commit's
+      // WAL and the background processes).
       const top = await cluster.psql(
-        `SELECT round(sum(calls)::numeric / ${outcome.resources}, 2), left(regexp_replace(query, '\\s+', ' ', 'g'), 70) FROM pg_stat_statements GROUP BY 2 ORDER BY 1 DESC LIMIT 12`,
+        `SELECT round(sum(calls)::numeric / ${outcome.resources}, 2), round(sum(total_exec_time + total_plan_time)::numeric / ${outcome.resources}, 3), round(sum(plans)::numeric / ${outcome.resources}, 2), round(sum(total_plan_time)::numeric / ${outcome.resources}, 3), left(regexp_replace(query, '\\s+', ' ', 'g'), 70) FROM pg_stat_statements GROUP BY 5 ORDER BY 2 DESC LIMIT 12`,
         name,
       );
+      const inStatements = Number((await cluster.psql(`SELECT sum(total_exec_time + total_plan_time) FROM pg_stat_statements`, name)).trim());
+      console.log(`    a resource by kind: statements | ms in the statement (planning and execution) | plans | ms planning | the statement; ${(inStatements / outcome.resources).toFixed(2)} ms in all`);
       for (const row of top.trim().split('\n')) console.log(`      ${row}`);
+      // The rows the server wrote a resource, by table: the work any design of these tables pays.
+      const rows = await cluster.psql(
+        `SELECT round((n_tup_ins + n_tup_upd + n_tup_del)::numeric / ${outcome.resources}, 2), relname, round(n_tup_ins::numeric / ${outcome.resources}, 2), round(n_tup_upd::numeric / ${outcome.resources}, 2), round(n_tup_del::numeric / ${outcome.resources}, 2) FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY 1 DESC`,
+        name,
+      );
+      console.log('    rows written a resource: all | table | inserted | updated | deleted');
+      for (const row of rows.trim().split('\n')) console.log(`      ${row}`);
     }
     const one = results.get('pg:1');
     const four = results.get('pg:4');
