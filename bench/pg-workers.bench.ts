@@ -11,7 +11,8 @@
 // prints its statements (pg_stat_statements) and commits a resource, the statements a
 // resource by kind, and the CPU a page of the workers (process.cpuUsage from the start of
 // their crawl) and of PostgreSQL (the cluster's processes in /proc, bench/support/process-cpu.ts),
-// against the SQLite process's CPU a page in the same run.
+// against the SQLite process's CPU a page in the same run, and against the floor: the
+// same rows written by the plainest statements (bench/support/pg-page-floor.ts).
 //
 // Then the price of distance: ONE worker reaches the server through a proxy that delays
 // every chunk by half the round-trip time each way (test/support/delaying-proxy.ts), at
@@ -24,6 +25,7 @@
 //   LINKLADDER_BENCH_PAGES=40 node dist/bench/pg-workers.bench.js     (quick: pages per host)
 //   LINKLADDER_BENCH_WORKERS=4 LINKLADDER_BENCH_CONCURRENCY=2 LINKLADDER_BENCH_LATENCY_MS=200 …  (other shapes)
 //   LINKLADDER_BENCH_RTTS=0,2 LINKLADDER_BENCH_SHAPES=latency (round trips: which; none: LINKLADDER_BENCH_RTTS=)
+//   LINKLADDER_BENCH_FLOOR_PAGES=5000 (the floor's pages; 0: none)
 
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +36,7 @@ import { startDelayingProxy } from '../test/support/delaying-proxy.js';
 import { serveMultiHostSite } from '../test/support/multi-host-site.js';
 import { startPostgres, type PostgresCluster } from '../test/support/postgres-cluster.js';
 import { printEnvironment } from './support/measure.js';
+import { measurePageFloor } from './support/pg-page-floor.js';
 import { clusterCpuSeconds } from './support/process-cpu.js';
 
 const PAGES_PER_HOST = Number(process.env['LINKLADDER_BENCH_PAGES'] ?? 150);
@@ -48,6 +51,8 @@ const WORKER_COUNTS = (process.env['LINKLADDER_BENCH_WORKERS'] ?? '1,2,4').split
 const RTTS = (process.env['LINKLADDER_BENCH_RTTS'] ?? '0,1,2,4,5').split(',').filter((x) => x.trim() !== '').map(Number);
 /** The sites of the RTT runs: answers after LATENCY_MS (`latency`), or at once (`cpu`). */
 const SHAPES = (process.env['LINKLADDER_BENCH_SHAPES'] ?? 'latency,cpu').split(',').filter((x) => x === 'latency' || x === 'cpu');
+/** Pages of each shape of the floor (support/pg-page-floor.ts); 0: none. */
+const FLOOR_PAGES = Number(process.env['LINKLADDER_BENCH_FLOOR_PAGES'] ?? 5000);
 
 interface RunOutcome {
   readonly pagesPerSecond: number;
@@ -197,6 +202,14 @@ async function main(): Promise<void> {
       console.log(`    SQLite CPU ${((sqlite.crawlCpuSeconds * 1000) / sqlite.resources).toFixed(2)} ms a page (the process's crawl)`);
       console.log(`1 PostgreSQL worker against 1 SQLite process: ${(one.pagesPerSecond / sqlite.pagesPerSecond).toFixed(2)}× the pages/s`);
       for (const workers of WORKER_COUNTS) console.log(`  ${workers} worker${workers === 1 ? '' : 's'}:` + cpuLine(results.get(`pg:${workers}`)!, pgCpu.get(`pg:${workers}`), sqlite).slice(3));
+      const pg = pgCpu.get('pg:1');
+      const floor = FLOOR_PAGES > 0 ? await measurePageFloor(await cluster.createDatabase(), path.join(cluster.dir, 'data'), FLOOR_PAGES) : undefined;
+      if (floor !== undefined) {
+        const crawl = pg === undefined ? '' : `; 1 worker's ${((pg * 1000) / one.resources).toFixed(2)} ms a page is ${((pg * 1000) / one.resources / floor.twoStatementsMs).toFixed(1)}× the first`;
+        console.log(
+          `The floor (the same rows by the plainest statements, ${FLOOR_PAGES} pages, bench/support/pg-page-floor.ts): PostgreSQL CPU ${floor.twoStatementsMs.toFixed(2)} ms a page in 2 statements, ${floor.sixStatementsMs.toFixed(2)} ms in 6${crawl}`,
+        );
+      }
     }
     if (RTTS.length > 0) for (const shape of SHAPES) await distanceRuns(cluster, shape, shape === 'latency' ? LATENCY_MS : 0);
   } finally {
