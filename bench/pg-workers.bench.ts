@@ -205,7 +205,7 @@ async function main(): Promise<void> {
       const pg = pgCpu.get('pg:1');
       const floor = FLOOR_PAGES > 0 ? await measurePageFloor(await cluster.createDatabase(), path.join(cluster.dir, 'data'), FLOOR_PAGES) : undefined;
       if (floor !== undefined) {
-        const crawl = pg === undefined ? '' : `; 1 worker's ${((pg * 1000) / one.resources).toFixed(2)} ms a page is ${((pg * 1000) / one.resources / floor.twoStatementsMs).toFixed(1)}× the first`;
+        const crawl = pg === undefined ? '' : `; 1 worker's ${((pg * 1000) / one.resources).toFixed(2)} ms a page is ${((pg * 1000) / one.resources / floor.twoStatementsMs).toFixed(1)}× the 2-statement floor`;
         console.log(
           `The floor (the same rows by the plainest statements, ${FLOOR_PAGES} pages, bench/support/pg-page-floor.ts): PostgreSQL CPU ${floor.twoStatementsMs.toFixed(2)} ms a page in 2 statements, ${floor.sixStatementsMs.toFixed(2)} ms in 6${crawl}`,
         );
