@@ -207,7 +207,7 @@ async function main(): Promise<void> {
       if (floor !== undefined) {
         const crawl = pg === undefined ? '' : `; 1 worker's ${((pg * 1000) / one.resources).toFixed(2)} ms a page is ${((pg * 1000) / one.resources / floor.twoStatementsMs).toFixed(1)}× the 2-statement floor`;
         console.log(
-          `The floor (the same rows by the plainest statements, ${FLOOR_PAGES} pages, bench/support/pg-page-floor.ts): PostgreSQL CPU ${floor.twoStatementsMs.toFixed(2)} ms a page in 2 statements, ${floor.sixStatementsMs.toFixed(2)} ms in 6${crawl}`,
+          `The floor (the same rows by the plainest statements, ${FLOOR_PAGES} pages, bench/support/pg-page-floor.ts): PostgreSQL CPU ${floor.twoStatementsMs.toFixed(2)} ms a page in 2 statements, ${floor.sixStatementsMs.toFixed(2)} ms in 6, ${floor.byHostMs.toFixed(2)} ms in 2 with a claim by host${crawl}`,
         );
       }
     }

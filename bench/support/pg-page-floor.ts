@@ -7,7 +7,11 @@
 //   - 2 statements a page, each its own transaction: the claim, and one statement
 //     writing the rest;
 //   - 6 statements a page, as a worker sends them: BEGIN, SAVEPOINT, the admission, the
-//     fetch row, COMMIT, and the claim.
+//     fetch row, COMMIT, and the claim;
+//   - 2 statements a page with a claim that keeps per-host concurrency and turns in the
+//     host's row (its count of requests in flight raised by the claim, lowered by the
+//     settlement): what a claim that schedules by host would cost, against the one a
+//     worker makes (which reads 64 candidates and counts each host's live claims).
 // Their difference is what a statement costs the server by itself. The CPU is the
 // cluster's, as the worker bench reads it (process-cpu.ts), background processes included.
 
@@ -29,7 +33,9 @@ CREATE INDEX fetch_by_url ON "fetch" (site, url_id);
 CREATE TABLE page_link (site integer NOT NULL, id bigint NOT NULL, from_url bigint NOT NULL, links bytea, PRIMARY KEY (site, id));
 CREATE TABLE crawl_run (id integer PRIMARY KEY, fetched integer NOT NULL DEFAULT 0, requests integer NOT NULL DEFAULT 0, links integer NOT NULL DEFAULT 0);
 CREATE TABLE link_tally (id integer PRIMARY KEY, n integer NOT NULL DEFAULT 0);
-CREATE TABLE crawl_host (host text PRIMARY KEY, next_at bigint NOT NULL DEFAULT 0, delay_ms integer NOT NULL DEFAULT 0);
+CREATE TABLE crawl_host (host text PRIMARY KEY, next_at bigint NOT NULL DEFAULT 0, delay_ms integer NOT NULL DEFAULT 0,
+  in_flight integer NOT NULL DEFAULT 0, turn bigint NOT NULL DEFAULT 0);
+CREATE INDEX frontier_host_queued ON frontier (host, depth, id) WHERE state = 'queued';
 CREATE SEQUENCE ids;
 INSERT INTO crawl_run VALUES (1);
 INSERT INTO link_tally VALUES (1);
@@ -45,6 +51,20 @@ WITH c AS (SELECT site, id, host FROM frontier WHERE state = 'queued' ORDER BY d
 f AS (UPDATE frontier AS f SET state = 'fetching', lease_until = $1, claimed_by = 'w' FROM c WHERE f.site = c.site AND f.id = c.id),
 u AS (UPDATE url AS u SET state = 'fetching', claimed_by = 'w', lease_until = $1 FROM c WHERE u.site = c.site AND u.id = c.id RETURNING u.site, u.id, u.depth),
 h AS (UPDATE crawl_host AS h SET next_at = $1 FROM c WHERE h.host = c.host)
+SELECT site, id, depth FROM u`;
+
+/**
+ * A claim that keeps politeness in the host's row: the host whose turn is oldest among
+ * those under their concurrency and past their next slot, then its shallowest URL. Its
+ * settlement gives the slot back (FETCH_ROW_BY_HOST).
+ */
+const CLAIM_BY_HOST = `
+WITH h AS (SELECT host FROM crawl_host WHERE in_flight < 4 AND next_at <= $1 ORDER BY turn LIMIT 1 FOR UPDATE SKIP LOCKED),
+c AS (SELECT q.site, q.id, h.host FROM h CROSS JOIN LATERAL (
+  SELECT site, id FROM frontier WHERE host = h.host AND state = 'queued' ORDER BY depth, id LIMIT 1 FOR UPDATE SKIP LOCKED) AS q),
+f AS (UPDATE frontier AS f SET state = 'fetching', lease_until = $1, claimed_by = 'w' FROM c WHERE f.site = c.site AND f.id = c.id),
+u AS (UPDATE url AS u SET state = 'fetching', claimed_by = 'w', lease_until = $1 FROM c WHERE u.site = c.site AND u.id = c.id RETURNING u.site, u.id, u.depth),
+x AS (UPDATE crawl_host AS x SET in_flight = x.in_flight + 1, turn = $1, next_at = $1 + x.delay_ms FROM c WHERE x.host = c.host)
 SELECT site, id, depth FROM u`;
 
 /** The page's links looked up by key (10 known ones), one new URL queued, the link row and the tally. */
@@ -63,11 +83,17 @@ uu AS (UPDATE url SET state = 'done', claimed_by = NULL, lease_until = NULL WHER
 fd AS (DELETE FROM frontier WHERE site = $1 AND id = $2),
 cr AS (UPDATE crawl_run SET fetched = fetched + 1, requests = requests + 1, links = links + 10 WHERE id = 1)`;
 
+/** FETCH_ROW, and the host's slot given back. */
+const FETCH_ROW_BY_HOST = `${FETCH_ROW},
+hs AS (UPDATE crawl_host SET in_flight = in_flight - 1 WHERE host = 'h' || $1)`;
+
 export interface PageFloor {
   /** Server CPU a page (ms), 2 statements a page. */
   readonly twoStatementsMs: number;
   /** Server CPU a page (ms), 6 statements a page. */
   readonly sixStatementsMs: number;
+  /** Server CPU a page (ms), 2 statements a page, the claim by host (CLAIM_BY_HOST). */
+  readonly byHostMs: number;
 }
 
 /** `pages` pages of each shape on a fresh database of the cluster; undefined without /proc. */
@@ -78,15 +104,12 @@ export async function measurePageFloor(db: string, dataDir: string, pages: numbe
     await sql.unsafe('VACUUM ANALYZE');
     const keysOf = (site: number): string[] => Array.from({ length: 10 }, (_, g) => `http://h${site}/p${site + 8 * (g + 1)}`);
     let n = 0;
-    const claim = async (): Promise<{ site: number; id: number; depth: number }> => {
-      const [row] = await sql.unsafe(CLAIM, [n], { prepare: true });
-      return row as unknown as { site: number; id: number; depth: number };
-    };
-    const run = async (page: (site: number, id: number, depth: number) => Promise<unknown>): Promise<number | undefined> => {
+    const run = async (page: (site: number, id: number, depth: number) => Promise<unknown>, claim = CLAIM): Promise<number | undefined> => {
       const before = clusterCpuSeconds(dataDir);
       for (let i = 0; i < pages; i++) {
         n++;
-        const { site, id, depth } = await claim();
+        const [row] = await sql.unsafe(claim, [n], { prepare: true });
+        const { site, id, depth } = row as unknown as { site: number; id: number; depth: number };
         await page(site, id, depth);
       }
       const after = clusterCpuSeconds(dataDir);
@@ -103,7 +126,12 @@ export async function measurePageFloor(db: string, dataDir: string, pages: numbe
         await tx.unsafe(`WITH ${FETCH_ROW} SELECT 1`, [site, id] as never, { prepare: true });
       }),
     );
-    return two === undefined || six === undefined ? undefined : { twoStatementsMs: two, sixStatementsMs: six };
+    const byHost = await run(
+      (site, id, depth) =>
+        sql.unsafe(`WITH ${ADMISSION}, ${FETCH_ROW_BY_HOST} SELECT (SELECT count(*) FROM known) AS known`, params(site, id, depth) as never, { prepare: true }),
+      CLAIM_BY_HOST,
+    );
+    return two === undefined || six === undefined || byHost === undefined ? undefined : { twoStatementsMs: two, sixStatementsMs: six, byHostMs: byHost };
   } finally {
     await sql.end();
   }
