@@ -3,7 +3,7 @@
 // settled, its fetch row, one new URL with its frontier row, the page's link row, the
 // run's counts, the link tally and the host's row), written by the plainest statements
 // that write them, with no politeness in the claim (the shallowest queued URL), no
-// trigger, no re-check or rung logic: what any design of these tables pays. Two shapes:
+// trigger, no re-check or rung logic: what any design of these tables pays. Three shapes:
 //   - 2 statements a page, each its own transaction: the claim, and one statement
 //     writing the rest;
 //   - 6 statements a page, as a worker sends them: BEGIN, SAVEPOINT, the admission, the
@@ -12,8 +12,9 @@
 //     host's row (its count of requests in flight raised by the claim, lowered by the
 //     settlement): what a claim that schedules by host would cost, against the one a
 //     worker makes (which reads 64 candidates and counts each host's live claims).
-// Their difference is what a statement costs the server by itself. The CPU is the
-// cluster's, as the worker bench reads it (process-cpu.ts), background processes included.
+// The first two differ only in their statements: what a statement costs the server by
+// itself. The CPU is the cluster's, as the worker bench reads it (process-cpu.ts),
+// background processes included.
 
 import { clusterCpuSeconds } from './process-cpu.js';
 import { connect } from '../../src/store/pg/pg-database.js';
