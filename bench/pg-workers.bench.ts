@@ -25,7 +25,7 @@
 //   LINKLADDER_BENCH_PAGES=40 node dist/bench/pg-workers.bench.js     (quick: pages per host)
 //   LINKLADDER_BENCH_WORKERS=4 LINKLADDER_BENCH_CONCURRENCY=2 LINKLADDER_BENCH_LATENCY_MS=200 …  (other shapes)
 //   LINKLADDER_BENCH_RTTS=0,2 LINKLADDER_BENCH_SHAPES=latency (round trips: which; none: LINKLADDER_BENCH_RTTS=)
-//   LINKLADDER_BENCH_FLOOR_PAGES=5000 (the floor's pages; 0: none)
+//   LINKLADDER_BENCH_FLOOR_PAGES=5000 LINKLADDER_BENCH_FLOOR_HOSTS=8 (the floor's pages, 0: none; its hosts)
 
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,6 +53,8 @@ const RTTS = (process.env['LINKLADDER_BENCH_RTTS'] ?? '0,1,2,4,5').split(',').fi
 const SHAPES = (process.env['LINKLADDER_BENCH_SHAPES'] ?? 'latency,cpu').split(',').filter((x) => x === 'latency' || x === 'cpu');
 /** Pages of each shape of the floor (support/pg-page-floor.ts); 0: none. */
 const FLOOR_PAGES = Number(process.env['LINKLADDER_BENCH_FLOOR_PAGES'] ?? 5000);
+/** The floor's hosts: the site's 8, or as many as a link check meets. */
+const FLOOR_HOSTS = Number(process.env['LINKLADDER_BENCH_FLOOR_HOSTS'] ?? 8);
 
 interface RunOutcome {
   readonly pagesPerSecond: number;
@@ -203,11 +205,11 @@ async function main(): Promise<void> {
       console.log(`1 PostgreSQL worker against 1 SQLite process: ${(one.pagesPerSecond / sqlite.pagesPerSecond).toFixed(2)}× the pages/s`);
       for (const workers of WORKER_COUNTS) console.log(`  ${workers} worker${workers === 1 ? '' : 's'}:` + cpuLine(results.get(`pg:${workers}`)!, pgCpu.get(`pg:${workers}`), sqlite).slice(3));
       const pg = pgCpu.get('pg:1');
-      const floor = FLOOR_PAGES > 0 ? await measurePageFloor(await cluster.createDatabase(), path.join(cluster.dir, 'data'), FLOOR_PAGES) : undefined;
+      const floor = FLOOR_PAGES > 0 ? await measurePageFloor(await cluster.createDatabase(), path.join(cluster.dir, 'data'), FLOOR_PAGES, FLOOR_HOSTS) : undefined;
       if (floor !== undefined) {
         const crawl = pg === undefined ? '' : `; 1 worker's ${((pg * 1000) / one.resources).toFixed(2)} ms a page is ${((pg * 1000) / one.resources / floor.twoStatementsMs).toFixed(1)}× the 2-statement floor`;
         console.log(
-          `The floor (the same rows by the plainest statements, ${FLOOR_PAGES} pages, bench/support/pg-page-floor.ts): PostgreSQL CPU ${floor.twoStatementsMs.toFixed(2)} ms a page in 2 statements, ${floor.sixStatementsMs.toFixed(2)} ms in 6, ${floor.byHostMs.toFixed(2)} ms in 2 with a claim by host${crawl}`,
+          `The floor (the same rows by the plainest statements, ${FLOOR_PAGES} pages, ${FLOOR_HOSTS} hosts, bench/support/pg-page-floor.ts): PostgreSQL CPU ${floor.twoStatementsMs.toFixed(2)} ms a page in 2 statements, ${floor.sixStatementsMs.toFixed(2)} ms in 6, ${floor.byHostMs.toFixed(2)} ms in 2 with a claim by host${crawl}`,
         );
       }
     }

@@ -19,7 +19,7 @@
 import { clusterCpuSeconds } from './process-cpu.js';
 import { connect } from '../../src/store/pg/pg-database.js';
 
-const SCHEMA = `
+const schemaFor = (hosts: number): string => `
 CREATE TABLE url (site integer NOT NULL, id bigint NOT NULL, key text NOT NULL, state text NOT NULL,
   claimed_by text, lease_until bigint, depth integer NOT NULL, host text, role text NOT NULL DEFAULT 'page',
   PRIMARY KEY (site, id), UNIQUE (key, site));
@@ -40,9 +40,10 @@ CREATE INDEX frontier_host_queued ON frontier (host, depth, id) WHERE state = 'q
 CREATE SEQUENCE ids;
 INSERT INTO crawl_run VALUES (1);
 INSERT INTO link_tally VALUES (1);
-INSERT INTO crawl_host SELECT 'h' || i FROM generate_series(0, 7) AS i;
+CREATE INDEX crawl_host_turn ON crawl_host (turn);
+INSERT INTO crawl_host SELECT 'h' || i FROM generate_series(0, ${hosts - 1}) AS i;
 INSERT INTO url (site, id, key, state, depth, host)
-  SELECT i % 8, nextval('ids'), 'http://h' || (i % 8) || '/p' || i, 'queued', 1 + i / 1000, 'h' || (i % 8) FROM generate_series(0, 39999) AS i;
+  SELECT i % ${hosts}, nextval('ids'), 'http://h' || (i % ${hosts}) || '/p' || i, 'queued', 1 + i / 1000, 'h' || (i % ${hosts}) FROM generate_series(0, 39999) AS i;
 INSERT INTO frontier (site, id, host, depth, state) SELECT site, id, host, depth, state FROM url;
 `;
 
@@ -97,13 +98,17 @@ export interface PageFloor {
   readonly byHostMs: number;
 }
 
-/** `pages` pages of each shape on a fresh database of the cluster; undefined without /proc. */
-export async function measurePageFloor(db: string, dataDir: string, pages: number): Promise<PageFloor | undefined> {
+/**
+ * `pages` pages of each shape on a fresh database of the cluster, its 40,000 queued URLs
+ * on `hosts` hosts (each always has some queued: a page queues one on its own host);
+ * undefined without /proc.
+ */
+export async function measurePageFloor(db: string, dataDir: string, pages: number, hosts = 8): Promise<PageFloor | undefined> {
   const sql = connect(db, { max: 1 });
   try {
-    await sql.unsafe(SCHEMA);
+    await sql.unsafe(schemaFor(hosts));
     await sql.unsafe('VACUUM ANALYZE');
-    const keysOf = (site: number): string[] => Array.from({ length: 10 }, (_, g) => `http://h${site}/p${site + 8 * (g + 1)}`);
+    const keysOf = (site: number): string[] => Array.from({ length: 10 }, (_, g) => `http://h${site}/p${site + hosts * (g + 1)}`);
     let n = 0;
     const run = async (page: (site: number, id: number, depth: number) => Promise<unknown>, claim = CLAIM): Promise<number | undefined> => {
       const before = clusterCpuSeconds(dataDir);
