@@ -5,7 +5,7 @@
 // partitioning seed (Bob Jenkins's lookup3, as its hash_bytes_uint32_extended), that
 // hash combined into a row hash starting at 0 (hash_combine64), and the row hash modulo
 // the partition count is the partition's remainder. Tested against the server's
-// satisfies_hash_partition, and checked again as a store opens (pg-store.ts).
+// satisfies_hash_partition (test/store/pg/hash-partition.test.ts).
 
 const MASK64 = (1n << 64n) - 1n;
 /** HASH_PARTITION_SEED of PostgreSQL's partitioning (below 2^63: a bigint in SQL too). */

@@ -104,8 +104,8 @@ export async function partitionPg(sql: Sql, partitions: number, options: { reado
       throw new StoreError('ERR_STORE_PARTITIONS', `the index at ${label} holds crawl data: only an empty index is partitioned (make a new database and run linkladder db migrate --partitions ${partitions} on it)`);
     }
     await partitionTables(db, partitions);
-    const [claimUrl] = await db`SELECT to_regprocedure('claim_url(integer, bigint, text, bigint, bigint)') IS NOT NULL AS exists`;
-    if (claimUrl?.exists === true) await db.unsafe(claimUrlByPartition(partitions));
+    const [claimUrl] = await db`SELECT prosrc AS source FROM pg_proc WHERE oid = to_regprocedure('claim_url(integer, bigint, text, bigint, bigint)')`;
+    if (claimUrl !== undefined) await db.unsafe(claimUrlByPartition(claimUrl.source as string, partitions));
     return { applied, isPartitioned: true };
   }) as Promise<PartitionResult>;
 }
@@ -152,37 +152,28 @@ async function partitionTables(db: Sql, partitions: number): Promise<void> {
 }
 
 /**
- * claim_url (migration 014) made again with a branch for each partition, whose two
- * statements name that partition: naming url, each call locked every partition (0.4 ms
- * a claim at 64 partitions). The branch is the site's partition as PostgreSQL routes it:
- * hashint4extended with the partitioning seed, combined into a row hash from 0
- * (hash_combine64), modulo the partitions (hash-partition.ts computes the same in the
- * client). Made only where migration 014 made claim_url (an index partitioned by an
- * earlier linkladder keeps 014's, which is right but names url); a later migration that
- * makes claim_url again must keep in mind that partitionPg made it, once.
+ * claim_url made again with a branch for each partition: the installed function's own
+ * statements (migration 014's), each naming that partition where they name `url AS u`.
+ * Naming url, each call locked every partition (0.4 ms a claim at 64 partitions). The
+ * branch is the site's partition as PostgreSQL routes it: hashint4extended with the
+ * partitioning seed, combined into a row hash from 0 (hash_combine64), modulo the
+ * partitions (hash-partition.ts computes the same in the client). Made only where
+ * migration 014 made claim_url (an index partitioned by an earlier linkladder keeps
+ * 014's, which is right but names url); a later migration that makes claim_url again
+ * must keep in mind that partitionPg made it, once.
  */
-function claimUrlByPartition(partitions: number): string {
-  const branches = Array.from({ length: partitions }, (_, remainder) => {
-    const table = quote(`url_p${remainder}`);
-    return `
+function claimUrlByPartition(source: string, partitions: number): string {
+  const parts = /^([\s\S]*?)\bBEGIN\n([\s\S]*)\nEND\s*$/.exec(source);
+  if (parts === null || !/\burl AS u\b/.test(parts[2]!)) {
+    throw new StoreError('ERR_STORE_PARTITIONS', 'claim_url is not as migration 014 made it: its statements cannot be given a partition each');
+  }
+  const [, header, body] = parts as unknown as [string, string, string];
+  const branches = Array.from({ length: partitions }, (_, remainder) => `
     WHEN ${remainder} THEN
-      PERFORM 1 FROM ${table} AS u
-      WHERE u.site = p_site AND u.id = p_id
-        AND (u.state = 'queued' OR (u.state = 'fetching' AND (u.lease_until IS NULL OR u.lease_until < p_now)))
-      FOR UPDATE SKIP LOCKED;
-      IF NOT FOUND THEN
-        RETURN;
-      END IF;
-      RETURN QUERY
-        UPDATE ${table} AS u SET state = 'fetching', claimed_by = p_worker, lease_until = p_lease_until
-        WHERE u.site = p_site AND u.id = p_id
-        RETURNING u.id, u.key, u.depth, u.host, u.role;`;
-  });
+${body.replaceAll(/\burl AS u\b/g, `${quote(`url_p${remainder}`)} AS u`)}`);
   return `CREATE OR REPLACE FUNCTION claim_url(p_site integer, p_id bigint, p_worker text, p_lease_until bigint, p_now bigint)
 RETURNS TABLE (id bigint, key text, depth integer, host text, role text)
-LANGUAGE plpgsql AS $$
-#variable_conflict use_column
-BEGIN
+LANGUAGE plpgsql AS $$${header}BEGIN
   -- The partition's remainder: (hash + 2^64 + COMBINE) mod 2^64 mod N, in numeric (bigint would overflow).
   CASE (((hashint4extended(p_site, ${PARTITION_SEED}) ::numeric + 18446744073709551616 + ${HASH_COMBINE}) % 18446744073709551616) % ${partitions})::integer${branches.join('')}
   END CASE;
