@@ -74,7 +74,7 @@ async function measure(sql: Sql, inFlight: number): Promise<ClaimCost> {
   times.sort((a, b) => a - b);
   const [stat] = await sql`
     SELECT sum(total_exec_time) / sum(calls) AS ms, sum(total_plan_time) / sum(calls) AS plan_ms, sum(shared_blks_hit + shared_blks_read)::float / sum(calls) AS buffers
-    FROM pg_stat_statements WHERE query LIKE '%candidate AS%'`;
+    FROM pg_stat_statements WHERE query LIKE '%open_host AS%'`;
   return {
     serverMs: Number(stat!.ms),
     planMs: Number(stat!.plan_ms),

@@ -107,7 +107,6 @@ const CLAIM_LAPSED = stateIn('claim', { to: 'fetching', except: ['queued'], back
 const CLAIM_QUEUED_U = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql', column: 'u.state' });
 const CLAIM_LAPSED_U = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql', column: 'u.state' });
 const CLAIM_QUEUED_F = stateIn('claim', { to: 'fetching', except: ['fetching'], backend: 'postgresql', column: 'f.state' });
-const CLAIM_LAPSED_F = stateIn('claim', { to: 'fetching', except: ['queued'], backend: 'postgresql', column: 'f.state' });
 /** The claims a worker gives back when it stops. */
 const CLOSE_FROM = stateIn('close', { to: 'queued', backend: 'postgresql' });
 
@@ -121,8 +120,15 @@ const WINDOW_FACTOR = 8;
 const WINDOW_MIN = 64;
 const WINDOW_MAX = 2048;
 
-/** The longest time between two renewals of a worker's leases (its heartbeat). */
+/** The longest time between two renewals of a worker's leases (its heartbeat), and between two tidy() rounds. */
 const RENEW_MAX_MS = 1000;
+
+/** tidy(): the lapsed claims and the hosts it looks at, at most, a round. */
+const TIDY_MAX = 1024;
+/** tidy(): how long after a claim emptied a host a URL queued meanwhile is looked for. */
+const TIDY_LOOKBACK_MS = 30_000;
+/** tidy(): the crawl's shallowest queued URLs whose hosts it looks at. */
+const TIDY_SHALLOWEST = 64;
 
 /** How long whenIdle() tells a worker to wait before claiming again: until the next host's slot, within these bounds. */
 const RETRY_MIN_MS = 25;
@@ -131,13 +137,11 @@ const RETRY_MAX_MS = 500;
 const RETRY_BUSY_MS = 50;
 
 interface ClaimRow {
-  readonly id: number | null;
-  readonly key: string | null;
-  readonly depth: number | null;
+  readonly id: number;
+  readonly key: string;
+  readonly depth: number;
   readonly host: string | null;
   readonly role: UrlRole | null;
-  /** Set on the one row that counts the crawl_host rows the statement created. */
-  readonly created: number | null;
 }
 
 export class PgFrontier implements SharedFrontier {
@@ -156,6 +160,9 @@ export class PgFrontier implements SharedFrontier {
    * a worker that will never fetch it. Shared with the views of `on()`.
    */
   #held = new Map<number, number>();
+  /** When this worker last ran tidy() (its own clock); shared with the views of `on()`. */
+  #tidied = { at: Number.NEGATIVE_INFINITY };
+  readonly #tidyEveryMs: number;
   #timer: NodeJS.Timeout | undefined;
   /** The renewal in progress, awaited by stop(). */
   #renewing: Promise<void> | undefined;
@@ -170,6 +177,7 @@ export class PgFrontier implements SharedFrontier {
     this.#leaseClock = options.leaseClock;
     this.#persist = options.persist ?? ((work) => work());
     this.#isPartitioned = options.isPartitioned === true;
+    this.#tidyEveryMs = Math.min(RENEW_MAX_MS, Math.floor(options.leaseMs / 3));
   }
 
   /**
@@ -180,6 +188,7 @@ export class PgFrontier implements SharedFrontier {
     const view = new PgFrontier(sql, { workerId: this.workerId, leaseMs: this.#leaseMs, now: this.#now, leaseClock: this.#leaseClock, persist: this.#persist, isPartitioned: this.#isPartitioned });
     view.#politeness = this.#politeness;
     view.#held = this.#held;
+    view.#tidied = this.#tidied;
     return view;
   }
 
@@ -216,7 +225,7 @@ export class PgFrontier implements SharedFrontier {
         .finally(() => {
           this.#renewing = undefined;
         });
-    }, Math.min(RENEW_MAX_MS, Math.floor(this.#leaseMs / 3)));
+    }, this.#tidyEveryMs);
     this.#timer.unref();
   }
 
@@ -288,50 +297,31 @@ export class PgFrontier implements SharedFrontier {
    */
   async claim(limit: number): Promise<ClaimedUrl[]> {
     if (limit <= 0) return [];
-    const claimed: ClaimedUrl[] = [];
-    // A first claim on new hosts creates their rows and claims nothing there: once more.
-    for (let round = 0; round < 2 && claimed.length < limit; round++) {
-      let once: { urls: ClaimedUrl[]; created: number };
-      try {
-        once = await this.#claimOnce(limit - claimed.length);
-      } catch (error) {
-        // The first round's claims are committed: thrown away (the call made again), they
-        // would stay this worker's, renewed, never fetched, holding their hosts' slots.
-        if (claimed.length > 0) break;
-        throw error;
-      }
-      const { urls, created } = once;
-      claimed.push(...urls);
-      if (created === 0) break;
+    if (this.#now() - this.#tidied.at >= this.#tidyEveryMs) {
+      this.#tidied.at = this.#now();
+      await this.tidy();
     }
-    return claimed;
-  }
-
-  async #claimOnce(limit: number): Promise<{ urls: ClaimedUrl[]; created: number }> {
     const window = Math.min(WINDOW_MAX, Math.max(WINDOW_MIN, limit * WINDOW_FACTOR));
     const { perHostConcurrency, perHostDelayMs } = this.#politeness;
     const leaseNow = this.leaseNow();
     // A host's live claims are read from frontier_claims only as far as its limit (past it the
     // host is full, whatever their number), not at all without one: the claim's cost does
-    // not grow with the claims in flight. By host alone (a host has one site): with the site
-    // too, a generic plan made on an empty table may read them by the primary key instead,
-    // every queued URL of the site.
+    // not grow with the claims in flight.
     const counted = perHostConcurrency >= DEFAULT_POLITENESS.perHostConcurrency ? 0 : perHostConcurrency;
     const sql = this.#sql;
     const leaseUntil = sql`${leaseNow} + ${this.#leaseMs}::bigint`;
+    const delay = sql`greatest(x.delay_ms, ${perHostDelayMs}::integer)`;
     // Unpartitioned, url is read by a join with the rows chosen (a plpgsql call for each
     // costs more). Partitioned, the claim's plan names no partitioned table (see the
     // file's comment): each URL goes through claim_url, its frontier row locked first.
     const lastStart = this.#isPartitioned
-      ? sql`last_fetch_start(s.site)`
-      : sql`(SELECT coalesce(f.started_db, f.started_at) FROM "fetch" AS f WHERE f.site = s.site ORDER BY f.id DESC LIMIT 1)`;
+      ? sql`last_fetch_start(c.site)`
+      : sql`(SELECT coalesce(f.started_db, f.started_at) FROM "fetch" AS f WHERE f.site = c.site ORDER BY f.id DESC LIMIT 1)`;
     const locked = this.#isPartitioned
       ? sql`SELECT f.site, f.id FROM frontier AS f JOIN chosen AS c ON f.site = c.site AND f.id = c.id
-        WHERE ${sql.unsafe(CLAIM_QUEUED_F)} OR (${sql.unsafe(CLAIM_LAPSED_F)} AND (f.lease_until IS NULL OR f.lease_until < ${leaseNow}))
-        FOR UPDATE OF f SKIP LOCKED`
+        WHERE ${sql.unsafe(CLAIM_QUEUED_F)} FOR UPDATE OF f SKIP LOCKED`
       : sql`SELECT u.site, u.id FROM url AS u JOIN chosen AS c ON u.site = c.site AND u.id = c.id
-        WHERE ${sql.unsafe(CLAIM_QUEUED_U)} OR (${sql.unsafe(CLAIM_LAPSED_U)} AND (u.lease_until IS NULL OR u.lease_until < ${leaseNow}))
-        FOR UPDATE OF u SKIP LOCKED`;
+        WHERE ${sql.unsafe(CLAIM_QUEUED_U)} FOR UPDATE OF u SKIP LOCKED`;
     const claimed = this.#isPartitioned
       ? sql`SELECT u.id, u.key, u.depth, u.host, u.role FROM locked AS l CROSS JOIN LATERAL claim_url(l.site, l.id, ${this.workerId}, ${leaseUntil}, ${leaseNow}) AS u`
       : sql`UPDATE url AS u SET state = 'fetching', claimed_by = ${this.workerId}, lease_until = ${leaseUntil}
@@ -339,90 +329,116 @@ export class PgFrontier implements SharedFrontier {
         RETURNING u.id, u.key, u.depth, u.host, u.role`;
     const rows = (await sql`
       WITH
-      candidate AS (
-        (SELECT site, id, coalesce(host, '') AS host, depth FROM frontier
-          WHERE ${this.#sql.unsafe(CLAIM_QUEUED)} ORDER BY depth, id LIMIT ${window})
-        UNION ALL
-        (SELECT site, id, coalesce(host, '') AS host, depth FROM frontier
-          WHERE ${this.#sql.unsafe(CLAIM_LAPSED)} AND lease_until < ${leaseNow} ORDER BY depth, id LIMIT ${window})
-        UNION ALL
-        (SELECT site, id, coalesce(host, '') AS host, depth FROM frontier
-          WHERE ${this.#sql.unsafe(CLAIM_LAPSED)} AND lease_until IS NULL ORDER BY depth, id LIMIT ${window})
-      ),
-      -- The candidates' hosts' rows, found by their keys (= ANY: a lookup of each, never a scan of every host).
-      known AS (
-        SELECT x.host, x.xmin AS version FROM crawl_host AS x
-        WHERE x.host = ANY ((SELECT array_agg(DISTINCT c.host) FROM candidate AS c)::text[])
-      ),
-      new_host AS (
-        -- In the order of the key: two claims inserting the same new hosts wait on each other, never in a cycle.
-        INSERT INTO crawl_host (host, next_at, delay_ms)
-        SELECT h.host, 0, ${perHostDelayMs}::integer
-        FROM (SELECT DISTINCT c.host FROM candidate AS c WHERE NOT EXISTS (SELECT 1 FROM known AS k WHERE k.host = c.host)) AS h
-        ORDER BY h.host
-        ON CONFLICT (host) DO NOTHING
-        RETURNING host
-      ),
-      seen AS (
-        SELECT k.host, k.version, c.site FROM known AS k
-        JOIN (SELECT host, min(site) AS site FROM candidate GROUP BY host) AS c ON c.host = k.host
-      ),
-      busy AS (
-        SELECT s.host, s.version, s.site,
-          CASE WHEN s.host = '' THEN
-            (SELECT count(*)::integer FROM (SELECT 1 FROM frontier AS b WHERE b.state = 'fetching' AND b.host IS NULL AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
-          ELSE
-            (SELECT count(*)::integer FROM (SELECT 1 FROM frontier AS b WHERE b.state = 'fetching' AND b.host = s.host AND b.lease_until >= ${leaseNow} LIMIT ${counted}) AS x)
-          END AS n
-        FROM seen AS s
-      ),
+      -- The first open hosts in the order of their first queued URL (depth, id), as many
+      -- as the claim may take URLs: next_at passed, fewer live claims than its limit, row
+      -- locked with SKIP LOCKED (another worker claiming on it now keeps it). The nested
+      -- loop stops at the limit: hosts past it are neither counted nor locked. It reads
+      -- no further than the window (past hosts full or waiting on a delay).
       open_host AS (
-        SELECT h.host, h.delay_ms, ${perHostConcurrency}::integer - s.n AS free
-        FROM busy AS s
+        SELECT c.host, h.delay_ms, h.take
+        FROM (
+          SELECT x.host, x.xmin AS version, x.site FROM crawl_host AS x
+          WHERE x.queued_depth IS NOT NULL ORDER BY x.queued_depth, x.queued_id LIMIT ${window}
+        ) AS c
+        -- The row comparison bounds frontier_claims (host, lease_until) alone: with
+        -- lease_until >= now alone the plan may read frontier_leases instead: every live claim.
         CROSS JOIN LATERAL (
-          SELECT x.host, greatest(x.delay_ms, ${perHostDelayMs}::integer) AS delay_ms FROM crawl_host AS x
-          WHERE x.host = s.host AND x.xmin = s.version AND x.next_at <= ${leaseNow}
-            AND s.n < CASE WHEN greatest(x.delay_ms, ${perHostDelayMs}::integer) > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
-            AND (greatest(x.delay_ms, ${perHostDelayMs}::integer) = 0
-              OR coalesce(${lastStart}, 0)
-                 <= ${leaseNow} - greatest(x.delay_ms, ${perHostDelayMs}::integer))
+          SELECT count(*)::integer AS n FROM (
+            SELECT 1 FROM frontier AS b
+            WHERE b.state = 'fetching' AND b.host = c.host AND (b.host, b.lease_until) >= (c.host, ${leaseNow}) LIMIT ${counted}
+          ) AS y
+        ) AS b
+        CROSS JOIN LATERAL (
+          SELECT ${delay} AS delay_ms, CASE WHEN ${delay} > 0 THEN 1 ELSE ${perHostConcurrency}::integer - b.n END AS take
+          FROM crawl_host AS x
+          WHERE x.host = c.host AND x.xmin = c.version AND x.next_at <= ${leaseNow}
+            AND b.n < CASE WHEN ${delay} > 0 THEN 1 ELSE ${perHostConcurrency}::integer END
+            AND (${delay} = 0 OR coalesce(${lastStart}, 0) <= ${leaseNow} - ${delay})
           FOR UPDATE SKIP LOCKED
         ) AS h
+        LIMIT ${limit}
       ),
-      ranked AS (
-        SELECT c.site, c.id, c.depth, o.delay_ms, o.free,
-               row_number() OVER (PARTITION BY c.host ORDER BY c.depth, c.id) AS nth,
-               row_number() OVER (PARTITION BY c.depth, c.host ORDER BY c.id) AS turn
-        FROM candidate AS c JOIN open_host AS o ON o.host = c.host
-      ),
-      -- Hosts in turn within a depth (claim-turns.ts), as the other stores claim.
+      -- Each open host's first URLs, as many as it may take; of them all, every host's
+      -- first before any host's second, within a depth (claim-turns.ts).
       chosen AS (
-        SELECT site, id FROM ranked
-        WHERE nth <= CASE WHEN delay_ms > 0 THEN 1 ELSE free END
-        ORDER BY depth, turn, id LIMIT ${limit}
+        SELECT q.site, q.id FROM open_host AS o
+        CROSS JOIN LATERAL (
+          SELECT f.site, f.id, f.depth, row_number() OVER (ORDER BY f.depth, f.id) AS nth FROM (
+            SELECT f.site, f.id, f.depth FROM frontier AS f
+            WHERE f.host = o.host AND ${sql.unsafe(CLAIM_QUEUED_F)} ORDER BY f.depth, f.id LIMIT o.take
+          ) AS f
+        ) AS q
+        ORDER BY q.depth, q.nth, q.id LIMIT ${limit}
       ),
       locked AS (${locked}),
       claimed AS (${claimed}),
+      taken AS (
+        SELECT coalesce(host, '') AS host, count(*)::integer AS n, array_agg(id) AS ids FROM claimed GROUP BY 1
+      ),
+      -- Each open host: its next slot when claimed on, and its first URL still queued (the
+      -- statement's snapshot still has the ones it took), with when it had none left (tidy).
       advanced AS (
-        UPDATE crawl_host AS h SET next_at = ${leaseNow} + o.delay_ms * k.n
-        FROM (SELECT coalesce(host, '') AS host, count(*)::integer AS n FROM claimed GROUP BY 1) AS k
-        JOIN open_host AS o ON o.host = k.host
-        WHERE h.host = k.host
+        UPDATE crawl_host AS x SET
+          next_at = CASE WHEN t.n IS NULL THEN x.next_at ELSE ${leaseNow} + o.delay_ms * t.n END,
+          delay_ms = CASE WHEN t.n IS NULL THEN x.delay_ms ELSE o.delay_ms END,
+          queued_depth = r.depth, queued_id = r.id,
+          emptied_at = CASE WHEN r.depth IS NULL THEN ${leaseNow} ELSE x.emptied_at END
+        FROM open_host AS o
+        LEFT JOIN taken AS t ON t.host = o.host
+        LEFT JOIN LATERAL (
+          SELECT f.depth, f.id FROM frontier AS f
+          WHERE f.host = o.host AND ${sql.unsafe(CLAIM_QUEUED_F)} AND f.id <> ALL (coalesce(t.ids, '{}'))
+          ORDER BY f.depth, f.id LIMIT 1
+        ) AS r ON true
+        WHERE x.host = o.host AND (t.n IS NOT NULL OR (x.queued_depth, x.queued_id) IS DISTINCT FROM (r.depth, r.id))
       )
-      SELECT id, key, depth, host, role, NULL::integer AS created FROM claimed
-      UNION ALL
-      SELECT NULL, NULL, NULL, NULL, NULL, count(*)::integer FROM new_host`) as unknown as ClaimRow[];
-    let created = 0;
-    const urls: ClaimedUrl[] = [];
-    for (const row of rows) {
-      if (row.created !== null) created = row.created;
-      else {
-        urls.push({ id: row.id!, key: row.key!, depth: row.depth!, host: row.host ?? undefined, role: row.role ?? 'page' });
-        this.#held.set(row.id!, siteOf(row.host ?? undefined));
-      }
-    }
+      SELECT id, key, depth, host, role FROM claimed`) as unknown as ClaimRow[];
+    const urls: ClaimedUrl[] = rows.map((row) => ({ id: row.id, key: row.key, depth: row.depth, host: row.host ?? undefined, role: row.role ?? 'page' }));
+    for (const url of urls) this.#held.set(url.id, siteOf(url.host));
     urls.sort((a, b) => a.depth - b.depth || a.id - b.id);
-    return { urls, created };
+    return urls;
+  }
+
+  /**
+   * What claims leave to a worker's round about once a second (claim() runs it when due):
+   * - claims whose lease ran out (a dead worker's, or one this worker let lapse) go back
+   *   to queued, and the next claim takes them again (their depth and id unchanged). A
+   *   row a unit holds locked is settling: left to it.
+   * - a host that lost its queued depth (migration 015: a URL queued while a claim set it
+   *   again) gets it back: among the hosts emptied in the last TIDY_LOOKBACK_MS, and the
+   *   hosts of the crawl's shallowest queued URLs (so that one whose URL was queued in a
+   *   transaction longer than that is found as the crawl reaches its depth).
+   */
+  async tidy(): Promise<void> {
+    const sql = this.#sql;
+    const leaseNow = this.leaseNow();
+    await sql`
+      WITH
+      lapsed AS (
+        SELECT u.site, u.id FROM url AS u
+        JOIN (SELECT site, id FROM frontier WHERE ${sql.unsafe(CLAIM_LAPSED)} AND (lease_until < ${leaseNow} OR lease_until IS NULL) LIMIT ${TIDY_MAX}) AS f
+          ON u.site = f.site AND u.id = f.id
+        WHERE ${sql.unsafe(CLAIM_LAPSED_U)} AND (u.lease_until < ${leaseNow} OR u.lease_until IS NULL)
+        FOR UPDATE OF u SKIP LOCKED
+      ),
+      requeued AS (
+        UPDATE url SET state = 'queued', claimed_by = NULL, lease_until = NULL FROM lapsed WHERE url.site = lapsed.site AND url.id = lapsed.id
+      ),
+      suspect AS (
+        (SELECT x.host FROM crawl_host AS x WHERE x.queued_depth IS NULL AND x.emptied_at >= ${leaseNow} - ${TIDY_LOOKBACK_MS}::bigint LIMIT ${TIDY_MAX})
+        UNION
+        (SELECT host FROM frontier WHERE ${sql.unsafe(CLAIM_QUEUED)} ORDER BY depth, id LIMIT ${TIDY_SHALLOWEST})
+      ),
+      found AS (
+        SELECT x.host, q.depth, q.id FROM suspect AS s
+        CROSS JOIN LATERAL (SELECT f.depth, f.id FROM frontier AS f WHERE f.host = s.host AND ${sql.unsafe(CLAIM_QUEUED_F)} ORDER BY f.depth, f.id LIMIT 1) AS q
+        CROSS JOIN LATERAL (
+          SELECT x.host FROM crawl_host AS x
+          WHERE x.host = s.host AND (x.queued_depth IS NULL OR (q.depth, q.id) < (x.queued_depth, x.queued_id))
+          FOR UPDATE SKIP LOCKED
+        ) AS x
+      )
+      UPDATE crawl_host AS x SET queued_depth = found.depth, queued_id = found.id FROM found WHERE x.host = found.host`;
   }
 
   /**

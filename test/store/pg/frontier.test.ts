@@ -37,14 +37,14 @@ beforeEach(async () => {
   clock = 1_000_000;
 });
 
-/** Queue `count` URLs on each host (depths as given, else 0); returns their ids by host. */
-async function queue(hosts: readonly string[], count: number, depthOf: (i: number) => number = () => 0): Promise<Map<string, number[]>> {
+/** Queue `count` URLs on each host (paths first, first + 1, …; depths as given, else 0); returns their ids by host. */
+async function queue(hosts: readonly string[], count: number, depthOf: (i: number) => number = () => 0, first = 0): Promise<Map<string, number[]>> {
   const ids = new Map<string, number[]>();
   for (const host of hosts) {
     const rows = await sql`
       INSERT INTO url (site, id, key, scheme, host, state, role, depth, first_seen)
       SELECT ${siteOf(host)}, nextval('url_id_seq'), 'http://' || ${host} || '/' || i, 'http', ${host}, 'queued', 'page', d, 0
-      FROM unnest(${sql.array(Array.from({ length: count }, (_, i) => i))}::integer[], ${sql.array(Array.from({ length: count }, (_, i) => depthOf(i)))}::integer[]) AS t (i, d)
+      FROM unnest(${sql.array(Array.from({ length: count }, (_, i) => first + i))}::integer[], ${sql.array(Array.from({ length: count }, (_, i) => depthOf(i)))}::integer[]) AS t (i, d)
       RETURNING id`;
     ids.set(host, rows.map((r) => r.id as number));
   }
@@ -145,7 +145,8 @@ describe.skipIf(typeof cluster === 'string')('PgFrontier: claims', () => {
     await alive.renew();
     const other = frontier('other', { leaseMs: 2000 });
     expect(await other.claim(10)).toEqual([]);
-    clock += 501;
+    // The lease ran out, and the worker's next round of tidy() (every leaseMs / 3) came: queued again, and taken.
+    clock += 501 + 666;
     const retaken = await other.claim(10);
     expect(retaken.map((c) => c.id).sort()).toEqual(lost.map((c) => c.id).sort());
     const rows = await sql`SELECT claimed_by, count(*)::integer AS n FROM url WHERE state = 'fetching' GROUP BY 1 ORDER BY 1`;
@@ -195,23 +196,66 @@ describe.skipIf(typeof cluster === 'string')('PgFrontier: live claims counted as
     expect((await narrow.claim(10)).map((c) => c.host)).toEqual(['a.test']);
   });
 
-  it("a claim whose second round (after creating host rows) met the server gone returns the first round's claims", async () => {
+  it("keeps each host's shallowest queued depth in its row: lowered as URLs are queued, set again by the claim that takes them", async () => {
+    await queue(['a.test'], 2, () => 2);
+    const depthOf = async (): Promise<unknown> => (await sql`SELECT queued_depth FROM crawl_host WHERE host = 'a.test'`)[0]!.queued_depth;
+    expect(await depthOf()).toBe(2);
+    await queue(['a.test'], 1, () => 1, 2);
+    expect(await depthOf()).toBe(1);
+    const w = frontier('w');
+    expect((await w.claim(1)).map((c) => c.depth)).toEqual([1]);
+    expect(await depthOf()).toBe(2);
+    expect(await w.claim(5)).toHaveLength(2);
+    expect(await depthOf()).toBe(null);
+    // Queued again (a worker that stops gives its claims back): the host is claimable again.
+    await sql`UPDATE url SET state = 'queued', claimed_by = NULL, lease_until = NULL WHERE state = 'fetching'`;
+    expect(await depthOf()).toBe(1);
+    expect(await frontier('w2').claim(5)).toHaveLength(3);
+  });
+
+  it("a host whose queued depth was lost (a URL queued while a claim set it again) gets it back in the worker's next tidy round", async () => {
     const ids = await queue(['a.test', 'b.test'], 1);
-    await sql`INSERT INTO crawl_host (host, next_at, delay_ms) VALUES ('a.test', 0, 0)`;
-    let claims = 0;
-    // The pool, but the second claim statement fails as a lost connection does.
-    const failing = new Proxy(sql, {
-      apply(target, thisArg, args: unknown[]) {
-        const strings = args[0] as readonly string[] | undefined;
-        if (Array.isArray(strings) && strings.join('').includes('candidate AS (') && ++claims === 2) {
-          return Promise.reject(Object.assign(new Error('gone'), { code: 'CONNECTION_CLOSED' }));
-        }
-        return Reflect.apply(target as unknown as (...a: unknown[]) => unknown, thisArg, args);
-      },
-    });
-    const w = frontier('w', { pool: failing as unknown as Sql });
+    await queue(['b.test'], 1, () => 1, 1);
+    await sql`UPDATE crawl_host SET queued_depth = NULL WHERE host = 'a.test'`;
+    const w = frontier('w');
+    const claimed = await w.claim(5);
+    expect(claimed.filter((c) => c.host === 'a.test').map((c) => c.id)).toEqual(ids.get('a.test'));
+    expect(claimed).toHaveLength(3);
+  });
+
+  it('a host emptied by a claim while a URL was queued on it unseen gets its depth back from the hosts emptied lately', async () => {
+    const ids = await queue(['a.test'], 1);
+    const w = frontier('w');
     expect((await w.claim(5)).map((c) => c.id)).toEqual(ids.get('a.test'));
-    expect(claims).toBe(2);
+    const [row] = await sql`SELECT queued_depth, emptied_at FROM crawl_host WHERE host = 'a.test'`;
+    expect([row!.queued_depth, Number(row!.emptied_at)]).toEqual([null, clock]);
+    // As if a page's transaction had queued a deep URL before the claim committed (it saw the old depth, wrote nothing).
+    const [deep] = (await queue(['a.test'], 1, () => 3, 1)).get('a.test')!;
+    await sql`UPDATE crawl_host SET queued_depth = NULL WHERE host = 'a.test'`;
+    // Many shallower URLs elsewhere: the host is not among the crawl's shallowest.
+    await queue(['b.test'], 80);
+    clock += 1000;
+    const next = await w.claim(1);
+    expect(next).toHaveLength(1);
+    const [after] = await sql`SELECT queued_depth FROM crawl_host WHERE host = 'a.test'`;
+    expect(after!.queued_depth).toBe(3);
+    expect(deep).toBeDefined();
+  });
+
+  it("takes hosts in the order of their first queued URL, every host's first before any host's second, and touches only the hosts it takes from", async () => {
+    await queue(['a.test', 'b.test', 'c.test'], 2);
+    const w = frontier('w', { perHostConcurrency: 1 });
+    const before = await sql`SELECT host, xmin::text AS version FROM crawl_host ORDER BY host`;
+    const [first] = await w.claim(1);
+    const after = await sql`SELECT host, xmin::text AS version FROM crawl_host ORDER BY host`;
+    expect(after.filter((row, i) => row.version !== before[i]!.version).map((row) => row.host)).toEqual([first!.host]);
+    // Every host's first URL before any host's second.
+    const order = [first!.host];
+    for (let i = 0; i < 2; i++) order.push(...(await w.claim(1)).map((c) => c.host));
+    expect([...order].sort()).toEqual(['a.test', 'b.test', 'c.test']);
+    await settle((await sql`SELECT id FROM url WHERE state = 'fetching'`).map((r) => r.id as number));
+    for (let i = 0; i < 3; i++) order.push(...(await w.claim(1)).map((c) => c.host));
+    expect(order.slice(3)).toEqual(order.slice(0, 3));
   });
 
   it('the host limit holds with many lapsed and live claims on it: only the live ones hold a slot', async () => {

@@ -306,7 +306,7 @@ describe('the statements of a page on a partitioned index', () => {
     // The batch's write names its sites: the partitions of the others are not even set up
     // (a scan of each, at every execution, was most of a page's cost at 64 partitions).
     for (const signature of ['wrong AS', 'INSERT INTO page_link']) {
-      const setUp = plans.filter((p) => p['Query Text'].includes(signature) && !p['Query Text'].includes('candidate AS')).map((p) => partitionsSetUp(p.Plan));
+      const setUp = plans.filter((p) => p['Query Text'].includes(signature) && !p['Query Text'].includes('open_host AS')).map((p) => partitionsSetUp(p.Plan));
       expect(setUp.length, signature).toBeGreaterThan(0);
       for (const table of PARTITIONED_TABLES) expect(most(setUp, table), `${signature}: ${table} set up`).toBeLessThanOrEqual(HOSTS.length);
     }
@@ -356,7 +356,7 @@ describe('the statements of a page on a partitioned index', () => {
     expect(claims).toEqual([2, 2, 2]);
     let plans: LoggedPlan[] = [];
     for (let wait = 0; wait < 50; wait++) {
-      plans = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart)).filter((p) => p['Query Text'].includes('candidate AS'));
+      plans = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart)).filter((p) => p['Query Text'].includes('open_host AS'));
       if (plans.length >= 3) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -365,7 +365,7 @@ describe('the statements of a page on a partitioned index', () => {
     for (const plan of plans) expect(Object.fromEntries(partitionsSetUp(plan.Plan))).toEqual({});
     // claim_url, as db migrate --partitions makes it, takes each URL in its site's partition, named.
     const all = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart));
-    const marks = all.filter((p) => p['Query Text'].includes("SET state = 'fetching'") && !p['Query Text'].includes('candidate AS'));
+    const marks = all.filter((p) => p['Query Text'].includes("SET state = 'fetching'") && !p['Query Text'].includes('open_host AS'));
     // The 6 URLs claimed, and any a unit's commit claimed ahead.
     expect(marks.length).toBeGreaterThanOrEqual(6);
     const partitionsOfHosts = new Set(hosts.map((host) => `url_p${partitionOfSite(siteOf(host), PARTITIONS)}`));
