@@ -10,8 +10,9 @@
 //     fetch row, COMMIT, and the claim;
 //   - 2 statements a page with a claim that keeps per-host concurrency and turns in the
 //     host's row (its count of requests in flight raised by the claim, lowered by the
-//     settlement): what a claim that schedules by host would cost, against the one a
-//     worker makes (which reads 64 candidates and counts each host's live claims).
+//     settlement): a claim that schedules by host at its plainest, against the one a
+//     worker makes (which chooses hosts too, but counts each one's live claims, checks
+//     its delay and its row's version, and keeps its first queued URL in its row).
 // The first two differ only in their statements: what a statement costs the server by
 // itself. The CPU is the cluster's, as the worker bench reads it (process-cpu.ts),
 // background processes included.

@@ -4,8 +4,8 @@
 // waiting behind it (its requests are spaced by its per-host limit and delay; the
 // others' would sit idle). Turns are dealt among the first TURN_WINDOW queued URLs by
 // (depth, id): a host whose first URL lies past them waits until the frontier ahead of
-// it is that short, and the claim's cost stays bounded. PostgreSQL deals them among its
-// claim's candidates (pg-frontier.ts): a window of 1,024 there cost several times its claim.
+// it is that short, and the claim's cost stays bounded. PostgreSQL keeps each host's
+// first queued URL in the host's row and reads hosts in that order (pg-frontier.ts).
 // The window is short because dealing turns reads all of it (about 2 µs a URL on SQLite).
 
 /** How many queued URLs (shallowest, then oldest) a claim deals turns among. */

@@ -1,8 +1,9 @@
 // The frontier of cooperating workers on PostgreSQL: claims taken with
 // `FOR UPDATE SKIP LOCKED`, shallowest first, each with a short lease this worker
 // renews every second while it lives (a dead worker's claims, and the host slots they
-// hold, come free within the lease, not the minutes a request may take); per-host politeness held for the whole crawl by a crawl_host row
-// per host, locked and advanced in the statement that claims.
+// hold, come free within the lease, not the minutes a request may take); per-host
+// politeness held for the whole crawl by a crawl_host row per host, locked and advanced
+// in the statement that claims.
 //
 // The claim chooses from `frontier` (migration 012): the rows of url in the states it
 // reads (queued, fetching), copied by triggers on url in the transaction that writes
@@ -16,24 +17,29 @@
 // start through last_fetch_start (migration 014), whose statements, a site as their
 // parameter, set up the one partition they read.
 //
-// One claim is one statement (one round trip). Its steps, as CTEs:
-// 1. candidates: the first queued URLs by (depth, id), and claims whose lease ran out
-//    (a dead worker's), as many of each as the window;
-// 2. their hosts' crawl_host rows, created when missing (usable from the next claim:
-//    rows a statement inserts are not in its own snapshot);
-// 3. the open hosts: next_at passed, fewer live claims on it than perHostConcurrency,
-//    row locked with SKIP LOCKED (another worker claiming on it now keeps it). A host's
-//    live claims are read from frontier_claims (host, lease_until) only as far as the limit,
-//    and lapsed ones from frontier_leases: the claim reads a few index entries per host,
-//    never the claims in flight (whose count grows with the cluster's throughput).
-//    Counted, not kept in a counter: a counter would have to be written by every
-//    settlement (its page unit then holding the host's row, which claims skip) and
-//    reconciled when a dead worker's lease lapses; the count needs neither;
-// 4. each open host's shallowest candidates, as many as its free slots, the shallowest
-//    of them all up to `limit`, each row locked with SKIP LOCKED (on a partitioned index
-//    its frontier row, then its URL by claim_url) and moved to `fetching` with this
-//    worker's lease;
-// 5. next_at of each host claimed on: now + delay per URL claimed (the database's now).
+// One claim is one statement (one round trip). It chooses hosts, then URLs:
+// 1. the hosts with queued URLs, in the order of their first one by (depth, id) — every
+//    host's first URL before any host's second, as the other stores deal turns
+//    (claim-turns.ts) — read from crawl_host's (queued_depth, queued_id) (migration 015:
+//    the frontier trigger lowers it as URLs are queued, the claim sets it again), as far
+//    as the window;
+// 2. the first open ones, as many as `limit`: next_at passed, fewer live claims on it than
+//    perHostConcurrency, row locked with SKIP LOCKED (another worker claiming on it now
+//    keeps it). The nested loop stops there: hosts past it are neither counted nor
+//    locked. A host's live claims are read from frontier_claims (host, lease_until) only
+//    as far as the limit: a few index entries a host, never the claims in flight (whose
+//    count grows with the cluster's throughput). Counted, not kept in a counter: a
+//    counter would have to be written by every settlement (its page unit then holding
+//    the host's row, which claims skip) and reconciled when a dead worker's lease lapses;
+//    the count needs neither;
+// 3. each open host's first queued URLs, as many as its free slots (one with a delay),
+//    every host's first before any host's second up to `limit`, each row locked with
+//    SKIP LOCKED (on a partitioned index its frontier row, then its URL by claim_url) and
+//    moved to `fetching` with this worker's lease;
+// 4. each open host's row: next_at (now + delay per URL claimed, the database's now) and
+//    its first URL still queued.
+// Claims whose lease ran out go back to queued in tidy(), about once a second, with the
+// hosts that lost their place in step 1 (a URL queued while a claim set it again).
 //
 // A host with a delay is crawled one request at a time by all workers together, and
 // is open only once its last request (the latest fetch row of its site) started at
