@@ -141,6 +141,36 @@ describe('the frontier copy (migration 012)', () => {
       }
     }
   });
+
+  it('migration 015 gives each host of an index made before it its first queued URL and its site, and names a URL without a host by an empty host in the frontier', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the hosts of an earlier index', cluster));
+    const upTo014 = path.join(dir, 'up-to-014');
+    mkdirSync(upTo014, { recursive: true });
+    for (const m of loadMigrations(defaultPgMigrationsDir()).filter((m) => m.version <= 14)) copyFileSync(path.join(defaultPgMigrationsDir(), m.file), path.join(upTo014, m.file));
+    const url = await cluster.createDatabase();
+    const sql = connect(url, { max: 1 });
+    try {
+      await migratePg(sql, Date.now, upTo014);
+      await sql`
+        INSERT INTO url (site, id, key, scheme, host, state, depth, first_seen, claimed_by, lease_until)
+        VALUES (7, 1, 'http://a.test/1', 'http', 'a.test', 'queued', 1, 0, NULL, NULL),
+               (7, 5, 'http://a.test/5', 'http', 'a.test', 'queued', 0, 0, NULL, NULL),
+               (7, 6, 'http://a.test/6', 'http', 'a.test', 'queued', 0, 0, NULL, NULL),
+               (8, 2, 'http://b.test/', 'http', 'b.test', 'fetching', 1, 0, 'w', 99),
+               (9, 3, 'mailto:x@c.test', 'mailto', NULL, 'queued', 2, 0, NULL, NULL)`;
+      await sql`INSERT INTO crawl_host (host, next_at, delay_ms) VALUES ('b.test', 5, 100)`;
+      expect((await migratePg(sql, Date.now)).map((m) => m.version)).toContain(15);
+      const hosts = await sql`SELECT host, queued_depth, queued_id, site, next_at, delay_ms FROM crawl_host ORDER BY host`;
+      expect(hosts.map((r) => ({ ...r }))).toEqual([
+        { host: '', queued_depth: 2, queued_id: 3, site: 9, next_at: 0, delay_ms: 0 },
+        { host: 'a.test', queued_depth: 0, queued_id: 5, site: 7, next_at: 0, delay_ms: 0 },
+        { host: 'b.test', queued_depth: null, queued_id: null, site: 8, next_at: 5, delay_ms: 100 },
+      ]);
+      expect((await sql`SELECT host FROM frontier WHERE id = 3`)[0]!.host).toBe('');
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------
