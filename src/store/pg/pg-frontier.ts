@@ -435,12 +435,15 @@ export class PgFrontier implements SharedFrontier {
         UNION
         (SELECT host FROM frontier WHERE ${sql.unsafe(CLAIM_QUEUED)} ORDER BY depth, id LIMIT ${TIDY_SHALLOWEST})
       ),
+      -- Only a row as this statement's snapshot saw it (its version): a claim that took the
+      -- URL found here and committed since set the row from a later snapshot.
       found AS (
         SELECT x.host, q.depth, q.id FROM suspect AS s
         CROSS JOIN LATERAL (SELECT f.depth, f.id FROM frontier AS f WHERE f.host = s.host AND ${sql.unsafe(CLAIM_QUEUED_F)} ORDER BY f.depth, f.id LIMIT 1) AS q
+        JOIN crawl_host AS v ON v.host = s.host
         CROSS JOIN LATERAL (
           SELECT x.host FROM crawl_host AS x
-          WHERE x.host = s.host AND (x.queued_depth IS NULL OR (q.depth, q.id) < (x.queued_depth, x.queued_id))
+          WHERE x.host = s.host AND x.xmin = v.xmin AND (x.queued_depth IS NULL OR (q.depth, q.id) < (x.queued_depth, x.queued_id))
           FOR UPDATE SKIP LOCKED
         ) AS x
       )
