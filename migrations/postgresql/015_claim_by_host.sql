@@ -1,9 +1,9 @@
 -- Claims choose hosts, not URLs. A claim read the 64 shallowest queued URLs of the whole
--- crawl, counted and locked the hosts among them, and ranked the URLs to take most
--- often one: reading and ranking 64 URLs cost most of its time, and locking every
--- open host among them (a written row lock each) kept those hosts from the other
--- workers' claims. It now reads hosts in turn from crawl_host and stops at the first
--- `limit` open ones, then takes each one's shallowest URLs (pg-frontier.ts).
+-- crawl, counted and locked every open host among them (a written row lock each, which
+-- kept those hosts from the other workers' claims) and ranked the URLs, to take one
+-- most often; a first claim on new hosts made their rows and claimed again. It now
+-- reads hosts in order from crawl_host, stops at the first `limit` open ones, and takes
+-- each one's first queued URLs (pg-frontier.ts).
 --
 -- queued_depth: the depth of the host's shallowest queued URL (the first by (depth,
 -- id)), NULL when it has none. Lowered by the trigger that copies url into frontier, in

@@ -119,14 +119,14 @@ const CLOSE_FROM = stateIn('close', { to: 'queued', backend: 'postgresql' });
 const DEFAULT_POLITENESS: SharedPoliteness = { perHostConcurrency: 2 ** 31 - 1, perHostDelayMs: 0 };
 
 /**
- * Candidates read per claim: the claim may take only a few of them (hosts busy or
+ * Hosts a claim reads at most: it may take from only a few of them (hosts full or
  * waiting on a delay), so it looks further than `limit`.
  */
 const WINDOW_FACTOR = 8;
 const WINDOW_MIN = 64;
 const WINDOW_MAX = 2048;
 
-/** The longest time between two renewals of a worker's leases (its heartbeat), and between two tidy() rounds. */
+/** The longest time between two rounds of a worker: its leases renewed (its heartbeat), and tidy(). */
 const RENEW_MAX_MS = 1000;
 
 /** tidy(): the lapsed claims and the hosts it looks at, at most, a round. */
@@ -168,7 +168,8 @@ export class PgFrontier implements SharedFrontier {
   #held = new Map<number, number>();
   /** When this worker last ran tidy() (its own clock); shared with the views of `on()`. */
   #tidied = { at: Number.NEGATIVE_INFINITY };
-  readonly #tidyEveryMs: number;
+  /** How often this worker renews its leases and runs tidy(): leaseMs / 3, at most RENEW_MAX_MS. */
+  readonly #roundMs: number;
   #timer: NodeJS.Timeout | undefined;
   /** The renewal in progress, awaited by stop(). */
   #renewing: Promise<void> | undefined;
@@ -183,7 +184,7 @@ export class PgFrontier implements SharedFrontier {
     this.#leaseClock = options.leaseClock;
     this.#persist = options.persist ?? ((work) => work());
     this.#isPartitioned = options.isPartitioned === true;
-    this.#tidyEveryMs = Math.min(RENEW_MAX_MS, Math.floor(options.leaseMs / 3));
+    this.#roundMs = Math.min(RENEW_MAX_MS, Math.floor(options.leaseMs / 3));
   }
 
   /**
@@ -231,7 +232,7 @@ export class PgFrontier implements SharedFrontier {
         .finally(() => {
           this.#renewing = undefined;
         });
-    }, this.#tidyEveryMs);
+    }, this.#roundMs);
     this.#timer.unref();
   }
 
@@ -303,7 +304,7 @@ export class PgFrontier implements SharedFrontier {
    */
   async claim(limit: number): Promise<ClaimedUrl[]> {
     if (limit <= 0) return [];
-    if (this.#now() - this.#tidied.at >= this.#tidyEveryMs) {
+    if (this.#now() - this.#tidied.at >= this.#roundMs) {
       this.#tidied.at = this.#now();
       await this.tidy();
     }
