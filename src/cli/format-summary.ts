@@ -4,6 +4,7 @@ import type { BrokenKind, CrawlSummary, StopReason, Verdict } from '../crawl/ind
 import { splitByEvidence } from '../ladder/index.js';
 import type { MatchRung } from '../store/index.js';
 import type { InterruptSignal } from './cli-context.js';
+import { requestKindsText } from '../report/index.js';
 import { toJsonLine } from './json-line.js';
 import { formatSeconds } from './progress-line.js';
 
@@ -178,8 +179,7 @@ export function verdictText(verdicts: Readonly<Record<Verdict, number>>, scope =
 
 /** Every request sent, and what each was for. */
 function requestsText(summary: CrawlSummary): string {
-  const { fetches, retries, redirects, robots } = summary.requestsByKind;
-  return `${summary.requests}: ${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt`;
+  return `${summary.requests}: ${requestKindsText(summary.requestsByKind)}`;
 }
 
 /** `text` in lines of at most `width` columns, broken after ", " or "; " (a longer piece stays whole). */

@@ -55,6 +55,18 @@ export interface RequestCounts {
   readonly redirects: number;
   /** robots.txt requests (their redirect hops included). */
   readonly robots: number;
+  /** Sitemap requests (their redirect hops included): `--sitemap` only. */
+  readonly sitemaps: number;
+}
+
+/** Counts of no request, to add to. */
+export function noRequests(): { -readonly [K in keyof RequestCounts]: number } {
+  return { fetches: 0, retries: 0, redirects: 0, robots: 0, sitemaps: 0 };
+}
+
+/** Every request counted in `counts`. */
+export function requestTotal(counts: RequestCounts): number {
+  return counts.fetches + counts.retries + counts.redirects + counts.robots + counts.sitemaps;
 }
 
 /** What one `crawl()` did (this run only, except `index`); the checks of resources and external links are `CheckCounts`. */
@@ -62,7 +74,7 @@ export interface CrawlSummary extends CheckCounts {
   readonly stoppedBy: StopReason;
   /** What became of each seed. */
   readonly seeds: readonly SeedOutcome[];
-  /** Every HTTP request sent: the sum of `requestsByKind` (fetches, retries, redirect hops, robots.txt). */
+  /** Every HTTP request sent: the sum of `requestsByKind` (fetches, retries, redirect hops, robots.txt, sitemaps). */
   readonly requests: number;
   readonly requestsByKind: RequestCounts;
   /** URLs fetched and recorded with a response (whatever its status). */

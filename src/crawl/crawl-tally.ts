@@ -6,7 +6,7 @@ import { ALIAS_EVIDENCE, type AliasEvidence } from '../ladder/index.js';
 import { MATCH_RUNGS, URL_STATES, zeroCounts, type AdmitResult, type MatchRung, type StoreStats } from '../store/index.js';
 import type { SentRequest } from '../fetch/index.js';
 import { brokenKindOf, errorCodeOf, noBroken, type BrokenKind } from './broken-links.js';
-import type { CheckCounts, CrawlEvent, CrawlSummary, ProgressEvent, RequestCounts, SeedOutcome, StopReason } from './crawl-summary.js';
+import { noRequests, requestTotal, type CheckCounts, type CrawlEvent, type CrawlSummary, type ProgressEvent, type RequestCounts, type SeedOutcome, type StopReason } from './crawl-summary.js';
 import type { HostPace } from './host-pace.js';
 import type { CountedAnswer } from './second-pass.js';
 import type { FetchRecord, IndexWriter, UrlRole, Verdict } from '../store/index.js';
@@ -30,13 +30,13 @@ export class CrawlTally {
   readonly #options: CrawlTallyOptions;
   readonly #startedAt: number;
   /** Every HTTP request sent, by what it was for (told by the fetch layer as each is sent). */
-  readonly requestsByKind: MutableRequestCounts = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
+  readonly requestsByKind: MutableRequestCounts = noRequests();
   /**
    * The requests whose outcomes are recorded in units of the index (`recordRequests`):
    * what the run's row counts while it runs, so that a run killed before its end
    * still counts every request whose outcome it committed.
    */
-  readonly recordedRequests: MutableRequestCounts = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
+  readonly recordedRequests: MutableRequestCounts = noRequests();
   /** Requests sent whose owner's outcome is not recorded yet. */
   readonly #pending = new Map<RequestOwner, MutableRequestCounts>();
   /** The run's id in the index, once it is recorded. */
@@ -92,10 +92,9 @@ export class CrawlTally {
     }
   }
 
-  /** Every request sent, retries, redirect hops and robots.txt included. */
+  /** Every request sent, retries, redirect hops, robots.txt and sitemaps included. */
   get requests(): number {
-    const r = this.requestsByKind;
-    return r.fetches + r.retries + r.redirects + r.robots;
+    return requestTotal(this.requestsByKind);
   }
 
   /**
@@ -104,12 +103,20 @@ export class CrawlTally {
    */
   countRequest(request: SentRequest, attempt: number, owner: RequestOwner): void {
     const kind = request.kind;
-    const key: keyof RequestCounts = kind === 'robots' ? 'robots' : kind === 'redirect' ? 'redirects' : attempt > 1 ? 'retries' : 'fetches';
+    this.#count(kind === 'robots' ? 'robots' : kind === 'redirect' ? 'redirects' : attempt > 1 ? 'retries' : 'fetches', owner);
+    if (kind === 'robots') this.#robotsRequests.set(request.url, (this.#robotsRequests.get(request.url) ?? 0) + 1);
+  }
+
+  /** A request for a sitemap of `origin` was sent (a redirect hop of one too); robots.txt asked on the way is `countRequest`'s. */
+  countSitemapRequest(origin: string): void {
+    this.#count('sitemaps', origin);
+  }
+
+  #count(key: keyof RequestCounts, owner: RequestOwner): void {
     this.requestsByKind[key]++;
     let pending = this.#pending.get(owner);
-    if (pending === undefined) this.#pending.set(owner, (pending = { fetches: 0, retries: 0, redirects: 0, robots: 0 }));
+    if (pending === undefined) this.#pending.set(owner, (pending = noRequests()));
     pending[key]++;
-    if (kind === 'robots') this.#robotsRequests.set(request.url, (this.#robotsRequests.get(request.url) ?? 0) + 1);
   }
 
   /**
@@ -124,7 +131,7 @@ export class CrawlTally {
     const r = this.recordedRequests;
     // A retry writes the run's totals again: those of a unit rolled back after they were added.
     if (pending !== undefined) for (const key of Object.keys(r) as (keyof RequestCounts)[]) r[key] += pending[key];
-    await tx.recordRunCounts(this.runId, { requests: r.fetches + r.retries + r.redirects + r.robots, requestsByKind: { ...r } });
+    await tx.recordRunCounts(this.runId, { requests: requestTotal(r), requestsByKind: { ...r } });
   }
 
   /** How many requests for `robotsUrl` this run sent (its redirect hops not included). */

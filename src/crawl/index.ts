@@ -37,7 +37,7 @@ export type {
   RequestCounts,
   StopReason,
 } from './crawl-summary.js';
-export type { ContentEvidenceSummary } from './crawl-summary.js';
+export { noRequests, requestTotal, type ContentEvidenceSummary } from './crawl-summary.js';
 export type { UnreachableHost } from './host-breaker.js';
 export type { HostPaceReport, PausedHost, SlowedHost } from './host-pace.js';
 export { CrawlError, type CrawlErrorCode } from './crawl-error.js';

@@ -67,7 +67,10 @@ function sitemapKey(url: string): string {
 async function readOrigin(p: SitemapSeedsOptions, origin: string): Promise<number> {
   const { options, tally } = p;
   const store = options.store;
-  const onRequest = (request: SentRequest): void => tally.countRequest(request, 1, origin);
+  const onRequest = (request: SentRequest): void => {
+    if (request.kind === 'robots') tally.countRequest(request, 1, origin);
+    else tally.countSitemapRequest(origin);
+  };
   const guessed = `${origin}/sitemap.xml`;
   const guessedKey = sitemapKey(guessed);
   let rows = await store.sitemapQueue(origin);

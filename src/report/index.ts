@@ -19,6 +19,7 @@ export {
 export {
   collectStats,
   formatStats,
+  requestKindsText,
   FETCHES_SAVED_DEFINITION,
   LINKS_NOT_FETCHED_DEFINITION,
   type CrawlStats,

@@ -106,13 +106,14 @@ async function expectOnlyCutOffRepeated(sent: readonly string[], cutOff: Readonl
   expect(counts.size).toBe(PAGES + 9 * 2 + 2); // the pages ("/" is page 0), /dN and /dN/, robots.txt and sitemap.xml
 
   const stats = JSON.parse((await spawnCli(['stats', '--db', db, '--json'], children).exit).stdout) as {
-    requests: { fetches: number; retries: number; redirects: number; robots: number };
+    requests: { fetches: number; retries: number; redirects: number; robots: number; sitemaps: number };
     runsNotEnded?: number;
   };
-  const { fetches, retries, redirects, robots } = stats.requests;
+  const { fetches, retries, redirects, robots, sitemaps } = stats.requests;
   const sentOtherThanRobots = sent.filter((target) => target !== '/robots.txt').length;
   const cutOffTotal = [...cutOff.values()].reduce((sum, n) => sum + n, 0);
-  expect({ counted: fetches + retries + redirects, runsNotEnded: stats.runsNotEnded }).toEqual({ counted: sentOtherThanRobots - cutOffTotal, runsNotEnded });
+  expect(sitemaps).toBe((counts.get('/sitemap.xml') ?? 0) - (cutOff.get('/sitemap.xml') ?? 0));
+  expect({ counted: fetches + retries + redirects + sitemaps, runsNotEnded: stats.runsNotEnded }).toEqual({ counted: sentOtherThanRobots - cutOffTotal, runsNotEnded });
   expect(robots).toBeLessThanOrEqual(counts.get('/robots.txt') ?? 0);
 }
 

@@ -1,5 +1,5 @@
 // "requests" is every HTTP request sent: page fetches, retries,
-// redirect hops and robots.txt, each counted where it is sent, so the crawl's count
+// redirect hops, robots.txt and sitemaps, each counted where it is sent, so the crawl's count
 // equals the server's.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { closeAll, onCleanup, startServer } from '../fetch/test-server.js';
 afterEach(closeAll);
 
 describe('requests', () => {
-  it('counts every request the server received, with fetches, retries, redirect hops and robots.txt apart', async () => {
+  it('counts every request the server received, with fetches, retries, redirect hops, robots.txt and sitemaps apart', async () => {
     let flaky = 0;
     const server = await startServer((request, response) => {
       switch (request.url) {
@@ -19,7 +19,11 @@ describe('requests', () => {
           response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
           return;
         case '/sitemap.xml':
-          response.writeHead(404, { 'content-type': 'text/html' }).end('none');
+          response.writeHead(301, { location: '/maps/site.xml' }).end();
+          return;
+        case '/maps/site.xml':
+          response.writeHead(200, { 'content-type': 'application/xml' });
+          response.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${request.headers.host}/</loc></url></urlset>`);
           return;
         case '/':
           response.writeHead(200, { 'content-type': 'text/html' }).end('<a href="/old">o</a><a href="/flaky">f</a><a href="/private/x">p</a>');
@@ -51,9 +55,10 @@ describe('requests', () => {
       allowPrivate: true,
       retryDelayMs: 1,
     });
-    // GET /robots.txt, /sitemap.xml (read by default: a 404 here), /, /old → /older → /new, /flaky twice.
-    expect(server.log).toHaveLength(8);
+    // GET /robots.txt, /sitemap.xml → /maps/site.xml (read by default; it lists /), /, /old → /older → /new, /flaky twice.
+    expect(server.log).toHaveLength(9);
     expect(summary.requests).toBe(server.log.length);
-    expect(summary.requestsByKind).toEqual({ fetches: 4, retries: 1, redirects: 2, robots: 1 });
+    // A sitemap's requests, its redirect hop too, are neither page fetches nor a page's redirect hops.
+    expect(summary.requestsByKind).toEqual({ fetches: 3, retries: 1, redirects: 2, robots: 1, sitemaps: 2 });
   });
 });

@@ -1,6 +1,6 @@
 // The statistics of a crawl: the ladder funnel, what it saved, aliases and errors.
 
-import { checkedCounts, type BrokenKind, type ContentEvidenceSummary, type RequestCounts, type Verdict } from '../../crawl/index.js';
+import { checkedCounts, noRequests, type BrokenKind, type ContentEvidenceSummary, type RequestCounts, type Verdict } from '../../crawl/index.js';
 import type { AliasEvidence } from '../../ladder/index.js';
 import type { CrawlRunRow, Funnel, IndexReader, UrlState, WorkerRow } from '../../store/index.js';
 import { collectDuplicateStats, type DuplicateStats } from './duplicate-stats.js';
@@ -131,12 +131,14 @@ function contentEvidenceOf(runs: readonly CrawlRunRow[]): Pick<CrawlStats, 'cont
 /**
  * The counts the crawl runs recorded, summed: requests and fetches saved. A run that
  * did not end has the requests of the outcomes it committed (crawl-tally.ts `recordRequests`).
+ * Runs recorded before sitemap requests had a kind of their own counted them as fetches
+ * and redirect hops.
  */
 function runTotals(runs: readonly CrawlRunRow[]): Pick<CrawlStats, 'fetchesSaved' | 'requests' | 'runsNotEnded'> {
   if (runs.length === 0) return { fetchesSaved: undefined, requests: undefined };
   const runsNotEnded = runs.filter((run) => run.endedAt === undefined).length;
   let fetchesSaved = 0;
-  const requests = { fetches: 0, retries: 0, redirects: 0, robots: 0 };
+  const requests = noRequests();
   for (const run of runs) {
     const counts = run.counts;
     if (counts === undefined) continue;

@@ -1,5 +1,6 @@
 // `linkladder stats` as a person reads it: aligned labels, the funnel as a ladder.
 
+import { requestTotal, type RequestCounts } from '../../crawl/index.js';
 import { splitByEvidence } from '../../ladder/index.js';
 import { FETCHES_SAVED_DEFINITION, LINKS_NOT_FETCHED_DEFINITION, type CrawlStats } from './crawl-stats.js';
 import { workerRows } from './format-workers.js';
@@ -67,10 +68,15 @@ function contentRulesText(content: NonNullable<CrawlStats['contentEvidence']>): 
   return `${rules.length} learned by run ${runId} (heuristic)${shown.length > 0 ? `: ${shown.join('; ')}${more}` : ''}; ${deferred} URLs held back: ${joined} joined without a request, ${released} fetched`;
 }
 
+/** Requests by kind: `a fetches, b retries, c redirect hops, d robots.txt, e sitemaps`. */
+export function requestKindsText(requests: RequestCounts): string {
+  const { fetches, retries, redirects, robots, sitemaps } = requests;
+  return `${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt, ${sitemaps} ${sitemaps === 1 ? 'sitemap' : 'sitemaps'}`;
+}
+
 function requestsText(requests: CrawlStats['requests'], runsNotEnded: number | undefined): string {
   if (requests === undefined) return 'not recorded (the index was crawled before crawl runs were recorded)';
-  const { fetches, retries, redirects, robots } = requests;
-  const text = `${fetches + retries + redirects + robots}  ${fetches} fetches, ${retries} retries, ${redirects} redirect hops, ${robots} robots.txt`;
+  const text = `${requestTotal(requests)}  ${requestKindsText(requests)}`;
   if (runsNotEnded === undefined) return text;
   const runs = runsNotEnded === 1 ? '1 run' : `${runsNotEnded} runs`;
   return `${text}; ${runs} did not end (killed, or still going): what a killed run had in flight or not yet committed is counted by the run that sent it again`;

@@ -8,5 +8,5 @@ export {
   type FoldedByRung,
   type WorkersState,
 } from './crawl-stats.js';
-export { formatStats } from './format-stats.js';
+export { formatStats, requestKindsText } from './format-stats.js';
 export { collectDuplicateStats, DUPLICATE_PAIRS_KEPT, type DuplicateStats, type PrefixPair } from './duplicate-stats.js';

@@ -21,9 +21,9 @@ describe('linkladder demo', () => {
     expect(result.out).toContain('fetched     28 URLs answered, 3 failed (pages, resources and external links);');
     const check = result.out.findIndex((line) => line.startsWith('requests: '));
     expect(result.out[check]).toMatch(/^requests: \d+, each resource exactly once ✓ — \/server-error 3× \(a 5xx, retried\)$/);
-    // The crawl's count of requests is the server's: retries, redirect hops and robots.txt included.
+    // The crawl's count of requests is the server's: retries, redirect hops, robots.txt and the sitemap included.
     const received = /^requests: (\d+),/.exec(result.out[check]!)?.[1];
-    expect(result.out).toContain(`requests    ${received}: 32 fetches, 2 retries, 5 redirect hops, 2 robots.txt`);
+    expect(result.out).toContain(`requests    ${received}: 31 fetches, 2 retries, 5 redirect hops, 2 robots.txt, 1 sitemap`);
     // Then what to look at next: the reports on this crawl.
     expect(result.out.slice(check + 1)).toEqual([
       `next        npx linkladder audit --db ${db}`,

@@ -52,7 +52,7 @@ describe('collectStats', () => {
       funnel: { rawLinks: 120, distinctStrings: 40, distinctSyntax: 31, distinctScheme: 29, afterAliases: 25, unresolved: 3 },
       folded: { syntax: 9, scheme: 2, protocol: 4 },
       fetchesSaved: 11,
-      requests: { fetches: 24, retries: 2, redirects: 4, robots: 2 },
+      requests: { fetches: 24, retries: 2, redirects: 4, robots: 2, sitemaps: 0 },
       linksNotFetched: 96,
       fetches: 24,
       urls: 30,
@@ -100,7 +100,7 @@ describe('formatStats', () => {
       '  aliases        25  distinct after protocol-based aliases (§6.2.4), 4 folded',
       '  unresolved      3  links without a valid target',
       "fetches saved   11  (requests avoided: URLs a followed link named that were never requested because, before the request, the index had joined them to a resource already known (a new spelling folded by the syntax or scheme rung, or a queued URL whose representation came with another URL's response); a URL that became an alias after its own request saved nothing)",
-      'requests        32  24 fetches, 2 retries, 4 redirect hops, 2 robots.txt',
+      'requests        32  24 fetches, 2 retries, 4 redirect hops, 2 robots.txt, 0 sitemaps',
       'links unfetched 96  (links with a target minus fetches: the requests a crawler without any deduplication would have added; 24 fetches)',
       'urls            30',
       'aliases         4  by evidence: redirect 3, content-location 1',
@@ -136,15 +136,16 @@ describe('formatStats', () => {
   it('the requests of runs that did not end: what their committed units counted, summed with the others, and said so', async () => {
     const store = new MemoryStore({ now: () => 0 });
     const ended = await store.startRun({ startedAt: 0, seeds: ['http://h/'], settings: {} });
+    // A run recorded before sitemap requests were counted apart has no `sitemaps`: none are added for it.
     await store.endRun(ended, { endedAt: 1, stoppedBy: 'frontier-empty', outcome: 'frontier-empty', counts: { requestsByKind: { fetches: 5, retries: 0, redirects: 1, robots: 1 } } });
     for (const fetches of [3, 2]) {
       const killed = await store.startRun({ startedAt: 2, seeds: ['http://h/'], settings: {} });
-      await store.recordRunCounts(killed, { requests: fetches, requestsByKind: { fetches, retries: 0, redirects: 0, robots: 0 } });
+      await store.recordRunCounts(killed, { requests: fetches + 1, requestsByKind: { fetches, retries: 0, redirects: 0, robots: 0, sitemaps: 1 } });
     }
     const stats = await collectStats(store.reader());
-    expect(stats).toMatchObject({ requests: { fetches: 10, retries: 0, redirects: 1, robots: 1 }, runsNotEnded: 2 });
+    expect(stats).toMatchObject({ requests: { fetches: 10, retries: 0, redirects: 1, robots: 1, sitemaps: 2 }, runsNotEnded: 2 });
     expect(formatStats(stats).find((line) => line.startsWith('requests'))).toBe(
-      'requests        12  10 fetches, 0 retries, 1 redirect hops, 1 robots.txt; 2 runs did not end (killed, or still going): ' +
+      'requests        14  10 fetches, 0 retries, 1 redirect hops, 1 robots.txt, 2 sitemaps; 2 runs did not end (killed, or still going): ' +
         'what a killed run had in flight or not yet committed is counted by the run that sent it again',
     );
   });
