@@ -55,7 +55,7 @@ export interface RequestCounts {
   readonly redirects: number;
   /** robots.txt requests (their redirect hops included). */
   readonly robots: number;
-  /** Sitemap requests (their redirect hops included): `--sitemap` only. */
+  /** Sitemap requests (their redirect hops included); none when the `sitemap` setting is off. */
   readonly sitemaps: number;
 }
 
