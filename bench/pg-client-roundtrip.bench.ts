@@ -16,7 +16,7 @@ import net from 'node:net';
 import Database from 'better-sqlite3';
 import { connect } from '../src/store/pg/pg-database.js';
 import { startPostgres } from '../test/support/postgres-cluster.js';
-import { printEnvironment } from './support/measure.js';
+import { medianOf, printEnvironment } from './support/measure.js';
 
 const TRIPS = Number(process.env['LINKLADDER_BENCH_TRIPS'] ?? 3000);
 const ROUNDS = Number(process.env['LINKLADDER_BENCH_ROUNDS'] ?? 5);
@@ -34,11 +34,6 @@ async function cpuPerTrip(trips: number, once: () => Promise<unknown> | unknown)
   for (let i = 0; i < trips; i++) await once();
   const used = process.cpuUsage(start);
   return (used.user + used.system) / trips;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function main(): Promise<void> {
@@ -81,7 +76,7 @@ async function main(): Promise<void> {
       results.sqlite.push(await cpuPerTrip(TRIPS, () => select.get(n++)));
     }
     socket.destroy();
-    const [b, p, s] = [median(results.bare), median(results.postgres), median(results.sqlite)];
+    const [b, p, s] = [medianOf(results.bare), medianOf(results.postgres), medianOf(results.sqlite)];
     console.log(`CPU of this process a round trip, median of ${ROUNDS} rounds of ${TRIPS}:`);
     console.log(`  bare TCP round trip (200 bytes)      ${b.toFixed(1).padStart(7)} µs   (rounds: ${results.bare.map((v) => v.toFixed(0)).join(', ')})`);
     console.log(`  PostgreSQL client, SELECT $1         ${p.toFixed(1).padStart(7)} µs   (rounds: ${results.postgres.map((v) => v.toFixed(0)).join(', ')})`);

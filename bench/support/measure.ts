@@ -90,7 +90,8 @@ function roundsOf(rounds: Rounds, name: string): readonly number[] {
   return values;
 }
 
-function medianOf(values: readonly number[]): number {
+/** The median of `values` (the mean of the middle two when their number is even). */
+export function medianOf(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
