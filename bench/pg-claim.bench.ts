@@ -9,9 +9,12 @@
 //
 //   npx tsc -p tsconfig.json && node dist/bench/pg-claim.bench.js
 //   LINKLADDER_BENCH_IN_FLIGHT=0,10000 LINKLADDER_BENCH_CLAIMS=100 node dist/bench/pg-claim.bench.js
+//   LINKLADDER_BENCH_PARTITIONS=64 LINKLADDER_BENCH_DELAY_MS=1 …   (an index of 64 partitions; hosts
+//   with a delay between requests, so that each claim reads each open host's last request start)
 
 import { connect, migratePg, type Sql } from '../src/store/pg/pg-database.js';
 import { PgFrontier } from '../src/store/pg/pg-frontier.js';
+import { partitionPg } from '../src/store/pg/pg-partitions.js';
 import { siteOf } from '../src/store/pg/site-hash.js';
 import { startPostgres } from '../test/support/postgres-cluster.js';
 import { printEnvironment } from './support/measure.js';
@@ -19,6 +22,10 @@ import { printEnvironment } from './support/measure.js';
 const IN_FLIGHT = (process.env['LINKLADDER_BENCH_IN_FLIGHT'] ?? '0,1000,10000').split(',').map(Number);
 const CLAIMS = Number(process.env['LINKLADDER_BENCH_CLAIMS'] ?? 300);
 const LIMIT = Number(process.env['LINKLADDER_BENCH_LIMIT'] ?? 8);
+/** Partitions of the index (0: unpartitioned). */
+const PARTITIONS = Number(process.env['LINKLADDER_BENCH_PARTITIONS'] ?? 0);
+/** Each host's delay between request starts: a claim then reads each open host's last start. */
+const DELAY_MS = Number(process.env['LINKLADDER_BENCH_DELAY_MS'] ?? 0);
 const PER_HOST = 4;
 const QUEUED = 20_000;
 const FREE_HOSTS = 64;
@@ -55,10 +62,13 @@ async function measure(sql: Sql, inFlight: number): Promise<ClaimCost> {
   await insertUrls(sql, busyHosts, inFlight === 0 ? 0 : PER_HOST, 1, 'fetching', 'elsewhere');
   await insertUrls(sql, freeHosts, QUEUED / FREE_HOSTS, 2, 'queued', null);
   await sql`INSERT INTO crawl_host (host, next_at, delay_ms) SELECT unnest(${[...busyHosts, ...freeHosts]}::text[]), 0, 0 ON CONFLICT DO NOTHING`;
+  // A request made on each host long ago: its last start, read for its delay.
+  await sql`INSERT INTO "fetch" (site, id, url_id, started_at) SELECT DISTINCT ON (site) site, nextval('fetch_id_seq'), id, 0 FROM url ORDER BY site, id`;
   await sql`ANALYZE url`;
+  await sql`ANALYZE "fetch"`;
   await sql`ANALYZE crawl_host`;
-  const frontier = new PgFrontier(sql, { workerId: 'bench', leaseMs: LEASE_MS, now: Date.now });
-  frontier.setPoliteness({ perHostConcurrency: PER_HOST, perHostDelayMs: 0 });
+  const frontier = new PgFrontier(sql, { workerId: 'bench', leaseMs: LEASE_MS, now: Date.now, isPartitioned: PARTITIONS > 0 });
+  frontier.setPoliteness({ perHostConcurrency: PER_HOST, perHostDelayMs: DELAY_MS });
   const times: number[] = [];
   let claimed = 0;
   for (let i = 0; i < CLAIMS + 20; i++) {
@@ -94,9 +104,11 @@ async function main(): Promise<void> {
     return;
   }
   // As a worker's store connects (PgStore.open): generic plans, planned once.
-  const sql = connect(await cluster.createDatabase(), { max: 1, isGenericPlans: true });
+  const url = await cluster.createDatabase();
+  const sql = connect(url, { max: 1, isGenericPlans: true });
   try {
-    await migratePg(sql, Date.now);
+    if (PARTITIONS > 0) await partitionPg(sql, PARTITIONS, { now: Date.now, url });
+    else await migratePg(sql, Date.now);
     await sql`CREATE EXTENSION pg_stat_statements`;
     if (process.env['LINKLADDER_BENCH_EXPLAIN'] !== undefined) {
       await sql`LOAD 'auto_explain'`;
@@ -104,7 +116,8 @@ async function main(): Promise<void> {
       await sql`SET auto_explain.log_analyze = on`;
       console.log(`plans in ${cluster.dir}/server.log`);
     }
-    console.log(`claim(${LIMIT}) over ${QUEUED} queued URLs on ${FREE_HOSTS} hosts, ${PER_HOST} per host; ${CLAIMS} claims each (after 20 warm-up)`);
+    const layout = `${PARTITIONS > 0 ? `${PARTITIONS} partitions` : 'unpartitioned'}, ${DELAY_MS} ms between a host's requests`;
+    console.log(`claim(${LIMIT}) over ${QUEUED} queued URLs on ${FREE_HOSTS} hosts, ${PER_HOST} per host (${layout}); ${CLAIMS} claims each (after 20 warm-up)`);
     // The same run's floor: a round trip of the least statement (the machine may be shared).
     const trips: number[] = [];
     for (let i = 0; i < CLAIMS; i++) {

@@ -91,6 +91,6 @@ export {
 } from './migrations.js';
 // PostgreSQL: many workers share one index.
 export { PgIndexReader, openPgIndexReader } from './pg/pg-reader.js';
-export { partitionCount, partitionPg, PG_PARTITIONS, PARTITIONED_TABLES } from './pg/pg-partitions.js';
+export { migratePgIndex, partitionCount, partitionPg, PG_PARTITIONS, PARTITIONED_TABLES } from './pg/pg-partitions.js';
 export { connect as connectPg, migratePg, migrationStatusPg, type Sql as PgSql } from './pg/pg-database.js';
 export { digestGroups } from './duplicate-bodies.js';

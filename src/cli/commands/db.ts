@@ -6,7 +6,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { splitByEvidence } from '../../ladder/index.js';
 import {
   isPostgresUrl,
-  migratePg,
+  migratePgIndex,
   migrationStatusPg,
   partitionCount,
   partitionPg,
@@ -138,7 +138,7 @@ async function migrateFile(file: string, context: CliContext): Promise<readonly 
 
 /** Apply migrations/postgresql/ (the database itself must exist: creating one is its administrator's). */
 function migratePostgres(url: string, connection: PgConnection): Promise<readonly Migration[]> {
-  return onPgDatabase(url, (sql) => migratePg(sql, Date.now), connection);
+  return onPgDatabase(url, (sql) => migratePgIndex(sql, Date.now), connection);
 }
 
 async function readFileStats(file: string): Promise<StoreStats> {

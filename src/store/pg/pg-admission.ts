@@ -520,10 +520,12 @@ async function writeBatch(db: Executor, writes: BatchWrites, options: PgAdmissio
   const changes = [...writes.changes].sort((a, b) => a[0] - b[0]);
   const pages = [...writes.links];
   const tally = [...writes.tally].map(([pair, links]) => [...pair.split('\t'), links] as [string, string, number]);
-  const named =
-    options.isPartitioned === true
-      ? sitesNamed(db, [...(guess?.unknown.sites ?? []), ...(guess?.rememberedSites ?? []), ...seenForms.map((f) => f.site), ...changes.map(([, c]) => c.site), ...pages.map(([, p]) => p.site)])
-      : undefined;
+  // Partitioned, what a page's admission most often reads by one site (whether its new
+  // texts are new, where its links go) goes through functions of a branch a partition
+  // (migration 016): a read of the partitioned table locks every partition. The rarer
+  // writes that read (a URL followed anew, a spelling raised) name their sites.
+  const isPartitioned = options.isPartitioned === true;
+  const named = isPartitioned ? sitesNamed(db, [...seenForms.map((f) => f.site), ...changes.map(([, c]) => c.site)]) : undefined;
   const within = (column: string): Fragment => (named === undefined ? db`` : db` AND ${db.unsafe(column)} = ANY (${named})`);
   const parts: Fragment[] = [];
   const unless = guess === undefined ? db`` : db` WHERE NOT EXISTS (SELECT 1 FROM wrong)`;
@@ -532,14 +534,23 @@ async function writeBatch(db: Executor, writes: BatchWrites, options: PgAdmissio
     // The texts are sent once and read twice (as keys, as spellings).
     parts.push(db`unknown_text AS (SELECT * FROM unnest(${guess.unknown.sites}::integer[], ${guess.unknown.texts}::text[]) AS t (site, text)),
     wrong AS (
-      SELECT 1 FROM unknown_text AS t
-      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = t.site AND url.key = t.text${within('url.site')} LIMIT 1) AS u
+      ${
+        isPartitioned
+          ? db`SELECT 1 FROM (SELECT site, array_agg(text) AS texts FROM unknown_text GROUP BY site) AS t WHERE url_keys_taken(t.site, t.texts)
+      UNION ALL
+      SELECT 1 FROM (SELECT site, array_agg(text) AS texts FROM unknown_text GROUP BY site) AS t WHERE form_texts_taken(t.site, t.texts)
+      UNION ALL
+      SELECT 1 FROM (SELECT site, array_agg(id) AS ids FROM unnest(${guess.rememberedSites}::integer[], ${guess.remembered}::bigint[]) AS r (site, id) GROUP BY site) AS r
+      WHERE urls_became_alias(r.site, r.ids)`
+          : db`SELECT 1 FROM unknown_text AS t
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = t.site AND url.key = t.text LIMIT 1) AS u
       UNION ALL
       SELECT 1 FROM unknown_text AS t
-      CROSS JOIN LATERAL (SELECT 1 FROM form WHERE form.site = t.site AND form.text = t.text${within('form.site')} LIMIT 1) AS f
+      CROSS JOIN LATERAL (SELECT 1 FROM form WHERE form.site = t.site AND form.text = t.text LIMIT 1) AS f
       UNION ALL
       SELECT 1 FROM unnest(${guess.rememberedSites}::integer[], ${guess.remembered}::bigint[]) AS r (site, id)
-      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = r.site AND url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL${within('url.site')} LIMIT 1) AS a
+      CROSS JOIN LATERAL (SELECT 1 FROM url WHERE url.site = r.site AND url.id = r.id AND url.state = 'alias' AND url.alias_of IS NOT NULL LIMIT 1) AS a`
+      }
       LIMIT 1)`);
   }
   if (urls.length > 0) {
@@ -581,7 +592,8 @@ async function writeBatch(db: Executor, writes: BatchWrites, options: PgAdmissio
     parts.push(db`new_links AS (
       INSERT INTO page_link (site, from_url, first_position, count, links, format)
       SELECT x.site, x.from_url,
-        coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.site = x.site AND p.from_url = x.from_url${within('p.site')}), 0), x.count, x.links, ${LINK_FORMAT}
+        ${isPartitioned ? db`page_link_end(x.site, x.from_url)` : db`coalesce((SELECT max(p.first_position + p.count) FROM page_link AS p WHERE p.site = x.site AND p.from_url = x.from_url), 0)`},
+        x.count, x.links, ${LINK_FORMAT}
       FROM unnest(${pages.map(([, p]) => p.site)}::integer[], ${pages.map(([id]) => id)}::bigint[],
         ${pages.map(([, p]) => p.links.length)}::integer[], ${pages.map(([, p]) => JSON.stringify(p.links))}::text[]) AS x (site, from_url, count, links)${unless})`);
   }

@@ -94,7 +94,10 @@ export async function partitionPg(sql: Sql, partitions: number, options: { reado
     const db = tx as unknown as Sql;
     const applied = await applyPendingMigrations(db, options.now, dir);
     const current = await partitionCount(db);
-    if (current === partitions) return { applied, isPartitioned: false };
+    if (current === partitions) {
+      await makeFunctionsByPartition(db);
+      return { applied, isPartitioned: false };
+    }
     const label = redactUrl(options.url);
     if (current !== 0) {
       throw new StoreError('ERR_STORE_PARTITIONS', `the index at ${label} is partitioned in ${current} already, not ${partitions}: the number of partitions is chosen once, on an empty index`);
@@ -104,8 +107,7 @@ export async function partitionPg(sql: Sql, partitions: number, options: { reado
       throw new StoreError('ERR_STORE_PARTITIONS', `the index at ${label} holds crawl data: only an empty index is partitioned (make a new database and run linkladder db migrate --partitions ${partitions} on it)`);
     }
     await partitionTables(db, partitions);
-    const [claimUrl] = await db`SELECT prosrc AS source FROM pg_proc WHERE oid = to_regprocedure('claim_url(integer, bigint, text, bigint, bigint)')`;
-    if (claimUrl !== undefined) await db.unsafe(claimUrlByPartition(claimUrl.source as string, partitions));
+    await makeFunctionsByPartition(db);
     return { applied, isPartitioned: true };
   }) as Promise<PartitionResult>;
 }
@@ -152,33 +154,90 @@ async function partitionTables(db: Sql, partitions: number): Promise<void> {
 }
 
 /**
- * claim_url made again with a branch for each partition: the installed function's own
- * statements (migration 014's), each naming that partition where they name `url AS u`.
- * Naming url, each call locked every partition (0.4 ms a claim at 64 partitions). The
- * branch is the site's partition as PostgreSQL routes it: hashint4extended with the
- * partitioning seed, combined into a row hash from 0 (hash_combine64), modulo the
- * partitions (hash-partition.ts computes the same in the client). Made only where
- * migration 014 made claim_url (an index partitioned by an earlier linkladder keeps
- * 014's, which is right but names url); a later migration that makes claim_url again
- * must keep in mind that partitionPg made it, once.
+ * The functions of migrations 014 and 016 that read a partitioned table by one site
+ * (`p_site`), each made again with a branch for each partition, naming it where the
+ * function's own statements name the table (`names`). Naming the partitioned table,
+ * each call locked every partition and its indexes (a plan made once covers every
+ * partition, and PostgreSQL 15 locks them all before it prunes): 322 relation locks for
+ * a read of url at 64 partitions, 3 for a branch's (claim_url: 0.4 ms a claim).
  */
-function claimUrlByPartition(source: string, partitions: number): string {
+const MADE_BY_PARTITION = [
+  // Takes a claimed URL in url.
+  { signature: 'claim_url(integer, bigint, text, bigint, bigint)', table: 'url', names: 'url AS u' },
+  // A host's last request start, for its delay: read at each claim, for each host with a delay.
+  { signature: 'last_fetch_start(integer)', table: 'fetch', names: '"fetch" AS f' },
+  // A page's admission and its claim held (migration 016).
+  { signature: 'url_keys_taken(integer, text[])', table: 'url', names: 'url AS u' },
+  { signature: 'form_texts_taken(integer, text[])', table: 'form', names: 'form AS fo' },
+  { signature: 'urls_became_alias(integer, bigint[])', table: 'url', names: 'url AS u' },
+  { signature: 'page_link_end(integer, bigint)', table: 'page_link', names: 'page_link AS p' },
+  { signature: 'url_held(integer, bigint, bigint)', table: 'url', names: 'url AS u' },
+] as const;
+
+/** What a function made by partition starts its body with (functionByPartition). */
+const BY_PARTITION_MARK = '-- The partition\'s remainder:';
+
+/**
+ * On an index partitioned as partitionPg partitions (its partitions named), make again
+ * by partition each function of MADE_BY_PARTITION that is still as its migration made
+ * it: one a migration applied after the index was partitioned, or one an earlier
+ * linkladder left so. Returns their names.
+ */
+async function makeFunctionsByPartition(db: Sql): Promise<string[]> {
+  const layout = await partitionLayout(db);
+  if (!layout.isNamed) return [];
+  const made: string[] = [];
+  for (const entry of MADE_BY_PARTITION) {
+    const [row] = await db`SELECT pg_get_functiondef(oid) AS definition, prosrc AS source FROM pg_proc WHERE oid = to_regprocedure(${entry.signature})`;
+    if (row === undefined || (row.source as string).includes(BY_PARTITION_MARK)) continue;
+    await db.unsafe(functionByPartition(row.definition as string, row.source as string, entry, layout.count));
+    made.push(entry.signature.slice(0, entry.signature.indexOf('(')));
+  }
+  return made;
+}
+
+/**
+ * Apply every pending migration (as migratePg does), then, on a partitioned index, make again by
+ * partition each function a migration just made (makeFunctionsByPartition): in one
+ * transaction, under the migrations' lock. How a worker and `db migrate` migrate.
+ */
+export async function migratePgIndex(sql: Sql, now: () => number, dir = defaultPgMigrationsDir()): Promise<Migration[]> {
+  return sql.begin(async (tx) => {
+    const db = tx as unknown as Sql;
+    const applied = await applyPendingMigrations(db, now, dir);
+    if (applied.length > 0) await makeFunctionsByPartition(db);
+    return applied;
+  }) as Promise<Migration[]>;
+}
+
+/**
+ * A function's definition (`pg_get_functiondef`) with its body (`source`) made again
+ * with a branch for each partition. The branch is the site's partition as PostgreSQL
+ * routes it: hashint4extended with the partitioning seed, combined into a row hash from
+ * 0 (hash_combine64), modulo the partitions (hash-partition.ts computes the same in the
+ * client). Made only where migration 014 made the function (an index partitioned by an
+ * earlier linkladder keeps 014's, which is right but names the partitioned table); a
+ * later migration that makes one of them again must keep in mind that partitionPg made
+ * it, once.
+ */
+function functionByPartition(definition: string, source: string, made: (typeof MADE_BY_PARTITION)[number], partitions: number): string {
   const parts = /^([\s\S]*?)\bBEGIN\n([\s\S]*)\nEND\s*$/.exec(source);
-  if (parts === null || !/\burl AS u\b/.test(parts[2]!)) {
-    throw new StoreError('ERR_STORE_PARTITIONS', 'claim_url is not as migration 014 made it: its statements cannot be given a partition each');
+  const name = made.signature.slice(0, made.signature.indexOf('('));
+  if (parts === null || !parts[2]!.includes(made.names) || !definition.includes(source)) {
+    throw new StoreError('ERR_STORE_PARTITIONS', `${name} is not as migration 014 made it: its statements cannot be given a partition each`);
   }
   const [, header, body] = parts as unknown as [string, string, string];
+  const alias = made.names.slice(made.names.lastIndexOf(' '));
   const branches = Array.from({ length: partitions }, (_, remainder) => `
     WHEN ${remainder} THEN
-${body.replaceAll(/\burl AS u\b/g, `${quote(`url_p${remainder}`)} AS u`)}`);
-  return `CREATE OR REPLACE FUNCTION claim_url(p_site integer, p_id bigint, p_worker text, p_lease_until bigint, p_now bigint)
-RETURNS TABLE (id bigint, key text, depth integer, host text, role text)
-LANGUAGE plpgsql AS $$${header}BEGIN
-  -- The partition's remainder: (hash + 2^64 + COMBINE) mod 2^64 mod N, in numeric (bigint would overflow).
+${body.replaceAll(made.names, `${quote(`${made.table}_p${remainder}`)} AS${alias}`)}`);
+  const byPartition = `${header}BEGIN
+  ${BY_PARTITION_MARK} (hash + 2^64 + COMBINE) mod 2^64 mod N, in numeric (bigint would overflow).
   CASE (((hashint4extended(p_site, ${PARTITION_SEED}) ::numeric + 18446744073709551616 + ${HASH_COMBINE}) % 18446744073709551616) % ${partitions})::integer${branches.join('')}
   END CASE;
 END
-$$`;
+`;
+  return definition.replace(source, () => byPartition);
 }
 
 /** The views that read a large table (or such a view), each after the views it reads. */

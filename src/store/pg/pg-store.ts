@@ -38,10 +38,10 @@ import {
 } from '../types.js';
 import { KnownUrls, type LearnedFacts } from './known-urls.js';
 import { admitBatch, UrlIdPool, type Executor, type RidingCheck } from './pg-admission.js';
-import { checkUpToDate, connect, isConnectionLost, migratePg, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
+import { checkUpToDate, connect, isConnectionLost, openFailure, pgErrorText, redactUrl, transaction, type Sql } from './pg-database.js';
 import { PgFrontier } from './pg-frontier.js';
 import { PgIndexReader } from './pg-reader.js';
-import { partitionLayout, partitionName, type PartitionLayout } from './pg-partitions.js';
+import { migratePgIndex, partitionLayout, partitionName, type PartitionLayout } from './pg-partitions.js';
 import { pipelinedTransaction, type Deferred } from './pipelined-unit.js';
 import { ServerWait } from './server-wait.js';
 import { PG_ALIAS_COLUMNS, PG_FETCH_COLUMNS, readPgRuns, readPgStats } from './pg-rows.js';
@@ -235,7 +235,7 @@ export class PgStore implements IndexWriter {
     let partitions: PartitionLayout = { count: 0, isNamed: false };
     try {
       if (options.readOnly === true) await checkUpToDate(sql, options.url, options.migrationsDir);
-      else applied = await migratePg(sql, now, options.migrationsDir);
+      else applied = await migratePgIndex(sql, now, options.migrationsDir);
       partitions = await partitionLayout(sql);
     } catch (error) {
       await sql.end({ timeout: 1 });
@@ -463,10 +463,14 @@ export class PgStore implements IndexWriter {
         lost(mapped);
         return mapped;
       };
-      // Alone, the check names the site's partition; riding in an admission, which names url
-      // anyway, it names url: the admission's shapes are not multiplied by the partitions.
+      // Alone, the check names the site's partition. Riding in an admission on a partitioned
+      // index it goes through url_held, a branch a partition (migration 016): naming the
+      // partition would make a statement of each admission's shape for each partition, and
+      // naming url would lock every partition.
       const part = (db: Executor, isAlone = false): ReturnType<Executor> =>
-        db`held_claim AS (SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(db)} AS is_live FROM ${this.#tableOf(db, 'url', isAlone ? site : undefined)} WHERE site = ${site} AND id = ${id} FOR UPDATE)`;
+        !isAlone && this.#core.partitions.count > 0
+          ? db`held_claim AS (SELECT held_state AS state, held_by AS claimed_by, is_live FROM url_held(${site}, ${id}, ${this.#core.frontier.leaseNow(db)}))`
+          : db`held_claim AS (SELECT state, claimed_by, lease_until >= ${this.#core.frontier.leaseNow(db)} AS is_live FROM ${this.#tableOf(db, 'url', isAlone ? site : undefined)} WHERE site = ${site} AND id = ${id} FOR UPDATE)`;
       const holding = (db: Executor): ReturnType<Executor> =>
         db`(SELECT count(*)::integer FROM held_claim WHERE state = 'alias' OR (state = 'fetching' AND claimed_by = ${this.#core.workerId} AND is_live))`;
       const hold: KeptHold = {

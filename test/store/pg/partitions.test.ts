@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrations, PgStore, type AdmitEntry } from '../../../src/store/index.js';
 import { connect, defaultPgMigrationsDir, migratePg } from '../../../src/store/pg/pg-database.js';
-import { partitionCount, partitionLayout, partitionPg, PARTITIONED_TABLES } from '../../../src/store/pg/pg-partitions.js';
+import { migratePgIndex, partitionCount, partitionLayout, partitionPg, PARTITIONED_TABLES } from '../../../src/store/pg/pg-partitions.js';
 import { partitionOfSite } from '../../../src/store/pg/hash-partition.js';
 import { siteOf } from '../../../src/store/pg/site-hash.js';
 import { startPostgres, type PostgresCluster } from '../../support/postgres-cluster.js';
@@ -96,6 +96,38 @@ describe('the partitioned schema', () => {
       await migratePg(plainSql, Date.now);
       await plainSql.end({ timeout: 1 });
       expect(await schemaOf(url)).toEqual(await schemaOf(plain));
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
+
+  it('makes the functions of a migration applied after partitioning again with a branch a partition, each finding the rows of its site', async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('the partitioned schema', cluster));
+    const all = loadMigrations(defaultPgMigrationsDir());
+    const withoutLast = path.join(dir, 'without-last');
+    mkdirSync(withoutLast);
+    for (const m of all.slice(0, -1)) copyFileSync(path.join(defaultPgMigrationsDir(), m.file), path.join(withoutLast, m.file));
+    const url = await cluster.createDatabase();
+    const sql = connect(url, { max: 1 });
+    try {
+      await partitionPg(sql, 4, { now: Date.now, url, dir: withoutLast });
+      // As a worker or `db migrate` migrates: the last migration's functions are made by partition.
+      expect((await migratePgIndex(sql, Date.now)).map((m) => m.file)).toEqual([all.at(-1)!.file]);
+      const functions = await sql`SELECT proname AS name, prosrc AS source FROM pg_proc
+        WHERE proname IN ('url_keys_taken', 'form_texts_taken', 'urls_became_alias', 'page_link_end', 'url_held', 'claim_url', 'last_fetch_start') ORDER BY 1`;
+      expect(functions).toHaveLength(7);
+      for (const f of functions) {
+        const names = (f.source as string).match(/"(url|form|page_link|fetch)_p\d+"/g) ?? [];
+        expect(new Set(names).size, f.name as string).toBe(4);
+      }
+      expect(await migratePgIndex(sql, Date.now)).toEqual([]);
+      // Each site's branch reads the partition PostgreSQL routes the site's rows to.
+      const sites = Array.from({ length: 24 }, (_, i) => siteOf(`h${i}.example`));
+      await sql`INSERT INTO url (site, id, key, scheme, host, state, role, depth, first_seen)
+        SELECT s, row_number() OVER (), 'http://h' || s || '/', 'http', 'h', 'done', 'page', 0, 0 FROM unnest(${sites}::integer[]) AS s`;
+      const [found] = await sql`SELECT count(*) FILTER (WHERE url_keys_taken(s, ARRAY['http://h' || s || '/'])) AS own,
+        count(*) FILTER (WHERE url_keys_taken(s # 1, ARRAY['http://h' || s || '/'])) AS other FROM unnest(${sites}::integer[]) AS s`;
+      expect(found).toEqual({ own: 24, other: 0 });
     } finally {
       await sql.end({ timeout: 1 });
     }
@@ -312,7 +344,7 @@ describe('the statements of a page on a partitioned index', () => {
     };
     const most = (reads: Map<string, Set<string>>[], table: string) => Math.max(0, ...reads.map((r) => r.get(table)?.size ?? 0));
     // A statement of one URL reads one partition of each table.
-    for (const signature of ['INSERT INTO "fetch_p', 'AS is_live FROM', "THEN 'queued' ELSE state END", 'INSERT INTO alias', "SET state = 'alias'"]) {
+    for (const signature of ['INSERT INTO "fetch_p', "THEN 'queued' ELSE state END", 'INSERT INTO alias', "SET state = 'alias'"]) {
       const reads = read(signature);
       for (const table of PARTITIONED_TABLES) expect(most(reads, table), `${signature}: ${table}`).toBeLessThanOrEqual(1);
     }
@@ -323,6 +355,21 @@ describe('the statements of a page on a partitioned index', () => {
         const named = plan['Query Text'].match(new RegExp(`"${table}_p\\d+"`, 'g')) ?? [];
         expect(named.length, signature).toBeGreaterThan(0);
         for (const name of named) expect(partitionsOf(table), signature).toContain(name);
+      }
+    }
+    // What the admission reads by one site, and the claim held riding in it, go through
+    // functions whose statements name the site's partition (migration 016, as
+    // `db migrate --partitions` makes them): each sets up that one partition.
+    const byFunction = { 'u.key = x.key': 'url', 'fo.text = x.text': 'form', 'p.from_url = p_from': 'page_link', 'u.lease_until >= p_now': 'url' } as const;
+    for (const [signature, table] of Object.entries(byFunction)) {
+      const matching = plans.filter((p) => p['Query Text'].includes(signature));
+      expect(matching.length, signature).toBeGreaterThan(0);
+      for (const plan of matching) {
+        expect(plan['Query Text'], signature).toMatch(new RegExp(`FROM "${table}_p\\d+" AS`));
+        const setUp = partitionsSetUp(plan.Plan);
+        expect([...setUp.keys()], signature).toEqual([table]);
+        expect(setUp.get(table)!.size, signature).toBe(1);
+        for (const name of setUp.get(table)!) expect(partitionsOf(table), signature).toContain(`"${name}"`);
       }
     }
     // The alias's two URLs: two sites.
@@ -402,6 +449,43 @@ describe('the statements of a page on a partitioned index', () => {
     for (const mark of marks) {
       expect(mark['Query Text']).toMatch(/UPDATE "url_p\d+" AS u/);
       const setUp = partitionsSetUp(mark.Plan).get('url') ?? new Set<string>();
+      expect(setUp.size).toBe(1);
+      for (const name of setUp) expect(partitionsOfHosts).toContain(name);
+    }
+  }, 120_000);
+
+  it("a claim reads a host's last request start (for its delay) in its site's partition of fetch, named", async (context) => {
+    if (typeof cluster === 'string') return context.skip(skipNotice('partition pruning', cluster));
+    const { url, logFile, logStart } = await explainedIndex(cluster);
+    const hosts = Array.from({ length: 4 }, (_, i) => `d${i}.example`);
+    const store = await PgStore.open({ url, workerId: 'polite' });
+    store.shared.setPoliteness({ perHostConcurrency: 1, perHostDelayMs: 1 });
+    await store.admit(hosts.flatMap((host) => [0, 1].map((n) => ({ rawHref: `http://${host}/${n}`, target: `http://${host}/${n}` }))));
+    let claimed = 0;
+    for (let round = 0; round < 20 && claimed < hosts.length * 2; round++) {
+      for (const page of await store.claim(hosts.length)) {
+        claimed++;
+        await store.transact(async (tx) => {
+          expect(await tx.holdClaim?.(page.id)).toBe(true);
+          await tx.recordFetch({ urlId: page.id, outcome: 'done', startedAt: Date.now(), status: 200, contentType: 'text/html' });
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await store.close();
+    expect(claimed).toBe(hosts.length * 2);
+    let reads: LoggedPlan[] = [];
+    for (let wait = 0; wait < 50; wait++) {
+      reads = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart)).filter((p) => /coalesce\(f\.started_db, f\.started_at\)/.test(p['Query Text']) && !p['Query Text'].includes('open_host AS'));
+      if (reads.length >= hosts.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Each host's second URL waited on its first request's start.
+    expect(reads.length).toBeGreaterThanOrEqual(hosts.length);
+    const partitionsOfHosts = new Set(hosts.map((host) => `fetch_p${partitionOfSite(siteOf(host), PARTITIONS)}`));
+    for (const read of reads) {
+      expect(read['Query Text']).toMatch(/FROM "fetch_p\d+" AS f/);
+      const setUp = partitionsSetUp(read.Plan).get('fetch') ?? new Set<string>();
       expect(setUp.size).toBe(1);
       for (const name of setUp) expect(partitionsOfHosts).toContain(name);
     }
