@@ -2,9 +2,8 @@
 // server: the same crawl (the generated site of pg-workers.bench.ts: 8 loopback hosts,
 // each answer after 50 ms) into an unpartitioned index and into indexes of 8 and 64
 // partitions, and the server's CPU per page for each, with its ratio to the
-// unpartitioned one. The server's CPU is read from /proc: utime + stime of the
-// postmaster and of its children (the backends), and cutime + cstime of the postmaster
-// (what its children that exited used), before the crawl and after it. Every run must
+// unpartitioned one. The server's CPU is read from /proc (support/process-cpu.ts: the
+// postmaster's, its backends', those that exited) before the crawl and after it. Every run must
 // request every resource exactly once. A throwaway cluster on a loopback port; without
 // PostgreSQL (or /proc) the bench says why and stops.
 //
@@ -13,7 +12,7 @@
 //   LINKLADDER_BENCH_PARTITIONS=0,8,64 LINKLADDER_BENCH_WORKERS=2 …          (other shapes)
 
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { connect } from '../src/store/pg/pg-database.js';
 import { partitionPg } from '../src/store/pg/pg-partitions.js';
@@ -21,6 +20,7 @@ import { startWorker } from '../test/support/crawl-workers.js';
 import { serveMultiHostSite } from '../test/support/multi-host-site.js';
 import { startPostgres } from '../test/support/postgres-cluster.js';
 import { printEnvironment } from './support/measure.js';
+import { clusterCpuSeconds } from './support/process-cpu.js';
 
 const PAGES_PER_HOST = Number(process.env['LINKLADDER_BENCH_PAGES'] ?? 150);
 const LATENCY_MS = Number(process.env['LINKLADDER_BENCH_LATENCY_MS'] ?? 50);
@@ -28,32 +28,6 @@ const CONCURRENCY = Number(process.env['LINKLADDER_BENCH_CONCURRENCY'] ?? 4);
 const WORKERS = Number(process.env['LINKLADDER_BENCH_WORKERS'] ?? 1);
 /** The runs, by partitions (0: unpartitioned). */
 const PARTITION_COUNTS = (process.env['LINKLADDER_BENCH_PARTITIONS'] ?? '0,8,64').split(',').map(Number);
-/** Clock ticks a second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds the cluster used so far: the postmaster's own and its reaped children's, and each live child's. */
-function clusterCpuSeconds(postmaster: number): number {
-  const fields = (pid: number): string[] | undefined => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // After the command's name (in parentheses, which may hold spaces): state is field 3.
-      return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    } catch {
-      return undefined; // exited meanwhile: its time is in the postmaster's cutime once reaped
-    }
-  };
-  // Fields counted from 3 (state): ppid 4, utime 14, stime 15, cutime 16, cstime 17.
-  const at = (f: string[], field: number): number => Number(f[field - 3]);
-  const own = fields(postmaster);
-  if (own === undefined) throw new Error(`no process ${postmaster}`);
-  let ticks = at(own, 14) + at(own, 15) + at(own, 16) + at(own, 17);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const f = fields(Number(entry));
-    if (f !== undefined && at(f, 4) === postmaster) ticks += at(f, 14) + at(f, 15);
-  }
-  return ticks / TICKS_PER_SECOND;
-}
 
 interface RunOutcome {
   readonly resources: number;
@@ -62,21 +36,23 @@ interface RunOutcome {
   readonly serverCpuSeconds: number;
 }
 
-async function crawlWith(db: string, postmaster: number): Promise<RunOutcome> {
+async function crawlWith(db: string, dataDir: string): Promise<RunOutcome> {
   const site = await serveMultiHostSite({ pagesPerHost: PAGES_PER_HOST, latencyMs: LATENCY_MS });
   const running = new Set<ChildProcess>();
   try {
     const options = { allowPrivate: true, concurrency: CONCURRENCY, perHostConcurrency: CONCURRENCY, sitemap: false };
     const started = Array.from({ length: WORKERS }, (_, i) => startWorker({ db, seeds: site.seeds, workerId: `w${i}`, options, waitForGo: true }, running));
     await Promise.all(started.map((w) => w.opened));
-    const cpuBefore = clusterCpuSeconds(postmaster);
+    const cpuBefore = clusterCpuSeconds(dataDir);
     const startedAt = performance.now();
     for (const worker of started) worker.go();
     const exits = await Promise.all(started.map((w) => w.exit));
     const seconds = (performance.now() - startedAt) / 1000;
     for (const exit of exits) if (exit.code !== 0) throw new Error(`a worker failed (${exit.code ?? exit.signal}): ${exit.stderr}`);
     // The backends of the workers that ended are reaped by now, or still counted as children.
-    const serverCpuSeconds = clusterCpuSeconds(postmaster) - cpuBefore;
+    const cpuAfter = clusterCpuSeconds(dataDir);
+    if (cpuBefore === undefined || cpuAfter === undefined) throw new Error('the cluster\'s CPU could not be read from /proc');
+    const serverCpuSeconds = cpuAfter - cpuBefore;
     const counts = site.counts();
     const isExactlyOnce = site.resources.every((url) => counts.get(url) === 1) && [...counts.keys()].every((url) => site.resources.includes(url) || url.endsWith('/robots.txt'));
     return { resources: site.resources.length, seconds, isExactlyOnce, serverCpuSeconds };
@@ -98,7 +74,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const postmaster = Number(readFileSync(path.join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const dataDir = path.join(cluster.dir, 'data');
     console.log(
       `\nsite: 8 hosts × (${PAGES_PER_HOST} pages + 4 images), every answer after ${LATENCY_MS} ms; ${WORKERS} worker${WORKERS === 1 ? '' : 's'}, concurrency ${CONCURRENCY} each`,
     );
@@ -114,7 +90,7 @@ async function main(): Promise<void> {
       const name = new URL(db).pathname.slice(1);
       await cluster.psql('CREATE EXTENSION IF NOT EXISTS pg_stat_statements', name);
       await cluster.psql('SELECT pg_stat_statements_reset()', name);
-      const outcome = await crawlWith(db, postmaster);
+      const outcome = await crawlWith(db, dataDir);
       const perPage = (outcome.serverCpuSeconds * 1000) / outcome.resources;
       base ??= partitions === 0 ? perPage : undefined;
       const ratio = base === undefined || partitions === 0 ? '' : `  ${(perPage / base).toFixed(2)}× unpartitioned`;
