@@ -58,6 +58,14 @@ async function schemaOf(url: string): Promise<string[]> {
   }
 }
 
+/** A folder of every migration but the last, as an index made before the last one has them. */
+function migrationsWithoutLast(name: string): string {
+  const folder = path.join(dir, name);
+  mkdirSync(folder);
+  for (const m of loadMigrations(defaultPgMigrationsDir()).slice(0, -1)) copyFileSync(path.join(defaultPgMigrationsDir(), m.file), path.join(folder, m.file));
+  return folder;
+}
+
 describe('the partitioned schema', () => {
   it('is the schema the migrations make (names, columns, constraints, indexes, views, triggers, sequences), its large tables partitioned', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('the partitioned schema', cluster));
@@ -79,9 +87,7 @@ describe('the partitioned schema', () => {
   it('takes a later migration as an unpartitioned index does (the last one applied after partitioning)', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('the partitioned schema', cluster));
     const all = loadMigrations(defaultPgMigrationsDir());
-    const older = path.join(dir, 'older');
-    mkdirSync(older);
-    for (const m of all.slice(0, -1)) copyFileSync(path.join(defaultPgMigrationsDir(), m.file), path.join(older, m.file));
+    const older = migrationsWithoutLast('older');
     const url = await cluster.createDatabase();
     const sql = connect(url, { max: 1 });
     try {
@@ -104,9 +110,7 @@ describe('the partitioned schema', () => {
   it('makes the functions of a migration applied after partitioning again with a branch a partition, each finding the rows of its site', async (context) => {
     if (typeof cluster === 'string') return context.skip(skipNotice('the partitioned schema', cluster));
     const all = loadMigrations(defaultPgMigrationsDir());
-    const withoutLast = path.join(dir, 'without-last');
-    mkdirSync(withoutLast);
-    for (const m of all.slice(0, -1)) copyFileSync(path.join(defaultPgMigrationsDir(), m.file), path.join(withoutLast, m.file));
+    const withoutLast = migrationsWithoutLast('without-last');
     const url = await cluster.createDatabase();
     const sql = connect(url, { max: 1 });
     try {
