@@ -522,8 +522,9 @@ async function writeBatch(db: Executor, writes: BatchWrites, options: PgAdmissio
   const tally = [...writes.tally].map(([pair, links]) => [...pair.split('\t'), links] as [string, string, number]);
   // Partitioned, what a page's admission most often reads by one site (whether its new
   // texts are new, where its links go) goes through functions of a branch a partition
-  // (migration 016): a read of the partitioned table locks every partition. The rarer
-  // writes that read (a URL followed anew, a spelling raised) name their sites.
+  // (migration 016): a statement that reads the partitioned table is planned with every
+  // partition, and locks each at every execution. The rarer writes that read (a URL
+  // followed anew, a spelling raised) name their sites.
   const isPartitioned = options.isPartitioned === true;
   const named = isPartitioned ? sitesNamed(db, [...seenForms.map((f) => f.site), ...changes.map(([, c]) => c.site)]) : undefined;
   const within = (column: string): Fragment => (named === undefined ? db`` : db` AND ${db.unsafe(column)} = ANY (${named})`);

@@ -156,10 +156,10 @@ async function partitionTables(db: Sql, partitions: number): Promise<void> {
 /**
  * The functions of migrations 014 and 016 that read a partitioned table by one site
  * (`p_site`), each made again with a branch for each partition, naming it where the
- * function's own statements name the table (`names`). Naming the partitioned table,
- * each call locked every partition and its indexes (a plan made once covers every
- * partition, and PostgreSQL 15 locks them all before it prunes): 322 relation locks for
- * a read of url at 64 partitions, 3 for a branch's (claim_url: 0.4 ms a claim).
+ * function's own statements name the table (`names`). A statement naming the
+ * partitioned table is planned with every partition (some 15 ms at 64) and locks each
+ * partition and its indexes at every execution (PostgreSQL 15 locks them all before it
+ * prunes): 322 relation locks for a read of url at 64 partitions, 3 for a branch's.
  */
 const MADE_BY_PARTITION = [
   // Takes a claimed URL in url.
@@ -181,19 +181,16 @@ const BY_PARTITION_MARK = '-- The partition\'s remainder:';
  * On an index partitioned as partitionPg partitions (its partitions named), make again
  * by partition each function of MADE_BY_PARTITION that is still as its migration made
  * it: one a migration applied after the index was partitioned, or one an earlier
- * linkladder left so. Returns their names.
+ * linkladder left so.
  */
-async function makeFunctionsByPartition(db: Sql): Promise<string[]> {
+async function makeFunctionsByPartition(db: Sql): Promise<void> {
   const layout = await partitionLayout(db);
-  if (!layout.isNamed) return [];
-  const made: string[] = [];
+  if (!layout.isNamed) return;
   for (const entry of MADE_BY_PARTITION) {
     const [row] = await db`SELECT pg_get_functiondef(oid) AS definition, prosrc AS source FROM pg_proc WHERE oid = to_regprocedure(${entry.signature})`;
     if (row === undefined || (row.source as string).includes(BY_PARTITION_MARK)) continue;
     await db.unsafe(functionByPartition(row.definition as string, row.source as string, entry, layout.count));
-    made.push(entry.signature.slice(0, entry.signature.indexOf('(')));
   }
-  return made;
 }
 
 /**
@@ -215,16 +212,14 @@ export async function migratePgIndex(sql: Sql, now: () => number, dir = defaultP
  * with a branch for each partition. The branch is the site's partition as PostgreSQL
  * routes it: hashint4extended with the partitioning seed, combined into a row hash from
  * 0 (hash_combine64), modulo the partitions (hash-partition.ts computes the same in the
- * client). Made only where migration 014 made the function (an index partitioned by an
- * earlier linkladder keeps 014's, which is right but names the partitioned table); a
- * later migration that makes one of them again must keep in mind that partitionPg made
- * it, once.
+ * client). A later migration that makes one of them again must keep in mind that it is
+ * made again so, once (makeFunctionsByPartition).
  */
 function functionByPartition(definition: string, source: string, made: (typeof MADE_BY_PARTITION)[number], partitions: number): string {
   const parts = /^([\s\S]*?)\bBEGIN\n([\s\S]*)\nEND\s*$/.exec(source);
   const name = made.signature.slice(0, made.signature.indexOf('('));
   if (parts === null || !parts[2]!.includes(made.names) || !definition.includes(source)) {
-    throw new StoreError('ERR_STORE_PARTITIONS', `${name} is not as migration 014 made it: its statements cannot be given a partition each`);
+    throw new StoreError('ERR_STORE_PARTITIONS', `${name} is not as its migration made it: its statements cannot be given a partition each`);
   }
   const [, header, body] = parts as unknown as [string, string, string];
   const alias = made.names.slice(made.names.lastIndexOf(' '));
