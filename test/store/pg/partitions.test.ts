@@ -266,6 +266,25 @@ function loggedPlans(log: string): LoggedPlan[] {
 const PARTITIONS = 16;
 const HOSTS = ['a.example', 'b.example'];
 
+/** The plans logged since `logStart` that `pick` keeps, once `isEnough` says so (the log is written as statements end; 5 s at most). */
+async function plansLogged(logFile: string, logStart: number, pick: (plans: LoggedPlan[]) => LoggedPlan[], isEnough: (plans: LoggedPlan[]) => boolean): Promise<LoggedPlan[]> {
+  let plans: LoggedPlan[] = [];
+  for (let wait = 0; wait < 50; wait++) {
+    plans = pick(loggedPlans(readFileSync(logFile, 'utf8').slice(logStart)));
+    if (isEnough(plans)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return plans;
+}
+
+/** The plan set up one partition of `table`: the one PostgreSQL routes the site of one of `hosts` to. */
+function expectOnePartitionOf(plan: LoggedPlan, table: string, hosts: readonly string[]): void {
+  const setUp = partitionsSetUp(plan.Plan).get(table) ?? new Set<string>();
+  expect(setUp.size).toBe(1);
+  const own = new Set(hosts.map((host) => `${table}_p${partitionOfSite(siteOf(host), PARTITIONS)}`));
+  for (const name of setUp) expect(own).toContain(name);
+}
+
 /** A partitioned index whose every statement's plan the server logs as it ran (auto_explain), and where its log starts. */
 async function explainedIndex(cluster: PostgresCluster): Promise<{ url: string; logFile: string; logStart: number }> {
   const url = await cluster.createDatabase();
@@ -335,12 +354,7 @@ describe('the statements of a page on a partitioned index', () => {
     await second.close();
     expect(pages).toBeGreaterThan(6);
 
-    let plans: LoggedPlan[] = [];
-    for (let wait = 0; wait < 50; wait++) {
-      plans = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart));
-      if (plans.some((p) => p['Query Text'].includes("SET state = 'alias'"))) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const plans = await plansLogged(logFile, logStart, (p) => p, (found) => found.some((p) => p['Query Text'].includes("SET state = 'alias'")));
     const read = (signature: string) => {
       const matching = plans.filter((p) => p['Query Text'].includes(signature));
       expect(matching.length, signature).toBeGreaterThan(0);
@@ -370,10 +384,8 @@ describe('the statements of a page on a partitioned index', () => {
       expect(matching.length, signature).toBeGreaterThan(0);
       for (const plan of matching) {
         expect(plan['Query Text'], signature).toMatch(new RegExp(`FROM "${table}_p\\d+" AS`));
-        const setUp = partitionsSetUp(plan.Plan);
-        expect([...setUp.keys()], signature).toEqual([table]);
-        expect(setUp.get(table)!.size, signature).toBe(1);
-        for (const name of setUp.get(table)!) expect(partitionsOf(table), signature).toContain(`"${name}"`);
+        expect([...partitionsSetUp(plan.Plan).keys()], signature).toEqual([table]);
+        expectOnePartitionOf(plan, table, HOSTS);
       }
     }
     // The alias's two URLs: two sites.
@@ -435,12 +447,7 @@ describe('the statements of a page on a partitioned index', () => {
     }
     await store.close();
     expect(claims).toEqual([2, 2, 2]);
-    let plans: LoggedPlan[] = [];
-    for (let wait = 0; wait < 50; wait++) {
-      plans = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart)).filter((p) => p['Query Text'].includes('open_host AS'));
-      if (plans.length >= 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const plans = await plansLogged(logFile, logStart, (p) => p.filter((plan) => plan['Query Text'].includes('open_host AS')), (found) => found.length >= 3);
     expect(plans.length).toBeGreaterThanOrEqual(3);
     // The claim's own plan names no partitioned table (claim_url's statements, by one site, are not in it).
     for (const plan of plans) expect(Object.fromEntries(partitionsSetUp(plan.Plan))).toEqual({});
@@ -449,12 +456,9 @@ describe('the statements of a page on a partitioned index', () => {
     const marks = all.filter((p) => p['Query Text'].includes("SET state = 'fetching'") && !p['Query Text'].includes('open_host AS'));
     // The 6 URLs claimed, and any a unit's commit claimed ahead.
     expect(marks.length).toBeGreaterThanOrEqual(6);
-    const partitionsOfHosts = new Set(hosts.map((host) => `url_p${partitionOfSite(siteOf(host), PARTITIONS)}`));
     for (const mark of marks) {
       expect(mark['Query Text']).toMatch(/UPDATE "url_p\d+" AS u/);
-      const setUp = partitionsSetUp(mark.Plan).get('url') ?? new Set<string>();
-      expect(setUp.size).toBe(1);
-      for (const name of setUp) expect(partitionsOfHosts).toContain(name);
+      expectOnePartitionOf(mark, 'url', hosts);
     }
   }, 120_000);
 
@@ -478,20 +482,17 @@ describe('the statements of a page on a partitioned index', () => {
     }
     await store.close();
     expect(claimed).toBe(hosts.length * 2);
-    let reads: LoggedPlan[] = [];
-    for (let wait = 0; wait < 50; wait++) {
-      reads = loggedPlans(readFileSync(logFile, 'utf8').slice(logStart)).filter((p) => /coalesce\(f\.started_db, f\.started_at\)/.test(p['Query Text']) && !p['Query Text'].includes('open_host AS'));
-      if (reads.length >= hosts.length) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const reads = await plansLogged(
+      logFile,
+      logStart,
+      (p) => p.filter((plan) => /coalesce\(f\.started_db, f\.started_at\)/.test(plan['Query Text']) && !plan['Query Text'].includes('open_host AS')),
+      (found) => found.length >= hosts.length,
+    );
     // Each host's second URL waited on its first request's start.
     expect(reads.length).toBeGreaterThanOrEqual(hosts.length);
-    const partitionsOfHosts = new Set(hosts.map((host) => `fetch_p${partitionOfSite(siteOf(host), PARTITIONS)}`));
     for (const read of reads) {
       expect(read['Query Text']).toMatch(/FROM "fetch_p\d+" AS f/);
-      const setUp = partitionsSetUp(read.Plan).get('fetch') ?? new Set<string>();
-      expect(setUp.size).toBe(1);
-      for (const name of setUp) expect(partitionsOfHosts).toContain(name);
+      expectOnePartitionOf(read, 'fetch', hosts);
     }
   }, 120_000);
 });
